@@ -1,0 +1,58 @@
+import js from '@eslint/js';
+import { n8nCommunityNodesPlugin } from '@n8n/eslint-plugin-community-nodes';
+import n8nNodesBase from 'eslint-plugin-n8n-nodes-base';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+	{ ignores: ['dist/**', 'node_modules/**', '.runtime/**', 'coverage/**', 'e2e/n8n/**'] },
+	{
+		files: ['**/*.ts'],
+		extends: [js.configs.recommended, tseslint.configs.recommended],
+	},
+	{
+		files: ['**/*.{js,mjs}'],
+		extends: [js.configs.recommended],
+		languageOptions: {
+			globals: {
+				require: 'readonly',
+				module: 'writable',
+				process: 'readonly',
+				console: 'readonly',
+				__dirname: 'readonly',
+				setTimeout: 'readonly',
+				clearTimeout: 'readonly',
+				URL: 'readonly',
+				fetch: 'readonly',
+				Buffer: 'readonly',
+			},
+		},
+	},
+	{
+		files: ['nodes/**/*.ts', 'credentials/**/*.ts', 'package.json'],
+		...n8nCommunityNodesPlugin.configs.recommended,
+		ignores: [],
+	},
+	{
+		files: ['package.json'],
+		plugins: { 'n8n-nodes-base': n8nNodesBase },
+		rules: { ...n8nNodesBase.configs.community.rules },
+		languageOptions: {
+			parser: tseslint.parser,
+			parserOptions: { extraFileExtensions: ['.json'] },
+		},
+	},
+	{
+		files: ['credentials/**/*.ts'],
+		plugins: { 'n8n-nodes-base': n8nNodesBase },
+		rules: {
+			...n8nNodesBase.configs.credentials.rules,
+			// As in n8n's own community-node lint config: a full URL is the right value for a community package.
+			'n8n-nodes-base/cred-class-field-documentation-url-miscased': 'off',
+		},
+	},
+	{
+		files: ['nodes/**/*.ts'],
+		plugins: { 'n8n-nodes-base': n8nNodesBase },
+		rules: { ...n8nNodesBase.configs.nodes.rules },
+	},
+);

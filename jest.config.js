@@ -1,0 +1,21 @@
+/** Unit and sandbox tests run in-process on the machine's Node; the end-to-end suite runs in a real n8n (see scripts/e2e.js). */
+const tsJest = ['ts-jest', { tsconfig: 'tsconfig.test.json', isolatedModules: true }];
+
+module.exports = {
+	projects: [
+		{
+			displayName: 'unit',
+			testEnvironment: 'node',
+			roots: ['<rootDir>/test'],
+			testMatch: ['<rootDir>/test/unit/**/*.test.ts', '<rootDir>/test/sandbox/**/*.test.ts'],
+			transform: { '^.+\\.ts$': tsJest },
+		},
+		{
+			displayName: 'e2e',
+			testEnvironment: 'node',
+			roots: ['<rootDir>/test'],
+			testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
+			transform: { '^.+\\.ts$': tsJest },
+		},
+	],
+};
