@@ -1,0 +1,61 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { requestOptions } from './actions/common';
+import { resources } from './actions/resources';
+import { router } from './actions/router';
+import { searchBuyOrders, searchLocations, searchSuppliers } from './methods/listSearch';
+
+export class MaintenanceManagement implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Maintenance Management',
+		name: 'maintenanceManagement',
+		icon: { light: 'file:maintenanceManagement.svg', dark: 'file:maintenanceManagement.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description:
+			'Work orders, planned jobs, locations, purchasing and stock in the Maintenance Management API (v3)',
+		defaults: { name: 'Maintenance Management' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'maintenanceManagementApi', required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Buy Order', value: 'buyOrder' },
+					{ name: 'Client', value: 'client' },
+					{ name: 'Contact', value: 'contact' },
+					{ name: 'Legacy Material', value: 'legacyMaterial' },
+					{ name: 'Location', value: 'location' },
+					{ name: 'Material', value: 'material' },
+					{ name: 'Material Type', value: 'materialType' },
+					{ name: 'Planned Job (Work)', value: 'work' },
+					{ name: 'Planned Job Order (Scheduled Work)', value: 'scheduledWork' },
+					{ name: 'Quote Line', value: 'quoteLine' },
+					{ name: 'Sell Order Line', value: 'sellOrderLine' },
+					{ name: 'Stock Movement', value: 'stockMovement' },
+					{ name: 'Stock Transaction', value: 'stockTransaction' },
+					{ name: 'Supplier', value: 'supplier' },
+					{ name: 'Work Order (Failure)', value: 'failure' },
+				],
+				default: 'failure',
+			},
+			...Object.values(resources).flatMap((resource) => resource.description),
+			requestOptions,
+		],
+	};
+
+	methods = {
+		listSearch: { searchBuyOrders, searchLocations, searchSuppliers },
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

@@ -1,0 +1,3 @@
+import type { ResourceModule } from '../types';
+
+export const buyOrder: ResourceModule = { description: [], operations: {} };

@@ -1,0 +1,104 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+/** Shows properties only for one resource and operation. */
+export const forOperation = (resource: string, operation: string, properties: INodeProperties[]): INodeProperties[] =>
+	updateDisplayOptions({ show: { resource: [resource], operation: [operation] } }, properties);
+
+/** Return All, Limit and Simplify, as every list operation has them. */
+export const listProperties: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		displayOptions: { show: { returnAll: [false] } },
+	},
+];
+
+export const simplifyProperty: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: true,
+	description:
+		'Whether to return one flat item per record (ID, type and attributes side by side, expanded relations resolved) instead of the raw API shape',
+};
+
+/** Builds the `expanded` multi-select from the relations the spec names for an endpoint. */
+export const expandedProperty = (relations: INodePropertyOptions[]): INodeProperties => ({
+	displayName: 'Include Related (Expanded)',
+	name: 'expanded',
+	type: 'multiOptions',
+	options: relations,
+	default: [],
+	description: 'Related records to include in the answer; with Simplify on, each is nested under its relation name',
+});
+
+/** The key/value "Query Parameters" option for the service's other filters. */
+export const queryParametersOption: INodeProperties = {
+	displayName: 'Query Parameters',
+	name: 'queryParameters',
+	type: 'fixedCollection',
+	typeOptions: { multipleValues: true },
+	default: {},
+	placeholder: 'Add Query Parameter',
+	description:
+		'More filters the service understands, such as s_FIELD (equals), s_FIELD_in (comma list), s_FIELD_like, date_min_FIELD, date_max_FIELD, or sort with a field name (add - at the end for descending)',
+	options: [
+		{
+			displayName: 'Parameter',
+			name: 'parameters',
+			values: [
+				{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: 's_name_like' },
+				{ displayName: 'Value', name: 'value', type: 'string', default: '' },
+			],
+		},
+	],
+};
+
+export const listOptions: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [queryParametersOption],
+};
+
+/** Retry limits, shown for every operation. */
+export const requestOptions: INodeProperties = {
+	displayName: 'Request Options',
+	name: 'requestOptions',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [
+		{
+			displayName: 'Max Attempts on Rate Limit',
+			name: 'maxAttempts',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 5,
+			description:
+				'How many times a request is tried in all when the API answers 429 (any method) or, for reads only, a server error or a dropped connection',
+		},
+		{
+			displayName: 'Max Total Wait (Seconds)',
+			name: 'maxWaitSeconds',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 120,
+			description: 'The most time to spend waiting between attempts before failing with a clear error',
+		},
+	],
+};

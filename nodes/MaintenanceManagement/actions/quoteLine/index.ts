@@ -1,0 +1,3 @@
+import type { ResourceModule } from '../types';
+
+export const quoteLine: ResourceModule = { description: [], operations: {} };

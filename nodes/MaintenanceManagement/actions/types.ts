@@ -1,0 +1,44 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { ZodTypeAny } from 'zod';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH';
+
+/**
+ * An endpoint as data: the generic executor turns it, plus input item i, into one validated request.
+ * Every name below is a node parameter name, which is also the API's own field name.
+ */
+export interface Endpoint {
+	method: HttpMethod;
+	/** Path after the base URL, with `{slot}` placeholders. */
+	path: string;
+	/** Path slot → node parameter holding its value (a plain string or a resource locator). */
+	pathParams?: Record<string, string>;
+	/** Top-level parameters sent as query parameters when set; arrays are joined with commas. */
+	query?: string[];
+	/** Collection parameters ("Filters") whose entries are sent as query parameters. */
+	queryCollections?: string[];
+	/** A paginated collection: Return All / Limit drive `page` and `limit`. */
+	list?: boolean;
+	body?: {
+		/** Top-level parameters that go into the body. */
+		fields?: string[];
+		/** Collection parameters ("Additional Fields", "Update Fields") merged into the body. */
+		collections?: string[];
+		/** Validates and coerces the body before anything is sent. */
+		schema: ZodTypeAny;
+	};
+}
+
+export interface OperationModule {
+	/** UI properties of the operation, with their display options already set. */
+	description: INodeProperties[];
+	endpoint: Endpoint;
+	/** For operations that group input items into shared requests (bulk updates, combined batches). */
+	executeAll?: (this: IExecuteFunctions, items: INodeExecutionData[]) => Promise<INodeExecutionData[]>;
+}
+
+export interface ResourceModule {
+	/** The operation selector plus every operation's properties. */
+	description: INodeProperties[];
+	operations: Record<string, OperationModule>;
+}

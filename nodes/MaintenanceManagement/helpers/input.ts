@@ -1,0 +1,105 @@
+import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import type { ZodIssue, ZodTypeAny } from 'zod';
+
+const isPlainObject = (value: unknown): value is IDataObject =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const JSON_SUFFIX = '_json';
+
+/**
+ * Turns UI values into the API's shape:
+ * - a fixed collection `{ items: [...] }` becomes the array, `{ values: {...} }` the object;
+ * - empty strings (fields left blank) are dropped;
+ * - `<field>_json` (the JSON alternative of a nested field) is parsed into `<field>`.
+ */
+export function normalize(value: unknown, node: INode, itemIndex: number, path = ''): unknown {
+	if (Array.isArray(value)) return value.map((entry, index) => normalize(entry, node, itemIndex, `${path}[${index}]`));
+	if (!isPlainObject(value)) return value;
+	const keys = Object.keys(value);
+	if (keys.length === 1 && keys[0] === 'items' && Array.isArray(value.items)) {
+		return normalize(value.items, node, itemIndex, path);
+	}
+	if (keys.length === 1 && keys[0] === 'values' && isPlainObject(value.values)) {
+		return normalize(value.values, node, itemIndex, path);
+	}
+	const out: IDataObject = {};
+	for (const key of keys) {
+		const entry = value[key];
+		if (entry === '' || entry === undefined) continue;
+		const fieldPath = path ? `${path}.${key}` : key;
+		if (key.endsWith(JSON_SUFFIX) && key.length > JSON_SUFFIX.length) {
+			const field = key.slice(0, -JSON_SUFFIX.length);
+			if (value[field] !== undefined && value[field] !== '') {
+				throw new NodeOperationError(node, `Set "${field}" either with its fields or as JSON, not both`, {
+					itemIndex,
+					description: `Remove "${field}" or "${key}" from the parameters. No request was sent.`,
+				});
+			}
+			out[field] = parseJson(entry, key, node, itemIndex) as IDataObject;
+			continue;
+		}
+		out[key] = normalize(entry, node, itemIndex, fieldPath) as IDataObject;
+	}
+	return out;
+}
+
+function parseJson(value: unknown, field: string, node: INode, itemIndex: number): unknown {
+	if (typeof value !== 'string') return value;
+	try {
+		return JSON.parse(value);
+	} catch (error) {
+		throw new NodeOperationError(node, `"${field}" is not valid JSON`, {
+			itemIndex,
+			description: `Fix the JSON in "${field}" (${(error as Error).message}). No request was sent.`,
+		});
+	}
+}
+
+/** Maps each parameter name of an operation (nested ones included) to its display name. */
+export function displayNames(properties: INodeProperties[]): Map<string, string> {
+	const names = new Map<string, string>();
+	const visit = (list: unknown[] | undefined): void => {
+		for (const entry of list ?? []) {
+			if (!isPlainObject(entry)) continue;
+			if (typeof entry.name === 'string' && typeof entry.displayName === 'string' && !names.has(entry.name)) {
+				names.set(entry.name, entry.displayName);
+			}
+			if (Array.isArray(entry.options)) visit(entry.options);
+			if (Array.isArray(entry.values)) visit(entry.values);
+		}
+	};
+	visit(properties);
+	return names;
+}
+
+const issuePath = (issue: ZodIssue): string =>
+	issue.path.reduce<string>(
+		(text, part) => (typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${part}` : part),
+		'',
+	);
+
+/**
+ * Validates a request part with its zod schema. On failure the error names every failing field,
+ * with its display name and how to fix it, and the item index. Nothing has been sent at that point.
+ */
+export function validate<T>(
+	schema: ZodTypeAny,
+	value: unknown,
+	node: INode,
+	itemIndex: number,
+	names: Map<string, string>,
+): T {
+	const result = schema.safeParse(value);
+	if (result.success) return result.data as T;
+	const problems = result.error.issues.map((issue) => {
+		const path = issuePath(issue) || 'body';
+		const leaf = issue.path.filter((part) => typeof part === 'string').pop() as string | undefined;
+		const label = leaf && names.has(leaf) ? ` (${names.get(leaf)})` : '';
+		return `"${path}"${label} ${issue.message}`;
+	});
+	throw new NodeOperationError(node, `Invalid input in item ${itemIndex}: ${problems[0]}`, {
+		itemIndex,
+		description: `${problems.join('\n')}\nFix the field(s) above and run again. No request was sent for this item.`,
+	});
+}

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+
+/**
+ * Zod building blocks shared by the request schemas. Values coming from the UI may be strings
+ * (expressions, comma lists) where the API wants numbers or arrays; these coerce, then validate.
+ */
+
+const toNumber = (value: unknown): unknown =>
+	typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value)) ? Number(value) : value;
+
+/** A positive integer ID. */
+export const id = () =>
+	z.preprocess(
+		toNumber,
+		z
+			.number({ required_error: 'is required', invalid_type_error: 'must be a whole number (an ID)' })
+			.int('must be a whole number (an ID)')
+			.positive('must be a positive ID'),
+	);
+
+/** An integer. */
+export const integer = (message = 'must be a whole number') =>
+	z.preprocess(toNumber, z.number({ required_error: 'is required', invalid_type_error: message }).int(message));
+
+/** A number. */
+export const number = (message = 'must be a number') =>
+	z.preprocess(toNumber, z.number({ required_error: 'is required', invalid_type_error: message }));
+
+/** A list of IDs, given as an array or as text such as "12, 15, 20". */
+export const idList = () =>
+	z.preprocess(
+		(value) => {
+			if (typeof value === 'number') return [value];
+			if (typeof value === 'string') {
+				return value
+					.split(',')
+					.map((part) => part.trim())
+					.filter((part) => part !== '')
+					.map(toNumber);
+			}
+			return Array.isArray(value) ? value.map(toNumber) : value;
+		},
+		z.array(
+			z
+				.number({ invalid_type_error: 'must list whole-number IDs separated by commas, such as 12, 15' })
+				.int('must list whole-number IDs separated by commas, such as 12, 15')
+				.positive('must list positive IDs'),
+			{ required_error: 'is required', invalid_type_error: 'must list IDs separated by commas, such as 12, 15' },
+		),
+	);
+
+/** A string that is not empty once trimmed. */
+export const text = () =>
+	z
+		.string({ required_error: 'is required', invalid_type_error: 'must be text' })
+		.trim()
+		.min(1, 'must not be empty');
+
+/** A time of day as HH:mm. */
+export const hhmm = () =>
+	z
+		.string({ required_error: 'is required', invalid_type_error: 'must be a time as HH:mm' })
+		.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time as HH:mm, such as 08:30');
+
+/** A decimal number written as text, such as "2" or "1.5". */
+export const numericString = () =>
+	z.preprocess(
+		(value) => (typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : value),
+		z
+			.string({ required_error: 'is required', invalid_type_error: 'must be a number, such as 2 or 1.5' })
+			.regex(/^-?\d+(\.\d+)?$/, 'must be a number, such as 2 or 1.5'),
+	);
+
+/** One of the listed values. */
+export const oneOf = <T extends string>(values: readonly [T, ...T[]]) =>
+	z.enum(values, {
+		errorMap: () => ({ message: `must be one of ${values.join(', ')}` }),
+	});
+
+export const boolean = () =>
+	z.boolean({ required_error: 'is required', invalid_type_error: 'must be true or false' });

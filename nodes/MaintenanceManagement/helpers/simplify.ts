@@ -1,0 +1,61 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { ApiResource, ResourceRef } from '../transport';
+
+export type IncludedIndex = Map<string, ApiResource>;
+
+const keyOf = (ref: ResourceRef): string => `${ref.type}\u0000${ref.id}`;
+
+export function indexIncluded(included: ApiResource[] | undefined): IncludedIndex {
+	const index: IncludedIndex = new Map();
+	for (const resource of included ?? []) index.set(keyOf(resource), resource);
+	return index;
+}
+
+/**
+ * One flat item per resource: `id` and `type`, the attributes beside them, `custom_fields` from
+ * `meta.custom_fields`, and each expanded relationship resolved from `included` under its own name.
+ * An attribute whose name collides with `id` or `type` (a planned job's `type`, say) is kept as
+ * `attribute_<name>`, so no value is lost.
+ */
+export function simplifyResource(resource: ApiResource, included: IncludedIndex, depth = 0): IDataObject {
+	const item: IDataObject = { id: resource.id, type: resource.type };
+	const attributes = resource.attributes ?? {};
+	for (const name of Object.keys(attributes)) {
+		item[name === 'id' || name === 'type' ? `attribute_${name}` : name] = attributes[name];
+	}
+	const customFields = resource.meta?.custom_fields;
+	if (customFields !== undefined) item.custom_fields = customFields;
+	const relationships = resource.relationships;
+	if (relationships) {
+		for (const name of Object.keys(relationships)) {
+			const related = relationships[name]?.data;
+			const resolve = (ref: ResourceRef): IDataObject => {
+				const found = included.get(keyOf(ref));
+				// One level of nesting is enough to read a relation; deeper links stay as references.
+				return found && depth === 0 ? simplifyResource(found, included, depth + 1) : { id: ref.id, type: ref.type };
+			};
+			item[name] = Array.isArray(related) ? related.map(resolve) : related ? resolve(related) : null;
+		}
+	}
+	return item;
+}
+
+/** With Simplify off: the resource as received, plus the included resources its relationships point to. */
+export function rawResource(resource: ApiResource, included: IncludedIndex): IDataObject {
+	if (!resource.relationships || included.size === 0) return resource as IDataObject;
+	const related: ApiResource[] = [];
+	for (const relation of Object.values(resource.relationships)) {
+		const refs = Array.isArray(relation?.data) ? relation.data : relation?.data ? [relation.data] : [];
+		for (const ref of refs) {
+			const found = included.get(keyOf(ref));
+			if (found) related.push(found);
+		}
+	}
+	return related.length ? ({ ...resource, included: related } as IDataObject) : (resource as IDataObject);
+}
+
+export function toItems(data: ApiResource[], includedList: ApiResource[] | undefined, simplify: boolean): IDataObject[] {
+	const included = indexIncluded(includedList);
+	return data.map((resource) => (simplify ? simplifyResource(resource, included) : rawResource(resource, included)));
+}
