@@ -137,11 +137,19 @@ export function rateLimitWaitMs(headers: IDataObject | undefined, now = Date.now
 const backoffMs = (policy: RetryPolicy, attempt: number): number =>
 	Math.round(policy.baseDelayMs * 2 ** (attempt - 1) * (0.5 + Math.random() * 0.5));
 
-const CONNECTION_FAULTS = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'EAI_AGAIN']);
+const CONNECTION_FAULTS = new Set([
+	'ECONNRESET',
+	'ECONNREFUSED',
+	'EPIPE',
+	'ETIMEDOUT',
+	'ECONNABORTED',
+	'EAI_AGAIN',
+	'UND_ERR_SOCKET',
+]);
 
 const isConnectionFault = (error: unknown): boolean => {
 	const { code, message } = (error ?? {}) as { code?: string; message?: string };
-	return (code !== undefined && CONNECTION_FAULTS.has(code)) || /socket hang up|ECONNRESET/i.test(message ?? '');
+	return (code !== undefined && CONNECTION_FAULTS.has(code)) || /socket hang up|ECONNRESET|other side closed/i.test(message ?? '');
 };
 
 interface FullResponse {

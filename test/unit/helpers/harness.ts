@@ -1,4 +1,5 @@
 import type {
+	IAuthenticateGeneric,
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestOptions,
@@ -9,6 +10,8 @@ import type {
 	INodeType,
 } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
+
+import { MaintenanceManagementApi } from '../../../credentials/MaintenanceManagementApi.credentials';
 
 /**
  * A small stand-in for n8n's execution context, for unit tests: parameters get their defaults from the
@@ -50,7 +53,19 @@ export interface RunResult {
 const getPath = (source: unknown, path: string): unknown =>
 	path.split('.').reduce<unknown>((value, key) => (value && typeof value === 'object' ? (value as IDataObject)[key] : undefined), source);
 
-const HEADER_NAME = 'Authorization';
+/**
+ * Applies the credential's own `authenticate` block: its header expressions are evaluated against the
+ * credential data, as n8n evaluates them, so the tests exercise the credential's real expression text.
+ */
+function authenticationHeaders(credentials: Credentials): Record<string, string> {
+	const { headers } = (new MaintenanceManagementApi().authenticate as IAuthenticateGeneric).properties;
+	const result: Record<string, string> = {};
+	for (const [name, expression] of Object.entries(headers ?? {})) {
+		const source = String(expression).replace(/^=\{\{/, '').replace(/\}\}$/, '');
+		result[name] = String(new Function('$credentials', `return (${source});`)(credentials));
+	}
+	return result;
+}
 
 async function send(options: IHttpRequestOptions, credentials: Credentials, requests: SentRequest[]) {
 	const url = new URL(options.url);
@@ -58,7 +73,7 @@ async function send(options: IHttpRequestOptions, credentials: Credentials, requ
 		if (value !== undefined && value !== null) url.searchParams.set(key, String(value));
 	}
 	const headers: Record<string, string> = { ...(options.headers as Record<string, string>) };
-	headers[HEADER_NAME] = `Bearer ${String(credentials.accessToken).trim()}`;
+	Object.assign(headers, authenticationHeaders(credentials));
 	const body = options.body === undefined ? undefined : JSON.stringify(options.body);
 	requests.push({ method: String(options.method ?? 'GET'), url: url.toString(), headers, body: options.body });
 	let response: Response;

@@ -1,0 +1,94 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A request as the scripted server received it. */
+export interface ReceivedRequest {
+	method: string;
+	path: string;
+	query: Record<string, string>;
+	headers: IncomingMessage['headers'];
+	rawHeaders: string[];
+	body: unknown;
+}
+
+export type Reply = { status: number; headers?: Record<string, string>; body?: unknown } | 'drop';
+
+export type Handler = (request: ReceivedRequest, index: number) => Reply;
+
+/** A local HTTP server whose answers each test scripts, recording every request it receives. */
+export class ScriptedServer {
+	readonly requests: ReceivedRequest[] = [];
+
+	handler: Handler = () => ({ status: 200, body: { data: [] } });
+
+	private server?: Server;
+
+	url = '';
+
+	async start(): Promise<void> {
+		this.server = createServer((req, res) => {
+			const chunks: Buffer[] = [];
+			req.on('data', (chunk: Buffer) => chunks.push(chunk));
+			req.on('end', () => {
+				const url = new URL(req.url ?? '/', 'http://localhost');
+				const text = Buffer.concat(chunks).toString('utf8');
+				const request: ReceivedRequest = {
+					method: req.method ?? 'GET',
+					path: url.pathname,
+					query: Object.fromEntries(url.searchParams),
+					headers: req.headers,
+					rawHeaders: req.rawHeaders,
+					body: text ? JSON.parse(text) : undefined,
+				};
+				this.requests.push(request);
+				const reply = this.handler(request, this.requests.length - 1);
+				if (reply === 'drop') {
+					req.socket.destroy();
+					return;
+				}
+				res.writeHead(reply.status, { 'Content-Type': 'application/json', ...reply.headers });
+				res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
+			});
+		});
+		await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+		this.url = `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
+	}
+
+	reset(handler: Handler): void {
+		this.requests.length = 0;
+		this.handler = handler;
+	}
+
+	async stop(): Promise<void> {
+		await new Promise<void>((resolve) => this.server?.close(() => resolve()));
+	}
+}
+
+/** A collection page in the spec's envelope, for `total` records of which this page shows `page` of size `limit`. */
+export function collectionPage(
+	total: number,
+	page: number,
+	limit: number,
+	options: { links?: boolean; type?: string } = {},
+) {
+	const start = (page - 1) * limit;
+	const count = Math.max(0, Math.min(limit, total - start));
+	const lastPage = Math.max(1, Math.ceil(total / limit));
+	const data = Array.from({ length: count }, (_, index) => ({
+		id: String(start + index + 1),
+		type: options.type ?? 'failure',
+		attributes: { failure_id: start + index + 1, code: `WO-${start + index + 1}` },
+	}));
+	const links: Record<string, string> = {
+		self: `/failures?page=${page}`,
+		first: '/failures?page=1',
+		last: `/failures?page=${lastPage}`,
+	};
+	if (page < lastPage) links.next = `/failures?page=${page + 1}`;
+	if (page > 1) links.prev = `/failures?page=${page - 1}`;
+	return {
+		data,
+		meta: { pagination: { total: count, count, per_page: limit, current_page: page, total_pages: page + 1 } },
+		...(options.links === false ? {} : { links }),
+	};
+}

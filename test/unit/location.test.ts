@@ -1,0 +1,149 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/MaintenanceManagement.node';
+import { runNode, type Credentials } from './helpers/harness';
+import { ScriptedServer } from './helpers/scriptedServer';
+
+const TOKEN = 'loc_token_8d7e6f5a4b3c';
+const server = new ScriptedServer();
+let credentials: Credentials;
+const node = new MaintenanceManagement();
+
+beforeAll(async () => {
+	await server.start();
+	credentials = { accessToken: TOKEN, environment: 'sandbox', sandboxBaseUrl: `${server.url}/v3` };
+});
+afterAll(async () => await server.stop());
+
+/** Answers PATCH /locations by echoing each element as a location resource. */
+const echoLocations = () =>
+	server.reset((request) => {
+		const { locations } = request.body as { locations: Array<Record<string, unknown>> };
+		return {
+			status: 200,
+			body: {
+				data: locations.map(({ id, ...attributes }) => ({ id: String(id), type: 'location', attributes })),
+				meta: {},
+			},
+		};
+	});
+
+const updateMany = (items: IDataObject[], continueOnFail = false) =>
+	runNode({
+		node,
+		credentials,
+		continueOnFail,
+		items,
+		parameters: {
+			resource: 'location',
+			operation: 'updateMany',
+			id: (_i: number, item: IDataObject) => ({ __rl: true, mode: 'id', value: String(item.id) }),
+			updateFields: (_i: number, item: IDataObject) => item.fields,
+		},
+	});
+
+describe('Location: Update Many', () => {
+	it('groups 120 items into requests of at most 50 and pairs each output with its input', async () => {
+		echoLocations();
+		const items = Array.from({ length: 120 }, (_, i) => ({ id: i + 1, fields: { name: `Room ${i + 1}` } }));
+		const { output, error } = await updateMany(items);
+		expect(error).toBeUndefined();
+		expect(server.requests.map((r) => (r.body as { locations: unknown[] }).locations.length)).toEqual([50, 50, 20]);
+		expect(server.requests.every((r) => r.method === 'PATCH' && r.path === '/v3/locations')).toBe(true);
+		expect(output).toHaveLength(120);
+		output.forEach((item, index) => {
+			expect(item.pairedItem).toEqual({ item: index });
+			expect(item.json).toMatchObject({ id: String(index + 1), type: 'location', name: `Room ${index + 1}` });
+		});
+	});
+
+	it.each([
+		[{ orientation: 'Up' }, /"orientation".*must be one of North, South, West, East/],
+		[{}, /nothing to change/],
+		[{ code: '   ' }, /"code".*must not be empty/],
+	])('rejects %j before sending anything', async (fields, message) => {
+		echoLocations();
+		const { error } = await updateMany([{ id: 4, fields }]);
+		expect(error?.message).toMatch(message);
+		expect(error?.message).toMatch(/item 0/);
+		expect(server.requests).toHaveLength(0);
+	});
+
+	it('rejects a location ID that is not a number', async () => {
+		echoLocations();
+		const { error } = await updateMany([{ id: 'abc', fields: { name: 'X' } }]);
+		expect(error?.message).toMatch(/"id".*whole number/);
+		expect(server.requests).toHaveLength(0);
+	});
+
+	it('with Continue On Fail, a bad item yields an error item and the others are still sent', async () => {
+		echoLocations();
+		const { output, error } = await updateMany(
+			[
+				{ id: 1, fields: { name: 'A' } },
+				{ id: 2, fields: { orientation: 'Sideways' } },
+				{ id: 3, fields: { area: 12.5 } },
+			],
+			true,
+		);
+		expect(error).toBeUndefined();
+		expect(server.requests).toHaveLength(1);
+		expect((server.requests[0].body as { locations: unknown[] }).locations).toEqual([
+			{ id: 1, name: 'A' },
+			{ id: 3, area: 12.5 },
+		]);
+		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(output[1].json.error).toMatch(/orientation/);
+		expect(output[2].json).toMatchObject({ id: '3', area: 12.5 });
+	});
+
+	it('with Continue On Fail, a failed request marks every item of its group and keeps the other groups', async () => {
+		server.reset((request, index) => {
+			if (index === 0) {
+				return {
+					status: 400,
+					body: { status: 'error', error: { http_code: 400, message: 'Property validation error.', properties: { 'locations[0].code': ['Code already used.'] } } },
+				};
+			}
+			const { locations } = request.body as { locations: Array<{ id: number }> };
+			return { status: 200, body: { data: locations.map(({ id }) => ({ id: String(id), type: 'location', attributes: {} })) } };
+		});
+		const items = Array.from({ length: 60 }, (_, i) => ({ id: i + 1, fields: { code: `C${i}` } }));
+		const { output } = await updateMany(items, true);
+		expect(output).toHaveLength(60);
+		expect(output.slice(0, 50).every((item) => String(item.json.error).includes('Code already used.'))).toBe(true);
+		expect(output.slice(50).every((item) => item.json.error === undefined)).toBe(true);
+		expect(JSON.stringify(output)).not.toContain(TOKEN);
+	});
+});
+
+describe('Location: Get and Get Many', () => {
+	it('Get returns whichever location type the API answers with, simplified', async () => {
+		server.reset(() => ({
+			status: 200,
+			body: { data: { id: '12', type: 'location-folder', attributes: { name: 'Floor 1', parent_id: 1 } } },
+		}));
+		const { output } = await runNode({
+			node,
+			credentials,
+			parameters: { resource: 'location', operation: 'get', id: { __rl: true, mode: 'list', value: '12' } },
+		});
+		expect(server.requests[0].path).toBe('/v3/locations/12');
+		expect(output.map((item) => item.json)).toEqual([{ id: '12', type: 'location-folder', name: 'Floor 1', parent_id: 1 }]);
+	});
+
+	it('Get Many sends with_assets_count and extra query parameters', async () => {
+		server.reset(() => ({ status: 200, body: { data: [], links: {} } }));
+		await runNode({
+			node,
+			credentials,
+			parameters: {
+				resource: 'location',
+				operation: 'getAll',
+				filters: { with_assets_count: true },
+				options: { queryParameters: { parameters: [{ name: 's_name_like', value: 'Hall' }, { name: 'sort', value: 'name-' }] } },
+			},
+		});
+		expect(server.requests[0].query).toEqual({ with_assets_count: 'true', s_name_like: 'Hall', sort: 'name-', page: '1', limit: '50' });
+	});
+});

@@ -1,0 +1,299 @@
+import { sleep } from 'n8n-workflow';
+
+import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/MaintenanceManagement.node';
+import { rateLimitWaitMs } from '../../nodes/MaintenanceManagement/transport';
+import { runNode, type Credentials } from './helpers/harness';
+import { collectionPage, ScriptedServer } from './helpers/scriptedServer';
+
+jest.mock('n8n-workflow', () => ({
+	...jest.requireActual('n8n-workflow'),
+	sleep: jest.fn(async () => undefined),
+}));
+
+const sleepMock = sleep as jest.MockedFunction<typeof sleep>;
+const TOKEN = 'tok_5f3c9a7e1d2b4c6a8e0f';
+const server = new ScriptedServer();
+let credentials: Credentials;
+
+beforeAll(async () => {
+	await server.start();
+	credentials = {
+		accessToken: `  ${TOKEN}\n`,
+		environment: 'production',
+		productionBaseUrl: `${server.url}/prod/v3/`,
+		sandboxBaseUrl: `${server.url}/sbx/v3`,
+	};
+});
+afterAll(async () => await server.stop());
+beforeEach(() => sleepMock.mockClear());
+
+const node = new MaintenanceManagement();
+const listLocations = (extra: Record<string, unknown> = {}, creds: Credentials = credentials) =>
+	runNode({ node, credentials: creds, parameters: { resource: 'location', operation: 'getAll', ...extra } });
+const getLocation = (id: string) =>
+	runNode({
+		node,
+		credentials,
+		parameters: { resource: 'location', operation: 'get', id: { __rl: true, mode: 'id', value: id } },
+	});
+const errorBody = (http_code: number, message: string, extra: Record<string, unknown> = {}) => ({
+	status: 'error',
+	error: { http_code, message, more_info: http_code === 404 ? null : 'https://docs.example/errors', ...extra },
+});
+const mentionsToken = (value: unknown) => JSON.stringify(value).includes(TOKEN);
+
+describe('headers and base URL', () => {
+	it('sends exactly "Bearer <trimmed token>" and Accept, and no Content-Type without a body', async () => {
+		server.reset(() => ({ status: 200, body: collectionPage(1, 1, 50) }));
+		const { error } = await listLocations();
+		expect(error).toBeUndefined();
+		const [request] = server.requests;
+		const authorization = request.rawHeaders[request.rawHeaders.findIndex((h) => h.toLowerCase() === 'authorization') + 1];
+		expect(authorization).toBe(`Bearer ${TOKEN}`);
+		expect(request.headers.accept).toBe('application/json');
+		expect(request.headers['content-type']).toBeUndefined();
+	});
+
+	it('uses the production base URL, trailing slash removed, and the sandbox one when chosen', async () => {
+		server.reset(() => ({ status: 200, body: collectionPage(0, 1, 50) }));
+		await listLocations();
+		await listLocations({}, { ...credentials, environment: 'sandbox' });
+		expect(server.requests.map((r) => r.path)).toEqual(['/prod/v3/locations', '/sbx/v3/locations']);
+	});
+
+	it('sends Content-Type: application/json with a body', async () => {
+		server.reset(() => ({ status: 200, body: { data: [{ id: '3', type: 'location', attributes: { name: 'Hall' } }] } }));
+		const { error } = await runNode({
+			node,
+			credentials,
+			parameters: {
+				resource: 'location',
+				operation: 'updateMany',
+				id: { __rl: true, mode: 'id', value: '3' },
+				updateFields: { name: 'Hall' },
+			},
+		});
+		expect(error).toBeUndefined();
+		expect(server.requests[0].headers['content-type']).toBe('application/json');
+		expect(server.requests[0].body).toEqual({ locations: [{ id: 3, name: 'Hall' }] });
+	});
+
+	it('URL-encodes path parameters', async () => {
+		server.reset(() => ({ status: 200, body: { data: { id: '1', type: 'building', attributes: {} } } }));
+		await getLocation('a/b c');
+		expect(server.requests[0].path).toBe('/prod/v3/locations/a%2Fb%20c');
+	});
+
+	it('refuses a base URL that does not end with /v3, sending nothing', async () => {
+		server.reset(() => ({ status: 200, body: collectionPage(0, 1, 50) }));
+		const { error } = await listLocations({}, { ...credentials, productionBaseUrl: `${server.url}/api` });
+		expect(error?.message).toMatch(/Production Base URL/);
+		expect(error?.description).toMatch(/ending with \/v3/);
+		expect(server.requests).toHaveLength(0);
+	});
+
+	it('says the token is missing when it is blank, sending nothing', async () => {
+		server.reset(() => ({ status: 200, body: collectionPage(0, 1, 50) }));
+		const { error } = await listLocations({}, { ...credentials, accessToken: '   ' });
+		expect(error?.message).toBe('The access token is missing');
+		expect(server.requests).toHaveLength(0);
+	});
+});
+
+describe('API errors', () => {
+	it('400 lists every entry of properties, by field', async () => {
+		server.reset(() => ({
+			status: 400,
+			body: errorBody(400, 'Property validation error.', {
+				dev_message: 'See the properties section.',
+				properties: { 'locations[0].code': ['The code is already used.'], 'locations[1].orientation': ['Invalid value.'] },
+			}),
+		}));
+		const { error } = await runNode({
+			node,
+			credentials,
+			parameters: { resource: 'location', operation: 'updateMany', id: { __rl: true, mode: 'id', value: '3' }, updateFields: { code: 'X' } },
+		});
+		expect(error?.message).toContain('Property validation error.');
+		expect(error?.message).toContain('locations[0].code: The code is already used.');
+		expect(error?.description).toContain('locations[1].orientation: Invalid value.');
+		expect(error?.httpCode).toBe('400');
+	});
+
+	it('401 keeps the spec message and reminds that a token works only in its own environment', async () => {
+		server.reset(() => ({ status: 401, body: errorBody(401, 'Authentication token invalid.') }));
+		const { error } = await listLocations({}, { ...credentials, environment: 'sandbox' });
+		expect(error?.message).toBe('Authentication token invalid.');
+		expect(error?.description).toMatch(/sandbox environment/);
+		expect(error?.description).toMatch(/only in the environment that issued it/);
+		expect(mentionsToken(error?.message) || mentionsToken(error?.description) || mentionsToken(error)).toBe(false);
+	});
+
+	it.each([
+		[403, 'Action unauthorized', /lacks the permission/],
+		[404, 'Resource not found', /Check the ID/],
+		[500, 'An error has occurred during the request.', /also on retry/],
+	])('%i gets a useful description', async (status, message, hint) => {
+		server.reset(() => ({ status, body: errorBody(status, message) }));
+		const { error } = await runNode({
+			node,
+			credentials,
+			parameters: { resource: 'location', operation: 'get', id: { __rl: true, mode: 'id', value: '9' } },
+			continueOnFail: false,
+		});
+		expect(error?.message).toBe(message);
+		expect(error?.description).toMatch(hint);
+		expect(error?.httpCode).toBe(String(status));
+	});
+});
+
+describe('rate limit and faults', () => {
+	it('waits as Retry-After says, then succeeds', async () => {
+		server.reset((_r, index) =>
+			index === 0
+				? { status: 429, headers: { 'Retry-After': '3' }, body: errorBody(429, 'Too Many Requests.') }
+				: { status: 200, body: collectionPage(2, 1, 50) },
+		);
+		const { output, error } = await listLocations();
+		expect(error).toBeUndefined();
+		expect(output).toHaveLength(2);
+		expect(server.requests).toHaveLength(2);
+		expect(sleepMock.mock.calls).toEqual([[3000]]);
+	});
+
+	it('reads X-RateLimit-Reset (UNIX time) when there is no Retry-After', () => {
+		const now = 1_700_000_000_000;
+		expect(rateLimitWaitMs({ 'x-ratelimit-reset': String(now / 1000 + 7) }, now)).toBe(7000);
+		expect(rateLimitWaitMs({ 'retry-after': '2', 'x-ratelimit-reset': String(now / 1000 + 7) }, now)).toBe(2000);
+		expect(rateLimitWaitMs({}, now)).toBeUndefined();
+	});
+
+	it('gives up at once with a clear error when the asked wait exceeds the maximum total wait', async () => {
+		server.reset(() => ({ status: 429, headers: { 'Retry-After': '600' }, body: errorBody(429, 'Too Many Requests.') }));
+		const { error } = await listLocations({ requestOptions: { maxWaitSeconds: 30 } });
+		expect(server.requests).toHaveLength(1);
+		expect(sleepMock).not.toHaveBeenCalled();
+		expect(error?.message).toBe('Too Many Requests.');
+		expect(error?.description).toMatch(/rate limit/);
+	});
+
+	it('stops after the maximum number of attempts', async () => {
+		server.reset(() => ({ status: 429, headers: { 'Retry-After': '0' }, body: errorBody(429, 'Too Many Requests.') }));
+		const { error } = await listLocations({ requestOptions: { maxAttempts: 3 } });
+		expect(server.requests).toHaveLength(3);
+		expect(error?.description).toMatch(/after 3 attempt/);
+	});
+
+	it('backs off exponentially when the 429 gives no wait', async () => {
+		server.reset((_r, index) =>
+			index < 3 ? { status: 429, body: errorBody(429, 'Too Many Requests.') } : { status: 200, body: collectionPage(1, 1, 50) },
+		);
+		await listLocations();
+		const waits = sleepMock.mock.calls.map(([ms]) => ms as number);
+		expect(waits).toHaveLength(3);
+		expect(waits[0]).toBeGreaterThanOrEqual(500);
+		expect(waits[0]).toBeLessThanOrEqual(1000);
+		expect(waits[1]).toBeGreaterThanOrEqual(1000);
+		expect(waits[2]).toBeGreaterThanOrEqual(2000);
+	});
+
+	it('retries a GET on 500 and on a dropped connection', async () => {
+		server.reset((_r, index) =>
+			index === 0 ? { status: 500, body: errorBody(500, 'An error has occurred during the request.') } : index === 1 ? 'drop' : { status: 200, body: collectionPage(1, 1, 50) },
+		);
+		const { output, error } = await listLocations();
+		expect(error).toBeUndefined();
+		expect(output).toHaveLength(1);
+		expect(server.requests).toHaveLength(3);
+	});
+
+	it('never sends a PATCH twice on a 500 or a dropped connection', async () => {
+		for (const reply of [{ status: 500, body: errorBody(500, 'An error has occurred during the request.') }, 'drop'] as const) {
+			server.reset(() => reply);
+			const { error } = await runNode({
+				node,
+				credentials,
+				parameters: { resource: 'location', operation: 'updateMany', id: { __rl: true, mode: 'id', value: '3' }, updateFields: { name: 'A' } },
+			});
+			expect(server.requests).toHaveLength(1);
+			expect(error?.description).toMatch(/not retried/);
+			expect(mentionsToken(error?.message) || mentionsToken(error?.description)).toBe(false);
+		}
+	});
+
+	it('retries a PATCH on 429, since the request was not processed', async () => {
+		server.reset((_r, index) =>
+			index === 0
+				? { status: 429, headers: { 'Retry-After': '1' }, body: errorBody(429, 'Too Many Requests.') }
+				: { status: 200, body: { data: [{ id: '3', type: 'location', attributes: { name: 'A' } }] } },
+		);
+		const { error, output } = await runNode({
+			node,
+			credentials,
+			parameters: { resource: 'location', operation: 'updateMany', id: { __rl: true, mode: 'id', value: '3' }, updateFields: { name: 'A' } },
+		});
+		expect(error).toBeUndefined();
+		expect(server.requests).toHaveLength(2);
+		expect(output[0].json).toMatchObject({ id: '3', name: 'A' });
+	});
+});
+
+describe('pagination', () => {
+	const paged = (total: number, options: { links?: boolean } = {}) =>
+		server.reset((request) => ({
+			status: 200,
+			body: collectionPage(total, Number(request.query.page), Number(request.query.limit), options),
+		}));
+	const pagesAsked = () => server.requests.map((r) => `${r.query.page}/${r.query.limit}`);
+
+	it('an empty collection: one request, no items', async () => {
+		paged(0);
+		const { output } = await listLocations({ returnAll: true });
+		expect(output).toHaveLength(0);
+		expect(pagesAsked()).toEqual(['1/2000']);
+	});
+
+	it('Return All of an exact multiple of the limit stops where links.next is absent', async () => {
+		paged(4000);
+		const { output } = await listLocations({ returnAll: true });
+		expect(output).toHaveLength(4000);
+		expect(pagesAsked()).toEqual(['1/2000', '2/2000']);
+	});
+
+	it('without links, an exact multiple ends with the empty page beyond the last', async () => {
+		paged(4000, { links: false });
+		const { output } = await listLocations({ returnAll: true });
+		expect(output).toHaveLength(4000);
+		expect(pagesAsked()).toEqual(['1/2000', '2/2000', '3/2000']);
+	});
+
+	it('stops at a short page', async () => {
+		paged(2345, { links: false });
+		const { output } = await listLocations({ returnAll: true });
+		expect(output).toHaveLength(2345);
+		expect(pagesAsked()).toEqual(['1/2000', '2/2000']);
+	});
+
+	it('stops when a page repeats, without duplicates', async () => {
+		server.reset(() => {
+			const page = collectionPage(10_000, 1, 2000);
+			return { status: 200, body: page };
+		});
+		const { output } = await listLocations({ returnAll: true });
+		expect(server.requests).toHaveLength(2);
+		expect(new Set(output.map((item) => item.json.id)).size).toBe(2000);
+		expect(output).toHaveLength(2000);
+	});
+
+	it('with a Limit asks for no more than needed', async () => {
+		paged(10_000);
+		const small = await listLocations({ limit: 7 });
+		expect(small.output).toHaveLength(7);
+		expect(pagesAsked()).toEqual(['1/7']);
+		paged(10_000);
+		const large = await listLocations({ limit: 2500 });
+		expect(large.output).toHaveLength(2500);
+		expect(pagesAsked()).toEqual(['1/1250', '2/1250']);
+		expect(large.output.map((item) => item.json.id).slice(1249, 1251)).toEqual(['1250', '1251']);
+	});
+});
