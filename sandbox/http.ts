@@ -1,0 +1,180 @@
+import type { Resource } from './data';
+
+/** An error answer in the spec's error body. */
+export class ApiError extends Error {
+	constructor(
+		readonly status: number,
+		message: string,
+		readonly properties?: Record<string, string[]>,
+	) {
+		super(message);
+	}
+
+	body(): Record<string, unknown> {
+		const error: Record<string, unknown> = {
+			http_code: this.status,
+			message: this.message,
+			more_info: this.status === 404 ? null : `https://developers.example.com/errors/${this.status}`,
+		};
+		if (this.properties) {
+			error.properties = this.properties;
+			error.dev_message = 'See the properties section for the failing properties.';
+		}
+		return { status: 'error', error };
+	}
+}
+
+export const MESSAGES = {
+	400: 'Property validation error.',
+	401: 'Authentication token invalid.',
+	403: 'Action unauthorized',
+	404: 'Resource not found',
+	429: 'Too Many Requests.',
+	500: 'An error has occurred during the request.',
+} as const;
+
+export const notFound = (): ApiError => new ApiError(404, MESSAGES[404]);
+
+/** Collects property validation problems, then throws one 400 with all of them. */
+export class Problems {
+	readonly properties: Record<string, string[]> = {};
+
+	add(field: string, message: string): void {
+		(this.properties[field] ??= []).push(message);
+	}
+
+	has(field: string): boolean {
+		return field in this.properties;
+	}
+
+	throwIfAny(): void {
+		if (Object.keys(this.properties).length) throw new ApiError(400, MESSAGES[400], this.properties);
+	}
+}
+
+type Body = Record<string, unknown>;
+type Kind = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
+
+const kindOf = (value: unknown): string =>
+	Array.isArray(value) ? 'array' : value === null ? 'null' : Number.isInteger(value) ? 'integer' : typeof value;
+
+const matches = (value: unknown, kind: Kind): boolean => {
+	const actual = kindOf(value);
+	if (kind === 'number') return actual === 'number' || actual === 'integer';
+	return actual === kind;
+};
+
+export interface FieldRule {
+	kind: Kind;
+	required?: boolean;
+	nullable?: boolean;
+	values?: readonly string[];
+	min?: number;
+	items?: Kind;
+	nonEmpty?: boolean;
+}
+
+/** Checks a body against field rules: required fields, types, enums; unknown fields are reported too. */
+export function checkFields(body: Body, rules: Record<string, FieldRule>, problems: Problems, prefix = ''): void {
+	for (const [field, rule] of Object.entries(rules)) {
+		const value = body[field];
+		const name = `${prefix}${field}`;
+		if (value === undefined) {
+			if (rule.required) problems.add(name, 'This value is required.');
+			continue;
+		}
+		if (value === null) {
+			if (!rule.nullable) problems.add(name, 'This value should not be null.');
+			continue;
+		}
+		if (!matches(value, rule.kind)) {
+			problems.add(name, `This value should be of type ${rule.kind}.`);
+			continue;
+		}
+		if (rule.values && !rule.values.includes(value as string)) {
+			problems.add(name, `The value you selected is not a valid choice (${rule.values.join(', ')}).`);
+		}
+		if (rule.min !== undefined && (value as number) < rule.min) {
+			problems.add(name, `This value should be ${rule.min} or more.`);
+		}
+		if (rule.nonEmpty && typeof value === 'string' && value.trim() === '') {
+			problems.add(name, 'This value should not be blank.');
+		}
+		if (rule.items && Array.isArray(value)) {
+			value.forEach((entry, index) => {
+				if (!matches(entry, rule.items!)) problems.add(`${name}[${index}]`, `This value should be of type ${rule.items}.`);
+			});
+		}
+	}
+	for (const field of Object.keys(body)) {
+		if (!(field in rules)) problems.add(`${prefix}${field}`, 'This field was not expected.');
+	}
+}
+
+export const asObject = (value: unknown): Body =>
+	value && typeof value === 'object' && !Array.isArray(value) ? (value as Body) : {};
+
+export interface Answer {
+	status: number;
+	body: unknown;
+}
+
+export interface ListQuery {
+	page: number;
+	limit: number;
+}
+
+/** Reads `page` and `limit` as the spec's Limits section says: default 1 and 200, limit capped at 2000. */
+export function readPaging(query: URLSearchParams): ListQuery {
+	const problems = new Problems();
+	const read = (name: string, fallback: number): number => {
+		const raw = query.get(name);
+		if (raw === null || raw === '') return fallback;
+		const value = Number(raw);
+		if (!Number.isInteger(value) || value < 1) {
+			problems.add(name, 'This value should be a positive integer.');
+			return fallback;
+		}
+		return value;
+	};
+	const page = read('page', 1);
+	const limit = Math.min(read('limit', 200), 2000);
+	problems.throwIfAny();
+	return { page, limit };
+}
+
+/** A collection answer: data, included, meta.pagination with all five members, and links. */
+export function collectionAnswer(
+	items: Resource[],
+	paging: ListQuery,
+	self: URL,
+	included: Resource[] = [],
+): Record<string, unknown> {
+	const { page, limit } = paging;
+	const start = (page - 1) * limit;
+	const data = items.slice(start, start + limit);
+	const lastPage = Math.max(1, Math.ceil(items.length / limit));
+	const link = (target: number): string => {
+		const url = new URL(self);
+		url.searchParams.set('page', String(target));
+		url.searchParams.set('limit', String(limit));
+		return url.toString();
+	};
+	const links: Record<string, string> = { self: link(page), first: link(1), last: link(lastPage) };
+	if (page < lastPage) links.next = link(page + 1);
+	if (page > 1) links.prev = link(page - 1);
+	return {
+		data,
+		included,
+		meta: {
+			pagination: {
+				total: data.length,
+				count: data.length,
+				per_page: limit,
+				current_page: page,
+				total_pages: page < lastPage ? page + 1 : page,
+			},
+		},
+		links,
+	};
+}

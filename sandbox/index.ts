@@ -1,0 +1,325 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { EVENT_NAMES } from '../nodes/MaintenanceManagementTrigger/events';
+import { matchRoute } from './api';
+import type { Resource, SeedSizes, Store } from './data';
+import { DEFAULT_SEED, seedStore } from './data';
+import { ApiError, MESSAGES } from './http';
+
+export type Environment = 'production' | 'sandbox';
+
+export interface SandboxOptions {
+	port?: number;
+	host?: string;
+	seed?: Partial<SeedSizes>;
+	rateLimit?: { limit: number; windowMs: number } | null;
+	latencyMs?: number;
+	quiet?: boolean;
+}
+
+export interface EnvironmentInfo {
+	baseUrl: string;
+	token: string;
+	readOnlyToken: string;
+}
+
+export interface RunningSandbox {
+	url: string;
+	controlUrl: string;
+	environments: Record<Environment, EnvironmentInfo>;
+	close(): Promise<void>;
+}
+
+/** Fixed, documented tokens: each environment has its own, and a read-only one. */
+export const TOKENS: Record<Environment, { token: string; readOnlyToken: string }> = {
+	production: { token: 'prod-token-0001-full-access', readOnlyToken: 'prod-token-0002-read-only' },
+	sandbox: { token: 'sbx-token-0001-full-access', readOnlyToken: 'sbx-token-0002-read-only' },
+};
+
+interface Fault {
+	status?: number;
+	drop?: boolean;
+	count: number;
+	method?: string;
+	path?: string;
+}
+
+interface Subscription {
+	id: string;
+	url: string;
+	method: 'POST' | 'PATCH';
+	events: string[];
+	headers: Record<string, string>;
+}
+
+export interface LoggedRequest {
+	seq: number;
+	method: string;
+	path: string;
+	env: Environment;
+	query: Record<string, string>;
+	body: unknown;
+	status: number;
+	headers: Record<string, string>;
+	at: string;
+}
+
+const readBody = (req: IncomingMessage): Promise<string> =>
+	new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+		req.on('error', reject);
+	});
+
+const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => {
+	const text = body === undefined ? '' : JSON.stringify(body);
+	res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...headers });
+	res.end(text);
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Starts the sandbox: all 22 endpoints of the spec under /production/v3 and /sandbox/v3, and the control API under /__sandbox. */
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+	let seed: SeedSizes = { ...DEFAULT_SEED, ...options.seed };
+	let stores: Partial<Record<Environment, Store>> = {};
+	let rateLimit = options.rateLimit ?? null;
+	let latencyMs = options.latencyMs ?? 0;
+	let faults: Fault[] = [];
+	let subscriptions: Subscription[] = [];
+	let log: LoggedRequest[] = [];
+	let seq = 0;
+	const windows = new Map<string, { start: number; count: number }>();
+	const pending = new Set<Promise<unknown>>();
+	const storeOf = (env: Environment): Store => (stores[env] ??= seedStore(seed));
+
+	const deliver = async (event: string, data: unknown) => {
+		const payload = JSON.stringify({ event, event_id: randomUUID(), occurred_at: new Date().toISOString(), data });
+		const targets = subscriptions.filter((s) => s.events.includes('*') || s.events.includes(event));
+		return await Promise.all(
+			targets.map(async (s) => {
+				try {
+					const response = await fetch(s.url, {
+						method: s.method,
+						headers: { 'Content-Type': 'application/json', 'X-Event-Name': event, ...s.headers },
+						body: payload,
+					});
+					await response.arrayBuffer();
+					return { url: s.url, method: s.method, status: response.status };
+				} catch (error) {
+					return { url: s.url, method: s.method, status: 0, error: (error as Error).message };
+				}
+			}),
+		);
+	};
+	const emit = (event: string, resource: Resource) => {
+		if (!subscriptions.length) return;
+		const delivery = deliver(event, resource);
+		pending.add(delivery);
+		void delivery.finally(() => pending.delete(delivery));
+	};
+
+	const reset = (body: Record<string, unknown>) => {
+		seed = { ...DEFAULT_SEED, ...options.seed, ...(body.seed as Partial<SeedSizes>) };
+		stores = {};
+		rateLimit = (body.rateLimit as typeof rateLimit) ?? null;
+		latencyMs = Number(body.latencyMs ?? 0);
+		faults = [];
+		subscriptions = [];
+		log = [];
+		windows.clear();
+	};
+
+	const control = async (method: string, path: string, body: Record<string, unknown>, res: ServerResponse) => {
+		const parts = path.split('/').filter(Boolean);
+		if (method === 'GET' && path === '/requests') return send(res, 200, { requests: log });
+		if (method === 'DELETE' && path === '/requests') {
+			log = [];
+			return send(res, 200, { cleared: true });
+		}
+		if (method === 'POST' && path === '/reset') {
+			reset(body);
+			return send(res, 200, { reset: true, seed });
+		}
+		if (path === '/faults') {
+			if (method === 'DELETE') faults = [];
+			else faults.push({ status: body.status as number, drop: Boolean(body.drop), count: Number(body.count ?? 1), method: body.method as string, path: body.path as string });
+			return send(res, 200, { faults });
+		}
+		if (method === 'POST' && path === '/rate-limit') {
+			rateLimit = body.limit ? { limit: Number(body.limit), windowMs: Number(body.windowMs ?? 60_000) } : null;
+			windows.clear();
+			return send(res, 200, { rateLimit });
+		}
+		if (method === 'POST' && path === '/latency') {
+			latencyMs = Number(body.ms ?? 0);
+			return send(res, 200, { latencyMs });
+		}
+		if (path === '/webhooks') {
+			if (method === 'GET') return send(res, 200, { webhooks: subscriptions });
+			if (method === 'DELETE') {
+				subscriptions = [];
+				return send(res, 200, { webhooks: [] });
+			}
+			const events = Array.isArray(body.events) ? (body.events as string[]) : ['*'];
+			const unknown = events.filter((e) => e !== '*' && !EVENT_NAMES.has(e));
+			if (typeof body.url !== 'string' || unknown.length) return send(res, 400, { error: `A url and known events are required${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}` });
+			const subscription: Subscription = { id: randomUUID(), url: body.url, method: body.method === 'PATCH' ? 'PATCH' : 'POST', events, headers: (body.headers as Record<string, string>) ?? {} };
+			subscriptions.push(subscription);
+			return send(res, 201, subscription);
+		}
+		if (method === 'POST' && path === '/events') {
+			const event = String(body.event ?? '');
+			if (!EVENT_NAMES.has(event)) return send(res, 400, { error: `Unknown event "${event}": use one of the 47 event names of the spec` });
+			return send(res, 200, { deliveries: await deliver(event, body.data ?? { type: 'event', id: '0', attributes: {} }) });
+		}
+		const env: Environment = body.env === 'production' ? 'production' : 'sandbox';
+		if (method === 'GET' && parts[0] === 'state' && parts.length === 3) {
+			const store = storeOf(env) as unknown as Record<string, { byId?: Map<string, Resource> }>;
+			if (parts[1] === 'stock') {
+				const [warehouse, material] = parts[2].split(':');
+				return send(res, 200, { warehouse: Number(warehouse), material: Number(material), quantity: storeOf(env).stock.get(`${warehouse}:${material}`) ?? 0 });
+			}
+			const found = store[parts[1]]?.byId?.get(parts[2]);
+			return found ? send(res, 200, found) : send(res, 404, { error: 'No such record' });
+		}
+		if (method === 'POST' && parts[0] === 'buy-orders' && parts[2] === 'state') {
+			const order = storeOf(env).buyOrders.byId.get(parts[1]);
+			if (!order) return send(res, 404, { error: 'No such buy order' });
+			const state = String(body.state);
+			const moved = order.attributes.state !== state;
+			order.attributes.state = state;
+			const now = new Date().toISOString().replace('T', ' ').slice(0, 19);
+			const also: Record<string, string> = { CREATED: 'BUY_ORDER_STARTED', RECEIVED: 'BUY_ORDER_RECEIVED', CONFIRMED: 'BUY_ORDER_CONFIRMED' };
+			if (state === 'CREATED') Object.assign(order.attributes, { processed_at: now, processed_by: 1 });
+			if (state === 'RECEIVED') Object.assign(order.attributes, { completed_at: now, completed_by: 1 });
+			const events = moved ? ['BUY_ORDER_STATE_CHANGED', ...(also[state] ? [also[state]] : [])] : [];
+			const deliveries = [];
+			for (const event of events) deliveries.push(...(await deliver(event, order)));
+			return send(res, 200, { data: order, events, deliveries });
+		}
+		if (method === 'POST' && parts[0] === 'failures' && parts.length === 1) {
+			const store = storeOf(env);
+			const id = store.failures.peekId();
+			const template = store.failures.items[0]?.attributes ?? {};
+			const failure = store.failures.add({ ...template, failure_id: id, code: `WO-${id}`, status: 'WAITING_APPROVAL', description: body.description ?? `Reported problem ${id}`, local_id: body.local_id ?? template.local_id });
+			return send(res, 201, { data: failure, deliveries: await deliver('FAILURE_CREATED', failure) });
+		}
+		if (method === 'POST' && parts[0] === 'failures' && parts[2] === 'status') {
+			const failure = storeOf(env).failures.byId.get(parts[1]);
+			if (!failure) return send(res, 404, { error: 'No such work order' });
+			const status = String(body.status);
+			failure.attributes.status = status;
+			const specific: Record<string, string> = { WAITING_RESOLUTION: 'FAILURE_APPROVED', IN_RESOLUTION: 'FAILURE_STARTED', PAUSED: 'FAILURE_PAUSED', COMPLETED: 'FAILURE_CLOSED', ARCHIVED: 'FAILURE_COMPLETED_CONFIRMED' };
+			const events = ['FAILURE_STATE_CHANGED', ...(specific[status] ? [specific[status]] : [])];
+			const deliveries = [];
+			for (const event of events) deliveries.push(...(await deliver(event, failure)));
+			return send(res, 200, { data: failure, events, deliveries });
+		}
+		return send(res, 404, { error: `Unknown control endpoint ${method} ${path}` });
+	};
+
+	const rateHeaders = (key: string): { headers: Record<string, string>; limited: boolean } => {
+		if (!rateLimit) return { headers: { 'X-Ratelimit-Limit': '1000000', 'X-Ratelimit-Remaining': '1000000' }, limited: false };
+		const now = Date.now();
+		let window = windows.get(key);
+		if (!window || now - window.start >= rateLimit.windowMs) {
+			window = { start: now, count: 0 };
+			windows.set(key, window);
+		}
+		window.count++;
+		const limited = window.count > rateLimit.limit;
+		const resetAt = window.start + rateLimit.windowMs;
+		const headers: Record<string, string> = {
+			'X-Ratelimit-Limit': String(rateLimit.limit),
+			'X-Ratelimit-Remaining': String(Math.max(0, rateLimit.limit - window.count)),
+		};
+		if (limited) {
+			headers['Retry-After'] = String(Math.max(1, Math.ceil((resetAt - now) / 1000)));
+			headers['X-RateLimit-Reset'] = String(Math.ceil(resetAt / 1000));
+		}
+		return { headers, limited };
+	};
+
+	const server = createServer(async (req, res) => {
+		const url = new URL(req.url ?? '/', 'http://sandbox.local');
+		const text = await readBody(req);
+		let body: unknown = null;
+		let malformed = false;
+		if (text) {
+			try {
+				body = JSON.parse(text);
+			} catch {
+				malformed = true;
+			}
+		}
+		if (url.pathname.startsWith('/__sandbox/')) {
+			return await control(req.method ?? 'GET', url.pathname.slice('/__sandbox'.length), (body as Record<string, unknown>) ?? {}, res);
+		}
+		const match = url.pathname.match(/^\/(production|sandbox)\/v3(\/.*)$/);
+		if (!match) return send(res, 404, new ApiError(404, MESSAGES[404]).body());
+		const env = match[1] as Environment;
+		const path = match[2].replace(/\/+$/, '') || '/';
+		const method = req.method ?? 'GET';
+		const headers: Record<string, string> = {};
+		for (const [name, value] of Object.entries(req.headers)) headers[name] = name === 'authorization' ? 'Bearer ***' : String(value);
+		const entry: LoggedRequest = { seq: ++seq, method, path, env, query: Object.fromEntries(url.searchParams), body, status: 0, headers, at: new Date().toISOString() };
+		log.push(entry);
+		const fault = faults.find((f) => f.count > 0 && (!f.method || f.method === method) && (!f.path || f.path === path));
+		if (fault) {
+			fault.count--;
+			if (fault.drop) {
+				entry.status = -1;
+				req.socket.destroy();
+				return;
+			}
+		}
+		if (latencyMs) await sleep(latencyMs);
+		const auth = req.headers.authorization;
+		const tokens = TOKENS[env];
+		const token = auth?.startsWith('Bearer ') ? auth.slice(7) : undefined;
+		const answer = (status: number, payload: unknown, extra: Record<string, string> = {}) => {
+			entry.status = status;
+			send(res, status, payload, extra);
+		};
+		if (!auth) return answer(401, { status: 'error', error: { http_code: 401, message: MESSAGES[401], more_info: 'The Authorization header is missing.' } });
+		if (token !== tokens.token && token !== tokens.readOnlyToken) return answer(401, new ApiError(401, MESSAGES[401]).body());
+		const limit = rateHeaders(`${env}:${token}`);
+		if (limit.limited) return answer(429, new ApiError(429, MESSAGES[429]).body(), limit.headers);
+		if (fault?.status) return answer(fault.status, new ApiError(fault.status, fault.status === 500 ? MESSAGES[500] : `HTTP ${fault.status}`).body(), limit.headers);
+		const found = matchRoute(method, path);
+		if (!found) return answer(404, new ApiError(404, MESSAGES[404]).body(), limit.headers);
+		if (found === 'methodMismatch') return answer(405, { status: 'error', error: { http_code: 405, message: 'Method not allowed', more_info: null } }, limit.headers);
+		if (token === tokens.readOnlyToken && (found.route.write || found.route.order)) return answer(403, new ApiError(403, MESSAGES[403]).body(), limit.headers);
+		if (malformed) return answer(400, new ApiError(400, MESSAGES[400], { body: ['The body is not valid JSON.'] }).body(), limit.headers);
+		try {
+			const result = found.route.handler({ store: storeOf(env), params: found.params, query: url.searchParams, body, url, emit });
+			return answer(result.status, result.body, limit.headers);
+		} catch (error) {
+			if (error instanceof ApiError) return answer(error.status, error.body(), limit.headers);
+			if (!options.quiet) console.error(error);
+			return answer(500, new ApiError(500, MESSAGES[500]).body(), limit.headers);
+		}
+	});
+	server.keepAliveTimeout = 5000;
+
+	await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
+	return {
+		url,
+		controlUrl: `${url}/__sandbox`,
+		environments: {
+			production: { baseUrl: `${url}/production/v3`, ...TOKENS.production },
+			sandbox: { baseUrl: `${url}/sandbox/v3`, ...TOKENS.sandbox },
+		},
+		close: async () => {
+			await Promise.allSettled([...pending]);
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
+}
