@@ -1,6 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import type { OperationModule } from './types';
+
 /** Shows properties only for one resource and operation. */
 export const forOperation = (resource: string, operation: string, properties: INodeProperties[]): INodeProperties[] =>
 	updateDisplayOptions({ show: { resource: [resource], operation: [operation] } }, properties);
@@ -102,3 +104,94 @@ export const requestOptions: INodeProperties = {
 		},
 	],
 };
+
+/**
+ * A "Get Many" operation: Return All / Limit, optional Filters (sent as query parameters), an optional
+ * `expanded` multi-select, Simplify, and the Query Parameters option.
+ */
+export function listOperation(
+	resource: string,
+	operation: string,
+	path: string,
+	extra: { filters?: INodeProperties[]; expanded?: INodePropertyOptions[]; notice?: INodeProperties } = {},
+): OperationModule {
+	const properties: INodeProperties[] = [...(extra.notice ? [extra.notice] : []), ...listProperties];
+	if (extra.filters) {
+		properties.push({
+			displayName: 'Filters',
+			name: 'filters',
+			type: 'collection',
+			placeholder: 'Add Filter',
+			default: {},
+			options: extra.filters,
+		});
+	}
+	if (extra.expanded) properties.push(expandedProperty(extra.expanded));
+	properties.push(simplifyProperty, listOptions);
+	return {
+		description: forOperation(resource, operation, properties),
+		endpoint: {
+			method: 'GET',
+			path,
+			list: true,
+			query: extra.expanded ? ['expanded'] : undefined,
+			queryCollections: extra.filters ? ['filters'] : undefined,
+		},
+	};
+}
+
+/** Turns API relation names into multi-select options with readable names. */
+export const relationOptions = (names: string[]): INodePropertyOptions[] =>
+	names
+		.map((value) => ({
+			name: value
+				.replace(/_/g, ' ')
+				.replace(/([a-z])([A-Z])/g, '$1 $2')
+				.replace(/\b\w/g, (c) => c.toUpperCase()),
+			value,
+		}))
+		.sort((a, b) => a.name.localeCompare(b.name));
+
+/** A picker for a record that has a list endpoint: search the list, or enter an ID. */
+export const recordLocator = (
+	name: string,
+	displayName: string,
+	searchListMethod: string,
+	idPattern = '^\\d+$',
+): INodeProperties => ({
+	displayName,
+	name,
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			typeOptions: { searchListMethod, searchable: true },
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. 42',
+			validation: [{ type: 'regex', properties: { regex: idPattern, errorMessage: 'Enter a whole-number ID' } }],
+		},
+	],
+});
+
+/** The operation selector of a resource. */
+export const operationSelector = (
+	resource: string,
+	options: Array<{ name: string; value: string; description: string; action: string }>,
+	defaultOperation = options[0].value,
+): INodeProperties => ({
+	displayName: 'Operation',
+	name: 'operation',
+	type: 'options',
+	noDataExpression: true,
+	displayOptions: { show: { resource: [resource] } },
+	options,
+	default: defaultOperation,
+});

@@ -39,7 +39,10 @@ export function normalize(value: unknown, node: INode, itemIndex: number, path =
 			out[field] = parseJson(entry, key, node, itemIndex) as IDataObject;
 			continue;
 		}
-		out[key] = normalize(entry, node, itemIndex, fieldPath) as IDataObject;
+		const normalized = normalize(entry, node, itemIndex, fieldPath);
+		// A collection left empty in the UI means "not set".
+		if (isPlainObject(normalized) && Object.keys(normalized).length === 0) continue;
+		out[key] = normalized as IDataObject;
 	}
 	return out;
 }

@@ -1,3 +1,18 @@
+import { operationSelector } from '../common';
 import type { ResourceModule } from '../types';
+import { syncContacts } from './syncContacts.operation';
 
-export const client: ResourceModule = { description: [], operations: {} };
+export const client: ResourceModule = {
+	description: [
+		operationSelector('client', [
+			{
+				name: 'Sync Contacts',
+				value: 'syncContacts',
+				description: "Set a client's contacts",
+				action: 'Sync the contacts of a client',
+			},
+		]),
+		...syncContacts.description,
+	],
+	operations: { syncContacts },
+};

@@ -1,3 +1,18 @@
+import { operationSelector } from '../common';
 import type { ResourceModule } from '../types';
+import { create } from './create.operation';
 
-export const legacyMaterial: ResourceModule = { description: [], operations: {} };
+export const legacyMaterial: ResourceModule = {
+	description: [
+		operationSelector('legacyMaterial', [
+			{
+				name: 'Create (Deprecated)',
+				value: 'create',
+				description: 'Create a material or a folder. Deprecated: use Material → Create.',
+				action: 'Create a legacy material',
+			},
+		]),
+		...create.description,
+	],
+	operations: { create },
+};

@@ -1,12 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { forOperation, simplifyProperty } from '../common';
+import { forOperation, recordLocator, simplifyProperty } from '../common';
 import type { OperationModule } from '../types';
-import { locationLocator } from './locator';
+
 
 const properties: INodeProperties[] = [
 	{
-		...locationLocator('id', 'Location'),
+		...recordLocator('id', 'Location', 'searchLocations'),
 		description: 'The building, location folder or location to get; the output type field says which one it is',
 	},
 	simplifyProperty,

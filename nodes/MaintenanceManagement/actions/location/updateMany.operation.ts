@@ -4,10 +4,10 @@ import { z } from 'zod';
 import { id, number, oneOf, text } from '../../helpers/schemas';
 import { toItems } from '../../helpers/simplify';
 import { apiRequest, asNodeError } from '../../transport';
-import { forOperation, simplifyProperty } from '../common';
+import { forOperation, recordLocator, simplifyProperty } from '../common';
 import { errorItem, readBody, readRetry } from '../executor';
 import type { OperationModule } from '../types';
-import { locationLocator } from './locator';
+
 
 /** The spec's limit of locations per PATCH /locations request. */
 export const LOCATIONS_PER_REQUEST = 50;
@@ -23,7 +23,7 @@ const properties: INodeProperties[] = [
 		default: '',
 	},
 	{
-		...locationLocator('id', 'Location'),
+		...recordLocator('id', 'Location', 'searchLocations'),
 		description: 'The location to update. Its ID is sent as "id" in its element of the locations array.',
 	},
 	{

@@ -1,0 +1,143 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { boolean, idList, oneOf } from '../../helpers/schemas';
+import { forOperation, simplifyProperty } from '../common';
+import type { OperationModule } from '../types';
+
+const REPORT_STATES = [
+	{ name: 'All', value: 'all' },
+	{ name: 'Completed', value: 'completed' },
+	{ name: 'Confirmed', value: 'confirmed' },
+];
+
+const flag = (name: string, displayName: string, description: string): INodeProperties => ({
+	displayName,
+	name,
+	type: 'boolean',
+	default: false,
+	description,
+});
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'POST /contacts is deprecated in the API: it is replaced by separate get-contact and create-contact operations, which the specification does not describe yet. It stays available in v3.',
+		name: 'deprecationNotice',
+		type: 'notice',
+		default: '',
+	},
+	{ displayName: 'Email', name: 'email', type: 'string', placeholder: 'name@email.com', default: '' },
+	{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{ displayName: 'Cellphone', name: 'cellphone', type: 'string', default: '' },
+			{ displayName: 'Language', name: 'language', type: 'string', default: '', placeholder: 'e.g. en' },
+			{ displayName: 'Phone', name: 'phone', type: 'string', default: '' },
+		],
+	},
+	{
+		displayName: 'Client Portal Permissions',
+		name: 'direct_permissions',
+		type: 'collection',
+		placeholder: 'Add Permission',
+		default: {},
+		description: 'Used when the contact has client-portal access',
+		options: [
+			flag('allow_share_dashboards', 'Allow Share Dashboards', 'Whether the contact may share dashboards'),
+			flag('default_permissions', 'Default Permissions', 'Whether to apply the default permissions'),
+			flag('failure', 'View Work Orders', 'Whether the contact may view work orders'),
+			flag('failure_reports', 'Work Order Reports', 'Whether the contact may see work order reports'),
+			{
+				displayName: 'Work Order Reports States',
+				name: 'failure_reports_states',
+				type: 'options',
+				options: REPORT_STATES,
+				default: 'all',
+			},
+			{
+				displayName: 'Work Order Type',
+				name: 'failure_type',
+				type: 'options',
+				options: [
+					{ name: 'All', value: 'all' },
+					{ name: 'Assigned', value: 'assigned' },
+				],
+				default: 'all',
+				description: 'Which work orders the contact sees',
+			},
+			flag('preventive', 'View Planned Job Orders', 'Whether the contact may view planned job orders'),
+			flag('quotes', 'Quotes', 'Whether the contact may see quotes'),
+			flag('report_all_problem_areas', 'Report All Problem Areas', 'Whether the contact may report in every problem area'),
+			{
+				displayName: 'Reportable Problem Area IDs',
+				name: 'reportable_problem_areas',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. 1, 4',
+				description: 'Comma-separated IDs of the problem areas the contact may report in',
+			},
+			flag('show_failure_priority', 'Show Work Order Priority', 'Whether the contact sees work order priorities'),
+			flag('show_user_info', 'Show User Info', 'Whether the contact sees user information'),
+			flag('work_scheduled_reports', 'Planned Job Order Reports', 'Whether the contact may see planned job order reports'),
+			{
+				displayName: 'Planned Job Order Reports States',
+				name: 'work_scheduled_reports_states',
+				type: 'options',
+				options: REPORT_STATES,
+				default: 'all',
+			},
+		],
+	},
+	simplifyProperty,
+];
+
+const states = oneOf(['all', 'completed', 'confirmed']);
+const permissions = z
+	.object({
+		default_permissions: boolean(),
+		preventive: boolean(),
+		failure: boolean(),
+		failure_type: oneOf(['all', 'assigned']),
+		quotes: boolean(),
+		work_scheduled_reports: boolean(),
+		work_scheduled_reports_states: states,
+		failure_reports: boolean(),
+		failure_reports_states: states,
+		show_user_info: boolean(),
+		show_failure_priority: boolean(),
+		report_all_problem_areas: boolean(),
+		reportable_problem_areas: idList(),
+		allow_share_dashboards: boolean(),
+	})
+	.partial()
+	.strict();
+
+const schema = z
+	.object({
+		name: z.string().optional(),
+		email: z.string().email('must be an email address, such as name@example.com').optional(),
+		phone: z.string().optional(),
+		cellphone: z.string().optional(),
+		language: z.string().optional(),
+		direct_permissions: permissions.optional(),
+	})
+	.strict()
+	.refine((body) => body.email !== undefined || body.name !== undefined, {
+		message: 'is required: set Email or Name, so the contact can be found or created',
+		path: ['email'],
+	});
+
+export const checkOrCreate: OperationModule = {
+	description: forOperation('contact', 'checkOrCreate', properties),
+	endpoint: {
+		method: 'POST',
+		path: '/contacts',
+		body: { fields: ['email', 'name', 'direct_permissions'], collections: ['additionalFields'], schema },
+	},
+};

@@ -1,0 +1,5 @@
+import { listOperation, relationOptions } from '../common';
+
+export const FAILURE_RELATIONS = relationOptions(['assignees', 'eventsPlanned']);
+
+export const getAll = listOperation('failure', 'getAll', '/failures', { expanded: FAILURE_RELATIONS });

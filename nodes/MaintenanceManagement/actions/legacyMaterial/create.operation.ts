@@ -1,0 +1,113 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { id, number, oneOf, text } from '../../helpers/schemas';
+import { forOperation, simplifyProperty } from '../common';
+import type { OperationModule } from '../types';
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'POST /materials is deprecated in the API. Use Material → Create (POST /stocks/materials) for new work; this stays available in v3.',
+		name: 'deprecationNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Kind',
+		name: '_type',
+		type: 'options',
+		required: true,
+		options: [
+			{ name: 'Folder', value: 'FOLDER', description: 'A folder: the parent of other materials' },
+			{ name: 'Material', value: 'MATERIAL', description: 'A material; needs Units and Parent ID' },
+		],
+		default: 'MATERIAL',
+	},
+	{ displayName: 'Name', name: 'name', type: 'string', required: true, default: '' },
+	{ displayName: 'Code', name: 'code', type: 'string', required: true, default: '', description: 'Unique material code' },
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{ displayName: 'Default Sell Price', name: 'default_sell_price', type: 'number', default: 0 },
+			{ displayName: 'Default Sell VAT (%)', name: 'default_sell_vat', type: 'number', default: 0 },
+			{ displayName: 'Mean Price', name: 'mean_price', type: 'number', default: 0, description: 'Only for materials, not folders' },
+			{ displayName: 'Observation', name: 'observation', type: 'string', default: '' },
+			{ displayName: 'Parent ID', name: 'parent_id', type: 'number', default: 0, description: 'The folder; required for materials' },
+			{ displayName: 'Units', name: 'units', type: 'string', default: '', description: 'Required for materials' },
+		],
+	},
+	{
+		displayName: 'Warehouses',
+		name: 'material_warehouse',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Warehouse',
+		default: {},
+		options: [
+			{
+				displayName: 'Warehouse',
+				name: 'items',
+				values: [
+					{ displayName: 'Warehouse ID', name: 'warehouse_id', type: 'number', default: 0 },
+					{ displayName: 'Minimum Stock', name: 'min_stock', type: 'number', default: 1, description: 'Greater than 0' },
+					{ displayName: 'Mean Price', name: 'mean_price', type: 'number', default: 0 },
+					{ displayName: 'Observation', name: 'observation', type: 'string', default: '' },
+				],
+			},
+		],
+	},
+	simplifyProperty,
+];
+
+const warehouse = z
+	.object({
+		warehouse_id: id(),
+		min_stock: number().refine((value) => (value as number) > 0, 'must be greater than 0').optional(),
+		mean_price: number().optional(),
+		observation: z.string().optional(),
+	})
+	.strict();
+
+const schema = z
+	.object({
+		_type: oneOf(['FOLDER', 'MATERIAL']),
+		name: text(),
+		code: text(),
+		observation: z.string().optional(),
+		mean_price: number().optional(),
+		units: text().optional(),
+		material_warehouse: z.array(warehouse).optional(),
+		parent_id: id().optional(),
+		default_sell_price: number().optional(),
+		default_sell_vat: number().optional(),
+	})
+	.strict()
+	.superRefine((body, context) => {
+		if (body._type === 'MATERIAL') {
+			for (const [field, label] of [
+				['units', 'Units'],
+				['parent_id', 'Parent ID'],
+			] as const) {
+				if (body[field] === undefined) {
+					context.addIssue({ code: 'custom', path: [field], message: `is required for a MATERIAL: set ${label} under Additional Fields` });
+				}
+			}
+		}
+		if (body._type === 'FOLDER' && body.mean_price !== undefined) {
+			context.addIssue({ code: 'custom', path: ['mean_price'], message: 'applies only to a MATERIAL: remove Mean Price for a folder' });
+		}
+	});
+
+export const create: OperationModule = {
+	description: forOperation('legacyMaterial', 'create', properties),
+	endpoint: {
+		method: 'POST',
+		path: '/materials',
+		body: { fields: ['_type', 'name', 'code', 'material_warehouse'], collections: ['additionalFields'], schema },
+	},
+};

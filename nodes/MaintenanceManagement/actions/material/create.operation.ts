@@ -1,0 +1,38 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { number } from '../../helpers/schemas';
+import { forOperation, simplifyProperty } from '../common';
+import type { OperationModule } from '../types';
+import { materialShape, optionalMaterialFields, requiredMaterialFields } from './fields';
+
+const saleFields: INodeProperties[] = [
+	{ displayName: 'Sale Price', name: 'sale_price', type: 'number', default: 0, description: 'Default sale price' },
+	{ displayName: 'Sale VAT (%)', name: 'sale_vat', type: 'number', default: 0, description: 'Default sale VAT' },
+];
+
+const properties: INodeProperties[] = [
+	...requiredMaterialFields,
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [...optionalMaterialFields, ...saleFields].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+	},
+	simplifyProperty,
+];
+
+const schema = z
+	.object({ ...materialShape, sale_price: number().optional(), sale_vat: number().optional() })
+	.strict();
+
+export const create: OperationModule = {
+	description: forOperation('material', 'create', properties),
+	endpoint: {
+		method: 'POST',
+		path: '/stocks/materials',
+		body: { fields: ['material_type_id', 'name', 'code', 'units'], collections: ['additionalFields'], schema },
+	},
+};

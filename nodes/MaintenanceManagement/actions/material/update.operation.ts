@@ -1,0 +1,43 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { expandedProperty, forOperation, relationOptions, simplifyProperty } from '../common';
+import type { OperationModule } from '../types';
+import { materialShape, optionalMaterialFields, requiredMaterialFields } from './fields';
+
+const properties: INodeProperties[] = [
+	{ displayName: 'Material ID', name: 'materialId', type: 'string', required: true, default: '', placeholder: 'e.g. 15' },
+	{
+		displayName:
+			'The API requires Material Type ID, Name, Code and Units on every update: send the current values for those you do not change',
+		name: 'requiredNotice',
+		type: 'notice',
+		default: '',
+	},
+	...requiredMaterialFields,
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: optionalMaterialFields,
+	},
+	expandedProperty(relationOptions(['material_type', 'supplier_custom_price', 'warehouse'])),
+	simplifyProperty,
+];
+
+export const update: OperationModule = {
+	description: forOperation('material', 'update', properties),
+	endpoint: {
+		method: 'PATCH',
+		path: '/stocks/materials/{materialId}',
+		pathParams: { materialId: 'materialId' },
+		query: ['expanded'],
+		body: {
+			fields: ['material_type_id', 'name', 'code', 'units'],
+			collections: ['updateFields'],
+			schema: z.object(materialShape).strict(),
+		},
+	},
+};

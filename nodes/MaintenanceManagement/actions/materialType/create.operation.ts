@@ -1,0 +1,52 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { text } from '../../helpers/schemas';
+import { forOperation, simplifyProperty } from '../common';
+import type { OperationModule } from '../types';
+
+const properties: INodeProperties[] = [
+	{ displayName: 'Name', name: 'name', type: 'string', required: true, default: '' },
+	{
+		displayName: 'Parent ID',
+		name: 'parent_id',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'ID of the material type folder to create it in',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'Code',
+				name: 'code',
+				type: 'string',
+				default: '',
+				description: 'Unique code. Leave it out to have one generated.',
+			},
+		],
+	},
+	simplifyProperty,
+];
+
+const schema = z
+	.object({
+		name: text(),
+		parent_id: z.preprocess((value) => (typeof value === 'number' ? String(value) : value), text()),
+		code: text().optional(),
+	})
+	.strict();
+
+export const create: OperationModule = {
+	description: forOperation('materialType', 'create', properties),
+	endpoint: {
+		method: 'POST',
+		path: '/stocks/material-types',
+		body: { fields: ['name', 'parent_id'], collections: ['additionalFields'], schema },
+	},
+};

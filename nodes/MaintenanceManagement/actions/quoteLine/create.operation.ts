@@ -1,0 +1,72 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { id, integer, oneOf } from '../../helpers/schemas';
+import { forOperation, simplifyProperty } from '../common';
+import { checkLineType, LINE_TYPES, lineTypeProperty } from '../lineRules';
+import type { OperationModule } from '../types';
+
+const whole = (displayName: string, name: string, description?: string): INodeProperties => ({
+	displayName,
+	name,
+	type: 'number',
+	typeOptions: { numberPrecision: 0 },
+	default: 0,
+	...(description ? { description } : {}),
+});
+
+const properties: INodeProperties[] = [
+	{ displayName: 'Quote ID', name: 'quoteId', type: 'string', required: true, default: '', placeholder: 'e.g. 8' },
+	lineTypeProperty(
+		'What the line quotes. The API does not list the accepted values for quote lines; these are the quote line types it returns.',
+	),
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{ displayName: 'Description', name: 'description', type: 'string', default: '', description: 'Required for SERVICE lines' },
+			whole('Discount (%)', 'discount', 'Whole-number percentage'),
+			whole('Material ID', 'material_id', 'Required for MATERIAL lines'),
+			{ displayName: 'Observations', name: 'observations', type: 'string', default: '' },
+			whole('Other Cost ID', 'other_cost_id', 'Required for OTHER_COST lines'),
+			whole('Quantity', 'quantity', 'Whole number of units'),
+			whole('Received Quote Request Line ID', 'received_quote_request_line_id'),
+			{ displayName: 'Received Quote Request Line UUID', name: 'received_quote_request_line_uuid', type: 'string', default: '' },
+			{ displayName: 'Unit', name: 'unit', type: 'string', default: '' },
+			whole('Unit Price', 'unit_price', 'Whole number, as the API expects for quote lines'),
+			whole('VAT (%)', 'vat', 'Whole-number percentage'),
+		],
+	},
+	simplifyProperty,
+];
+
+const schema = z
+	.object({
+		type: oneOf(LINE_TYPES),
+		description: z.string().optional(),
+		discount: integer().optional(),
+		material_id: id().optional(),
+		observations: z.string().optional(),
+		other_cost_id: id().optional(),
+		quantity: integer().optional(),
+		received_quote_request_line_id: id().optional(),
+		received_quote_request_line_uuid: z.string().optional(),
+		unit: z.string().optional(),
+		unit_price: integer().optional(),
+		vat: integer().optional(),
+	})
+	.strict()
+	.superRefine(checkLineType);
+
+export const create: OperationModule = {
+	description: forOperation('quoteLine', 'create', properties),
+	endpoint: {
+		method: 'POST',
+		path: '/sales/quotes/{id}/lines',
+		pathParams: { id: 'quoteId' },
+		body: { fields: ['type'], collections: ['additionalFields'], schema },
+	},
+};

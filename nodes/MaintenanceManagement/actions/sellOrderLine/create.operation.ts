@@ -1,0 +1,66 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { id, number, numericString, oneOf } from '../../helpers/schemas';
+import { expandedProperty, forOperation, relationOptions, simplifyProperty } from '../common';
+import { checkLineType, LINE_TYPES, lineTypeProperty } from '../lineRules';
+import type { OperationModule } from '../types';
+
+const properties: INodeProperties[] = [
+	{ displayName: 'Sell Order ID', name: 'sellOrderId', type: 'string', required: true, default: '', placeholder: 'e.g. 31' },
+	lineTypeProperty('What the line sells'),
+	{
+		displayName: 'Quantity',
+		name: 'quantity',
+		type: 'string',
+		required: true,
+		default: '1',
+		description: 'How many units, as a number such as 2 or 1.5 (sent as text, as the API expects)',
+	},
+	{ displayName: 'Unit Price', name: 'unit_price', type: 'number', required: true, default: 0, typeOptions: { numberPrecision: 2 } },
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{ displayName: 'Description', name: 'description', type: 'string', default: '', description: 'Required for SERVICE lines' },
+			{ displayName: 'Discount (%)', name: 'discount', type: 'number', default: 0, description: 'Percentage; 10.23 means 10.23 percent' },
+			{ displayName: 'Material ID', name: 'material_id', type: 'number', default: 0, description: 'Required for MATERIAL lines' },
+			{ displayName: 'Observations', name: 'observations', type: 'string', default: '' },
+			{ displayName: 'Other Cost ID', name: 'other_cost_id', type: 'number', default: 0, description: 'Required for OTHER_COST lines' },
+			{ displayName: 'Unit', name: 'unit', type: 'string', default: '' },
+			{ displayName: 'VAT (%)', name: 'vat', type: 'number', default: 0, description: 'Percentage; 10.23 means 10.23 percent' },
+		],
+	},
+	expandedProperty(relationOptions(['cost_center', 'material', 'other_cost'])),
+	simplifyProperty,
+];
+
+const schema = z
+	.object({
+		type: oneOf(LINE_TYPES),
+		quantity: numericString(),
+		unit_price: number(),
+		description: z.string().optional(),
+		discount: number().optional(),
+		material_id: id().optional(),
+		observations: z.string().optional(),
+		other_cost_id: id().optional(),
+		unit: z.string().optional(),
+		vat: number().optional(),
+	})
+	.strict()
+	.superRefine(checkLineType);
+
+export const create: OperationModule = {
+	description: forOperation('sellOrderLine', 'create', properties),
+	endpoint: {
+		method: 'POST',
+		path: '/sales/sell-orders/{sellOrderId}/lines',
+		pathParams: { sellOrderId: 'sellOrderId' },
+		query: ['expanded'],
+		body: { fields: ['type', 'quantity', 'unit_price'], collections: ['additionalFields'], schema },
+	},
+};

@@ -1,0 +1,49 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { id, integer } from '../../helpers/schemas';
+import { forOperation, simplifyProperty } from '../common';
+import type { OperationModule } from '../types';
+
+const properties: INodeProperties[] = [
+	{ displayName: 'From Warehouse ID', name: 'warehouse_from_id', type: 'number', required: true, default: 0 },
+	{ displayName: 'To Warehouse ID', name: 'warehouse_to_id', type: 'number', required: true, default: 0 },
+	{ displayName: 'Material ID', name: 'material_id', type: 'number', required: true, default: 0 },
+	{ displayName: 'Quantity', name: 'quantity', type: 'number', typeOptions: { numberPrecision: 0 }, required: true, default: 1 },
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [{ displayName: 'Observations', name: 'observations', type: 'string', default: '' }],
+	},
+	simplifyProperty,
+];
+
+const schema = z
+	.object({
+		warehouse_from_id: id(),
+		warehouse_to_id: id(),
+		material_id: id(),
+		quantity: integer().refine((value) => (value as number) > 0, 'must be more than 0'),
+		observations: z.string().optional(),
+	})
+	.strict()
+	.refine((body) => body.warehouse_from_id !== body.warehouse_to_id, {
+		message: 'must differ from From Warehouse ID: a transfer moves stock between two warehouses',
+		path: ['warehouse_to_id'],
+	});
+
+export const transfer: OperationModule = {
+	description: forOperation('stockTransaction', 'transfer', properties),
+	endpoint: {
+		method: 'POST',
+		path: '/stocks/stock-transactions/transfer',
+		body: {
+			fields: ['warehouse_from_id', 'warehouse_to_id', 'material_id', 'quantity'],
+			collections: ['additionalFields'],
+			schema,
+		},
+	},
+};

@@ -1,0 +1,233 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { forOperation, simplifyProperty } from '../common';
+import type { OperationModule } from '../types';
+import { workSchema } from './schema';
+
+const ids = (displayName: string, name: string, description: string): INodeProperties => ({
+	displayName,
+	name,
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. 3, 8',
+	description,
+});
+
+const bool = (displayName: string, name: string, description: string): INodeProperties => ({
+	displayName,
+	name,
+	type: 'boolean',
+	default: false,
+	description,
+});
+
+/** A repeatable group of fields that becomes an array of objects in the body. */
+const list = (displayName: string, name: string, itemName: string, values: INodeProperties[], description?: string): INodeProperties => ({
+	displayName,
+	name,
+	type: 'fixedCollection',
+	typeOptions: { multipleValues: true },
+	placeholder: `Add ${itemName}`,
+	default: {},
+	...(description ? { description } : {}),
+	options: [{ displayName: itemName, name: 'items', values }],
+});
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Type',
+		name: 'type',
+		type: 'options',
+		required: true,
+		options: [
+			{ name: 'Cyclic', value: 'CYCLIC', description: 'Repeats on a recurrence; needs interventions' },
+			{ name: 'Plan', value: 'PLAN', description: 'A plan; needs interventions' },
+			{ name: 'Special', value: 'SPECIAL', description: 'A one-off job; may list procedures' },
+		],
+		default: 'CYCLIC',
+	},
+	{ displayName: 'Name', name: 'name', type: 'string', required: true, default: '' },
+	{ displayName: 'Work Type ID', name: 'work_type_id', type: 'number', required: true, default: 0 },
+	{ ...ids('Location IDs', 'local_id', 'Comma-separated IDs of the locations the job covers'), required: true },
+	{ displayName: 'Client ID', name: 'client_id', type: 'number', required: true, default: 0 },
+	{
+		displayName: 'Recurrence',
+		name: 'recurrence',
+		type: 'fixedCollection',
+		placeholder: 'Add Recurrence',
+		default: {},
+		options: [
+			{
+				displayName: 'Recurrence',
+				name: 'values',
+				values: [
+					{ displayName: 'Start (DTSTART)', name: 'DTSTART', type: 'dateTime', default: '' },
+					{ displayName: 'Until (UNTIL)', name: 'UNTIL', type: 'dateTime', default: '' },
+					{
+						displayName: 'Frequency (FREQ)',
+						name: 'FREQ',
+						type: 'options',
+						options: [
+							{ name: 'Daily', value: 'DAILY' },
+							{ name: 'Hourly', value: 'HOURLY' },
+							{ name: 'Monthly', value: 'MONTHLY' },
+							{ name: 'UBM', value: 'UBM' },
+							{ name: 'Weekly', value: 'WEEKLY' },
+							{ name: 'Yearly', value: 'YEARLY' },
+						],
+						default: 'MONTHLY',
+					},
+					{
+						displayName: 'Interval (INTERVAL)',
+						name: 'INTERVAL',
+						type: 'number',
+						typeOptions: { minValue: 0 },
+						default: 1,
+						description: 'Every how many periods; 0 or more. Required for CYCLIC jobs repeating HOURLY.',
+					},
+				],
+			},
+		],
+	},
+	list(
+		'Interventions',
+		'interventions',
+		'Intervention',
+		[
+			{ displayName: 'Intervention ID', name: 'id', type: 'number', default: 0 },
+			{ displayName: 'Element IDs', name: 'elements', type: 'string', default: '', placeholder: 'e.g. EL-1, EL-2', description: 'Comma-separated asset (element) IDs' },
+		],
+		'Required for CYCLIC and PLAN jobs, not allowed for SPECIAL ones',
+	),
+	list(
+		'Procedures',
+		'procedures',
+		'Procedure',
+		[
+			{ displayName: 'Task', name: 'task', type: 'string', default: '' },
+			{ displayName: 'Quantity', name: 'quantity', type: 'number', default: 1 },
+			{ displayName: 'Unit', name: 'unit', type: 'string', default: '' },
+		],
+		'Only for SPECIAL jobs',
+	),
+	list('Auto Schedule', 'auto_schedule', 'Time Window', [
+		{ ...bool('Is Enabled', 'is_enabled', 'Whether this window is used'), default: true },
+		{ displayName: 'Start Time', name: 'start_time', type: 'string', default: '08:00', placeholder: 'HH:mm' },
+		{ displayName: 'End Time', name: 'end_time', type: 'string', default: '17:00', placeholder: 'HH:mm' },
+		ids('Operator IDs', 'operators', 'Comma-separated IDs of the operators to schedule'),
+	]),
+	list('Reminder Rules', 'reminder_rules', 'Reminder Rule', [
+		{ displayName: 'Calendar ID', name: 'calendar_id', type: 'number', default: 0 },
+		{ displayName: 'Notes', name: 'notes', type: 'string', default: '' },
+		{ displayName: 'Notify Hours', name: 'notify_hours', type: 'number', default: 24 },
+		bool('Notify Client Contacts', 'notify_client_contacts', 'Whether to notify the contacts of the client'),
+		bool('Notify Building Contacts', 'notify_building_contacts', 'Whether to notify the contacts of the building'),
+		ids('Contact IDs to Notify', 'notify_contacts', 'Comma-separated contact IDs'),
+	]),
+	list(
+		'SLA Rules',
+		'sla_rules',
+		'SLA Rule',
+		[
+			{ displayName: 'Calendar ID', name: 'calendar_id', type: 'string', default: '' },
+			{ displayName: 'Notify Hours', name: 'notify_hours', type: 'number', default: 0 },
+			bool('Pausable', 'pausable', 'Whether the SLA can be paused'),
+			{ displayName: 'Start Status', name: 'start_status', type: 'string', default: '' },
+			{ displayName: 'Target Hours', name: 'target_hours', type: 'number', default: 24 },
+			{ displayName: 'Target Status', name: 'target_status', type: 'string', default: '' },
+			bool('Specify Pause Reason', 'specify_pause_reason', 'Whether a pause needs one of the pause reasons'),
+			{ displayName: 'Pause Reasons', name: 'pause_reasons', type: 'string', default: '', description: 'Comma-separated; at least one when Specify Pause Reason is on' },
+			list('Receivers', 'sla_rules_receivers', 'Receiver', [
+				bool('Notify Client Building Responsibles', 'notify_client_building_responsibles', 'Whether to notify the responsibles of the building'),
+				bool('Notify Work Responsibles', 'notify_work_responsibles', 'Whether to notify the responsibles of the job'),
+				ids('Operator IDs', 'operators', 'Comma-separated operator IDs'),
+			]),
+		],
+		'Or paste them as JSON under Additional Fields → SLA Rules (JSON)',
+	),
+	list('Work Notifications', 'work_notifications', 'Notification', [
+		{
+			displayName: 'Trigger',
+			name: 'trigger',
+			type: 'options',
+			options: [
+				{ name: 'Close', value: 'CLOSE' },
+				{ name: 'Confirm', value: 'CONFIRM' },
+			],
+			default: 'CLOSE',
+		},
+		bool('Client Contacts', 'client_contacts', 'Whether to notify the contacts of the client'),
+		bool('Building Contacts', 'building_contacts', 'Whether to notify the contacts of the building'),
+		bool('Client Operators', 'client_operators', 'Whether to notify the operators of the client'),
+		bool('Building Operators', 'building_operators', 'Whether to notify the operators of the building'),
+		bool('Technical Skill Operators', 'technical_skill_operators', 'Whether to notify the operators with the technical skill'),
+		ids('Specific Contact IDs', 'specific_contacts', 'Comma-separated contact IDs'),
+		ids('Specific Operator IDs', 'specific_operators', 'Comma-separated operator IDs'),
+	]),
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				...bool('Any Responsible', 'any_responsible', 'Whether anyone may start it; when off, set Operator IDs or Technical Skill IDs'),
+				default: true,
+			},
+			bool('Auto Close', 'auto_close', 'Whether to close orders automatically (CYCLIC and PLAN only)'),
+			bool('Auto Pilot', 'auto_pilot', 'Whether to run on auto pilot (CYCLIC and PLAN only)'),
+			{ displayName: 'Calendar ID', name: 'calendar_id', type: 'number', default: 0, description: 'Required for CYCLIC jobs repeating HOURLY' },
+			{ displayName: 'Cost Center ID', name: 'cost_center_id', type: 'number', default: 0 },
+			{ displayName: 'Description', name: 'description', type: 'string', typeOptions: { rows: 3 }, default: '' },
+			{ displayName: 'Failure ID', name: 'failure_id', type: 'number', default: 0, description: 'The related work order' },
+			{ displayName: 'Gatekeeper ID', name: 'gatekeeper_id', type: 'number', default: 0 },
+			ids('Gatekeeper Notification Operator IDs', 'gatekeeper_notification', 'Comma-separated operator IDs'),
+			{
+				displayName: 'Interventions (JSON)',
+				name: 'interventions_json',
+				type: 'json',
+				default: '[]',
+				description: 'Interventions as JSON, instead of the Interventions fields: [{"ID": 1, "elements": [{"ID": "EL-1"}]}]',
+			},
+			bool('Is Protected', 'is_protected', 'Whether to protect it from edition and deletion by managers'),
+			ids('Operator IDs', 'operator_id', 'Comma-separated IDs of the responsible operators'),
+			{
+				displayName: 'SLA Rules (JSON)',
+				name: 'sla_rules_json',
+				type: 'json',
+				default: '[]',
+				description: 'SLA rules as JSON, instead of the SLA Rules fields',
+			},
+			{ displayName: 'Supplier ID', name: 'supplier_id', type: 'number', default: 0 },
+			ids('Technical Skill IDs', 'technical_skill_id', 'Comma-separated IDs of the responsible technical skills'),
+		],
+	},
+	simplifyProperty,
+];
+
+export const create: OperationModule = {
+	description: forOperation('work', 'create', properties),
+	endpoint: {
+		method: 'POST',
+		path: '/works',
+		body: {
+			fields: [
+				'type',
+				'name',
+				'work_type_id',
+				'local_id',
+				'client_id',
+				'recurrence',
+				'interventions',
+				'procedures',
+				'auto_schedule',
+				'reminder_rules',
+				'sla_rules',
+				'work_notifications',
+			],
+			collections: ['additionalFields'],
+			schema: workSchema,
+		},
+	},
+};
