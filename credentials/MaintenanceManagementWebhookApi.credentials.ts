@@ -1,0 +1,38 @@
+import type { Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
+
+/**
+ * The secret that incoming webhook calls must carry, kept out of the workflow JSON. The API shows no
+ * request signing, so the trigger checks this secret in a query parameter, a header, or Basic auth.
+ */
+export class MaintenanceManagementWebhookApi implements ICredentialType {
+	name = 'maintenanceManagementWebhookApi';
+
+	displayName = 'Maintenance Management Webhook API';
+
+	icon: Icon = {
+		light: 'file:maintenanceManagement.svg',
+		dark: 'file:maintenanceManagement.dark.svg',
+	};
+
+	documentationUrl = 'https://github.com/maintenance-management/n8n-nodes-maintenance-management#webhook-setup';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Secret',
+			name: 'secret',
+			type: 'string',
+			typeOptions: { password: true },
+			required: true,
+			default: '',
+			description:
+				'A long random value (at least 16 characters). Put it in the webhook URL or header you register in the service, or use it as the Basic auth password.',
+		},
+		{
+			displayName: 'Username (Basic Auth Only)',
+			name: 'username',
+			type: 'string',
+			default: '',
+			description: 'The user name expected when the trigger uses Basic auth',
+		},
+	];
+}

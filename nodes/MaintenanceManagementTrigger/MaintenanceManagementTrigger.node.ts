@@ -1,0 +1,210 @@
+import type {
+	ICredentialsDecrypted,
+	ICredentialTestFunctions,
+	IDataObject,
+	IHookFunctions,
+	INodeCredentialTestResult,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { detectEvent } from './detection';
+import { EVENTS } from './events';
+import type { Protection } from './protection';
+import { isAuthorized } from './protection';
+
+const ALL_EVENTS = '*';
+
+const eventOptions = [
+	{ name: 'All Events', value: ALL_EVENTS, description: 'Any event, including deliveries whose event cannot be detected' },
+	...EVENTS.map((event) => ({ name: event.name, value: event.value, description: `${event.description} (${event.value})` })),
+].sort((a, b) => a.name.localeCompare(b.name));
+
+export class MaintenanceManagementTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Maintenance Management Trigger',
+		name: 'maintenanceManagementTrigger',
+		icon: { light: 'file:maintenanceManagement.svg', dark: 'file:maintenanceManagement.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["events"].join(", ")}}',
+		description: 'Starts the workflow when the Maintenance Management API sends a webhook event',
+		defaults: { name: 'Maintenance Management Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: 'maintenanceManagementWebhookApi',
+				required: true,
+				testedBy: 'checkWebhookSecret',
+				displayOptions: { show: { authentication: ['query', 'header', 'basicAuth'] } },
+			},
+		],
+		webhooks: [
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'webhook' },
+			{ name: 'default', httpMethod: 'PATCH', responseMode: 'onReceived', responseData: '', path: 'webhook' },
+		],
+		properties: [
+			{
+				displayName:
+					'Register this node\'s Production URL in the service\'s webhook settings, once per event or once for all of them, with the method (POST or PATCH) the service is set to use: both are accepted. If the service\'s payload does not name the event, add it to the URL you register, such as ?event=FAILURE_CREATED. Duplicate deliveries are passed on as they come.',
+				name: 'setupNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName: 'Events',
+				name: 'events',
+				type: 'multiOptions',
+				required: true,
+				options: eventOptions,
+				default: [ALL_EVENTS],
+				description:
+					'The events that start the workflow. Others are answered 200 and ignored, so the service does not retry them. A delivery whose event cannot be detected starts the workflow only with All Events.',
+			},
+			{
+				displayName: 'Protection',
+				name: 'authentication',
+				type: 'options',
+				options: [
+					{ name: 'Basic Auth', value: 'basicAuth', description: 'User name and secret as Basic auth' },
+					{ name: 'None', value: 'none', description: 'Anyone who knows the URL can start the workflow' },
+					{ name: 'Secret in Header', value: 'header', description: 'The secret in a request header' },
+					{ name: 'Secret in Query Parameter', value: 'query', description: 'The secret in the URL, such as ?token=…' },
+				],
+				default: 'query',
+				description:
+					'How incoming calls prove they come from the service. The secret lives in a credential, never in the workflow. A wrong or missing secret is answered 401 and starts nothing.',
+			},
+			{
+				displayName: 'Query Parameter Name',
+				name: 'parameterName',
+				type: 'string',
+				default: 'token',
+				displayOptions: { show: { authentication: ['query'] } },
+				description: 'Register the URL in the service as …/webhook?token=YOUR_SECRET',
+			},
+			{
+				displayName: 'Header Name',
+				name: 'parameterName',
+				type: 'string',
+				default: 'X-Webhook-Secret',
+				displayOptions: { show: { authentication: ['header'] } },
+				description: 'The header the service sends the secret in',
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Event Property Path',
+						name: 'eventPath',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. meta.event',
+						description:
+							'Where the payload names its event, as a dotted path. When set, only this path is read. When empty, the node looks at the fields event, event_type, type, name, action and topic (top level, then one level down), then the event query parameter, then the X-Event-Name header.',
+					},
+					{
+						displayName: 'Include Headers',
+						name: 'includeHeaders',
+						type: 'boolean',
+						default: false,
+						description: 'Whether to add the request headers to the output (the Authorization header is left out)',
+					},
+				],
+			},
+		],
+	};
+
+	methods = {
+		credentialTest: {
+			async checkWebhookSecret(
+				this: ICredentialTestFunctions,
+				credential: ICredentialsDecrypted,
+			): Promise<INodeCredentialTestResult> {
+				const secret = String(credential.data?.secret ?? '');
+				if (secret.length < 16) {
+					return { status: 'Error', message: 'Use a secret of at least 16 characters' };
+				}
+				return { status: 'OK', message: 'The secret is long enough' };
+			},
+		},
+	};
+
+	webhookMethods = {
+		default: {
+			// The service's webhook registration is manual (the API has no endpoint for it), so there is
+			// nothing to create or delete: the node only has to be active to receive deliveries.
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		const request = this.getRequestObject();
+		const headers = request.headers as IDataObject;
+		const query = (request.query ?? {}) as IDataObject;
+		const protection = this.getNodeParameter('authentication', 'query') as Protection;
+		if (protection !== 'none') {
+			const credentials = await this.getCredentials<{ secret?: string; username?: string }>('maintenanceManagementWebhookApi');
+			const secretName = this.getNodeParameter('parameterName', '') as string;
+			if (!isAuthorized(protection, { query, headers }, secretName, credentials)) {
+				const response = this.getResponseObject();
+				if (protection === 'basicAuth') response.setHeader('WWW-Authenticate', 'Basic realm="Webhook"');
+				response.status(401).json({ message: 'Unauthorized: the webhook secret is missing or wrong' });
+				return { noWebhookResponse: true };
+			}
+		}
+
+		const body = this.getBodyData() as unknown;
+		if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+			this.getResponseObject().status(400).json({ message: 'The body must be a JSON object' });
+			return { noWebhookResponse: true };
+		}
+		const payload = body as IDataObject;
+		const options = this.getNodeParameter('options', {}) as { eventPath?: string; includeHeaders?: boolean };
+		const detected = detectEvent(payload, query, headers, options.eventPath?.trim() || undefined);
+		const events = this.getNodeParameter('events', []) as string[];
+		const event = detected?.event ?? null;
+		if (!events.includes(ALL_EVENTS) && (event === null || !events.includes(event))) {
+			return {
+				webhookResponse: {
+					received: true,
+					ignored: true,
+					event,
+					reason: event === null ? 'The event could not be detected' : 'The event is not selected in the trigger',
+				},
+			};
+		}
+		const json: IDataObject = {
+			event,
+			method: request.method,
+			receivedAt: new Date().toISOString(),
+			payload,
+		};
+		if (Object.keys(query).length) json.query = query;
+		if (options.includeHeaders) {
+			const copy: IDataObject = {};
+			for (const name of Object.keys(headers)) if (name !== 'authorization') copy[name] = headers[name];
+			json.headers = copy;
+		}
+		return {
+			webhookResponse: { received: true, event },
+			workflowData: [[{ json }]],
+		};
+	}
+}

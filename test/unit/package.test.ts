@@ -1,0 +1,62 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { MaintenanceManagementApi } from '../../credentials/MaintenanceManagementApi.credentials';
+
+const root = join(__dirname, '..', '..');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+
+/** Evaluates an n8n `={{ ... }}` expression over credential data, the way n8n evaluates it. */
+const evaluate = (expression: unknown, credentials: Record<string, unknown>): unknown => {
+	const source = String(expression).replace(/^=\{\{/, '').replace(/\}\}$/, '');
+	return new Function('$credentials', `return (${source});`)(credentials);
+};
+
+describe('package.json', () => {
+	it('is a community node package with no runtime dependencies', () => {
+		expect(pkg.name).toBe('n8n-nodes-maintenance-management');
+		expect(pkg.keywords).toContain('n8n-community-node-package');
+		expect(pkg.license).toBe('MIT');
+		expect(pkg.files).toEqual(['dist']);
+		expect(pkg.dependencies).toBeUndefined();
+		expect(pkg.peerDependencies).toEqual({ 'n8n-workflow': '*' });
+		expect(pkg.n8n).toMatchObject({ n8nNodesApiVersion: 1, strict: true });
+	});
+
+	it('names, in its n8n section, a source file for every built node and credential', () => {
+		const listed: string[] = [...pkg.n8n.nodes, ...pkg.n8n.credentials];
+		expect(listed.length).toBeGreaterThanOrEqual(3);
+		for (const file of listed) {
+			expect(file).toMatch(/^dist\/.+\.js$/);
+			expect(existsSync(join(root, file.replace(/^dist\//, '').replace(/\.js$/, '.ts')))).toBe(true);
+		}
+	});
+});
+
+describe('credential', () => {
+	const credential = new MaintenanceManagementApi();
+
+	it('holds the token as a password field, the environment and a base URL per environment', () => {
+		const byName = Object.fromEntries(credential.properties.map((p) => [p.name, p]));
+		expect(byName.accessToken.typeOptions?.password).toBe(true);
+		expect(byName.environment.options?.map((o) => ('value' in o ? o.value : undefined))).toEqual(['production', 'sandbox']);
+		expect(byName.productionBaseUrl.displayOptions?.show?.environment).toEqual(['production']);
+		expect(byName.sandboxBaseUrl.displayOptions?.show?.environment).toEqual(['sandbox']);
+	});
+
+	it.each([
+		['abc123', 'Bearer abc123'],
+		['  abc123 \n', 'Bearer abc123'],
+		['\tabc123\r\n', 'Bearer abc123'],
+	])('sends Authorization for token %j as %j', (token, header) => {
+		expect(evaluate(credential.authenticate.properties.headers?.Authorization, { accessToken: token })).toBe(header);
+	});
+
+	it('tests the token against the chosen environment with one cheap read', () => {
+		const { request } = credential.test;
+		const data = { productionBaseUrl: 'https://api.example.com/v3/', sandboxBaseUrl: ' https://sandbox.example.com/v3 ' };
+		expect(evaluate(request.baseURL, { ...data, environment: 'production' })).toBe('https://api.example.com/v3');
+		expect(evaluate(request.baseURL, { ...data, environment: 'sandbox' })).toBe('https://sandbox.example.com/v3');
+		expect(request).toMatchObject({ method: 'GET', url: '/locations', qs: { page: 1, limit: 1 } });
+	});
+});
