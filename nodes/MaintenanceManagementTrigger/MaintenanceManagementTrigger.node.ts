@@ -159,9 +159,11 @@ export class MaintenanceManagementTrigger implements INodeType {
 		const headers = request.headers as IDataObject;
 		const query = (request.query ?? {}) as IDataObject;
 		const protection = this.getNodeParameter('authentication', 'query') as Protection;
+		// The query parameter or header that carries the secret never reaches the output.
+		let secretName = '';
 		if (protection !== 'none') {
 			const credentials = await this.getCredentials<{ secret?: string; username?: string }>('maintenanceManagementWebhookApi');
-			const secretName = this.getNodeParameter('parameterName', '') as string;
+			secretName = protection === 'basicAuth' ? '' : (this.getNodeParameter('parameterName', '') as string);
 			if (!isAuthorized(protection, { query, headers }, secretName, credentials)) {
 				const response = this.getResponseObject();
 				if (protection === 'basicAuth') response.setHeader('WWW-Authenticate', 'Basic realm="Webhook"');
@@ -196,10 +198,13 @@ export class MaintenanceManagementTrigger implements INodeType {
 			receivedAt: new Date().toISOString(),
 			payload,
 		};
-		if (Object.keys(query).length) json.query = query;
+		const queryOut: IDataObject = {};
+		for (const name of Object.keys(query)) if (protection !== 'query' || name !== secretName) queryOut[name] = query[name];
+		if (Object.keys(queryOut).length) json.query = queryOut;
 		if (options.includeHeaders) {
+			const hidden = protection === 'header' ? secretName.toLowerCase() : '';
 			const copy: IDataObject = {};
-			for (const name of Object.keys(headers)) if (name !== 'authorization') copy[name] = headers[name];
+			for (const name of Object.keys(headers)) if (name !== 'authorization' && name !== hidden) copy[name] = headers[name];
 			json.headers = copy;
 		}
 		return {
