@@ -48,7 +48,7 @@ describe('event detection', () => {
 		['topic one level down', { body: { meta: { topic: 'FAILURE_CREATED' } } }, 'payload'],
 		['the event query parameter', { body: { id: 4 }, query: { event: 'FAILURE_CREATED' } }, 'query'],
 		['the X-Event-Name header', { body: { id: 4 }, headers: { 'X-Event-Name': 'FAILURE_CREATED' } }, 'header'],
-	])('finds it in %s', async (_label, delivery) => {
+	])('finds it in %s', async (_label, delivery, _source) => {
 		const outcome = await deliver({ events: ['FAILURE_CREATED'] }, delivery);
 		expect(startedItem(outcome)?.event).toBe('FAILURE_CREATED');
 	});
