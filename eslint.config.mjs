@@ -8,6 +8,9 @@ export default tseslint.config(
 	{
 		files: ['**/*.ts'],
 		extends: [js.configs.recommended, tseslint.configs.recommended],
+		rules: {
+			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+		},
 	},
 	{
 		files: ['**/*.{js,mjs}'],
