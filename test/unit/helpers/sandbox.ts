@@ -1,0 +1,54 @@
+import { startSandbox, type RunningSandbox } from '../../../sandbox';
+import type { Credentials } from './harness';
+
+export interface SandboxLog {
+	method: string;
+	path: string;
+	query: Record<string, string>;
+	body: unknown;
+	status: number;
+	env: string;
+}
+
+/** A sandbox started for one test file, with helpers to read and clear its request log. */
+export class SandboxFixture {
+	sandbox!: RunningSandbox;
+
+	async start(seed?: Record<string, number>): Promise<void> {
+		this.sandbox = await startSandbox({ port: 0, seed, quiet: true });
+	}
+
+	async stop(): Promise<void> {
+		await this.sandbox.close();
+	}
+
+	get credentials(): Credentials {
+		const { sandbox } = this.sandbox.environments;
+		return { accessToken: sandbox.token, environment: 'sandbox', sandboxBaseUrl: sandbox.baseUrl };
+	}
+
+	get readOnlyCredentials(): Credentials {
+		return { ...this.credentials, accessToken: this.sandbox.environments.sandbox.readOnlyToken };
+	}
+
+	async control(method: string, path: string, body?: unknown): Promise<unknown> {
+		const response = await fetch(`${this.sandbox.controlUrl}${path}`, {
+			method,
+			headers: { 'Content-Type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		return await response.json();
+	}
+
+	async requests(): Promise<SandboxLog[]> {
+		return ((await this.control('GET', '/requests')) as { requests: SandboxLog[] }).requests;
+	}
+
+	async clear(): Promise<void> {
+		await this.control('DELETE', '/requests');
+	}
+
+	async reset(body: Record<string, unknown> = {}): Promise<void> {
+		await this.control('POST', '/reset', body);
+	}
+}
