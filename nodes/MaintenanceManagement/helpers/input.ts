@@ -7,6 +7,13 @@ const isPlainObject = (value: unknown): value is IDataObject =>
 
 const JSON_SUFFIX = '_json';
 
+/** A value left unset in the UI: nothing, blank text, or an empty collection. */
+const isEmpty = (value: unknown): boolean =>
+	value === undefined ||
+	value === '' ||
+	(Array.isArray(value) && value.length === 0) ||
+	(isPlainObject(value) && Object.values(value).every(isEmpty));
+
 /**
  * Turns UI values into the API's shape:
  * - a fixed collection `{ items: [...] }` becomes the array, `{ values: {...} }` the object;
@@ -30,7 +37,7 @@ export function normalize(value: unknown, node: INode, itemIndex: number, path =
 		const fieldPath = path ? `${path}.${key}` : key;
 		if (key.endsWith(JSON_SUFFIX) && key.length > JSON_SUFFIX.length) {
 			const field = key.slice(0, -JSON_SUFFIX.length);
-			if (value[field] !== undefined && value[field] !== '') {
+			if (!isEmpty(value[field])) {
 				throw new NodeOperationError(node, `Set "${field}" either with its fields or as JSON, not both`, {
 					itemIndex,
 					description: `Remove "${field}" or "${key}" from the parameters. No request was sent.`,
