@@ -1,0 +1,22 @@
+/**
+ * `npm run test:e2e`: the end-to-end suite in a real n8n. Installs the pinned n8n and Node 24 on first
+ * use (scripts/runtime.js), builds the package when dist/ is missing, then runs the jest "e2e" project.
+ */
+const { spawnSync } = require('node:child_process');
+const { existsSync } = require('node:fs');
+const { join } = require('node:path');
+
+const { ensureRuntime, ROOT } = require('./runtime');
+
+const runtime = ensureRuntime();
+if (!existsSync(join(ROOT, 'dist', 'nodes'))) {
+	const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+	if (build.status !== 0) process.exit(build.status ?? 1);
+}
+const jest = join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
+const result = spawnSync(process.execPath, [jest, '--selectProjects', 'e2e', '--runInBand', ...process.argv.slice(2)], {
+	cwd: ROOT,
+	stdio: 'inherit',
+	env: { ...process.env, E2E_NODE_BIN: runtime.node, E2E_N8N_BIN: runtime.n8n },
+});
+process.exit(result.status ?? 1);

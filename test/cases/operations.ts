@@ -1,0 +1,259 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/**
+ * One case per endpoint of the spec: the node parameters, the request the sandbox must log, and checks
+ * on the output. The unit suite runs them through the node's execute; the end-to-end suite runs the same
+ * cases as nodes of a workflow in a real n8n.
+ */
+
+/** Calls the sandbox's control API. */
+export type Control = (method: string, path: string) => Promise<unknown>;
+/** Reads a record back through the API, as the node would. */
+export type Reread = (collection: 'location', id: string) => Promise<IDataObject>;
+
+const rl = (value: string) => ({ __rl: true, mode: 'id', value });
+
+export interface OperationCase {
+	resource: string;
+	operation: string;
+	parameters: IDataObject;
+	request: { method: string; path: string; query?: Record<string, string>; body?: unknown };
+	check: (output: IDataObject[]) => void | Promise<void>;
+}
+
+/** One case per endpoint of the spec: the request the sandbox logged, and the output items. */
+export const operationCases = (control: Control, reread: Reread): OperationCase[] => [
+	{
+		resource: 'location',
+		operation: 'getAll',
+		parameters: { limit: 5, filters: { with_assets_count: true } },
+		request: { method: 'GET', path: '/locations', query: { page: '1', limit: '5', with_assets_count: 'true' } },
+		check: (output) => {
+			expect(output).toHaveLength(5);
+			expect(output[0]).toMatchObject({ id: '1', type: 'building' });
+			expect(typeof output[0].assets_count).toBe('number');
+		},
+	},
+	{
+		resource: 'location',
+		operation: 'get',
+		parameters: { id: rl('3') },
+		request: { method: 'GET', path: '/locations/3' },
+		check: (output) => expect(output).toEqual([expect.objectContaining({ id: '3', type: 'location', code: 'R3' })]),
+	},
+	{
+		resource: 'location',
+		operation: 'updateMany',
+		parameters: { id: rl('3'), updateFields: { name: 'Boiler room', orientation: 'East' } },
+		request: { method: 'PATCH', path: '/locations', body: { locations: [{ id: 3, name: 'Boiler room', orientation: 'East' }] } },
+		check: async (output) => {
+			expect(output).toEqual([expect.objectContaining({ id: '3', name: 'Boiler room', orientation: 'East' })]);
+			expect(await reread('location', '3')).toMatchObject({ name: 'Boiler room', orientation: 'East' });
+		},
+	},
+	{
+		resource: 'failure',
+		operation: 'getAll',
+		parameters: { limit: 3, expanded: ['assignees'] },
+		request: { method: 'GET', path: '/failures', query: { page: '1', limit: '3', expanded: 'assignees' } },
+		check: (output) => {
+			expect(output.map((o) => o.code)).toEqual(['WO-1', 'WO-2', 'WO-3']);
+			expect(output[0].assignees).toEqual([expect.objectContaining({ type: 'failure_assignee', operator_id: 2 })]);
+		},
+	},
+	{
+		resource: 'failure',
+		operation: 'getAllOpen',
+		parameters: { returnAll: true, filters: { status: 'PAUSED', s_local_id: 10 } },
+		request: { method: 'GET', path: '/failures/open', query: { page: '1', limit: '2000', status: 'PAUSED', s_local_id: '10' } },
+		check: (output) => {
+			expect(output.length).toBeGreaterThan(0);
+			expect(output.every((o) => o.status === 'PAUSED' && o.local_id === 10)).toBe(true);
+		},
+	},
+	{
+		resource: 'work',
+		operation: 'create',
+		parameters: {
+			type: 'CYCLIC',
+			name: 'Lift inspection',
+			work_type_id: 1,
+			local_id: '3, 4',
+			client_id: 1,
+			recurrence: { values: { DTSTART: '2026-05-01T08:00:00', FREQ: 'MONTHLY', INTERVAL: 1 } },
+			interventions: { items: [{ id: 5, elements: 'EL-1, EL-2' }] },
+			additionalFields: { auto_close: true, description: 'Monthly check' },
+		},
+		request: {
+			method: 'POST',
+			path: '/works',
+			body: {
+				_type: 'works',
+				type: 'CYCLIC',
+				name: 'Lift inspection',
+				work_type_id: 1,
+				local_id: [3, 4],
+				client_id: 1,
+				recurrence: { DTSTART: '2026-05-01T08:00:00', FREQ: 'MONTHLY', INTERVAL: 1 },
+				interventions: [{ id: 5, elements: [{ id: 'EL-1' }, { id: 'EL-2' }] }],
+				auto_close: true,
+				description: 'Monthly check',
+			},
+		},
+		check: (output) => expect(output).toEqual([expect.objectContaining({ type: 'work', attribute_type: 'CYCLIC', name: 'Lift inspection' })]),
+	},
+	{
+		resource: 'scheduledWork',
+		operation: 'getAll',
+		parameters: { limit: 2, expanded: ['work', 'participants'] },
+		request: { method: 'GET', path: '/works/scheduled', query: { page: '1', limit: '2', expanded: 'work,participants' } },
+		check: (output) => {
+			expect(output).toHaveLength(2);
+			expect(output[0].work).toMatchObject({ type: 'work', id: '1' });
+			expect(output[0].participants).toEqual([expect.objectContaining({ type: 'operator' })]);
+		},
+	},
+	{
+		resource: 'client',
+		operation: 'syncContacts',
+		parameters: { client: '2', contact_ids: '1, 2' },
+		request: { method: 'POST', path: '/clients/2/contacts', body: { contact_ids: [1, 2] } },
+		check: (output) => expect(output[0]).toMatchObject({ id: '2', type: 'client', contacts: [{ id: '1' }, { id: '2' }] }),
+	},
+	{
+		resource: 'contact',
+		operation: 'checkOrCreate',
+		parameters: { email: 'new.contact@example.com', name: 'New Contact', direct_permissions: { failure: true, failure_type: 'assigned' } },
+		request: {
+			method: 'POST',
+			path: '/contacts',
+			body: { email: 'new.contact@example.com', name: 'New Contact', direct_permissions: { failure: true, failure_type: 'assigned' } },
+		},
+		check: (output) => expect(output[0]).toMatchObject({ type: 'contact', email: 'new.contact@example.com', full_name: 'New Contact' }),
+	},
+	{
+		resource: 'supplier',
+		operation: 'getAll',
+		parameters: { limit: 2, expanded: ['contacts'] },
+		request: { method: 'GET', path: '/suppliers', query: { page: '1', limit: '2', expanded: 'contacts' } },
+		check: (output) => expect(output.map((o) => o.code)).toEqual(['SUP-1', 'SUP-2']),
+	},
+	{
+		resource: 'supplier',
+		operation: 'update',
+		parameters: { supplier: rl('2'), updateFields: { name: 'ACME Lifts', contacts: '3, 4' } },
+		request: { method: 'PATCH', path: '/suppliers/2', body: { name: 'ACME Lifts', contacts: [3, 4] } },
+		check: (output) => expect(output[0]).toMatchObject({ id: '2', type: 'supplier', name: 'ACME Lifts' }),
+	},
+	{
+		resource: 'buyOrder',
+		operation: 'getAll',
+		parameters: { limit: 10 },
+		request: { method: 'GET', path: '/sales/buy-orders', query: { page: '1', limit: '10' } },
+		check: (output) => expect(output.map((o) => o.code)).toContain('PO-0001'),
+	},
+	{
+		resource: 'buyOrder',
+		operation: 'update',
+		parameters: { buyOrderId: rl('2'), updateFields: { external_sale_id: 'ERP-77', related_to_type: 'FAILURE', related_to_id: 4 } },
+		request: { method: 'PATCH', path: '/sales/buy-orders/2', body: { external_sale_id: 'ERP-77', related_to_type: 'FAILURE', related_to_id: 4 } },
+		check: (output) => expect(output[0]).toMatchObject({ id: '2', type: 'buy_order', external_sale_id: 'ERP-77', related_to_id: 4 }),
+	},
+	{
+		resource: 'sellOrderLine',
+		operation: 'create',
+		parameters: { sellOrderId: '1', type: 'MATERIAL', quantity: '2.5', unit_price: 10, additionalFields: { material_id: 3, vat: 23 }, expanded: ['material'] },
+		request: {
+			method: 'POST',
+			path: '/sales/sell-orders/1/lines',
+			query: { expanded: 'material' },
+			body: { type: 'MATERIAL', quantity: '2.5', unit_price: 10, material_id: 3, vat: 23 },
+		},
+		check: (output) => {
+			expect(output[0]).toMatchObject({ type: 'sell_order_line', base_total: 25, total: 25, vat_total: 5.75 });
+			expect(output[0].material).toMatchObject({ type: 'stock-material', id: '3', code: 'MAT-3' });
+		},
+	},
+	{
+		resource: 'quoteLine',
+		operation: 'create',
+		parameters: { quoteId: '1', type: 'SERVICE', additionalFields: { description: 'Labour', quantity: 2, unit_price: 30 } },
+		request: { method: 'POST', path: '/sales/quotes/1/lines', body: { type: 'SERVICE', description: 'Labour', quantity: 2, unit_price: 30 } },
+		check: (output) => expect(output[0]).toMatchObject({ type: 'quote_line', attribute_type: 'SERVICE', total: 60 }),
+	},
+	{
+		resource: 'material',
+		operation: 'create',
+		parameters: { material_type_id: 2, name: 'Valve', code: 'VAL-NEW', units: 'unit', additionalFields: { sku: 'SKU-1' } },
+		request: { method: 'POST', path: '/stocks/materials', body: { material_type_id: 2, name: 'Valve', code: 'VAL-NEW', units: 'unit', sku: 'SKU-1' } },
+		check: (output) => expect(output[0]).toMatchObject({ type: 'stock-material', code: 'VAL-NEW', sku: 'SKU-1' }),
+	},
+	{
+		resource: 'material',
+		operation: 'update',
+		parameters: { materialId: '1', material_type_id: 2, name: 'Valve DN50', code: 'MAT-1', units: 'unit', expanded: ['material_type'] },
+		request: {
+			method: 'PATCH',
+			path: '/stocks/materials/1',
+			query: { expanded: 'material_type' },
+			body: { material_type_id: 2, name: 'Valve DN50', code: 'MAT-1', units: 'unit' },
+		},
+		check: (output) => expect(output[0]).toMatchObject({ id: '1', name: 'Valve DN50', material_type: { id: '2', type: 'stock-material-type' } }),
+	},
+	{
+		resource: 'legacyMaterial',
+		operation: 'create',
+		parameters: {
+			_type: 'MATERIAL',
+			name: 'Gasket',
+			code: 'LM-NEW',
+			additionalFields: { units: 'unit', parent_id: 1, mean_price: 4 },
+			material_warehouse: { items: [{ warehouse_id: 1, min_stock: 2 }] },
+		},
+		request: {
+			method: 'POST',
+			path: '/materials',
+			body: { _type: 'MATERIAL', name: 'Gasket', code: 'LM-NEW', units: 'unit', parent_id: 1, mean_price: 4, material_warehouse: [{ warehouse_id: 1, min_stock: 2, mean_price: 0 }] },
+		},
+		check: (output) => expect(output[0]).toMatchObject({ type: 'material', code: 'LM-NEW', is_real: true }),
+	},
+	{
+		resource: 'materialType',
+		operation: 'create',
+		parameters: { name: 'Pumps', parent_id: '1', additionalFields: { code: 'MT-PUMPS' } },
+		request: { method: 'POST', path: '/stocks/material-types', body: { name: 'Pumps', parent_id: '1', code: 'MT-PUMPS' } },
+		check: (output) => expect(output[0]).toMatchObject({ type: 'stock-material-type', name: 'Pumps', parent_id: '1' }),
+	},
+	{
+		resource: 'stockTransaction',
+		operation: 'createBatch',
+		parameters: { warehouseId: '1', action: 'WAREHOUSE_ADD', transactions: { items: [{ material_id: 2, quantity: 5, cost_price: 3 }] } },
+		request: {
+			method: 'POST',
+			path: '/stocks/warehouses/1/stock-transactions',
+			body: { action: 'WAREHOUSE_ADD', transactions: [{ material_id: 2, quantity: 5, cost_price: 3 }] },
+		},
+		check: async (output) => {
+			expect(output[0]).toMatchObject({ type: 'stock-transaction-batch', action: 'WAREHOUSE_ADD' });
+			expect(await control('GET', '/state/stock/1:2')).toMatchObject({ quantity: 105 });
+		},
+	},
+	{
+		resource: 'stockTransaction',
+		operation: 'transfer',
+		parameters: { warehouse_from_id: 1, warehouse_to_id: 2, material_id: 3, quantity: 10 },
+		request: { method: 'POST', path: '/stocks/stock-transactions/transfer', body: { warehouse_from_id: 1, warehouse_to_id: 2, material_id: 3, quantity: 10 } },
+		check: async (output) => {
+			expect(output[0]).toMatchObject({ type: 'stock-transactions-batch', action: 'TRANSFER_STOCK' });
+			expect(await control('GET', '/state/stock/1:3')).toMatchObject({ quantity: 90 });
+			expect(await control('GET', '/state/stock/2:3')).toMatchObject({ quantity: 110 });
+		},
+	},
+	{
+		resource: 'stockMovement',
+		operation: 'getAll',
+		parameters: { limit: 4 },
+		request: { method: 'GET', path: '/stock-movements', query: { page: '1', limit: '4' } },
+		check: (output) => expect(output.map((o) => o.type)).toEqual(Array(4).fill('stock-movement')),
+	},
+];

