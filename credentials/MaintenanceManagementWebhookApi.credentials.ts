@@ -32,7 +32,8 @@ export class MaintenanceManagementWebhookApi implements ICredentialType {
 			name: 'username',
 			type: 'string',
 			default: '',
-			description: 'The user name expected when the trigger uses Basic auth',
+			description:
+				'The user name expected when the trigger uses Basic auth. Leave empty to accept any user name and check only the secret.',
 		},
 	];
 }

@@ -18,6 +18,28 @@ import { isAuthorized } from './protection';
 
 const ALL_EVENTS = '*';
 
+interface WebhookCredentials {
+	secret?: string;
+	username?: string;
+}
+
+interface TriggerOptions {
+	eventPath?: string;
+	includeHeaders?: boolean;
+}
+
+const hasKeys = (object: IDataObject): boolean => {
+	for (const _key in object) return true;
+	return false;
+};
+
+/** A shallow copy of the query without the parameter that carries the secret. */
+const without = (query: IDataObject, name: string): IDataObject => {
+	const copy: IDataObject = {};
+	for (const key in query) if (key !== name) copy[key] = query[key];
+	return copy;
+};
+
 const eventOptions = [
 	{ name: 'All Events', value: ALL_EVENTS, description: 'Any event, including deliveries whose event cannot be detected' },
 	...EVENTS.map((event) => ({ name: event.name, value: event.value, description: `${event.description} (${event.value})` })),
@@ -50,7 +72,7 @@ export class MaintenanceManagementTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'Register this node\'s Production URL in the service\'s webhook settings, once per event or once for all of them, with the method (POST or PATCH) the service is set to use: both are accepted. If the service\'s payload does not name the event, add it to the URL you register, such as ?event=FAILURE_CREATED. Duplicate deliveries are passed on as they come.',
+					'Register this node\'s Production URL by hand in the service\'s webhook settings: once per event or once for all of them, with the method the service is set to use (POST and PATCH are both accepted on this URL). If the payload does not name its event, add it to the URL you register, such as …/webhook?event=FAILURE_CREATED. With the query-parameter protection, add the secret too, such as …/webhook?token=YOUR_SECRET. The service may deliver an event more than once: duplicates are passed on as they come, so remove them downstream if that matters (for example on the payload\'s event ID).',
 				name: 'setupNotice',
 				type: 'notice',
 				default: '',
@@ -109,7 +131,7 @@ export class MaintenanceManagementTrigger implements INodeType {
 						default: '',
 						placeholder: 'e.g. meta.event',
 						description:
-							'Where the payload names its event, as a dotted path. When set, only this path is read. When empty, the node looks at the fields event, event_type, type, name, action and topic (top level, then one level down), then the event query parameter, then the X-Event-Name header.',
+							'Where the payload names its event, as a dotted path such as meta.event. When set, this path is read instead of the likely payload fields, and any text found there is the event. When empty, the node looks at the fields event, event_type, type, name, action and topic (top level, then one level down) and takes only the 47 event names from them. Either way, the event query parameter and then the X-Event-Name, X-Event, X-Event-Type and X-Webhook-Event headers are read when the payload gives no event.',
 					},
 					{
 						displayName: 'Include Headers',
@@ -140,15 +162,21 @@ export class MaintenanceManagementTrigger implements INodeType {
 
 	webhookMethods = {
 		default: {
-			// The service's webhook registration is manual (the API has no endpoint for it), so there is
-			// nothing to create or delete: the node only has to be active to receive deliveries.
+			// The service's webhooks are registered by hand in its settings (the API has no endpoint for
+			// them), so nothing remote is created or deleted. The node only remembers which URL it was
+			// activated on, so checkExists answers whether this URL is the one already set up.
 			async checkExists(this: IHookFunctions): Promise<boolean> {
-				return true;
+				const staticData = this.getWorkflowStaticData('node');
+				return staticData.webhookUrl !== undefined && staticData.webhookUrl === this.getNodeWebhookUrl('default');
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
+				const staticData = this.getWorkflowStaticData('node');
+				staticData.webhookUrl = this.getNodeWebhookUrl('default');
 				return true;
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
+				const staticData = this.getWorkflowStaticData('node');
+				delete staticData.webhookUrl;
 				return true;
 			},
 		},
@@ -159,11 +187,12 @@ export class MaintenanceManagementTrigger implements INodeType {
 		const headers = request.headers as IDataObject;
 		const query = (request.query ?? {}) as IDataObject;
 		const protection = this.getNodeParameter('authentication', 'query') as Protection;
-		// The query parameter or header that carries the secret never reaches the output.
+
+		// The secret is checked before anything else is read, so a stranger learns nothing.
 		let secretName = '';
 		if (protection !== 'none') {
-			const credentials = await this.getCredentials<{ secret?: string; username?: string }>('maintenanceManagementWebhookApi');
-			secretName = protection === 'basicAuth' ? '' : (this.getNodeParameter('parameterName', '') as string);
+			const credentials = await this.getCredentials<WebhookCredentials>('maintenanceManagementWebhookApi');
+			if (protection !== 'basicAuth') secretName = this.getNodeParameter('parameterName', '') as string;
 			if (!isAuthorized(protection, { query, headers }, secretName, credentials)) {
 				const response = this.getResponseObject();
 				if (protection === 'basicAuth') response.setHeader('WWW-Authenticate', 'Basic realm="Webhook"');
@@ -172,17 +201,21 @@ export class MaintenanceManagementTrigger implements INodeType {
 			}
 		}
 
+		// n8n answers malformed JSON with 422 before this runs; anything else that is not an object
+		// (plain text, an array) is refused here.
 		const body = this.getBodyData() as unknown;
 		if (typeof body !== 'object' || body === null || Array.isArray(body)) {
 			this.getResponseObject().status(400).json({ message: 'The body must be a JSON object' });
 			return { noWebhookResponse: true };
 		}
 		const payload = body as IDataObject;
-		const options = this.getNodeParameter('options', {}) as { eventPath?: string; includeHeaders?: boolean };
-		const detected = detectEvent(payload, query, headers, options.eventPath?.trim() || undefined);
+
+		const options = this.getNodeParameter('options', {}) as TriggerOptions;
+		const eventPath = options.eventPath?.trim();
+		const event = detectEvent(payload, query, headers, eventPath || undefined)?.event ?? null;
 		const events = this.getNodeParameter('events', []) as string[];
-		const event = detected?.event ?? null;
 		if (!events.includes(ALL_EVENTS) && (event === null || !events.includes(event))) {
+			// Answered 200 so the service does not retry it; nothing starts.
 			return {
 				webhookResponse: {
 					received: true,
@@ -192,19 +225,14 @@ export class MaintenanceManagementTrigger implements INodeType {
 				},
 			};
 		}
-		const json: IDataObject = {
-			event,
-			method: request.method,
-			receivedAt: new Date().toISOString(),
-			payload,
-		};
-		const queryOut: IDataObject = {};
-		for (const name of Object.keys(query)) if (protection !== 'query' || name !== secretName) queryOut[name] = query[name];
-		if (Object.keys(queryOut).length) json.query = queryOut;
+
+		const json: IDataObject = { event, method: request.method, receivedAt: new Date().toISOString(), payload };
+		const outputQuery = protection === 'query' ? without(query, secretName) : query;
+		if (hasKeys(outputQuery)) json.query = outputQuery;
 		if (options.includeHeaders) {
-			const hidden = protection === 'header' ? secretName.toLowerCase() : '';
 			const copy: IDataObject = {};
-			for (const name of Object.keys(headers)) if (name !== 'authorization' && name !== hidden) copy[name] = headers[name];
+			const hidden = protection === 'header' ? secretName.toLowerCase() : '';
+			for (const name in headers) if (name !== 'authorization' && name !== hidden) copy[name] = headers[name];
 			json.headers = copy;
 		}
 		return {

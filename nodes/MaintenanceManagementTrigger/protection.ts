@@ -39,7 +39,9 @@ export function isAuthorized(
 	if (protection === 'query') return sameSecret(first(call.query[secretName]), secret);
 	if (protection === 'header') return sameSecret(first(call.headers[secretName.toLowerCase()]), secret);
 	const basic = basicCredentials(call.headers.authorization);
-	const userOk = sameSecret(basic?.user, String(credentials?.username ?? ''));
+	// Without a user name in the credential, any user name is accepted and only the secret counts.
+	const username = String(credentials?.username ?? '');
+	const userOk = username === '' ? basic !== undefined : sameSecret(basic?.user, username);
 	const passwordOk = sameSecret(basic?.password, secret);
 	return userOk && passwordOk;
 }

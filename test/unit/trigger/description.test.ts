@@ -1,0 +1,97 @@
+import { MaintenanceManagementWebhookApi } from '../../../credentials/MaintenanceManagementWebhookApi.credentials';
+import { MaintenanceManagementTrigger } from '../../../nodes/MaintenanceManagementTrigger/MaintenanceManagementTrigger.node';
+import { EVENTS } from '../../../nodes/MaintenanceManagementTrigger/events';
+import { nodeParameters } from './harness';
+
+const { description } = new MaintenanceManagementTrigger();
+const property = (name: string) => description.properties.find((p) => p.name === name)!;
+
+/** The 47 events of the spec's "Events" table, copied from the spec by hand. */
+const SPEC_EVENTS = `BUY_ORDER_CONFIRMED BUY_ORDER_CREATED BUY_ORDER_RECEIVED BUY_ORDER_STATE_CHANGED BUY_ORDER_STARTED
+BUY_ORDER_UPDATED ELEMENT_CHARACTERISTICS_UPDATED ELEMENT_CREATED ELEMENT_UPDATED FAILURE_APPROVED FAILURE_CLOSED
+FAILURE_COMPLETED_CONFIRMED FAILURE_CREATED FAILURE_MESSAGE_CREATED FAILURE_NOT_APPROVED FAILURE_PAUSE_REASON_UPDATED
+FAILURE_PAUSED FAILURE_RESUMED FAILURE_STARTED FAILURE_STATE_CHANGED FAILURE_UNDO_APPROVED FAILURE_UPDATED FILE_CREATED
+FILE_UPDATED FILE_UPLOADED FILE_DELETED QUOTE_ACCEPTED QUOTE_READY QUOTE_REQUEST_CREATED QUOTE_REQUEST_STATE_CHANGED
+SELL_ORDER_COMPLETED SELL_ORDER_CONFIRMED SELL_ORDER_UNCONFIRMED SELL_ORDER_UPDATED SCHEDULED_WORK_COMPLETED
+SCHEDULED_WORK_COMPLETED_CONFIRMED SCHEDULED_WORK_CREATED_BY_FAILURE SCHEDULED_WORK_STATE_CHANGED SCHEDULED_WORK_UPDATED
+SCHEDULED_WORK_PAUSED PLANNED_EVENT_DELETED PLANNED_EVENT_FROM_SCHEDULED_WORK PLANNED_EVENT_STATE_CHANGE
+PLANNED_EVENT_UPDATED MANUAL_METERING_CREATED HOUSEKEEPER_ASSET_STATUS_CHANGED WORK_LOCATIONS_UPDATED`.split(/\s+/);
+
+describe('trigger description', () => {
+	it('is a trigger named as the lint rules and n8n expect', () => {
+		expect(description.name).toBe('maintenanceManagementTrigger');
+		expect(description.displayName).toBe('Maintenance Management Trigger');
+		expect(description.group).toEqual(['trigger']);
+		expect(description.inputs).toEqual([]);
+		expect(description.outputs).toEqual(['main']);
+	});
+
+	it('offers exactly the 47 events of the spec plus All Events, named for people and described by their trigger text', () => {
+		const options = property('events').options as Array<{ name: string; value: string; description: string }>;
+		expect(SPEC_EVENTS).toHaveLength(47);
+		expect(EVENTS.map((e) => e.value).sort()).toEqual([...SPEC_EVENTS].sort());
+		expect(options.map((o) => o.value).sort()).toEqual(['*', ...SPEC_EVENTS].sort());
+		expect(options.find((o) => o.value === '*')?.name).toBe('All Events');
+		for (const event of EVENTS) {
+			const option = options.find((o) => o.value === event.value)!;
+			expect(option.name).toBe(event.name);
+			expect(option.name).not.toMatch(/_/);
+			expect(option.description).toContain(event.description);
+		}
+		expect(new Set(options.map((o) => o.name)).size).toBe(options.length);
+		expect(options.find((o) => o.value === 'FAILURE_CREATED')?.name).toBe('Work Order Created');
+	});
+
+	it('defaults to All Events and to the query-parameter secret', () => {
+		const parameters = nodeParameters({});
+		expect(parameters.events).toEqual(['*']);
+		expect(parameters.authentication).toBe('query');
+		expect(parameters.parameterName).toBe('token');
+		expect(nodeParameters({ authentication: 'header' }).parameterName).toBe('X-Webhook-Secret');
+	});
+
+	it('listens on one path for both POST and PATCH, answering on receipt with its own body', () => {
+		expect(description.webhooks?.map((w) => [w.name, w.httpMethod, w.path, w.responseMode, w.responseData])).toEqual([
+			['default', 'POST', 'webhook', 'onReceived', ''],
+			['default', 'PATCH', 'webhook', 'onReceived', ''],
+		]);
+	});
+
+	it('explains the manual registration in a notice: per event or all, POST or PATCH, the event query parameter, duplicates', () => {
+		const notice = description.properties[0];
+		expect(notice.type).toBe('notice');
+		const text = notice.displayName;
+		expect(text).toMatch(/once per event or once for all/);
+		expect(text).toMatch(/POST and PATCH/);
+		expect(text).toContain('?event=FAILURE_CREATED');
+		expect(text).toMatch(/duplicates are passed on/i);
+	});
+
+	it('keeps the secret in a credential, shown only when a protection needs it', () => {
+		expect(description.credentials).toEqual([
+			expect.objectContaining({
+				name: 'maintenanceManagementWebhookApi',
+				required: true,
+				displayOptions: { show: { authentication: ['query', 'header', 'basicAuth'] } },
+			}),
+		]);
+		const credential = new MaintenanceManagementWebhookApi();
+		expect(credential.name).toBe('maintenanceManagementWebhookApi');
+		const secret = credential.properties.find((p) => p.name === 'secret')!;
+		expect(secret.typeOptions?.password).toBe(true);
+		expect(secret.required).toBe(true);
+		expect(JSON.stringify(description.properties)).not.toMatch(/"name":"secret"/);
+	});
+
+	it('tests the credential by asking for a long secret, without echoing it', async () => {
+		const test = new MaintenanceManagementTrigger().methods.credentialTest.checkWebhookSecret;
+		const run = (secret: string) => test.call({} as never, { id: '1', name: 'x', type: 'maintenanceManagementWebhookApi', data: { secret } });
+		const short = await run('short-one');
+		expect(short.status).toBe('Error');
+		expect(short.message).not.toContain('short-one');
+		expect((await run('')).status).toBe('Error');
+		const long = await run('whsec_0123456789abcdef');
+		expect(long.status).toBe('OK');
+		expect(long.message).not.toContain('whsec_0123456789abcdef');
+	});
+});

@@ -1,0 +1,144 @@
+import { MaintenanceManagementTrigger } from '../../../nodes/MaintenanceManagementTrigger/MaintenanceManagementTrigger.node';
+import { answeredBody, basicAuth, deliver, hookContext, startedItem } from './harness';
+
+const SECRET = 'whsec_0a1b2c3d4e5f60718293';
+const none = { authentication: 'none' } as const;
+
+describe('the started item', () => {
+	it.each(['POST', 'PATCH'] as const)('carries the %s payload exactly as received, with the event, the method and the time', async (method) => {
+		const body = { event: 'FAILURE_UPDATED', event_id: 'e-1', data: { id: '9', attributes: { nested: [1, { a: null }], empty: {} } }, extra: 'kept' };
+		const snapshot = JSON.parse(JSON.stringify(body));
+		const before = Date.now();
+		const run = await deliver(none, { method, body });
+		const after = Date.now();
+		expect(run.result.workflowData).toHaveLength(1);
+		expect(run.result.workflowData?.[0]).toHaveLength(1);
+		const item = startedItem(run)!;
+		expect(Object.keys(item).sort()).toEqual(['event', 'method', 'payload', 'receivedAt']);
+		expect(item.event).toBe('FAILURE_UPDATED');
+		expect(item.method).toBe(method);
+		expect(item.payload).toBe(body);
+		expect(body).toEqual(snapshot);
+		const receivedAt = Date.parse(String(item.receivedAt));
+		expect(receivedAt).toBeGreaterThanOrEqual(before);
+		expect(receivedAt).toBeLessThanOrEqual(after);
+		expect(item.receivedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+	});
+
+	it('answers with a useful JSON body, never the text firstEntryJson', async () => {
+		const run = await deliver(none, { body: { event: 'FILE_UPLOADED' } });
+		expect(answeredBody(run)).toEqual({ received: true, event: 'FILE_UPLOADED' });
+		expect(run.sent).toBeUndefined();
+		expect(run.response.status).not.toHaveBeenCalled();
+	});
+
+	it('keeps an empty object payload (what n8n gives for an empty body)', async () => {
+		const run = await deliver(none, { body: {}, query: { event: 'FILE_DELETED' } });
+		expect(startedItem(run)).toMatchObject({ event: 'FILE_DELETED', payload: {} });
+	});
+
+	it('adds the query parameters when there are some', async () => {
+		const run = await deliver(none, { body: { id: 1 }, query: { event: 'FAILURE_CREATED', source: 'svc' } });
+		expect(startedItem(run)?.query).toEqual({ event: 'FAILURE_CREATED', source: 'svc' });
+		expect(startedItem(await deliver(none, { body: { id: 1 } }))).not.toHaveProperty('query');
+	});
+
+	it('adds no headers unless asked', async () => {
+		const run = await deliver(none, { body: { event: 'FILE_CREATED' }, headers: { 'x-request-id': 'r-1' } });
+		expect(startedItem(run)).not.toHaveProperty('headers');
+	});
+
+	it('adds the headers on request, leaving Authorization out', async () => {
+		const run = await deliver(
+			{ authentication: 'basicAuth', credentials: { secret: SECRET, username: 'svc' }, options: { includeHeaders: true } },
+			{ body: { event: 'FILE_CREATED' }, headers: { Authorization: basicAuth('svc', SECRET), 'X-Request-Id': 'r-1', 'Content-Type': 'application/json' } },
+		);
+		expect(startedItem(run)?.headers).toEqual({ 'x-request-id': 'r-1', 'content-type': 'application/json' });
+		expect(JSON.stringify(run.result)).not.toContain(SECRET);
+		expect(JSON.stringify(run.result)).not.toContain(basicAuth('svc', SECRET).slice(6));
+	});
+
+	it('leaves the secret query parameter out but keeps the others', async () => {
+		const run = await deliver(
+			{ authentication: 'query', credentials: { secret: SECRET } },
+			{ body: { id: 1 }, query: { token: SECRET, event: 'FAILURE_CREATED' } },
+		);
+		expect(startedItem(run)?.query).toEqual({ event: 'FAILURE_CREATED' });
+		expect(JSON.stringify(run.result)).not.toContain(SECRET);
+		const only = await deliver({ authentication: 'query', credentials: { secret: SECRET } }, { body: { event: 'FILE_CREATED' }, query: { token: SECRET } });
+		expect(startedItem(only)).not.toHaveProperty('query');
+	});
+
+	it('leaves the secret header out when headers are included', async () => {
+		const run = await deliver(
+			{ authentication: 'header', credentials: { secret: SECRET }, options: { includeHeaders: true } },
+			{ body: { event: 'FAILURE_CREATED' }, headers: { 'X-Webhook-Secret': SECRET, 'x-trace': 't' } },
+		);
+		expect(startedItem(run)?.headers).toEqual({ 'x-trace': 't' });
+		expect(JSON.stringify(run.result)).not.toContain(SECRET);
+	});
+
+	it('reads only the parameters it needs', async () => {
+		const run = await deliver(none, { body: { event: 'FILE_CREATED' } });
+		expect(run.parametersRead.sort()).toEqual(['authentication', 'events', 'options']);
+	});
+});
+
+describe('bodies that are not a JSON object', () => {
+	it.each([
+		['a string', 'not json'],
+		['a JSON text that was not parsed', '{"event":"FAILURE_CREATED"}'],
+		['an array', [{ event: 'FAILURE_CREATED' }]],
+		['an empty array', []],
+		['a number', 42],
+		['true', true],
+		['null', null],
+		['nothing', undefined],
+		['an empty string', ''],
+	])('answers 400 to %s and starts nothing', async (_label, body) => {
+		const run = await deliver({ ...none, events: ['*'] }, { body, query: { event: 'FAILURE_CREATED' } });
+		expect(run.sent).toEqual({ status: 400, body: { message: 'The body must be a JSON object' }, headers: {} });
+		expect(run.result).toEqual({ noWebhookResponse: true });
+		expect(run.response.status).toHaveBeenCalledWith(400);
+		expect(run.response.json).toHaveBeenCalledTimes(1);
+	});
+
+	it.each(['POST', 'PATCH'] as const)('refuses them by %s too', async (method) => {
+		const run = await deliver(none, { method, body: 'text' });
+		expect(run.sent?.status).toBe(400);
+	});
+});
+
+describe('webhookMethods for the manual registration', () => {
+	const url = 'https://n8n.example.com/webhook/abc/webhook';
+
+	it('exist, as the lint rules ask', () => {
+		const methods = new MaintenanceManagementTrigger().webhookMethods.default;
+		expect(Object.keys(methods).sort()).toEqual(['checkExists', 'create', 'delete']);
+	});
+
+	it('report no registration before activation, remember the URL on create and forget it on delete', async () => {
+		const { checkExists, create, delete: remove } = new MaintenanceManagementTrigger().webhookMethods.default;
+		const { context, staticData } = hookContext(url);
+		await expect(checkExists.call(context)).resolves.toBe(false);
+		await expect(create.call(context)).resolves.toBe(true);
+		expect(staticData).toEqual({ webhookUrl: url });
+		await expect(checkExists.call(context)).resolves.toBe(true);
+		await expect(remove.call(context)).resolves.toBe(true);
+		expect(staticData).toEqual({});
+		await expect(checkExists.call(context)).resolves.toBe(false);
+		await expect(remove.call(context)).resolves.toBe(true);
+	});
+
+	it('report no registration when the node now has another URL', async () => {
+		const { checkExists } = new MaintenanceManagementTrigger().webhookMethods.default;
+		const { context } = hookContext(url, { webhookUrl: 'https://old.example.com/webhook/x/webhook' });
+		await expect(checkExists.call(context)).resolves.toBe(false);
+	});
+
+	it('let errors of the context through instead of hiding them', async () => {
+		const { checkExists } = new MaintenanceManagementTrigger().webhookMethods.default;
+		const broken = { getWorkflowStaticData: () => { throw new Error('static data unavailable'); } };
+		await expect(checkExists.call(broken as never)).rejects.toThrow('static data unavailable');
+	});
+});
