@@ -1,0 +1,202 @@
+/**
+ * `npm run dev`: a real n8n (pinned) with this package, the local API sandbox with demo data, a
+ * credential pointing at it and example workflows. Rebuilds the package on change. Ctrl-C stops it all.
+ */
+const { spawn, spawnSync } = require('node:child_process');
+const { mkdirSync, rmSync, symlinkSync, writeFileSync, existsSync } = require('node:fs');
+const { createRequire } = require('node:module');
+const { join } = require('node:path');
+const readline = require('node:readline');
+
+const { ensureRuntime, ROOT, N8N_DIR } = require('./runtime');
+
+const PORT = Number(process.env.N8N_PORT ?? 5678);
+const SANDBOX_PORT = Number(process.env.SANDBOX_PORT ?? 4010);
+const USER_FOLDER = join(ROOT, '.dev');
+const LOGIN = { email: 'dev@example.com', password: 'Dev-password-1' };
+const WEBHOOK_ID = '0d5e8a52-7c1b-4f3e-9a64-2b8c1d7e6f50';
+const WEBHOOK_SECRET = 'dev-webhook-secret-0123456789';
+const children = [];
+
+const log = (message) => process.stdout.write(`[dev] ${message}\n`);
+
+function start(command, args, options = {}) {
+	const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'], ...options });
+	children.push(child);
+	return child;
+}
+
+function stopAll() {
+	for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+	setTimeout(() => process.exit(0), 1500).unref();
+}
+process.on('SIGINT', stopAll);
+process.on('SIGTERM', stopAll);
+
+async function startSandbox() {
+	const child = start(join(ROOT, 'node_modules', '.bin', 'tsx'), ['sandbox/cli.ts'], {
+		stdio: ['ignore', 'pipe', 'inherit'],
+		env: { ...process.env, SANDBOX_PORT: String(SANDBOX_PORT) },
+	});
+	const firstLine = await new Promise((resolve, reject) => {
+		readline.createInterface({ input: child.stdout }).once('line', resolve);
+		child.once('exit', (code) => reject(new Error(`The sandbox stopped (exit code ${code})`)));
+	});
+	return JSON.parse(firstLine);
+}
+
+function workflows() {
+	const api = { maintenanceManagementApi: { id: 'devApiCredential1', name: 'Maintenance Management (local sandbox)' } };
+	const node = (name, parameters, position) => ({
+		id: name.toLowerCase().replace(/\W+/g, '-'),
+		name,
+		type: 'n8n-nodes-maintenance-management.maintenanceManagement',
+		typeVersion: 1,
+		position,
+		parameters,
+		credentials: api,
+	});
+	const manual = { id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
+	const chain = (from, to) => ({ [from]: { main: [[{ node: to, type: 'main', index: 0 }]] } });
+	return [
+		{
+			id: 'devOpenWorkOrders',
+			name: 'Example: list the open work orders',
+			nodes: [manual, node('Open Work Orders', { resource: 'failure', operation: 'getAllOpen', returnAll: true }, [250, 0])],
+			connections: chain('Start', 'Open Work Orders'),
+			settings: { executionOrder: 'v1' },
+		},
+		{
+			id: 'devCreatePlannedJob',
+			name: 'Example: create a planned job',
+			nodes: [
+				manual,
+				node(
+					'Create Planned Job',
+					{
+						resource: 'work',
+						operation: 'create',
+						type: 'CYCLIC',
+						name: 'Monthly lift inspection',
+						work_type_id: 1,
+						local_id: '3, 4',
+						client_id: 1,
+						recurrence: { values: { DTSTART: '2027-01-04T08:00:00', FREQ: 'MONTHLY', INTERVAL: 1 } },
+						interventions: { items: [{ id: 1, elements: 'LIFT-1' }] },
+					},
+					[250, 0],
+				),
+			],
+			connections: chain('Start', 'Create Planned Job'),
+			settings: { executionOrder: 'v1' },
+		},
+		{
+			id: 'devWebhookEvents',
+			name: 'Example: react to work order events',
+			nodes: [
+				{
+					id: 'events',
+					name: 'Work Order Events',
+					type: 'n8n-nodes-maintenance-management.maintenanceManagementTrigger',
+					typeVersion: 1,
+					position: [0, 0],
+					webhookId: WEBHOOK_ID,
+					parameters: { events: ['*'], authentication: 'query', parameterName: 'token' },
+					credentials: { maintenanceManagementWebhookApi: { id: 'devHookCredential', name: 'Webhook secret (local sandbox)' } },
+				},
+				node('Open Work Orders Of Location', { resource: 'failure', operation: 'getAllOpen', limit: 10 }, [250, 0]),
+			],
+			connections: chain('Work Order Events', 'Open Work Orders Of Location'),
+			settings: { executionOrder: 'v1' },
+		},
+	];
+}
+
+async function main() {
+	const runtime = ensureRuntime();
+	log('building the package…');
+	if (spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) process.exit(1);
+	start(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json', '--watch', '--preserveWatchOutput'], { stdio: 'ignore' });
+
+	const sandbox = await startSandbox();
+	log(`sandbox on ${sandbox.url} (production ${sandbox.environments.production.baseUrl}, sandbox ${sandbox.environments.sandbox.baseUrl})`);
+
+	// The package as a community package: a link, so rebuilds are picked up.
+	const nodesDir = join(USER_FOLDER, '.n8n', 'nodes', 'node_modules');
+	mkdirSync(nodesDir, { recursive: true });
+	const link = join(nodesDir, 'n8n-nodes-maintenance-management');
+	rmSync(link, { recursive: true, force: true });
+	symlinkSync(ROOT, link, 'dir');
+
+	const bcrypt = createRequire(join(N8N_DIR, 'package.json'))('bcryptjs');
+	const env = {
+		...process.env,
+		N8N_USER_FOLDER: USER_FOLDER,
+		N8N_ENCRYPTION_KEY: 'local-development-key',
+		DB_TYPE: 'sqlite',
+		N8N_PORT: String(PORT),
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: '127.0.0.1',
+		N8N_SECURE_COOKIE: 'false',
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_DISABLED_MODULES: 'promotions,mcp-registry,instance-reporting,workflow-builder,instance-ai',
+		N8N_DEV_RELOAD: 'true',
+		N8N_INSTANCE_OWNER_MANAGED_BY_ENV: 'true',
+		N8N_INSTANCE_OWNER_EMAIL: LOGIN.email,
+		N8N_INSTANCE_OWNER_PASSWORD_HASH: bcrypt.hashSync(LOGIN.password, 10),
+	};
+	const n8n = (args) => spawnSync(runtime.node, [runtime.n8n, ...args], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+
+	const importDir = join(USER_FOLDER, 'import');
+	mkdirSync(join(importDir, 'workflows'), { recursive: true });
+	writeFileSync(
+		join(importDir, 'credentials.json'),
+		JSON.stringify([
+			{
+				id: 'devApiCredential1',
+				name: 'Maintenance Management (local sandbox)',
+				type: 'maintenanceManagementApi',
+				data: { accessToken: sandbox.environments.sandbox.token, environment: 'sandbox', sandboxBaseUrl: sandbox.environments.sandbox.baseUrl, productionBaseUrl: sandbox.environments.production.baseUrl },
+			},
+			{ id: 'devHookCredential', name: 'Webhook secret (local sandbox)', type: 'maintenanceManagementWebhookApi', data: { secret: WEBHOOK_SECRET, username: '' } },
+		]),
+	);
+	for (const workflow of workflows()) writeFileSync(join(importDir, 'workflows', `${workflow.id}.json`), JSON.stringify(workflow));
+	log('importing the credential and the example workflows…');
+	n8n(['import:credentials', `--input=${join(importDir, 'credentials.json')}`]);
+	n8n(['import:workflow', '--separate', `--input=${join(importDir, 'workflows')}`]);
+	n8n(['publish:workflow', '--id=devWebhookEvents']);
+
+	log(`starting n8n on http://127.0.0.1:${PORT} …`);
+	start(runtime.node, [runtime.n8n, 'start'], { env });
+	const webhookUrl = `http://127.0.0.1:${PORT}/webhook/${WEBHOOK_ID}/webhook?token=${WEBHOOK_SECRET}`;
+	for (let attempt = 0; attempt < 240; attempt++) {
+		const status = await fetch(webhookUrl, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })
+			.then((response) => response.status)
+			.catch(() => 0);
+		if (status && status !== 404) break;
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+	for (const method of ['POST', 'PATCH']) {
+		await fetch(`${sandbox.controlUrl}/webhooks`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify({ url: webhookUrl, method, events: method === 'POST' ? ['*'] : ['BUY_ORDER_UPDATED'] }),
+		});
+	}
+	log('');
+	log(`editor:   http://127.0.0.1:${PORT}`);
+	log(`login:    ${LOGIN.email} / ${LOGIN.password}`);
+	log(`sandbox:  ${sandbox.environments.sandbox.baseUrl} (token ${sandbox.environments.sandbox.token})`);
+	log(`events:   curl -X POST ${sandbox.controlUrl}/events -H 'Content-Type: application/json' -d '{"event":"FAILURE_CREATED"}'`);
+	log('Ctrl-C stops n8n, the sandbox and the rebuild.');
+	if (!existsSync(join(ROOT, 'dist'))) log('warning: dist/ is missing');
+}
+
+main().catch((error) => {
+	process.stderr.write(`[dev] ${error.stack ?? error}\n`);
+	stopAll();
+});
