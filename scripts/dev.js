@@ -26,12 +26,18 @@ function start(command, args, options = {}) {
 	return child;
 }
 
-function stopAll() {
-	for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-	setTimeout(() => process.exit(0), 1500).unref();
+/** Stops everything this script started: politely first, then for good after 10 seconds. */
+async function stopAll() {
+	const running = children.filter((child) => child.exitCode === null && child.signalCode === null);
+	for (const child of running) child.kill('SIGTERM');
+	const exited = Promise.all(running.map((child) => new Promise((resolve) => child.once('exit', resolve))));
+	const timeout = new Promise((resolve) => setTimeout(resolve, 10_000));
+	await Promise.race([exited, timeout]);
+	for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+	process.exit(0);
 }
-process.on('SIGINT', stopAll);
-process.on('SIGTERM', stopAll);
+process.on('SIGINT', () => void stopAll());
+process.on('SIGTERM', () => void stopAll());
 
 async function startSandbox() {
 	const child = start(join(ROOT, 'node_modules', '.bin', 'tsx'), ['sandbox/cli.ts'], {
@@ -198,5 +204,5 @@ async function main() {
 
 main().catch((error) => {
 	process.stderr.write(`[dev] ${error.stack ?? error}\n`);
-	stopAll();
+	void stopAll();
 });
