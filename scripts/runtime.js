@@ -48,7 +48,9 @@ function ensureN8n() {
 	copyFileSync(join(N8N_MANIFEST, 'package.json'), join(N8N_DIR, 'package.json'));
 	copyFileSync(join(N8N_MANIFEST, 'package-lock.json'), join(N8N_DIR, 'package-lock.json'));
 	const env = { ...process.env, PATH: `${join(NODE_DIR, 'bin')}:${process.env.PATH}` };
-	run('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: N8N_DIR, env });
+	// npm install, not npm ci: the registry reachable here lacks some other platforms' optional packages,
+	// so the lockfile cannot list them and npm ci refuses it; npm install keeps the locked versions.
+	run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: N8N_DIR, env });
 	log('building sqlite3 against Node 24…');
 	run('npm', ['rebuild', 'sqlite3', '--build-from-source', `--nodedir=${NODE_DIR}`], { cwd: N8N_DIR, env: { ...env, npm_config_nodedir: NODE_DIR } });
 	writeFileSync(stamp, hash);
