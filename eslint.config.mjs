@@ -4,7 +4,7 @@ import n8nNodesBase from 'eslint-plugin-n8n-nodes-base';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-	{ ignores: ['dist/**', 'node_modules/**', '.runtime/**', 'coverage/**', 'e2e/n8n/**'] },
+	{ ignores: ['dist/**', 'node_modules/**', '.runtime/**', '.dev/**', 'coverage/**', 'e2e/n8n/**'] },
 	{
 		files: ['**/*.ts'],
 		extends: [js.configs.recommended, tseslint.configs.recommended],

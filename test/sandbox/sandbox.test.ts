@@ -168,7 +168,13 @@ describe('state', () => {
 
 describe('auth', () => {
 	it('refuses a missing header, a token of the other environment and a malformed Bearer', async () => {
-		for (const headers of [{}, { Authorization: `Bearer ${sandbox.environments.production.token}` }, { Authorization: `Bearer  ${token}` }, { Authorization: token }]) {
+		const attempts: Array<Record<string, string>> = [
+			{},
+			{ Authorization: `Bearer ${sandbox.environments.production.token}` },
+			{ Authorization: `Bearer  ${token}` },
+			{ Authorization: token },
+		];
+		for (const headers of attempts) {
 			const answer = await api('GET', '/failures', undefined, headers);
 			expect(answer.status).toBe(401);
 			expect(answer.body.error.message).toBe('Authentication token invalid.');
