@@ -2,13 +2,13 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { number } from '../../helpers/schemas';
-import { forOperation, simplifyProperty } from '../common';
+import { byText, forOperation, simplifyProperty } from '../common';
 import type { OperationModule } from '../types';
 import { materialShape, optionalMaterialFields, requiredMaterialFields } from './fields';
 
 const saleFields: INodeProperties[] = [
-	{ displayName: 'Sale Price', name: 'sale_price', type: 'number', default: 0, description: 'Default sale price' },
-	{ displayName: 'Sale VAT (%)', name: 'sale_vat', type: 'number', default: 0, description: 'Default sale VAT' },
+	{ displayName: 'Sale Price', name: 'sale_price', type: 'number', typeOptions: { numberPrecision: 2 }, default: 0, description: 'Default sale price' },
+	{ displayName: 'Sale VAT (%)', name: 'sale_vat', type: 'number', typeOptions: { numberPrecision: 2 }, default: 0, description: 'Default sale VAT' },
 ];
 
 const properties: INodeProperties[] = [
@@ -19,13 +19,13 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		options: [...optionalMaterialFields, ...saleFields].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+		options: [...optionalMaterialFields(false), ...saleFields].sort(byText('displayName')),
 	},
 	simplifyProperty,
 ];
 
 const schema = z
-	.object({ ...materialShape, sale_price: number().optional(), sale_vat: number().optional() })
+	.object({ ...materialShape(false), sale_price: number().optional(), sale_vat: number().optional() })
 	.strict();
 
 export const create: OperationModule = {

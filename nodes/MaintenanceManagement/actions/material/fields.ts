@@ -7,16 +7,42 @@ export const CONSUMPTION_TYPES = ['INHERIT', 'AUTOMATIC', 'MANUAL'] as const;
 
 /** The fields both Create and Update of a material require. */
 export const requiredMaterialFields: INodeProperties[] = [
-	{ displayName: 'Material Type ID', name: 'material_type_id', type: 'number', required: true, default: 0 },
+	{
+		displayName: 'Material Type ID',
+		name: 'material_type_id',
+		type: 'number',
+		required: true,
+		default: 0,
+		description: 'ID of the material type the material belongs to',
+	},
 	{ displayName: 'Name', name: 'name', type: 'string', required: true, default: '' },
-	{ displayName: 'Code', name: 'code', type: 'string', required: true, default: '', description: 'Unique material code' },
+	{
+		displayName: 'Code',
+		name: 'code',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'Material code, unique across materials',
+	},
 	{ displayName: 'Units', name: 'units', type: 'string', required: true, default: '', placeholder: 'e.g. unit, kg, m' },
 ];
 
-export const optionalMaterialFields: INodeProperties[] = [
-	{ displayName: 'Description', name: 'description', type: 'string', default: '' },
-	{ displayName: 'EAN/UPC', name: 'ean_upc', type: 'string', default: '' },
-	{ displayName: 'Observations', name: 'observations', type: 'string', default: '' },
+/** The optional text fields; on update the API also accepts null for them, which clears them. */
+const NULLABLE_ON_UPDATE = ['description', 'ean_upc', 'observations', 'sku'] as const;
+
+const textField = (displayName: string, name: string, update: boolean): INodeProperties => ({
+	displayName,
+	name,
+	type: 'string',
+	default: '',
+	...(update ? { description: 'Enter null to clear it', placeholder: 'e.g. text, or null to clear it' } : {}),
+});
+
+/** Optional fields of Create ("Additional Fields") or Update ("Update Fields"), sorted by display name. */
+export const optionalMaterialFields = (update: boolean): INodeProperties[] => [
+	textField('Description', 'description', update),
+	textField('EAN/UPC', 'ean_upc', update),
+	textField('Observations', 'observations', update),
 	{
 		displayName: 'Purchase Consumption Type',
 		name: 'purchase_consumption_type',
@@ -27,18 +53,25 @@ export const optionalMaterialFields: INodeProperties[] = [
 			{ name: 'Manual', value: 'MANUAL' },
 		],
 		default: 'INHERIT',
+		description: 'How purchases of the material are consumed; Inherit takes the setting of its material type',
 	},
-	{ displayName: 'SKU', name: 'sku', type: 'string', default: '' },
+	textField('SKU', 'sku', update),
 ];
 
-export const materialShape = {
+/** On update, the word null (or a null from an expression) clears the field, as the Buy Order supplier does. */
+const toNull = (value: unknown): unknown => (typeof value === 'string' && value.trim().toLowerCase() === 'null' ? null : value);
+
+const optionalText = (update: boolean) =>
+	update
+		? z.preprocess(toNull, z.string({ invalid_type_error: 'must be text, or null to clear it' }).nullable().optional())
+		: z.string({ invalid_type_error: 'must be text' }).optional();
+
+/** The body fields Create and Update share; Update lets the optional text fields be null. */
+export const materialShape = (update: boolean) => ({
 	material_type_id: id(),
 	name: text(),
 	code: text(),
 	units: text(),
-	description: z.string().optional(),
-	ean_upc: z.string().optional(),
-	observations: z.string().optional(),
 	purchase_consumption_type: oneOf(CONSUMPTION_TYPES).optional(),
-	sku: z.string().optional(),
-};
+	...Object.fromEntries(NULLABLE_ON_UPDATE.map((field) => [field, optionalText(update)])),
+});

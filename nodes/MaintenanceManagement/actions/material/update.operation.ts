@@ -6,10 +6,18 @@ import type { OperationModule } from '../types';
 import { materialShape, optionalMaterialFields, requiredMaterialFields } from './fields';
 
 const properties: INodeProperties[] = [
-	{ displayName: 'Material ID', name: 'materialId', type: 'string', required: true, default: '', placeholder: 'e.g. 15' },
+	{
+		displayName: 'Material ID',
+		name: 'materialId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 15',
+		description: 'ID of the material to update',
+	},
 	{
 		displayName:
-			'The API requires Material Type ID, Name, Code and Units on every update: send the current values for those you do not change',
+			'The API requires Material Type ID, Name, Code and Units on every update: send the current values of those you do not change',
 		name: 'requiredNotice',
 		type: 'notice',
 		default: '',
@@ -21,7 +29,7 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		options: optionalMaterialFields,
+		options: optionalMaterialFields(true),
 	},
 	expandedProperty(relationOptions(['material_type', 'supplier_custom_price', 'warehouse'])),
 	simplifyProperty,
@@ -37,7 +45,7 @@ export const update: OperationModule = {
 		body: {
 			fields: ['material_type_id', 'name', 'code', 'units'],
 			collections: ['updateFields'],
-			schema: z.object(materialShape).strict(),
+			schema: z.object(materialShape(true)).strict(),
 		},
 	},
 };
