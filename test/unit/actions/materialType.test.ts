@@ -1,0 +1,108 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
+import { runNode, type ParameterValue } from '../helpers/harness';
+import { SandboxFixture } from '../helpers/sandbox';
+
+const node = new MaintenanceManagement();
+const fixture = new SandboxFixture();
+
+beforeAll(async () => await fixture.start());
+afterAll(async () => await fixture.stop());
+beforeEach(async () => await fixture.reset());
+
+const create = (parameters: Record<string, ParameterValue>, options: { items?: IDataObject[]; continueOnFail?: boolean } = {}) =>
+	runNode({
+		node,
+		credentials: fixture.credentials,
+		parameters: { resource: 'materialType', operation: 'create', name: 'Fasteners', parent_id: '1', ...parameters },
+		...options,
+	});
+
+const state = async (id: string) => (await fixture.control('GET', `/state/materialTypes/${id}`)) as { id: string; attributes: IDataObject };
+
+describe('Material Type: Create', () => {
+	it('sends name and parent folder, and the API generates the code when none is sent', async () => {
+		const { output, error, requests } = await create({});
+		expect(error).toBeUndefined();
+		expect(requests).toHaveLength(1);
+		const [logged] = await fixture.requests();
+		expect(logged).toMatchObject({ method: 'POST', path: '/stocks/material-types', query: {}, status: 201 });
+		expect(logged.body).toEqual({ name: 'Fasteners', parent_id: '1' });
+		expect(output).toHaveLength(1);
+		expect(output[0].pairedItem).toEqual({ item: 0 });
+		const id = String(output[0].json.id);
+		expect(output[0].json).toMatchObject({ type: 'stock-material-type', name: 'Fasteners', parent_id: '1', code: `MT-${id}` });
+		expect((await state(id)).attributes).toMatchObject({ name: 'Fasteners', parent_id: '1', code: `MT-${id}` });
+	});
+
+	it('sends the code when one is given', async () => {
+		const { output, error } = await create({ additionalFields: { code: 'FAST' } });
+		expect(error).toBeUndefined();
+		expect((await fixture.requests())[0].body).toEqual({ name: 'Fasteners', parent_id: '1', code: 'FAST' });
+		expect(output[0].json.code).toBe('FAST');
+	});
+
+	it('sends a parent folder given as a number (from an expression) as the string the spec asks for', async () => {
+		const { error } = await create({ parent_id: (_i: number, item: IDataObject) => item.folder }, { items: [{ folder: 2 }] });
+		expect(error).toBeUndefined();
+		expect((await fixture.requests())[0].body).toMatchObject({ parent_id: '2' });
+	});
+
+	it('the new type can hold a new material', async () => {
+		const { output } = await create({ additionalFields: { code: 'FAST' } });
+		const typeId = Number(output[0].json.id);
+		const material = await runNode({
+			node,
+			credentials: fixture.credentials,
+			parameters: { resource: 'material', operation: 'create', material_type_id: typeId, name: 'Washer', code: 'W-1', units: 'unit' },
+		});
+		expect(material.error).toBeUndefined();
+		expect(material.output[0].json).toMatchObject({ material_type_id: String(typeId) });
+	});
+
+	it.each<[string, Record<string, unknown>, RegExp]>([
+		['an empty name', { name: '' }, /"name" \(Name\)/],
+		['a name of spaces', { name: '   ' }, /"name" \(Name\) must not be empty/],
+		['no parent folder', { parent_id: '' }, /"parent_id" \(Parent ID\)/],
+		['a code of spaces', { additionalFields: { code: '  ' } }, /"code" \(Code\) must not be empty/],
+	])('rejects %s before sending anything', async (_label, parameters, message) => {
+		const { error, requests } = await create(parameters);
+		expect(error?.message).toMatch(message);
+		expect(error?.message).toMatch(/item 0/);
+		expect(requests).toHaveLength(0);
+		expect(await fixture.requests()).toHaveLength(0);
+	});
+
+	it('surfaces the API 400 for a code already in use', async () => {
+		const { error } = await create({ additionalFields: { code: 'MT-2' } });
+		expect(error?.message).toBe('Property validation error. code: This code is already used.');
+		expect(error?.httpCode).toBe('400');
+	});
+
+	it('surfaces the API 400 for an unknown parent folder', async () => {
+		const { error } = await create({ parent_id: '777' });
+		expect(error?.message).toBe('Property validation error. parent_id: No material type folder has this id.');
+	});
+
+	it('surfaces 500 with the spec message, and says it was not retried', async () => {
+		await fixture.control('POST', '/faults', { status: 500, count: 1, method: 'POST', path: '/stocks/material-types' });
+		const { error } = await create({});
+		expect(error?.message).toBe('An error has occurred during the request.');
+		expect(error?.description).toMatch(/not retried/);
+		expect(await fixture.requests()).toHaveLength(1);
+	});
+
+	it('with Continue On Fail, a bad item gives an error item and the others are created, each paired', async () => {
+		const { output, error } = await create(
+			{ name: (_i: number, item: IDataObject) => item.name },
+			{ items: [{ name: 'Bolts' }, { name: '' }, { name: 'Nuts' }], continueOnFail: true },
+		);
+		expect(error).toBeUndefined();
+		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(output[0].json).toMatchObject({ name: 'Bolts' });
+		expect(output[1].json.error).toMatch(/item 1: "name" \(Name\)/);
+		expect(output[2].json).toMatchObject({ name: 'Nuts' });
+		expect((await fixture.requests()).map((r) => (r.body as IDataObject).name)).toEqual(['Bolts', 'Nuts']);
+	});
+});
