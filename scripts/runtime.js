@@ -52,7 +52,12 @@ function ensureN8n() {
 	// so the lockfile cannot list them and npm ci refuses it; npm install keeps the locked versions.
 	run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: N8N_DIR, env });
 	log('building sqlite3 against Node 24…');
-	run('npm', ['rebuild', 'sqlite3', '--build-from-source', `--nodedir=${NODE_DIR}`], { cwd: N8N_DIR, env: { ...env, npm_config_nodedir: NODE_DIR } });
+	// Scripts must run here, whatever this project's .npmrc says (npm passes it on as npm_config_*).
+	const buildEnv = { ...env, npm_config_nodedir: NODE_DIR, npm_config_build_from_source: 'true', npm_config_ignore_scripts: 'false' };
+	run('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false'], { cwd: N8N_DIR, env: buildEnv });
+	if (!existsSync(join(N8N_DIR, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node'))) {
+		throw new Error('sqlite3 was not built for Node 24: check that python3, make and g++ are installed');
+	}
 	writeFileSync(stamp, hash);
 	log(`n8n installed in ${Math.round((Date.now() - started) / 1000)} s`);
 }

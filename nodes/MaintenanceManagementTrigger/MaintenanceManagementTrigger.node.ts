@@ -43,7 +43,7 @@ const without = (query: IDataObject, name: string): IDataObject => {
 const eventOptions = [
 	{ name: 'All Events', value: ALL_EVENTS, description: 'Any event, including deliveries whose event cannot be detected' },
 	...EVENTS.map((event) => ({ name: event.name, value: event.value, description: `${event.description} (${event.value})` })),
-].sort((a, b) => a.name.localeCompare(b.name));
+].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
 export class MaintenanceManagementTrigger implements INodeType {
 	description: INodeTypeDescription = {

@@ -112,6 +112,11 @@ export class N8nInstance {
 		await this.waitFor(async () => (await fetch(this.url('/healthz/readiness'))).status === 200, 'n8n to be ready', 120_000);
 	}
 
+	/** The process id of the started n8n, to read its memory. */
+	get pid(): number | undefined {
+		return this.server?.pid;
+	}
+
 	url(path: string): string {
 		return `http://127.0.0.1:${this.port}${path}`;
 	}

@@ -150,7 +150,7 @@ export const relationOptions = (names: string[]): INodePropertyOptions[] =>
 				.replace(/\b\w/g, (c) => c.toUpperCase()),
 			value,
 		}))
-		.sort((a, b) => a.name.localeCompare(b.name));
+		.sort(byText('name'));
 
 /** A picker for a record that has a list endpoint: search the list, or enter an ID. */
 export const recordLocator = (
@@ -195,3 +195,12 @@ export const operationSelector = (
 	options,
 	default: defaultOperation,
 });
+
+/**
+ * Sorts by a text field. A plain comparison, not localeCompare: the first localeCompare loads the ICU
+ * collator, which costs tens of milliseconds at package load.
+ */
+export const byText =
+	<K extends string>(key: K) =>
+	(a: Record<K, string>, b: Record<K, string>): number =>
+		a[key] < b[key] ? -1 : a[key] > b[key] ? 1 : 0;
