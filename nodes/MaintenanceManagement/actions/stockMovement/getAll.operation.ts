@@ -1,9 +1,14 @@
 import { listOperation } from '../common';
 
+/**
+ * GET /stock-movements is deprecated in v3 and still served. The spec names no list endpoint that
+ * replaces it: stock is now changed through stock transactions (batches and transfers), which have
+ * create endpoints only.
+ */
 export const getAll = listOperation('stockMovement', 'getAll', '/stock-movements', {
 	notice: {
 		displayName:
-			'GET /stock-movements is deprecated in the API. It stays available in v3; the API documents no list replacement, and new stock changes are made with Stock Transaction operations.',
+			'Deprecated in the API (still served in v3). Stock changes are now made with Stock Transaction → Create Batch and Transfer; the API offers no endpoint that lists stock transactions, so this remains the only way to read the movement history.',
 		name: 'deprecationNotice',
 		type: 'notice',
 		default: '',
