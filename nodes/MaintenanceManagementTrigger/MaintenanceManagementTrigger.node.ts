@@ -51,7 +51,10 @@ export class MaintenanceManagementTrigger implements INodeType {
 		name: 'maintenanceManagementTrigger',
 		icon: { light: 'file:maintenanceManagement.svg', dark: 'file:maintenanceManagement.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// Versions 1 and 2 behave the same. For a version-1 webhook node, n8n evaluates an expression
+		// before every delivery (the binary-data option of its first Webhook node), which costs an
+		// expression isolate per call; from version 2 on it does not, so new nodes get version 2.
+		version: [1, 2],
 		subtitle: '={{$parameter["events"].join(", ")}}',
 		description: 'Starts the workflow when the Maintenance Management API sends a webhook event',
 		defaults: { name: 'Maintenance Management Trigger' },

@@ -26,6 +26,11 @@ describe('trigger description', () => {
 		expect(description.outputs).toEqual(['main']);
 	});
 
+	it('offers version 2 to new nodes and keeps version 1 valid', () => {
+		// n8n evaluates an extra expression before each delivery to a version-1 webhook node.
+		expect(description.version).toEqual([1, 2]);
+	});
+
 	it('offers exactly the 47 events of the spec plus All Events, named for people and described by their trigger text', () => {
 		const options = property('events').options as Array<{ name: string; value: string; description: string }>;
 		expect(SPEC_EVENTS).toHaveLength(47);

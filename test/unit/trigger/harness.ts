@@ -78,7 +78,7 @@ function makeNode(parameters: INodeParameters): INode {
 		id: 'trigger-node',
 		name: 'Maintenance Management Trigger',
 		type: 'n8n-nodes-maintenance-management.maintenanceManagementTrigger',
-		typeVersion: 1,
+		typeVersion: 2,
 		position: [0, 0],
 		parameters,
 	};

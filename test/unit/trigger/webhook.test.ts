@@ -32,7 +32,7 @@ describe('the started item', () => {
 		expect(run.response.status).not.toHaveBeenCalled();
 	});
 
-	it('keeps an empty object payload (what n8n gives for an empty body)', async () => {
+	it('keeps an empty JSON object as the payload', async () => {
 		const run = await deliver(none, { body: {}, query: { event: 'FILE_DELETED' } });
 		expect(startedItem(run)).toMatchObject({ event: 'FILE_DELETED', payload: {} });
 	});
