@@ -104,7 +104,7 @@ function workflows() {
 					id: 'events',
 					name: 'Work Order Events',
 					type: 'n8n-nodes-maintenance-management.maintenanceManagementTrigger',
-					typeVersion: 1,
+					typeVersion: 2,
 					position: [0, 0],
 					webhookId: WEBHOOK_ID,
 					parameters: { events: ['*'], authentication: 'query', parameterName: 'token' },
