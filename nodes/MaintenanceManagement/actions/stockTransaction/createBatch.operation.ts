@@ -59,7 +59,23 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		options: [{ displayName: 'Observations', name: 'observations', type: 'string', default: '', description: 'For the whole batch' }],
+		options: [
+			{
+				displayName: 'Observations',
+				name: 'observations',
+				type: 'string',
+				default: '',
+				description: 'For the whole batch. In a combined batch, items that set it must agree.',
+			},
+			{
+				displayName: 'Transactions (JSON)',
+				name: 'transactions_json',
+				type: 'json',
+				default: '[]',
+				description:
+					'The transactions as a JSON array, instead of the Transactions fields, for example from an expression over the item\'s lines: [{"material_id": 7, "quantity": 2, "cost_price": 10}]',
+			},
+		],
 	},
 	{
 		displayName: 'Options',
@@ -74,7 +90,7 @@ const properties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to send one request whose transactions come from all input items (they must share the warehouse and action). Each output item stays paired with its input item.',
+					'Whether to send one request whose transactions come from all input items (they must share the warehouse, the action and any batch observations). Each output item stays paired with its input item and lists the transactions it contributed.',
 			},
 		],
 	},
@@ -84,8 +100,8 @@ const properties: INodeProperties[] = [
 const transaction = z
 	.object({
 		material_id: id(),
-		quantity: integer().refine((value) => (value as number) > 0, 'must be more than 0'),
-		cost_price: integer(),
+		quantity: integer().refine((value) => (value as number) > 0, 'must be more than 0: the action sets the direction'),
+		cost_price: integer().refine((value) => (value as number) >= 0, 'must be 0 or more'),
 		observations: z.string().optional(),
 	})
 	.strict();
@@ -100,21 +116,53 @@ const schema = z
 	})
 	.strict();
 
+interface BatchPart {
+	itemIndex: number;
+	request: ApiRequest;
+}
+
+const warehouseOf = (part: BatchPart): string => decodeURIComponent(part.request.path.split('/')[3] ?? '');
+
+/** Why an item cannot join the items already in the combined request, or '' when it can. */
+function joinProblem(parts: BatchPart[], part: BatchPart): string {
+	const [first] = parts;
+	const problems: string[] = [];
+	if (warehouseOf(part) !== warehouseOf(first)) {
+		problems.push(`its Warehouse ID is ${warehouseOf(part)}, item ${first.itemIndex}'s is ${warehouseOf(first)}`);
+	}
+	const action = String(part.request.body!.action);
+	const firstAction = String(first.request.body!.action);
+	if (action !== firstAction) problems.push(`its Action is ${action}, item ${first.itemIndex}'s is ${firstAction}`);
+	const observations = part.request.body!.observations;
+	const other = parts.find((entry) => entry.request.body!.observations !== undefined);
+	if (observations !== undefined && other && other.request.body!.observations !== observations) {
+		problems.push(`its batch Observations differ from item ${other.itemIndex}'s`);
+	}
+	return problems.join('; ');
+}
+
+/**
+ * Without "Combine All Items Into One Batch", each item is one request. With it, every valid item's
+ * transactions go into ONE request; all items are read and validated before it is sent, and each
+ * input item gets one output item: the batch plus the transactions it contributed.
+ */
 async function executeAll(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	const options = this.getNodeParameter('batchOptions', 0, {}) as IDataObject;
 	if (!options.combineItems) return await runPerItem.call(this, createBatch, items);
 
 	const output: INodeExecutionData[] = new Array(items.length);
-	const parts: Array<{ itemIndex: number; request: ApiRequest }> = [];
+	const parts: BatchPart[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			const request = buildRequest.call(this, createBatch, itemIndex);
-			const first = parts[0]?.request;
-			if (first && (first.path !== request.path || first.body?.action !== request.body?.action)) {
-				throw new NodeOperationError(this.getNode(), `Item ${itemIndex} cannot join the combined batch`, {
-					itemIndex,
-					description: `A combined batch has one warehouse and one action. This item has ${request.path} and ${String(request.body?.action)}, the first has ${first.path} and ${String(first.body?.action)}. Make them match, or turn off "Combine All Items Into One Batch".`,
-				});
+			if (parts.length) {
+				const mismatch = joinProblem(parts, { itemIndex, request });
+				if (mismatch) {
+					throw new NodeOperationError(this.getNode(), `Item ${itemIndex} cannot join the combined batch: ${mismatch}`, {
+						itemIndex,
+						description: `A combined batch has one warehouse, one action and one batch observation. Make them match across the items, or turn off "Combine All Items Into One Batch". No request was sent for this item.`,
+					});
+				}
 			}
 			parts.push({ itemIndex, request });
 		} catch (error) {
@@ -125,13 +173,20 @@ async function executeAll(this: IExecuteFunctions, items: INodeExecutionData[]):
 	if (parts.length) {
 		const [first] = parts;
 		const transactions = parts.flatMap((part) => part.request.body!.transactions as IDataObject[]);
-		const body: IDataObject = { ...first.request.body, transactions };
+		const observations = parts.find((part) => part.request.body!.observations !== undefined)?.request.body!.observations;
+		const body: IDataObject = {
+			action: first.request.body!.action,
+			transactions,
+			...(observations !== undefined ? { observations } : {}),
+		};
 		try {
 			const envelope = await apiRequest.call(this, { ...first.request, body }, readRetry.call(this, first.itemIndex), first.itemIndex);
 			const simplify = this.getNodeParameter('simplify', first.itemIndex, true) as boolean;
 			const data = Array.isArray(envelope.data) ? envelope.data : envelope.data ? [envelope.data] : [];
 			const [batch] = toItems(data, envelope.included, simplify);
-			const created = toItems(envelope.included ?? [], [], simplify);
+			// The batch's transactions, in the order they were sent; each item gets its own slice.
+			const sent = (envelope.included ?? []).filter((resource) => resource.type === 'stock-transaction');
+			const created = toItems(sent, [], simplify);
 			let offset = 0;
 			for (const { itemIndex, request } of parts) {
 				const count = (request.body!.transactions as IDataObject[]).length;
