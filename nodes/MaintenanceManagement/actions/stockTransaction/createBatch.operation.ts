@@ -33,20 +33,28 @@ const properties: INodeProperties[] = [
 		typeOptions: { multipleValues: true },
 		placeholder: 'Add Transaction',
 		default: {},
+		description: 'Each needs a material, a quantity and a cost price. To map a list from the input, use Transactions (JSON) under Additional Fields instead.',
 		options: [
 			{
 				displayName: 'Transaction',
 				name: 'items',
 				values: [
 					{ displayName: 'Material ID', name: 'material_id', type: 'number', default: 0 },
-					{ displayName: 'Quantity', name: 'quantity', type: 'number', typeOptions: { numberPrecision: 0 }, default: 1 },
+					{
+						displayName: 'Quantity',
+						name: 'quantity',
+						type: 'number',
+						typeOptions: { numberPrecision: 0 },
+						default: 1,
+						description: 'Whole number above 0; the action sets whether it is added or subtracted',
+					},
 					{
 						displayName: 'Cost Price',
 						name: 'cost_price',
 						type: 'number',
 						typeOptions: { numberPrecision: 0 },
 						default: 0,
-						description: 'Whole number, as the API expects',
+						description: 'Whole number, 0 or more, as the API expects',
 					},
 					{ displayName: 'Observations', name: 'observations', type: 'string', default: '' },
 				],
