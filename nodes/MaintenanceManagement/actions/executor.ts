@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { displayNames, normalize, validate } from '../helpers/input';
 import { toItems } from '../helpers/simplify';
-import type { ApiRequest, RetryPolicy } from '../transport';
+import type { ApiRequest, ApiResource, RetryPolicy } from '../transport';
 import { apiRequest, apiRequestAllItems, buildPath, DEFAULT_RETRY } from '../transport';
 import type { OperationModule } from './types';
 
@@ -100,8 +100,8 @@ export async function executeEndpoint(
 	if (operation.endpoint.list) {
 		const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 		const limit = returnAll ? undefined : (this.getNodeParameter('limit', itemIndex, 50) as number);
-		const pages = await apiRequestAllItems.call(this, request, { returnAll, limit }, retry, itemIndex);
-		return toItems(pages.data, pages.included, simplify);
+		const toRecords = (data: ApiResource[], included?: ApiResource[]) => toItems(data, included, simplify);
+		return await apiRequestAllItems.call(this, request, { returnAll, limit }, toRecords, retry, itemIndex);
 	}
 	const envelope = await apiRequest.call(this, request, retry, itemIndex);
 	const data = Array.isArray(envelope.data) ? envelope.data : envelope.data ? [envelope.data] : [];

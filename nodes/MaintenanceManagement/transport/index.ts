@@ -232,11 +232,6 @@ export interface PageOptions {
 	limit?: number;
 }
 
-export interface CollectedPages {
-	data: ApiResource[];
-	included: ApiResource[];
-}
-
 const pageKey = (data: ApiResource[]): string =>
 	`${data.length}:${data[0]?.type}:${data[0]?.id}:${data[data.length - 1]?.id}`;
 
@@ -244,23 +239,25 @@ const pageKey = (data: ApiResource[]): string =>
  * Pages through a collection: `page` starts at 1 and keeps one `limit` throughout. It stops when a page
  * holds fewer records than the limit (the spec's rule), when `links.next` is absent, when data is empty,
  * or when a page repeats the previous one. With a Limit, it asks for no more records than needed.
+ * Each page is turned into output records as it arrives (`toRecords`, with that page's `included`),
+ * so the raw pages do not pile up in memory.
  */
 export async function apiRequestAllItems(
 	this: Context,
 	request: ApiRequest,
 	pages: PageOptions,
+	toRecords: (data: ApiResource[], included: ApiResource[] | undefined) => IDataObject[],
 	retry: RetryPolicy = DEFAULT_RETRY,
 	itemIndex?: number,
-): Promise<CollectedPages> {
+): Promise<IDataObject[]> {
 	const wanted = pages.returnAll ? Infinity : Math.max(1, Math.floor(pages.limit ?? 50));
 	// The fewest pages that can hold the records wanted, then the smallest page size that fills them.
 	const pageSize = pages.returnAll
 		? MAX_PAGE_SIZE
 		: Math.ceil(wanted / Math.ceil(wanted / MAX_PAGE_SIZE));
-	const data: ApiResource[] = [];
-	const included: ApiResource[] = [];
+	const records: IDataObject[] = [];
 	let previous = '';
-	for (let page = 1; data.length < wanted; page++) {
+	for (let page = 1; records.length < wanted; page++) {
 		const envelope = await apiRequest.call(
 			this,
 			{ ...request, qs: { ...request.qs, page, limit: pageSize } },
@@ -272,15 +269,12 @@ export async function apiRequestAllItems(
 		const key = pageKey(pageData);
 		if (key === previous) break;
 		previous = key;
-		for (const resource of pageData) {
-			if (data.length >= wanted) break;
-			data.push(resource);
-		}
-		if (envelope.included?.length) {
-			for (const resource of envelope.included) included.push(resource);
+		const take = Math.min(pageData.length, wanted - records.length);
+		for (const record of toRecords(take < pageData.length ? pageData.slice(0, take) : pageData, envelope.included)) {
+			records.push(record);
 		}
 		const lastPage = pageData.length < pageSize || (envelope.links !== undefined && !envelope.links.next);
 		if (lastPage) break;
 	}
-	return { data, included };
+	return records;
 }
