@@ -38,7 +38,7 @@ export class N8nInstance {
 
 	private env: NodeJS.ProcessEnv = {};
 
-	async setup(): Promise<void> {
+	async setup(extraEnv: NodeJS.ProcessEnv = {}): Promise<void> {
 		// A copy of the built package without node_modules, as a community install has it: zod and
 		// n8n-workflow can only come from n8n itself.
 		mkdirSync(this.packageDir, { recursive: true });
@@ -68,6 +68,7 @@ export class N8nInstance {
 			N8N_INSTANCE_OWNER_MANAGED_BY_ENV: 'true',
 			N8N_INSTANCE_OWNER_EMAIL: OWNER.email,
 			N8N_INSTANCE_OWNER_PASSWORD_HASH: bcrypt.hashSync(OWNER.password, 10),
+			...extraEnv,
 		};
 	}
 

@@ -1,0 +1,67 @@
+/**
+ * One measured run, in a process of its own so its peak memory is its own. Prints one JSON line.
+ *   tsx bench/child.ts node|raw <baseUrl> <token>      Return All of the work orders
+ *   tsx bench/child.ts locations|locationsRaw <baseUrl> <token> <count>   PATCH /locations
+ */
+import { MaintenanceManagement } from '../nodes/MaintenanceManagement/MaintenanceManagement.node';
+import { runNode } from '../test/unit/helpers/harness';
+
+const [mode, baseUrl, token, countText] = process.argv.slice(2);
+const credentials = { accessToken: token, environment: 'sandbox' as const, sandboxBaseUrl: baseUrl };
+const headers = { Accept: 'application/json', Authorization: `Bearer ${token}` };
+
+/** The anchor: the same page requests, limit 2000, with a plain fetch loop that keeps the records. */
+async function rawReturnAll(): Promise<number> {
+	const records: unknown[] = [];
+	for (let page = 1; ; page++) {
+		const response = await fetch(`${baseUrl}/failures?page=${page}&limit=2000`, { headers });
+		const body = (await response.json()) as { data: unknown[] };
+		for (const record of body.data) records.push(record);
+		if (body.data.length < 2000) return records.length;
+	}
+}
+
+async function main(): Promise<void> {
+	const started = performance.now();
+	let records = 0;
+	if (mode === 'node') {
+		const { output, error } = await runNode({
+			node: new MaintenanceManagement(),
+			credentials,
+			parameters: { resource: 'failure', operation: 'getAll', returnAll: true },
+		});
+		if (error) throw error;
+		records = output.length;
+	} else if (mode === 'raw') {
+		records = await rawReturnAll();
+	} else if (mode === 'locations') {
+		const count = Number(countText);
+		const { output, error } = await runNode({
+			node: new MaintenanceManagement(),
+			credentials,
+			items: Array.from({ length: count }, (_, i) => ({ id: i + 1 })),
+			parameters: {
+				resource: 'location',
+				operation: 'updateMany',
+				id: (_i: number, item: { id?: unknown }) => ({ __rl: true, mode: 'id', value: String(item.id) }),
+				updateFields: (i: number) => ({ observation: `Checked ${i}` }),
+			},
+		});
+		if (error) throw error;
+		records = output.length;
+	} else if (mode === 'locationsRaw') {
+		for (let id = 1; id <= Number(countText); id++) {
+			const response = await fetch(`${baseUrl}/locations`, {
+				method: 'PATCH',
+				headers: { ...headers, 'Content-Type': 'application/json' },
+				body: JSON.stringify({ locations: [{ id, observation: `Checked ${id}` }] }),
+			});
+			await response.json();
+			records++;
+		}
+	}
+	const ms = performance.now() - started;
+	process.stdout.write(`${JSON.stringify({ ms, records, maxRssMb: process.resourceUsage().maxRSS / 1024 })}\n`);
+}
+
+void main();
