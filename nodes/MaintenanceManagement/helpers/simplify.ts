@@ -13,22 +13,25 @@ export function indexIncluded(included: ApiResource[] | undefined): IncludedInde
 }
 
 /**
- * One flat item per resource: `id` and `type`, the attributes beside them, `custom_fields` from
+ * One flat item per resource: the attributes, with `id` and `type` beside them, `custom_fields` from
  * `meta.custom_fields`, and each expanded relationship resolved from `included` under its own name.
  * An attribute whose name collides with `id` or `type` (a planned job's `type`, say) is kept as
  * `attribute_<name>`, so no value is lost.
  */
 export function simplifyResource(resource: ApiResource, included: IncludedIndex, depth = 0): IDataObject {
 	const attributes = resource.attributes ?? {};
-	// One bulk copy (V8's fast path), then the rare name collisions put right.
-	const item: IDataObject = Object.assign({ id: resource.id, type: resource.type }, attributes);
-	if ('id' in attributes || 'type' in attributes) {
-		for (const name of ['id', 'type'] as const) {
-			if (name in attributes) item[`attribute_${name}`] = attributes[name];
+	// A record of the page is flattened in place: its attributes object, freshly parsed and used once,
+	// becomes the item (copying 100,000 records would double the time and the memory of a Return All).
+	// An included record may be shared by several items, so it is copied.
+	const item: IDataObject = depth === 0 ? attributes : { ...attributes };
+	for (const name of ['id', 'type'] as const) {
+		if (name in item) {
+			item[`attribute_${name}`] = item[name];
+			delete item[name];
 		}
-		item.id = resource.id;
-		item.type = resource.type;
 	}
+	item.id = resource.id;
+	item.type = resource.type;
 	const customFields = resource.meta?.custom_fields;
 	if (customFields !== undefined) item.custom_fields = customFields;
 	const relationships = resource.relationships;
