@@ -204,3 +204,12 @@ export const byText =
 	<K extends string>(key: K) =>
 	(a: Record<K, string>, b: Record<K, string>): number =>
 		a[key] < b[key] ? -1 : a[key] > b[key] ? 1 : 0;
+
+/** A yes/no field, off by default. */
+export const booleanField = (displayName: string, name: string, description: string): INodeProperties => ({
+	displayName,
+	name,
+	type: 'boolean',
+	default: false,
+	description,
+});

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { boolean, idList, oneOf } from '../../helpers/schemas';
-import { forOperation, simplifyProperty } from '../common';
+import { booleanField, forOperation, simplifyProperty } from '../common';
 import type { OperationModule } from '../types';
 
 const REPORT_STATES = [
@@ -10,14 +10,6 @@ const REPORT_STATES = [
 	{ name: 'Completed', value: 'completed' },
 	{ name: 'Confirmed', value: 'confirmed' },
 ];
-
-const flag = (name: string, displayName: string, description: string): INodeProperties => ({
-	displayName,
-	name,
-	type: 'boolean',
-	default: false,
-	description,
-});
 
 const properties: INodeProperties[] = [
 	{
@@ -49,10 +41,10 @@ const properties: INodeProperties[] = [
 		default: {},
 		description: 'Used when the contact has client-portal access',
 		options: [
-			flag('allow_share_dashboards', 'Allow Share Dashboards', 'Whether the contact may share dashboards'),
-			flag('default_permissions', 'Default Permissions', 'Whether to apply the default permissions'),
-			flag('failure', 'View Work Orders', 'Whether the contact may view work orders'),
-			flag('failure_reports', 'Work Order Reports', 'Whether the contact may see work order reports'),
+			booleanField('Allow Share Dashboards', 'allow_share_dashboards', 'Whether the contact may share dashboards'),
+			booleanField('Default Permissions', 'default_permissions', 'Whether to apply the default permissions'),
+			booleanField('View Work Orders', 'failure', 'Whether the contact may view work orders'),
+			booleanField('Work Order Reports', 'failure_reports', 'Whether the contact may see work order reports'),
 			{
 				displayName: 'Work Order Reports States',
 				name: 'failure_reports_states',
@@ -71,9 +63,9 @@ const properties: INodeProperties[] = [
 				default: 'all',
 				description: 'Which work orders the contact sees',
 			},
-			flag('preventive', 'View Planned Job Orders', 'Whether the contact may view planned job orders'),
-			flag('quotes', 'Quotes', 'Whether the contact may see quotes'),
-			flag('report_all_problem_areas', 'Report All Problem Areas', 'Whether the contact may report in every problem area'),
+			booleanField('View Planned Job Orders', 'preventive', 'Whether the contact may view planned job orders'),
+			booleanField('Quotes', 'quotes', 'Whether the contact may see quotes'),
+			booleanField('Report All Problem Areas', 'report_all_problem_areas', 'Whether the contact may report in every problem area'),
 			{
 				displayName: 'Reportable Problem Area IDs',
 				name: 'reportable_problem_areas',
@@ -82,9 +74,9 @@ const properties: INodeProperties[] = [
 				placeholder: 'e.g. 1, 4',
 				description: 'Comma-separated IDs of the problem areas the contact may report in',
 			},
-			flag('show_failure_priority', 'Show Work Order Priority', 'Whether the contact sees work order priorities'),
-			flag('show_user_info', 'Show User Info', 'Whether the contact sees user information'),
-			flag('work_scheduled_reports', 'Planned Job Order Reports', 'Whether the contact may see planned job order reports'),
+			booleanField('Show Work Order Priority', 'show_failure_priority', 'Whether the contact sees work order priorities'),
+			booleanField('Show User Info', 'show_user_info', 'Whether the contact sees user information'),
+			booleanField('Planned Job Order Reports', 'work_scheduled_reports', 'Whether the contact may see planned job order reports'),
 			{
 				displayName: 'Planned Job Order Reports States',
 				name: 'work_scheduled_reports_states',

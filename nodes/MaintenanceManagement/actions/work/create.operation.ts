@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { forOperation, simplifyProperty } from '../common';
+import { booleanField, forOperation, simplifyProperty } from '../common';
 import type { OperationModule } from '../types';
 import { workSchema } from './schema';
 
@@ -10,14 +10,6 @@ const ids = (displayName: string, name: string, description: string): INodePrope
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. 3, 8',
-	description,
-});
-
-const bool = (displayName: string, name: string, description: string): INodeProperties => ({
-	displayName,
-	name,
-	type: 'boolean',
-	default: false,
 	description,
 });
 
@@ -111,7 +103,7 @@ const properties: INodeProperties[] = [
 		'Only for SPECIAL jobs',
 	),
 	list('Auto Schedule', 'auto_schedule', 'Time Window', [
-		{ ...bool('Is Enabled', 'is_enabled', 'Whether this window is used'), default: true },
+		{ ...booleanField('Is Enabled', 'is_enabled', 'Whether this window is used'), default: true },
 		{ displayName: 'Start Time', name: 'start_time', type: 'string', default: '08:00', placeholder: 'HH:mm' },
 		{ displayName: 'End Time', name: 'end_time', type: 'string', default: '17:00', placeholder: 'HH:mm' },
 		ids('Operator IDs', 'operators', 'Comma-separated IDs of the operators to schedule'),
@@ -120,8 +112,8 @@ const properties: INodeProperties[] = [
 		{ displayName: 'Calendar ID', name: 'calendar_id', type: 'number', default: 0 },
 		{ displayName: 'Notes', name: 'notes', type: 'string', default: '' },
 		{ displayName: 'Notify Hours', name: 'notify_hours', type: 'number', default: 24 },
-		bool('Notify Client Contacts', 'notify_client_contacts', 'Whether to notify the contacts of the client'),
-		bool('Notify Building Contacts', 'notify_building_contacts', 'Whether to notify the contacts of the building'),
+		booleanField('Notify Client Contacts', 'notify_client_contacts', 'Whether to notify the contacts of the client'),
+		booleanField('Notify Building Contacts', 'notify_building_contacts', 'Whether to notify the contacts of the building'),
 		ids('Contact IDs to Notify', 'notify_contacts', 'Comma-separated contact IDs'),
 	]),
 	list(
@@ -131,15 +123,15 @@ const properties: INodeProperties[] = [
 		[
 			{ displayName: 'Calendar ID', name: 'calendar_id', type: 'string', default: '' },
 			{ displayName: 'Notify Hours', name: 'notify_hours', type: 'number', default: 0 },
-			bool('Pausable', 'pausable', 'Whether the SLA can be paused'),
+			booleanField('Pausable', 'pausable', 'Whether the SLA can be paused'),
 			{ displayName: 'Start Status', name: 'start_status', type: 'string', default: '' },
 			{ displayName: 'Target Hours', name: 'target_hours', type: 'number', default: 24 },
 			{ displayName: 'Target Status', name: 'target_status', type: 'string', default: '' },
-			bool('Specify Pause Reason', 'specify_pause_reason', 'Whether a pause needs one of the pause reasons'),
+			booleanField('Specify Pause Reason', 'specify_pause_reason', 'Whether a pause needs one of the pause reasons'),
 			{ displayName: 'Pause Reasons', name: 'pause_reasons', type: 'string', default: '', description: 'Comma-separated; at least one when Specify Pause Reason is on' },
 			list('Receivers', 'sla_rules_receivers', 'Receiver', [
-				bool('Notify Client Building Responsibles', 'notify_client_building_responsibles', 'Whether to notify the responsibles of the building'),
-				bool('Notify Work Responsibles', 'notify_work_responsibles', 'Whether to notify the responsibles of the job'),
+				booleanField('Notify Client Building Responsibles', 'notify_client_building_responsibles', 'Whether to notify the responsibles of the building'),
+				booleanField('Notify Work Responsibles', 'notify_work_responsibles', 'Whether to notify the responsibles of the job'),
 				ids('Operator IDs', 'operators', 'Comma-separated operator IDs'),
 			]),
 		],
@@ -156,11 +148,11 @@ const properties: INodeProperties[] = [
 			],
 			default: 'CLOSE',
 		},
-		bool('Client Contacts', 'client_contacts', 'Whether to notify the contacts of the client'),
-		bool('Building Contacts', 'building_contacts', 'Whether to notify the contacts of the building'),
-		bool('Client Operators', 'client_operators', 'Whether to notify the operators of the client'),
-		bool('Building Operators', 'building_operators', 'Whether to notify the operators of the building'),
-		bool('Technical Skill Operators', 'technical_skill_operators', 'Whether to notify the operators with the technical skill'),
+		booleanField('Client Contacts', 'client_contacts', 'Whether to notify the contacts of the client'),
+		booleanField('Building Contacts', 'building_contacts', 'Whether to notify the contacts of the building'),
+		booleanField('Client Operators', 'client_operators', 'Whether to notify the operators of the client'),
+		booleanField('Building Operators', 'building_operators', 'Whether to notify the operators of the building'),
+		booleanField('Technical Skill Operators', 'technical_skill_operators', 'Whether to notify the operators with the technical skill'),
 		ids('Specific Contact IDs', 'specific_contacts', 'Comma-separated contact IDs'),
 		ids('Specific Operator IDs', 'specific_operators', 'Comma-separated operator IDs'),
 	]),
@@ -172,11 +164,11 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			{
-				...bool('Any Responsible', 'any_responsible', 'Whether anyone may start it; when off, set Operator IDs or Technical Skill IDs'),
+				...booleanField('Any Responsible', 'any_responsible', 'Whether anyone may start it; when off, set Operator IDs or Technical Skill IDs'),
 				default: true,
 			},
-			bool('Auto Close', 'auto_close', 'Whether to close orders automatically (CYCLIC and PLAN only)'),
-			bool('Auto Pilot', 'auto_pilot', 'Whether to run on auto pilot (CYCLIC and PLAN only)'),
+			booleanField('Auto Close', 'auto_close', 'Whether to close orders automatically (CYCLIC and PLAN only)'),
+			booleanField('Auto Pilot', 'auto_pilot', 'Whether to run on auto pilot (CYCLIC and PLAN only)'),
 			{ displayName: 'Calendar ID', name: 'calendar_id', type: 'number', default: 0, description: 'Required for CYCLIC jobs repeating HOURLY' },
 			{ displayName: 'Cost Center ID', name: 'cost_center_id', type: 'number', default: 0 },
 			{ displayName: 'Description', name: 'description', type: 'string', typeOptions: { rows: 3 }, default: '' },
@@ -190,7 +182,7 @@ const properties: INodeProperties[] = [
 				default: '[]',
 				description: 'Interventions as JSON, instead of the Interventions fields: [{"ID": 1, "elements": [{"ID": "EL-1"}]}]',
 			},
-			bool('Is Protected', 'is_protected', 'Whether to protect it from edition and deletion by managers'),
+			booleanField('Is Protected', 'is_protected', 'Whether to protect it from edition and deletion by managers'),
 			ids('Operator IDs', 'operator_id', 'Comma-separated IDs of the responsible operators'),
 			{
 				displayName: 'SLA Rules (JSON)',
