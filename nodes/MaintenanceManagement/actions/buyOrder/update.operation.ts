@@ -5,8 +5,24 @@ import { id, oneOf } from '../../helpers/schemas';
 import { forOperation, recordLocator, simplifyProperty } from '../common';
 import type { OperationModule } from '../types';
 
+/** The word null (any case, spaces around it ignored) or a null from an expression: clear the field. */
+const toNull = (value: unknown): unknown =>
+	typeof value === 'string' && value.trim().toLowerCase() === 'null' ? null : value;
+
+const clearableText = (displayName: string, name: string, description: string): INodeProperties => ({
+	displayName,
+	name,
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. text, or null to clear it',
+	description: `${description}. Enter null to clear it.`,
+});
+
 const properties: INodeProperties[] = [
-	recordLocator('buyOrderId', 'Buy Order', 'searchBuyOrders'),
+	{
+		...recordLocator('buyOrderId', 'Buy Order', 'searchBuyOrders'),
+		description: 'The buy order (purchase) to update: pick it from the list (searched by code) or enter its ID',
+	},
 	{
 		displayName: 'Update Fields',
 		name: 'updateFields',
@@ -14,26 +30,28 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		options: [
-			{ displayName: 'Description', name: 'description', type: 'string', default: '' },
-			{ displayName: 'External Sale ID', name: 'external_sale_id', type: 'string', default: '' },
-			{ displayName: 'Internal Sale ID', name: 'internal_sale_id', type: 'string', default: '' },
+			clearableText('Description', 'description', 'Description of the order'),
+			clearableText('External Sale ID', 'external_sale_id', 'Reference of the sale in an external system, such as an ERP'),
+			clearableText('Internal Sale ID', 'internal_sale_id', 'Internal reference of the sale'),
 			{
 				displayName: 'Related To ID',
 				name: 'related_to_id',
 				type: 'number',
+				typeOptions: { numberPrecision: 0 },
 				default: 0,
-				description: 'ID of the work order or planned job order. Set it together with Related To Type.',
+				description:
+					'ID of the work order (failure) or planned job order (scheduled work) the order relates to. Set it together with Related To Type.',
 			},
 			{
 				displayName: 'Related To Type',
 				name: 'related_to_type',
 				type: 'options',
 				options: [
-					{ name: 'Work Order (Failure)', value: 'FAILURE' },
 					{ name: 'Planned Job Order (Scheduled Work)', value: 'SCHEDULED_WORK' },
+					{ name: 'Work Order (Failure)', value: 'FAILURE' },
 				],
 				default: 'FAILURE',
-				description: 'What the order relates to. Set it together with Related To ID.',
+				description: 'What Related To ID points to. Set it together with Related To ID.',
 			},
 			{
 				displayName: 'Supplier ID',
@@ -42,36 +60,60 @@ const properties: INodeProperties[] = [
 				default: '',
 				placeholder: 'e.g. 12, or null',
 				description:
-					'The supplier ID, or the word null to remove the supplier. Removing it is allowed only while the order is in state SAVED_AS_DRAFT; in any other state the API refuses it with a validation error.',
+					'ID of the supplier, or the word null to remove the supplier. Removing it is allowed only while the order is in state SAVED_AS_DRAFT: in any other state the API refuses it with a property validation error on supplier_id, which this node passes on. Outside drafts a SERVICE order needs a supplier.',
 			},
-			{ displayName: 'Warehouse ID', name: 'warehouse_id', type: 'number', default: 0 },
+			{
+				displayName: 'Warehouse ID',
+				name: 'warehouse_id',
+				type: 'number',
+				typeOptions: { numberPrecision: 0 },
+				default: 0,
+				description: 'ID of the warehouse that receives the materials; outside drafts a MATERIAL order needs one',
+			},
 		],
 	},
 	simplifyProperty,
 ];
 
+const SUPPLIER_MESSAGE =
+	'must be a supplier ID (a whole number), or the word null to remove the supplier (allowed only while the order is SAVED_AS_DRAFT)';
+
+const nullableText = () =>
+	z.preprocess(toNull, z.string({ invalid_type_error: 'must be text, or null to clear it' }).nullable()).optional();
+
 const schema = z
 	.object({
 		supplier_id: z
-			.preprocess((value) => (typeof value === 'string' && value.trim().toLowerCase() === 'null' ? null : value), id().nullable())
+			.preprocess(
+				(value) => {
+					const cleared = toNull(value);
+					return typeof cleared === 'string' && /^\s*\d+\s*$/.test(cleared) ? Number(cleared) : cleared;
+				},
+				z.number({ invalid_type_error: SUPPLIER_MESSAGE }).int(SUPPLIER_MESSAGE).positive(SUPPLIER_MESSAGE).nullable(),
+			)
 			.optional(),
 		warehouse_id: id().optional(),
-		description: z.string().optional(),
-		internal_sale_id: z.string().optional(),
-		external_sale_id: z.string().optional(),
+		description: nullableText(),
+		internal_sale_id: nullableText(),
+		external_sale_id: nullableText(),
 		related_to_type: oneOf(['FAILURE', 'SCHEDULED_WORK']).optional(),
 		related_to_id: id().optional(),
 	})
 	.strict()
 	.superRefine((body, context) => {
 		if (Object.keys(body).length === 0) {
-			context.addIssue({ code: 'custom', path: ['updateFields'], message: 'has nothing to change: add at least one field under Update Fields' });
+			context.addIssue({
+				code: 'custom',
+				path: ['updateFields'],
+				message: 'has nothing to change: add at least one field under Update Fields',
+			});
 		}
 		if ((body.related_to_type === undefined) !== (body.related_to_id === undefined)) {
+			const missing = body.related_to_type === undefined ? 'Related To Type' : 'Related To ID';
 			context.addIssue({
 				code: 'custom',
 				path: [body.related_to_type === undefined ? 'related_to_type' : 'related_to_id'],
-				message: 'must be set together with the other: set both Related To Type and Related To ID, or neither',
+				message: `is required together with the other: add ${missing} under Update Fields, or remove both`,
 			});
 		}
 	});

@@ -1,0 +1,331 @@
+import type { IDataObject, INodeListSearchResult } from 'n8n-workflow';
+
+import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
+import { loadOptionsContext, runNode, type ParameterValue, type SentRequest } from '../helpers/harness';
+import { SandboxFixture } from '../helpers/sandbox';
+
+const node = new MaintenanceManagement();
+const fixture = new SandboxFixture();
+
+/** Seeded buy orders: order i is in state ['SAVED_AS_DRAFT', 'CREATED', 'RECEIVED_PARTIALLY', 'RECEIVED', 'CONFIRMED'][i % 5]. */
+const DRAFT = '5';
+const RECEIVED_PARTIALLY = '2';
+
+const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+const fromList = (value: string) => ({ __rl: true, mode: 'list', value, cachedResultName: `PO-${value}` });
+
+beforeAll(async () => await fixture.start());
+afterAll(async () => await fixture.stop());
+beforeEach(async () => await fixture.reset());
+
+type Options = { items?: IDataObject[]; continueOnFail?: boolean; readOnly?: boolean };
+
+const run = (parameters: Record<string, ParameterValue>, options: Options = {}) =>
+	runNode({
+		node,
+		credentials: options.readOnly ? fixture.readOnlyCredentials : fixture.credentials,
+		parameters: { resource: 'buyOrder', ...parameters },
+		items: options.items,
+		continueOnFail: options.continueOnFail,
+	});
+
+const getAll = (parameters: Record<string, ParameterValue> = {}, options: Options = {}) =>
+	run({ operation: 'getAll', ...parameters }, options);
+
+const update = (parameters: Record<string, ParameterValue>, options: Options = {}) =>
+	run({ operation: 'update', buyOrderId: byId(DRAFT), ...parameters }, options);
+
+const stored = async (id: string) =>
+	((await fixture.control('GET', `/state/buyOrders/${id}`)) as { attributes: IDataObject }).attributes;
+
+describe('Buy Order: Get Many', () => {
+	it('sends GET /sales/buy-orders with page and limit, and returns one simplified item per order', async () => {
+		const { output, error, requests } = await getAll({ limit: 10 });
+		expect(error).toBeUndefined();
+		expect(requests).toHaveLength(1);
+		const logged = await fixture.requests();
+		expect(logged).toHaveLength(1);
+		expect(logged[0]).toMatchObject({ method: 'GET', path: '/sales/buy-orders', query: { page: '1', limit: '10' }, body: null, status: 200, env: 'sandbox' });
+		expect(output).toHaveLength(10);
+		expect(output.map((item) => item.json.code)).toEqual(Array.from({ length: 10 }, (_, i) => `PO-${String(i + 1).padStart(4, '0')}`));
+		output.forEach((item) => expect(item.pairedItem).toEqual({ item: 0 }));
+		expect(output[0].json).toMatchObject({ id: '1', type: 'buy_order', order_id: 1, state: 'CREATED', attribute_type: 'MATERIAL', supplier_id: 1 });
+		expect(output[4].json).toMatchObject({ id: '5', state: 'SAVED_AS_DRAFT' });
+	});
+
+	it('uses the default limit of 50 and stops at the last page', async () => {
+		const { output, requests } = await getAll();
+		expect(requests).toHaveLength(1);
+		expect((await fixture.requests())[0].query).toEqual({ page: '1', limit: '50' });
+		expect(output).toHaveLength(30);
+	});
+
+	it('with Simplify off, returns the orders in the API shape', async () => {
+		const { output } = await getAll({ limit: 2, simplify: false });
+		expect(output).toHaveLength(2);
+		expect(output[0].json).toMatchObject({ id: '1', type: 'buy_order', attributes: { code: 'PO-0001', state: 'CREATED' } });
+		expect(output[0].json.code).toBeUndefined();
+	});
+
+	it('passes the Query Parameters option on, so the service filters the list', async () => {
+		const { output, error } = await getAll({
+			returnAll: true,
+			options: { queryParameters: { parameters: [{ name: 's_state', value: 'SAVED_AS_DRAFT' }, { name: 'sort', value: 'order_id-' }] } },
+		});
+		expect(error).toBeUndefined();
+		const [logged] = await fixture.requests();
+		expect(logged.query).toEqual({ page: '1', limit: '2000', s_state: 'SAVED_AS_DRAFT', sort: 'order_id-' });
+		expect(output.map((item) => item.json.id)).toEqual(['30', '25', '20', '15', '10', '5']);
+		output.forEach((item) => expect(item.json.state).toBe('SAVED_AS_DRAFT'));
+	});
+
+	describe('across pages', () => {
+		beforeEach(async () => await fixture.reset({ seed: { buyOrders: 4100 } }));
+
+		it('Return All reads every page at limit 2000 until a short page', async () => {
+			const { output, error } = await getAll({ returnAll: true });
+			expect(error).toBeUndefined();
+			expect((await fixture.requests()).map((r) => r.query)).toEqual([
+				{ page: '1', limit: '2000' },
+				{ page: '2', limit: '2000' },
+				{ page: '3', limit: '2000' },
+			]);
+			expect(output).toHaveLength(4100);
+			expect(new Set(output.map((item) => item.json.id)).size).toBe(4100);
+			expect(output[4099].json).toMatchObject({ id: '4100', code: 'PO-4100' });
+		});
+
+		it('a Limit above the page maximum is split into equal pages and cut exactly', async () => {
+			const { output } = await getAll({ limit: 2500 });
+			expect((await fixture.requests()).map((r) => r.query)).toEqual([
+				{ page: '1', limit: '1250' },
+				{ page: '2', limit: '1250' },
+			]);
+			expect(output).toHaveLength(2500);
+			expect(output[2499].json.id).toBe('2500');
+		});
+	});
+
+	it('surfaces 403 Action unauthorized for a read-only token, without the token', async () => {
+		const { output, error, requests } = await getAll({}, { readOnly: true });
+		expect(requests).toHaveLength(1);
+		expect(output).toHaveLength(0);
+		expect(error?.message).toBe('Action unauthorized');
+		expect(error?.httpCode).toBe('403');
+		expect(error?.description).toMatch(/lacks the permission/);
+		expect(JSON.stringify({ message: error?.message, description: error?.description })).not.toContain(fixture.readOnlyCredentials.accessToken);
+	});
+
+	it('with Continue On Fail, a 403 becomes an error item paired to its input', async () => {
+		const { output, error } = await getAll({}, { readOnly: true, continueOnFail: true, items: [{ a: 1 }, { a: 2 }] });
+		expect(error).toBeUndefined();
+		expect(output).toHaveLength(2);
+		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+		output.forEach((item) => expect(item.json.error).toBe('Action unauthorized'));
+	});
+});
+
+describe('Buy Order: searchBuyOrders (resource locator list)', () => {
+	const search = async (filter?: string, token?: string) => {
+		const requests: SentRequest[] = [];
+		const context = loadOptionsContext(node, fixture.credentials, requests);
+		const result = (await node.methods!.listSearch!.searchBuyOrders.call(context, filter, token)) as INodeListSearchResult;
+		return { result, requests };
+	};
+
+	it('lists orders by code with their state, and searches the code', async () => {
+		const { result } = await search('PO-001');
+		const [logged] = await fixture.requests();
+		expect(logged).toMatchObject({ method: 'GET', path: '/sales/buy-orders', query: { page: '1', limit: '100', s_code_like: 'PO-001' } });
+		expect(result.results).toEqual(
+			Array.from({ length: 10 }, (_, i) => {
+				const n = 10 + i;
+				const state = ['SAVED_AS_DRAFT', 'CREATED', 'RECEIVED_PARTIALLY', 'RECEIVED', 'CONFIRMED'][n % 5];
+				return { name: `PO-00${n} · ${state}`, value: String(n) };
+			}),
+		);
+		expect(result.paginationToken).toBeUndefined();
+	});
+
+	it('pages through a long list with a pagination token', async () => {
+		await fixture.reset({ seed: { buyOrders: 150 } });
+		const first = await search();
+		expect(first.result.results).toHaveLength(100);
+		expect(first.result.paginationToken).toBe('2');
+		const second = await search(undefined, first.result.paginationToken);
+		expect(second.result.results).toHaveLength(50);
+		expect(second.result.results[0]).toEqual({ name: 'PO-0101 · CREATED', value: '101' });
+		expect(second.result.paginationToken).toBeUndefined();
+		expect((await fixture.requests()).map((r) => r.query.page)).toEqual(['1', '2']);
+	});
+});
+
+describe('Buy Order: Update', () => {
+	it('sends PATCH with every update field, and returns the updated order', async () => {
+		const { output, error, requests } = await update({
+			updateFields: {
+				supplier_id: '3',
+				warehouse_id: 2,
+				description: 'Spare parts for the lifts',
+				internal_sale_id: 'INT-9',
+				external_sale_id: 'ERP-77',
+				related_to_type: 'SCHEDULED_WORK',
+				related_to_id: 7,
+			},
+		});
+		expect(error).toBeUndefined();
+		expect(requests).toHaveLength(1);
+		const logged = await fixture.requests();
+		expect(logged).toHaveLength(1);
+		expect(logged[0]).toMatchObject({ method: 'PATCH', path: '/sales/buy-orders/5', query: {}, status: 200 });
+		expect(logged[0].body).toEqual({
+			supplier_id: 3,
+			warehouse_id: 2,
+			description: 'Spare parts for the lifts',
+			internal_sale_id: 'INT-9',
+			external_sale_id: 'ERP-77',
+			related_to_type: 'SCHEDULED_WORK',
+			related_to_id: 7,
+		});
+		expect(output).toHaveLength(1);
+		expect(output[0].pairedItem).toEqual({ item: 0 });
+		expect(output[0].json).toMatchObject({
+			id: '5',
+			type: 'buy_order',
+			code: 'PO-0005',
+			state: 'SAVED_AS_DRAFT',
+			supplier_id: 3,
+			warehouse_id: 2,
+			description: 'Spare parts for the lifts',
+			external_sale_id: 'ERP-77',
+			related_to_type: 'SCHEDULED_WORK',
+			related_to_id: 7,
+		});
+		expect(await stored('5')).toMatchObject({ supplier_id: 3, internal_sale_id: 'INT-9', related_to_id: 7 });
+	});
+
+	it('sends only the fields that were set', async () => {
+		const { error } = await update({ updateFields: { external_sale_id: 'ERP-1' } });
+		expect(error).toBeUndefined();
+		expect((await fixture.requests())[0].body).toEqual({ external_sale_id: 'ERP-1' });
+		expect(await stored('5')).toMatchObject({ external_sale_id: 'ERP-1', supplier_id: 5 });
+	});
+
+	it('takes the order picked from the list as well as by ID', async () => {
+		const { output, error } = await update({ buyOrderId: fromList('7'), updateFields: { internal_sale_id: 'X' } });
+		expect(error).toBeUndefined();
+		expect((await fixture.requests())[0].path).toBe('/sales/buy-orders/7');
+		expect(output[0].json.id).toBe('7');
+	});
+
+	it('takes IDs given as text by expressions and sends them as numbers', async () => {
+		const { error } = await update({
+			updateFields: { supplier_id: ' 4 ', warehouse_id: '3', related_to_type: 'FAILURE', related_to_id: '12' },
+		});
+		expect(error).toBeUndefined();
+		expect((await fixture.requests())[0].body).toEqual({ supplier_id: 4, warehouse_id: 3, related_to_type: 'FAILURE', related_to_id: 12 });
+	});
+
+	it.each([['null'], [' NULL ']])('removes the supplier of a draft order with the word %p', async (value) => {
+		expect((await stored(DRAFT)).supplier_id).toBe(5);
+		const { output, error } = await update({ updateFields: { supplier_id: value } });
+		expect(error).toBeUndefined();
+		expect((await fixture.requests())[0].body).toEqual({ supplier_id: null });
+		expect(output[0].json.supplier_id).toBeNull();
+		expect((await stored(DRAFT)).supplier_id).toBeNull();
+	});
+
+	it('clears description and sale references with the word null', async () => {
+		await update({ updateFields: { description: 'Old', internal_sale_id: 'I-1', external_sale_id: 'E-1' } });
+		const { error } = await update({ updateFields: { description: 'null', internal_sale_id: 'Null', external_sale_id: 'NULL' } });
+		expect(error).toBeUndefined();
+		expect((await fixture.requests())[1].body).toEqual({ description: null, internal_sale_id: null, external_sale_id: null });
+		expect(await stored(DRAFT)).toMatchObject({ description: null, internal_sale_id: null, external_sale_id: null });
+	});
+
+	it('passes the API refusal on when the supplier is removed outside SAVED_AS_DRAFT, and changes nothing', async () => {
+		const { error, requests } = await update({ buyOrderId: byId(RECEIVED_PARTIALLY), updateFields: { supplier_id: 'null' } });
+		expect(requests).toHaveLength(1);
+		expect((await fixture.requests())[0]).toMatchObject({ status: 400, body: { supplier_id: null } });
+		expect(error?.httpCode).toBe('400');
+		expect(error?.message).toBe(
+			'Property validation error. supplier_id: The supplier can be removed only while the order is SAVED_AS_DRAFT.',
+		);
+		expect((await stored(RECEIVED_PARTIALLY)).supplier_id).toBe(2);
+	});
+
+	it.each<[string, Record<string, ParameterValue>, RegExp]>([
+		['Related To Type without Related To ID', { updateFields: { related_to_type: 'FAILURE' } }, /"related_to_id" \(Related To ID\) is required together with the other: add Related To ID/],
+		['Related To ID without Related To Type', { updateFields: { related_to_id: 4 } }, /"related_to_type" \(Related To Type\) is required together with the other: add Related To Type/],
+		['no update field at all', { updateFields: {} }, /"updateFields" \(Update Fields\) has nothing to change/],
+		['a supplier that is not an ID', { updateFields: { supplier_id: 'ACME' } }, /"supplier_id" \(Supplier ID\) must be a supplier ID \(a whole number\), or the word null/],
+		['a supplier of 0', { updateFields: { supplier_id: '0' } }, /"supplier_id" \(Supplier ID\) must be a supplier ID/],
+		['a warehouse of 0 (the default once added)', { updateFields: { warehouse_id: 0 } }, /"warehouse_id" \(Warehouse ID\) must be a positive ID/],
+		['a related ID that is not whole', { updateFields: { related_to_type: 'FAILURE', related_to_id: 2.5 } }, /"related_to_id" \(Related To ID\) must be a whole number/],
+		['an unknown related type', { updateFields: { related_to_type: 'WORK', related_to_id: 2 } }, /"related_to_type" \(Related To Type\) must be one of FAILURE, SCHEDULED_WORK/],
+		['a description that is not text', { updateFields: { description: 12 } }, /"description" \(Description\) must be text, or null to clear it/],
+		['an empty buy order ID', { buyOrderId: byId(' '), updateFields: { description: 'x' } }, /"Buy Order" is required/],
+	])('rejects %s before sending anything', async (_label, parameters, message) => {
+		const { error, requests } = await update(parameters);
+		expect(error?.message).toMatch(message);
+		expect(error?.description).toMatch(/No request was sent/);
+		expect(requests).toHaveLength(0);
+		expect(await fixture.requests()).toHaveLength(0);
+	});
+
+	it('names the item index in a validation error', async () => {
+		const { error } = await update(
+			{ updateFields: (_i: number, item: IDataObject) => item.fields as IDataObject },
+			{ items: [{ fields: { description: 'ok' } }, { fields: { related_to_id: 3 } }] },
+		);
+		expect(error?.message).toMatch(/^Invalid input in item 1: "related_to_type"/);
+		expect((await fixture.requests()).map((r) => r.body)).toEqual([{ description: 'ok' }]);
+	});
+
+	it('surfaces 404 Resource not found for an unknown buy order', async () => {
+		const { error, requests } = await update({ buyOrderId: byId('99999'), updateFields: { description: 'x' } });
+		expect(requests).toHaveLength(1);
+		expect(error?.message).toBe('Resource not found');
+		expect(error?.httpCode).toBe('404');
+		expect(error?.description).toMatch(/PATCH \/sales\/buy-orders\/99999/);
+	});
+
+	it('surfaces the API 400 for an unknown supplier', async () => {
+		const { error } = await update({ updateFields: { supplier_id: '999' } });
+		expect(error?.message).toBe('Property validation error. supplier_id: No supplier has this id.');
+	});
+
+	it('surfaces 403 Action unauthorized for a read-only token, without the token', async () => {
+		const { error } = await update({ updateFields: { description: 'x' } }, { readOnly: true });
+		expect(error?.message).toBe('Action unauthorized');
+		expect(error?.httpCode).toBe('403');
+		expect(JSON.stringify({ m: error?.message, d: error?.description })).not.toContain(fixture.readOnlyCredentials.accessToken);
+		expect((await stored(DRAFT)).description).toBeNull();
+	});
+
+	it('with Continue On Fail, failing items give error items and the others are updated, each paired', async () => {
+		const { output, error } = await update(
+			{
+				buyOrderId: (_i: number, item: IDataObject) => byId(String(item.id)),
+				updateFields: (_i: number, item: IDataObject) => item.fields as IDataObject,
+			},
+			{
+				continueOnFail: true,
+				items: [
+					{ id: 1, fields: { external_sale_id: 'E-1' } },
+					{ id: 99999, fields: { external_sale_id: 'E-2' } },
+					{ id: 3, fields: { related_to_type: 'FAILURE' } },
+					{ id: 4, fields: { external_sale_id: 'E-4' } },
+				],
+			},
+		);
+		expect(error).toBeUndefined();
+		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+		expect(output[0].json).toMatchObject({ id: '1', external_sale_id: 'E-1' });
+		expect(output[1].json.error).toBe('Resource not found');
+		expect(output[2].json.error).toMatch(/item 2: "related_to_id"/);
+		expect(output[3].json).toMatchObject({ id: '4', external_sale_id: 'E-4' });
+		expect((await fixture.requests()).map((r) => r.path)).toEqual(['/sales/buy-orders/1', '/sales/buy-orders/99999', '/sales/buy-orders/4']);
+		expect((await stored('3')).related_to_type).toBeNull();
+	});
+});
