@@ -7,7 +7,15 @@ import { checkLineType, LINE_TYPES, lineTypeProperty } from '../lineRules';
 import type { OperationModule } from '../types';
 
 const properties: INodeProperties[] = [
-	{ displayName: 'Sell Order ID', name: 'sellOrderId', type: 'string', required: true, default: '', placeholder: 'e.g. 31' },
+	{
+		displayName: 'Sell Order ID',
+		name: 'sellOrderId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 31',
+		description: 'ID of the sell order (sale) that gets the line',
+	},
 	lineTypeProperty('What the line sells'),
 	{
 		displayName: 'Quantity',
@@ -17,7 +25,14 @@ const properties: INodeProperties[] = [
 		default: '1',
 		description: 'How many units, as a number such as 2 or 1.5 (sent as text, as the API expects)',
 	},
-	{ displayName: 'Unit Price', name: 'unit_price', type: 'number', required: true, default: 0, typeOptions: { numberPrecision: 2 } },
+	{
+		displayName: 'Unit Price',
+		name: 'unit_price',
+		type: 'number',
+		required: true,
+		default: 0,
+		description: 'Price of one unit, before discount and VAT',
+	},
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
@@ -38,12 +53,18 @@ const properties: INodeProperties[] = [
 	simplifyProperty,
 ];
 
+/** A description of spaces only counts as none, so a SERVICE line without a real description is caught. */
+const lineDescription = z.preprocess(
+	(value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+	z.string({ invalid_type_error: 'must be text' }).optional(),
+);
+
 const schema = z
 	.object({
 		type: oneOf(LINE_TYPES),
 		quantity: numericString(),
 		unit_price: number(),
-		description: z.string().optional(),
+		description: lineDescription,
 		discount: number().optional(),
 		material_id: id().optional(),
 		observations: z.string().optional(),
