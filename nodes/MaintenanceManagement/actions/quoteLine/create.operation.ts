@@ -16,9 +16,17 @@ const whole = (displayName: string, name: string, description?: string): INodePr
 });
 
 const properties: INodeProperties[] = [
-	{ displayName: 'Quote ID', name: 'quoteId', type: 'string', required: true, default: '', placeholder: 'e.g. 8' },
+	{
+		displayName: 'Quote ID',
+		name: 'quoteId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 8',
+		description: 'ID of the quote that gets the line',
+	},
 	lineTypeProperty(
-		'What the line quotes. The API does not list the accepted values for quote lines; these are the quote line types it returns.',
+		'What the line quotes. The API does not list the values it accepts for a new quote line; these are the types its quote lines carry.',
 	),
 	{
 		displayName: 'Additional Fields',
@@ -43,10 +51,16 @@ const properties: INodeProperties[] = [
 	simplifyProperty,
 ];
 
+/** A description of spaces only counts as none, so a SERVICE line without a real description is caught. */
+const lineDescription = z.preprocess(
+	(value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+	z.string({ invalid_type_error: 'must be text' }).optional(),
+);
+
 const schema = z
 	.object({
 		type: oneOf(LINE_TYPES),
-		description: z.string().optional(),
+		description: lineDescription,
 		discount: integer().optional(),
 		material_id: id().optional(),
 		observations: z.string().optional(),
