@@ -8,13 +8,13 @@ import type { OperationModule } from '../types';
 const properties: INodeProperties[] = [
 	{
 		displayName:
-			'POST /materials is deprecated in the API. Use Material → Create (POST /stocks/materials) for new work; this stays available in v3.',
+			'POST /materials is deprecated in the API (still served in v3). For new workflows use Material → Create (POST /stocks/materials).',
 		name: 'deprecationNotice',
 		type: 'notice',
 		default: '',
 	},
 	{
-		displayName: 'Kind',
+		displayName: 'Type',
 		name: '_type',
 		type: 'options',
 		required: true,
@@ -25,7 +25,14 @@ const properties: INodeProperties[] = [
 		default: 'MATERIAL',
 	},
 	{ displayName: 'Name', name: 'name', type: 'string', required: true, default: '' },
-	{ displayName: 'Code', name: 'code', type: 'string', required: true, default: '', description: 'Unique material code' },
+	{
+		displayName: 'Code',
+		name: 'code',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'Unique material code; must not be empty',
+	},
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
@@ -35,10 +42,30 @@ const properties: INodeProperties[] = [
 		options: [
 			{ displayName: 'Default Sell Price', name: 'default_sell_price', type: 'number', default: 0 },
 			{ displayName: 'Default Sell VAT (%)', name: 'default_sell_vat', type: 'number', default: 0 },
-			{ displayName: 'Mean Price', name: 'mean_price', type: 'number', default: 0, description: 'Only for materials, not folders' },
+			{
+				displayName: 'Mean Price',
+				name: 'mean_price',
+				type: 'number',
+				default: 0,
+				description: 'Only for a material, not for a folder',
+			},
 			{ displayName: 'Observation', name: 'observation', type: 'string', default: '' },
-			{ displayName: 'Parent ID', name: 'parent_id', type: 'number', default: 0, description: 'The folder; required for materials' },
-			{ displayName: 'Units', name: 'units', type: 'string', default: '', description: 'Required for materials' },
+			{
+				displayName: 'Parent ID',
+				name: 'parent_id',
+				type: 'number',
+				typeOptions: { numberPrecision: 0 },
+				default: 0,
+				description: 'ID of the folder the material goes in; required for a material',
+			},
+			{
+				displayName: 'Units',
+				name: 'units',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. unit',
+				description: 'Unit of measure; required for a material',
+			},
 		],
 	},
 	{
@@ -48,14 +75,36 @@ const properties: INodeProperties[] = [
 		typeOptions: { multipleValues: true },
 		placeholder: 'Add Warehouse',
 		default: {},
+		description: 'Warehouses that stock the material, each with its own minimum stock and mean price',
 		options: [
 			{
 				displayName: 'Warehouse',
 				name: 'items',
 				values: [
-					{ displayName: 'Warehouse ID', name: 'warehouse_id', type: 'number', default: 0 },
-					{ displayName: 'Minimum Stock', name: 'min_stock', type: 'number', default: 1, description: 'Greater than 0' },
-					{ displayName: 'Mean Price', name: 'mean_price', type: 'number', default: 0 },
+					{
+						displayName: 'Warehouse ID',
+						name: 'warehouse_id',
+						type: 'number',
+						typeOptions: { numberPrecision: 0 },
+						default: 0,
+						description: 'Required',
+					},
+					{
+						displayName: 'Minimum Stock',
+						name: 'min_stock',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. 5',
+						description: 'A number greater than 0. Leave empty to not send it.',
+					},
+					{
+						displayName: 'Mean Price',
+						name: 'mean_price',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. 12.5',
+						description: 'A number. Leave empty to not send it.',
+					},
 					{ displayName: 'Observation', name: 'observation', type: 'string', default: '' },
 				],
 			},
@@ -67,7 +116,9 @@ const properties: INodeProperties[] = [
 const warehouse = z
 	.object({
 		warehouse_id: id(),
-		min_stock: number().refine((value) => (value as number) > 0, 'must be greater than 0').optional(),
+		min_stock: number('must be a number greater than 0')
+			.refine((value) => (value as number) > 0, 'must be greater than 0')
+			.optional(),
 		mean_price: number().optional(),
 		observation: z.string().optional(),
 	})
@@ -94,12 +145,20 @@ const schema = z
 				['parent_id', 'Parent ID'],
 			] as const) {
 				if (body[field] === undefined) {
-					context.addIssue({ code: 'custom', path: [field], message: `is required for a MATERIAL: set ${label} under Additional Fields` });
+					context.addIssue({
+						code: 'custom',
+						path: [field],
+						message: `is required for a MATERIAL: set ${label} under Additional Fields`,
+					});
 				}
 			}
 		}
 		if (body._type === 'FOLDER' && body.mean_price !== undefined) {
-			context.addIssue({ code: 'custom', path: ['mean_price'], message: 'applies only to a MATERIAL: remove Mean Price for a folder' });
+			context.addIssue({
+				code: 'custom',
+				path: ['mean_price'],
+				message: 'applies only to a MATERIAL: remove Mean Price for a folder',
+			});
 		}
 	});
 

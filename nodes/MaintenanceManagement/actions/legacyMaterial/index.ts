@@ -8,8 +8,8 @@ export const legacyMaterial: ResourceModule = {
 			{
 				name: 'Create (Deprecated)',
 				value: 'create',
-				description: 'Create a material or a folder. Deprecated: use Material → Create.',
-				action: 'Create a legacy material',
+				description: 'Create a material or a folder (deprecated endpoint POST /materials): use Material → Create instead',
+				action: 'Create a legacy material (deprecated)',
 			},
 		]),
 		...create.description,
