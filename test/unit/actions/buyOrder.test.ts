@@ -243,6 +243,16 @@ describe('Buy Order: Update', () => {
 		expect(await stored(DRAFT)).toMatchObject({ description: null, internal_sale_id: null, external_sale_id: null });
 	});
 
+	it('removes the relation with Related To Type None, sending null for both fields', async () => {
+		await update({ updateFields: { related_to_type: 'FAILURE', related_to_id: 9 } });
+		expect(await stored(DRAFT)).toMatchObject({ related_to_type: 'FAILURE', related_to_id: 9 });
+		const { output, error } = await update({ updateFields: { related_to_type: 'null' } });
+		expect(error).toBeUndefined();
+		expect((await fixture.requests())[1]).toMatchObject({ status: 200, body: { related_to_type: null, related_to_id: null } });
+		expect(output[0].json).toMatchObject({ related_to_type: null, related_to_id: null });
+		expect(await stored(DRAFT)).toMatchObject({ related_to_type: null, related_to_id: null });
+	});
+
 	it('passes the API refusal on when the supplier is removed outside SAVED_AS_DRAFT, and changes nothing', async () => {
 		const { error, requests } = await update({ buyOrderId: byId(RECEIVED_PARTIALLY), updateFields: { supplier_id: 'null' } });
 		expect(requests).toHaveLength(1);
@@ -262,6 +272,8 @@ describe('Buy Order: Update', () => {
 		['a supplier of 0', { updateFields: { supplier_id: '0' } }, /"supplier_id" \(Supplier ID\) must be a supplier ID/],
 		['a warehouse of 0 (the default once added)', { updateFields: { warehouse_id: 0 } }, /"warehouse_id" \(Warehouse ID\) must be a positive ID/],
 		['a related ID that is not whole', { updateFields: { related_to_type: 'FAILURE', related_to_id: 2.5 } }, /"related_to_id" \(Related To ID\) must be a whole number/],
+		['Related To Type None with a Related To ID', { updateFields: { related_to_type: 'null', related_to_id: 3 } }, /"related_to_id" \(Related To ID\) must be left out when Related To Type is None/],
+		['Related To Type with the word null as ID', { updateFields: { related_to_type: 'FAILURE', related_to_id: 'null' } }, /"related_to_id" \(Related To ID\) is required together with the other/],
 		['an unknown related type', { updateFields: { related_to_type: 'WORK', related_to_id: 2 } }, /"related_to_type" \(Related To Type\) must be one of FAILURE, SCHEDULED_WORK/],
 		['a description that is not text', { updateFields: { description: 12 } }, /"description" \(Description\) must be text, or null to clear it/],
 		['an empty buy order ID', { buyOrderId: byId(' '), updateFields: { description: 'x' } }, /"Buy Order" is required/],

@@ -40,18 +40,23 @@ const properties: INodeProperties[] = [
 				typeOptions: { numberPrecision: 0 },
 				default: 0,
 				description:
-					'ID of the work order (failure) or planned job order (scheduled work) the order relates to. Set it together with Related To Type.',
+					'ID of the work order (failure) or planned job order (scheduled work) the order relates to. Set it together with Related To Type; leave it out when removing the relation.',
 			},
 			{
 				displayName: 'Related To Type',
 				name: 'related_to_type',
 				type: 'options',
 				options: [
+					{
+						name: 'None (Remove the Relation)',
+						value: 'null',
+						description: 'Sends null for both Related To Type and Related To ID',
+					},
 					{ name: 'Planned Job Order (Scheduled Work)', value: 'SCHEDULED_WORK' },
 					{ name: 'Work Order (Failure)', value: 'FAILURE' },
 				],
 				default: 'FAILURE',
-				description: 'What Related To ID points to. Set it together with Related To ID.',
+				description: 'What Related To ID points to. Set it together with Related To ID, or choose None to remove the relation.',
 			},
 			{
 				displayName: 'Supplier ID',
@@ -96,8 +101,8 @@ const schema = z
 		description: nullableText(),
 		internal_sale_id: nullableText(),
 		external_sale_id: nullableText(),
-		related_to_type: oneOf(['FAILURE', 'SCHEDULED_WORK']).optional(),
-		related_to_id: id().optional(),
+		related_to_type: z.preprocess(toNull, oneOf(['FAILURE', 'SCHEDULED_WORK']).nullable()).optional(),
+		related_to_id: z.preprocess(toNull, id().nullable()).optional(),
 	})
 	.strict()
 	.superRefine((body, context) => {
@@ -108,15 +113,33 @@ const schema = z
 				message: 'has nothing to change: add at least one field under Update Fields',
 			});
 		}
-		if ((body.related_to_type === undefined) !== (body.related_to_id === undefined)) {
-			const missing = body.related_to_type === undefined ? 'Related To Type' : 'Related To ID';
+		const type = body.related_to_type;
+		const relatedId = body.related_to_id;
+		if (type === null) {
+			if (relatedId !== undefined && relatedId !== null) {
+				context.addIssue({
+					code: 'custom',
+					path: ['related_to_id'],
+					message: 'must be left out when Related To Type is None: remove Related To ID to remove the relation',
+				});
+			}
+		} else if (type !== undefined && (relatedId === undefined || relatedId === null)) {
 			context.addIssue({
 				code: 'custom',
-				path: [body.related_to_type === undefined ? 'related_to_type' : 'related_to_id'],
-				message: `is required together with the other: add ${missing} under Update Fields, or remove both`,
+				path: ['related_to_id'],
+				message: 'is required together with the other: add Related To ID under Update Fields, or remove both',
+			});
+		} else if (type === undefined && relatedId !== undefined) {
+			context.addIssue({
+				code: 'custom',
+				path: ['related_to_type'],
+				message:
+					'is required together with the other: add Related To Type under Update Fields (None removes the relation), or remove both',
 			});
 		}
-	});
+	})
+	// Removing the relation: the API takes null for both fields together.
+	.transform((body) => (body.related_to_type === null ? { ...body, related_to_id: null } : body));
 
 export const update: OperationModule = {
 	description: forOperation('buyOrder', 'update', properties),
