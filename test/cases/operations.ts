@@ -213,7 +213,7 @@ export const operationCases = (control: Control, reread: Reread): OperationCase[
 		request: {
 			method: 'POST',
 			path: '/materials',
-			body: { _type: 'MATERIAL', name: 'Gasket', code: 'LM-NEW', units: 'unit', parent_id: 1, mean_price: 4, material_warehouse: [{ warehouse_id: 1, min_stock: 2, mean_price: 0 }] },
+			body: { _type: 'MATERIAL', name: 'Gasket', code: 'LM-NEW', units: 'unit', parent_id: 1, mean_price: 4, material_warehouse: [{ warehouse_id: 1, min_stock: 2 }] },
 		},
 		check: (output) => expect(output[0]).toMatchObject({ type: 'material', code: 'LM-NEW', is_real: true }),
 	},
