@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -91,21 +91,51 @@ export class N8nInstance {
 		await this.cli(['import:workflow', '--separate', `--input=${join(dir, 'workflows')}`]);
 	}
 
-	/** Executes a workflow with `n8n execute` and returns its run data, read from the raw JSON output. */
+	/**
+	 * Executes a workflow with `n8n execute` and returns its run data. The data is read back from n8n's
+	 * database rather than from the printed output: n8n prints it through its logger and exits right
+	 * after, so the printed JSON can come out cut short.
+	 */
 	async execute(id: string): Promise<ExecutionResult> {
-		// Its own task-broker port, so it can run beside a started n8n.
-		const { stdout } = await this.cli(['execute', `--id=${id}`, '--rawOutput'], {
-			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
-			// The raw output is printed through n8n's logger, at level info.
-			N8N_LOG_LEVEL: 'info',
+		const before = await this.lastExecutionId(id);
+		// Its own task-broker port, so it can run beside a started n8n. A failed run exits non-zero;
+		// its stored data still says why, so that is what the caller gets.
+		const outcome = await this.cli(['execute', `--id=${id}`], { N8N_RUNNERS_BROKER_PORT: String(await freePort()) }).catch(
+			(error: Error) => error,
+		);
+		const file = join(this.userFolder, `execution-${id}.json`);
+		await this.storedExecution(id, file);
+		const stored = JSON.parse(readFileSync(file, 'utf8')) as (ExecutionResult & { id: number }) | null;
+		if (!stored || stored.id === before) {
+			throw new Error(`n8n execute stored no execution of ${id}${outcome instanceof Error ? `: ${outcome.message}` : ''}`);
+		}
+		return stored;
+	}
+
+	private async lastExecutionId(workflowId: string): Promise<number | undefined> {
+		const file = join(this.userFolder, `execution-${workflowId}.json`);
+		await this.storedExecution(workflowId, file);
+		return (JSON.parse(readFileSync(file, 'utf8')) as { id: number } | null)?.id;
+	}
+
+	/** Writes the newest stored execution of a workflow (or null) to a file, read with Node 24's sqlite. */
+	private storedExecution(workflowId: string, file: string): Promise<void> {
+		const script = `
+			const [database, flattedPath, workflowId, file] = process.argv.slice(1);
+			const { DatabaseSync } = require('node:sqlite');
+			const { existsSync, writeFileSync } = require('node:fs');
+			let result = null;
+			if (existsSync(database)) {
+				const db = new DatabaseSync(database, { readOnly: true });
+				const row = db.prepare('SELECT e.id, e.status, d.data FROM execution_entity e JOIN execution_data d ON d.executionId = e.id WHERE e.workflowId = ? ORDER BY e.id DESC LIMIT 1').get(workflowId);
+				if (row) result = { id: row.id, status: row.status, data: require(flattedPath).parse(row.data) };
+				db.close();
+			}
+			writeFileSync(file, JSON.stringify(result));`;
+		const args = ['--no-warnings', '-e', script, join(this.userFolder, '.n8n', 'database.sqlite'), join(N8N_MODULES, 'flatted'), workflowId, file];
+		return new Promise((resolve, reject) => {
+			execFile(NODE, args, (error, _stdout, stderr) => (error ? reject(new Error(`reading the execution failed: ${stderr}`)) : resolve()));
 		});
-		const lines = stdout.split('\n');
-		const start = lines.findIndex((line) => line.startsWith('{'));
-		if (start < 0) throw new Error(`n8n execute printed no JSON:\n${stdout.slice(0, 2000)}`);
-		// The JSON is printed pretty, so it ends at the last line that is a lone closing brace; n8n's own
-		// log lines may follow it.
-		const end = lines.lastIndexOf('}');
-		return JSON.parse(lines.slice(start, end + 1).join('\n')) as ExecutionResult;
 	}
 
 	async start(): Promise<void> {
