@@ -18,10 +18,22 @@ const stringList = () =>
 		z.array(z.string({ invalid_type_error: 'must be text' }), { invalid_type_error: 'must be a comma-separated list' }),
 	);
 
+/** Milliseconds of an ISO 8601 or `YYYY-MM-DD HH:mm:ss` date-time, NaN when it is not one. */
+const timeOf = (value: string): number => Date.parse(value.replace(' ', 'T'));
+
+/** A date and time as text. Text is sent as entered; a date object from an expression is sent as ISO 8601. */
 const dateTime = () =>
-	z
-		.string({ invalid_type_error: 'must be a date and time' })
-		.refine((value) => !Number.isNaN(Date.parse(value.replace(' ', 'T'))), 'must be a date and time, such as 2026-05-01T08:00:00');
+	z.preprocess(
+		(value) => {
+			if (value instanceof Date) return Number.isNaN(value.getTime()) ? value : value.toISOString();
+			const toISO = (value as { toISO?: unknown } | null)?.toISO;
+			return typeof value === 'object' && typeof toISO === 'function' ? (toISO.call(value) ?? value) : value;
+		},
+		z
+			.string({ invalid_type_error: 'must be a date and time, such as 2026-05-01T08:00:00' })
+			.trim()
+			.refine((value) => !Number.isNaN(timeOf(value)), 'must be a date and time, such as 2026-05-01T08:00:00'),
+	);
 
 const intervention = z
 	.object({
@@ -83,7 +95,7 @@ export const workSchema = z
 		work_type_id: id(),
 		local_id: idList().refine((list) => (list as number[]).length > 0, 'needs at least one location ID'),
 		client_id: id(),
-		description: z.string().optional(),
+		description: z.string({ invalid_type_error: 'must be text' }).nullable().optional(),
 		any_responsible: boolean().optional(),
 		auto_close: boolean().optional(),
 		auto_pilot: boolean().optional(),
@@ -100,8 +112,8 @@ export const workSchema = z
 			)
 			.optional(),
 		calendar_id: id().optional(),
-		cost_center_id: id().optional(),
-		failure_id: id().optional(),
+		cost_center_id: id().nullable().optional(),
+		failure_id: id().nullable().optional(),
 		gatekeeper_id: id().optional(),
 		gatekeeper_notification: idList().optional(),
 		interventions: z.array(intervention).optional(),
@@ -134,7 +146,7 @@ export const workSchema = z
 			)
 			.optional(),
 		sla_rules: z.array(slaRule).optional(),
-		supplier_id: id().optional(),
+		supplier_id: id().nullable().optional(),
 		technical_skill_id: idList().optional(),
 		work_notifications: z
 			.array(
@@ -170,7 +182,10 @@ export const workSchema = z
 			issue(['interventions'], 'applies only to CYCLIC and PLAN jobs: remove Interventions');
 		}
 		if (cyclicOrPlan && !work.interventions?.length) {
-			issue(['interventions'], `is required for a ${work.type} job: add at least one intervention`);
+			issue(
+				['interventions'],
+				`is required for a ${work.type} job: add at least one intervention in Interventions (or in Additional Fields → Interventions (JSON))`,
+			);
 		}
 		if (work.type !== 'SPECIAL' && work.procedures !== undefined) {
 			issue(['procedures'], 'applies only to SPECIAL jobs: remove Procedures');
@@ -182,7 +197,7 @@ export const workSchema = z
 			}
 		}
 		const { DTSTART, UNTIL } = work.recurrence ?? {};
-		if (DTSTART && UNTIL && Date.parse(UNTIL.replace(' ', 'T')) < Date.parse(DTSTART.replace(' ', 'T'))) {
+		if (DTSTART && UNTIL && timeOf(UNTIL) < timeOf(DTSTART)) {
 			issue(['recurrence', 'UNTIL'], 'must not be before the start (DTSTART)');
 		}
 	})
