@@ -32,15 +32,19 @@ const properties: INodeProperties[] = [
 		type: 'options',
 		required: true,
 		options: [
-			{ name: 'Cyclic', value: 'CYCLIC', description: 'Repeats on a recurrence; needs interventions' },
-			{ name: 'Plan', value: 'PLAN', description: 'A plan; needs interventions' },
-			{ name: 'Special', value: 'SPECIAL', description: 'A one-off job; may list procedures' },
+			{
+				name: 'Cyclic',
+				value: 'CYCLIC',
+				description: 'Repeats on its recurrence; needs interventions, may close automatically and run on auto pilot',
+			},
+			{ name: 'Plan', value: 'PLAN', description: 'Needs interventions; may close automatically and run on auto pilot' },
+			{ name: 'Special', value: 'SPECIAL', description: 'May list procedures; takes no interventions, auto close or auto pilot' },
 		],
 		default: 'CYCLIC',
 	},
 	{ displayName: 'Name', name: 'name', type: 'string', required: true, default: '' },
 	{ displayName: 'Work Type ID', name: 'work_type_id', type: 'number', required: true, default: 0 },
-	{ ...ids('Location IDs', 'local_id', 'Comma-separated IDs of the locations the job covers'), required: true },
+	{ ...ids('Location IDs', 'local_id', 'Comma-separated IDs of the locations the job covers; at least one'), required: true },
 	{ displayName: 'Client ID', name: 'client_id', type: 'number', required: true, default: 0 },
 	{
 		displayName: 'Recurrence',
@@ -48,6 +52,7 @@ const properties: INodeProperties[] = [
 		type: 'fixedCollection',
 		placeholder: 'Add Recurrence',
 		default: {},
+		description: 'When and how often the job repeats. A CYCLIC job repeating HOURLY also needs Calendar ID and Interval.',
 		options: [
 			{
 				displayName: 'Recurrence',
