@@ -1,4 +1,4 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -183,8 +183,10 @@ export class N8nInstance {
 		if (this.server && this.server.exitCode === null) {
 			const exited = new Promise((resolve) => this.server!.once('exit', resolve));
 			this.server.kill('SIGTERM');
-			await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
-			if (this.server.exitCode === null) this.server.kill('SIGKILL');
+			let timer: NodeJS.Timeout | undefined;
+			await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, 15_000)))]);
+			clearTimeout(timer);
+			if (this.server.exitCode === null && this.server.signalCode === null) this.server.kill('SIGKILL');
 		}
 		rmSync(this.userFolder, { recursive: true, force: true });
 	}
@@ -199,6 +201,19 @@ export interface ExecutionResult {
 	status?: string;
 	data: { resultData: { runData: Record<string, NodeRun[]>; error?: { message: string } } };
 }
+
+/**
+ * Where plain Node module resolution finds a module from a folder (NODE_PATH cleared), or null. n8n
+ * 2.41 adds its own module paths to NODE_PATH when it loads nodes, which is how a community package
+ * without node_modules gets n8n-workflow and zod.
+ */
+export function resolveFrom(dir: string, request: string): string | null {
+	const script = 'try { process.stdout.write(require.resolve(process.argv[1], { paths: [process.argv[2]] })) } catch { }';
+	const found = execFileSync(process.execPath, ['-e', script, request, dir], { env: { PATH: process.env.PATH } }).toString();
+	return found || null;
+}
+
+export const N8N_NODE_MODULES = N8N_MODULES;
 
 /** The JSON items a node output in an execution. */
 export const outputOf = (result: ExecutionResult, nodeName: string) =>

@@ -92,7 +92,7 @@ export function actionsWorkflow(cases: OperationCase[]) {
 }
 
 /**
- * The trigger, for two events, protected by a secret in the query; each run asks the sandbox for one
+ * The trigger at its newest version, for two events, protected by a secret in the query; each run asks the sandbox for one
  * work order with a marker parameter naming the event and the method, so the test sees what started.
  */
 export function triggerWorkflow() {
@@ -105,7 +105,7 @@ export function triggerWorkflow() {
 				id: 'trigger',
 				name: 'Events',
 				type: TRIGGER_NODE,
-				typeVersion: 1,
+				typeVersion: 2,
 				position: [0, 0],
 				webhookId: WEBHOOK_ID,
 				parameters: { events: ['FAILURE_CREATED', 'BUY_ORDER_UPDATED'], authentication: 'query', parameterName: 'token' },
