@@ -8,7 +8,7 @@ export const client: ResourceModule = {
 			{
 				name: 'Sync Contacts',
 				value: 'syncContacts',
-				description: "Set a client's contacts",
+				description: "Set a client's contacts to exactly the given contact IDs",
 				action: 'Sync the contacts of a client',
 			},
 		]),

@@ -6,7 +6,15 @@ import { forOperation, simplifyProperty } from '../common';
 import type { OperationModule } from '../types';
 
 const properties: INodeProperties[] = [
-	{ displayName: 'Client ID', name: 'client', type: 'string', required: true, default: '', placeholder: 'e.g. 7' },
+	{
+		displayName: 'Client ID',
+		name: 'client',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 7',
+		description: 'ID of the client whose contacts to set',
+	},
 	{
 		displayName: 'Contact IDs',
 		name: 'contact_ids',
@@ -14,7 +22,8 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 12, 15, 20',
-		description: "The contacts to associate with the client, as comma-separated IDs. They become the client's contacts.",
+		description:
+			"Comma-separated IDs of the contacts to associate with the client. They become the client's contacts: the list is set to exactly these IDs, so a contact left out is no longer associated with the client.",
 	},
 	simplifyProperty,
 ];

@@ -14,13 +14,26 @@ const REPORT_STATES = [
 const properties: INodeProperties[] = [
 	{
 		displayName:
-			'POST /contacts is deprecated in the API: it is replaced by separate get-contact and create-contact operations, which the specification does not describe yet. It stays available in v3.',
+			'Deprecated in the API (still served in v3): POST /contacts is replaced by separate get-contact and create-contact operations, which this node cannot offer yet because the API specification does not describe them',
 		name: 'deprecationNotice',
 		type: 'notice',
 		default: '',
 	},
-	{ displayName: 'Email', name: 'email', type: 'string', placeholder: 'name@email.com', default: '' },
-	{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+	{
+		displayName: 'Email',
+		name: 'email',
+		type: 'string',
+		placeholder: 'name@email.com',
+		default: '',
+		description: 'Email of the contact. Set Email, Name or both: the service looks the contact up and creates it when absent.',
+	},
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		default: '',
+		description: 'Full name of the contact. Set Email, Name or both.',
+	},
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
@@ -28,9 +41,16 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		options: [
-			{ displayName: 'Cellphone', name: 'cellphone', type: 'string', default: '' },
-			{ displayName: 'Language', name: 'language', type: 'string', default: '', placeholder: 'e.g. en' },
-			{ displayName: 'Phone', name: 'phone', type: 'string', default: '' },
+			{ displayName: 'Cellphone', name: 'cellphone', type: 'string', default: '', description: 'Mobile phone number' },
+			{
+				displayName: 'Language',
+				name: 'language',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. en',
+				description: 'Language of the contact, as a language code',
+			},
+			{ displayName: 'Phone', name: 'phone', type: 'string', default: '', description: 'Landline phone number' },
 		],
 	},
 	{
@@ -39,7 +59,8 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Permission',
 		default: {},
-		description: 'Used when the contact has client-portal access',
+		description:
+			'Sent as direct_permissions: what the contact may see and do in the client portal. Used when the contact has client-portal access.',
 		options: [
 			booleanField('Allow Share Dashboards', 'allow_share_dashboards', 'Whether the contact may share dashboards'),
 			booleanField('Default Permissions', 'default_permissions', 'Whether to apply the default permissions'),
@@ -51,6 +72,7 @@ const properties: INodeProperties[] = [
 				type: 'options',
 				options: REPORT_STATES,
 				default: 'all',
+				description: 'Which work order reports the contact sees, by state',
 			},
 			{
 				displayName: 'Work Order Type',
@@ -83,12 +105,14 @@ const properties: INodeProperties[] = [
 				type: 'options',
 				options: REPORT_STATES,
 				default: 'all',
+				description: 'Which planned job order reports the contact sees, by state',
 			},
 		],
 	},
 	simplifyProperty,
 ];
 
+const plainText = () => z.string({ invalid_type_error: 'must be text' }).optional();
 const states = oneOf(['all', 'completed', 'confirmed']);
 const permissions = z
 	.object({
@@ -112,15 +136,19 @@ const permissions = z
 
 const schema = z
 	.object({
-		name: z.string().optional(),
-		email: z.string().email('must be an email address, such as name@example.com').optional(),
-		phone: z.string().optional(),
-		cellphone: z.string().optional(),
-		language: z.string().optional(),
+		name: plainText(),
+		email: z
+			.string({ invalid_type_error: 'must be an email address, such as name@example.com' })
+			.trim()
+			.email('must be an email address, such as name@example.com')
+			.optional(),
+		phone: plainText(),
+		cellphone: plainText(),
+		language: plainText(),
 		direct_permissions: permissions.optional(),
 	})
 	.strict()
-	.refine((body) => body.email !== undefined || body.name !== undefined, {
+	.refine((body) => (body.email ?? '').trim() !== '' || (body.name ?? '').trim() !== '', {
 		message: 'is required: set Email or Name, so the contact can be found or created',
 		path: ['email'],
 	});

@@ -8,8 +8,9 @@ export const contact: ResourceModule = {
 			{
 				name: 'Check or Create (Deprecated)',
 				value: 'checkOrCreate',
-				description: 'Return a contact, creating it when absent. Deprecated in the API.',
-				action: 'Check or create a contact',
+				description:
+					'Return a contact, creating it when absent. Deprecated: the API replaces it with separate get-contact and create-contact operations.',
+				action: 'Check or create a contact (deprecated)',
 			},
 		]),
 		...checkOrCreate.description,

@@ -1,6 +1,12 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { z } from 'zod';
 
+import { validate } from '../../helpers/input';
+import { id, oneOf } from '../../helpers/schemas';
+import { asNodeError } from '../../transport';
 import { listOperation } from '../common';
+import { errorItem, executeEndpoint, namesOf } from '../executor';
+import type { OperationModule } from '../types';
 import { FAILURE_RELATIONS } from './getAll.operation';
 
 export const FAILURE_STATUSES = [
@@ -12,54 +18,90 @@ export const FAILURE_STATUSES = [
 	'ARCHIVED',
 ] as const;
 
-const dateFilter = (name: string, displayName: string): INodeProperties => ({
+const dateFilter = (name: string, displayName: string, what: string): INodeProperties => ({
 	displayName,
 	name,
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. 2026-05-01',
-	description: `Only work orders with this ${displayName.toLowerCase()}, in the service's query syntax`,
+	description: `Only work orders whose ${what} matches this value, sent as ${name} and read by the service's query language`,
+});
+
+const idFilter = (name: string, displayName: string, description: string): INodeProperties => ({
+	displayName,
+	name,
+	type: 'number',
+	typeOptions: { numberPrecision: 0 },
+	default: 0,
+	description,
 });
 
 const filters: INodeProperties[] = [
-	dateFilter('approved_date', 'Approved Date'),
-	dateFilter('completed_date', 'Completed Date'),
-	{ displayName: 'Failure ID', name: 'failure_id', type: 'number', default: 0, description: 'Only the work order with this ID' },
-	dateFilter('last_status_change_date', 'Last Status Change Date'),
-	{
-		displayName: 'Local ID',
-		name: 'local_id',
-		type: 'number',
-		default: 0,
-		description: 'Only work orders of this location ID, as the local_id parameter',
-	},
-	{
-		displayName: 'Location ID',
-		name: 's_local_id',
-		type: 'number',
-		default: 0,
-		description:
-			'Only work orders of this location ID, sent as s_local_id, the filter form this endpoint documents. Prefer it over Local ID.',
-	},
-	{ displayName: 'Problem ID', name: 'problem_id', type: 'number', default: 0 },
-	dateFilter('start_date', 'Start Date'),
+	dateFilter('approved_date', 'Approved Date', 'approval date'),
+	dateFilter('completed_date', 'Completed Date', 'completion date'),
+	idFilter('failure_id', 'Failure ID', 'Only the work order with this ID'),
+	dateFilter('last_status_change_date', 'Last Status Change Date', 'last status change date'),
+	idFilter(
+		'local_id',
+		'Local ID',
+		'Location ID sent as the plain local_id parameter of the spec, which the service reads with its query language. For an exact match on the location, use Location ID (S Local ID) instead.',
+	),
+	idFilter(
+		's_local_id',
+		'Location ID (S Local ID)',
+		'Location ID sent as s_local_id: the exact-match filter form (s_FIELD) that the spec says this endpoint uses. Usually the one to choose rather than Local ID.',
+	),
+	idFilter('problem_id', 'Problem ID', 'Only work orders of this problem (problem type) ID'),
+	dateFilter('start_date', 'Start Date', 'report date (start_date)'),
 	{
 		displayName: 'Status',
 		name: 'status',
 		type: 'options',
-		options: FAILURE_STATUSES.map((value) => ({
-			name: value
-				.split('_')
-				.map((word) => word[0] + word.slice(1).toLowerCase())
-				.join(' '),
-			value,
-		})),
+		options: [
+			{ name: 'Archived', value: 'ARCHIVED', description: 'Always gives an empty list here' },
+			{ name: 'Completed', value: 'COMPLETED', description: 'Always gives an empty list here' },
+			{ name: 'In Resolution', value: 'IN_RESOLUTION' },
+			{ name: 'Paused', value: 'PAUSED' },
+			{ name: 'Waiting Approval', value: 'WAITING_APPROVAL' },
+			{ name: 'Waiting Resolution', value: 'WAITING_RESOLUTION' },
+		],
 		default: 'WAITING_APPROVAL',
-		description: 'Only work orders in this status. COMPLETED and ARCHIVED always give an empty list here.',
+		description:
+			'Only work orders in this status. Open work orders are never COMPLETED or ARCHIVED, so those two always give an empty list here.',
 	},
 ];
 
-export const getAllOpen = listOperation('failure', 'getAllOpen', '/failures/open', {
-	filters,
-	expanded: FAILURE_RELATIONS,
-});
+/** The filters that must be IDs, and the status, checked before anything is sent. Dates follow the service's own syntax. */
+const filterSchema = z
+	.object({
+		failure_id: id().optional(),
+		local_id: id().optional(),
+		s_local_id: id().optional(),
+		problem_id: id().optional(),
+		status: oneOf(FAILURE_STATUSES).optional(),
+	})
+	.passthrough();
+
+const isBlank = (value: unknown): boolean => value === undefined || value === null || value === '';
+
+/** Runs item by item like the other lists, after checking the item's filters. */
+async function executeAll(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	const output: INodeExecutionData[] = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			const raw = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+			const set = Object.fromEntries(Object.entries(raw).filter(([, value]) => !isBlank(value)));
+			validate(filterSchema, set, this.getNode(), itemIndex, namesOf(getAllOpen));
+			const records = await executeEndpoint.call(this, getAllOpen, itemIndex);
+			for (const json of records) output.push({ json, pairedItem: { item: itemIndex } });
+		} catch (error) {
+			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error, itemIndex);
+			output.push(errorItem(error, itemIndex));
+		}
+	}
+	return output;
+}
+
+const list = listOperation('failure', 'getAllOpen', '/failures/open', { filters, expanded: FAILURE_RELATIONS });
+
+export const getAllOpen: OperationModule = { ...list, executeAll };

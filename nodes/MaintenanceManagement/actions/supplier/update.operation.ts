@@ -1,14 +1,37 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { boolean, idList, number, text } from '../../helpers/schemas';
+import { boolean, idList, text } from '../../helpers/schemas';
 import { forOperation, recordLocator, simplifyProperty } from '../common';
 import type { OperationModule } from '../types';
 
-const nullableText = z.string().optional();
+/** The word null (any case, spaces around it ignored): send null, which the API takes to clear the field. */
+const toNull = (value: unknown): unknown =>
+	typeof value === 'string' && value.trim().toLowerCase() === 'null' ? null : value;
+
+const clearableText = (displayName: string, name: string, description: string): INodeProperties => ({
+	displayName,
+	name,
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. text, or null to clear it',
+	description: `${description}. Enter null to clear it.`,
+});
+
+const coordinateField = (displayName: string, name: string, limit: number): INodeProperties => ({
+	displayName,
+	name,
+	type: 'number',
+	typeOptions: { numberPrecision: 7, minValue: -limit, maxValue: limit },
+	default: 0,
+	description: `${displayName} in decimal degrees, from -${limit} to ${limit}. An expression giving null clears it.`,
+});
 
 const properties: INodeProperties[] = [
-	recordLocator('supplier', 'Supplier', 'searchSuppliers'),
+	{
+		...recordLocator('supplier', 'Supplier', 'searchSuppliers'),
+		description: 'The supplier to update: pick it from the list (searched by name) or enter its ID',
+	},
 	{
 		displayName: 'Update Fields',
 		name: 'updateFields',
@@ -21,12 +44,19 @@ const properties: INodeProperties[] = [
 				name: 'add_to_market',
 				type: 'boolean',
 				default: false,
-				description: 'Whether to add the supplier to the marketplace. A supplier already there is not added again.',
+				description:
+					'Whether to add the supplier to the marketplace. The API takes false when this is left out; a supplier already there is not added again.',
 			},
-			{ displayName: 'Address', name: 'address', type: 'string', default: '' },
-			{ displayName: 'Area', name: 'area', type: 'string', default: '', description: 'District, region or state' },
-			{ displayName: 'City', name: 'city', type: 'string', default: '' },
-			{ displayName: 'Code', name: 'code', type: 'string', default: '', description: 'Unique in the entity' },
+			clearableText('Address', 'address', 'Street address'),
+			clearableText('Area', 'area', 'District, region or state'),
+			clearableText('City', 'city', 'City or town'),
+			{
+				displayName: 'Code',
+				name: 'code',
+				type: 'string',
+				default: '',
+				description: 'Code of the supplier, unique in the entity',
+			},
 			{
 				displayName: 'Contact IDs',
 				name: 'contacts',
@@ -34,33 +64,51 @@ const properties: INodeProperties[] = [
 				default: '',
 				placeholder: 'e.g. 12, 15',
 				description:
-					'Warning: replaces the whole list of contacts associated with the supplier. Contacts not listed here are removed from it. Comma-separated contact IDs.',
+					'Warning: replaces the whole list of contacts associated with the supplier; contacts not listed here are removed from it. Comma-separated contact IDs, or null to remove every contact.',
 			},
-			{ displayName: 'IBAN', name: 'iban', type: 'string', default: '' },
-			{ displayName: 'Latitude', name: 'latitude', type: 'number', typeOptions: { numberPrecision: 7 }, default: 0 },
-			{ displayName: 'Longitude', name: 'longitude', type: 'number', typeOptions: { numberPrecision: 7 }, default: 0 },
-			{ displayName: 'Name', name: 'name', type: 'string', default: '' },
-			{ displayName: 'Post Code', name: 'post_code', type: 'string', default: '' },
-			{ displayName: 'VAT Number', name: 'vat', type: 'string', default: '' },
+			clearableText('IBAN', 'iban', 'Bank account number (IBAN)'),
+			coordinateField('Latitude', 'latitude', 90),
+			coordinateField('Longitude', 'longitude', 180),
+			{ displayName: 'Name', name: 'name', type: 'string', default: '', description: 'Name of the supplier' },
+			clearableText('Post Code', 'post_code', 'Postal code'),
+			clearableText('VAT Number', 'vat', 'VAT (tax) number'),
 		],
 	},
 	simplifyProperty,
 ];
 
+const nullableText = () =>
+	z.preprocess(toNull, z.string({ invalid_type_error: 'must be text, or null to clear it' }).nullable()).optional();
+
+const coordinate = (limit: number) => {
+	const message = `must be a number from -${limit} to ${limit}, or null to clear it`;
+	return z
+		.preprocess(
+			(value) => {
+				const cleared = toNull(value);
+				return typeof cleared === 'string' && cleared.trim() !== '' && !Number.isNaN(Number(cleared))
+					? Number(cleared)
+					: cleared;
+			},
+			z.number({ invalid_type_error: message }).min(-limit, message).max(limit, message).nullable(),
+		)
+		.optional();
+};
+
 const schema = z
 	.object({
 		name: text().optional(),
 		code: text().optional(),
-		vat: nullableText,
-		address: nullableText,
-		post_code: nullableText,
-		city: nullableText,
-		area: nullableText,
-		iban: nullableText,
-		latitude: number().optional(),
-		longitude: number().optional(),
-		add_to_market: boolean().optional(),
-		contacts: idList().optional(),
+		vat: nullableText(),
+		address: nullableText(),
+		post_code: nullableText(),
+		city: nullableText(),
+		area: nullableText(),
+		iban: nullableText(),
+		latitude: coordinate(90),
+		longitude: coordinate(180),
+		add_to_market: boolean().nullable().optional(),
+		contacts: z.preprocess(toNull, idList().nullable()).optional(),
 	})
 	.strict()
 	.refine((body) => Object.keys(body).length > 0, {
