@@ -1,0 +1,293 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
+import { runNode, type ParameterValue } from '../helpers/harness';
+import { SandboxFixture } from '../helpers/sandbox';
+
+const node = new MaintenanceManagement();
+const fixture = new SandboxFixture();
+
+/**
+ * Seeded work orders (48 by default): order i has status
+ * ['WAITING_APPROVAL', 'WAITING_RESOLUTION', 'IN_RESOLUTION', 'PAUSED', 'COMPLETED', 'ARCHIVED'][i % 6],
+ * so 32 of the 48 are open; order i is assigned operator (i % 10) + 1.
+ */
+const OPEN = ['WAITING_APPROVAL', 'WAITING_RESOLUTION', 'IN_RESOLUTION', 'PAUSED'];
+
+beforeAll(async () => await fixture.start());
+afterAll(async () => await fixture.stop());
+beforeEach(async () => await fixture.reset());
+
+type Options = { items?: IDataObject[]; continueOnFail?: boolean };
+
+const run = (operation: string, parameters: Record<string, ParameterValue> = {}, options: Options = {}) =>
+	runNode({
+		node,
+		credentials: fixture.credentials,
+		parameters: { resource: 'failure', operation, ...parameters },
+		items: options.items,
+		continueOnFail: options.continueOnFail,
+	});
+
+const propertyOf = (operation: string, name: string): INodeProperties => {
+	const found = node.description.properties.find(
+		(p) => p.name === name && p.displayOptions?.show?.resource?.includes('failure') && p.displayOptions?.show?.operation?.includes(operation),
+	);
+	if (!found) throw new Error(`no property ${name} for failure ${operation}`);
+	return found;
+};
+
+describe('Work Order (Failure): the operation selector', () => {
+	it('offers Get Many and Get Many Open with their action labels', () => {
+		const selector = node.description.properties.find(
+			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes('failure'),
+		);
+		expect(selector?.options).toEqual([
+			expect.objectContaining({ name: 'Get Many', value: 'getAll', action: 'Get many work orders' }),
+			expect.objectContaining({ name: 'Get Many Open', value: 'getAllOpen', action: 'Get many open work orders' }),
+		]);
+	});
+
+	it('offers exactly the relations the spec expands, on both lists', () => {
+		for (const operation of ['getAll', 'getAllOpen']) {
+			expect((propertyOf(operation, 'expanded').options ?? []).map((o) => (o as { value: string }).value)).toEqual([
+				'assignees',
+				'eventsPlanned',
+			]);
+		}
+	});
+});
+
+describe('Work Order (Failure): Get Many', () => {
+	it('sends GET /failures with page and the default limit of 50, one simplified item per work order', async () => {
+		const { output, error, requests } = await run('getAll');
+		expect(error).toBeUndefined();
+		expect(requests).toHaveLength(1);
+		const logged = await fixture.requests();
+		expect(logged).toEqual([
+			expect.objectContaining({ method: 'GET', path: '/failures', query: { page: '1', limit: '50' }, body: null, status: 200, env: 'sandbox' }),
+		]);
+		expect(output).toHaveLength(48);
+		expect(output.map((item) => item.json.code)).toEqual(Array.from({ length: 48 }, (_, i) => `WO-${i + 1}`));
+		output.forEach((item) => expect(item.pairedItem).toEqual({ item: 0 }));
+		expect(output[2].json).toMatchObject({ id: '3', type: 'failure', failure_id: 3, status: 'PAUSED', problem_id: 4, local_id: 4 });
+		expect(output[2].json).not.toHaveProperty('attributes');
+		expect(output[2].json).not.toHaveProperty('assignees');
+	});
+
+	it('asks for the chosen relations in expanded and nests them under their names', async () => {
+		const { output, error } = await run('getAll', { limit: 2, expanded: ['assignees', 'eventsPlanned'] });
+		expect(error).toBeUndefined();
+		expect((await fixture.requests())[0].query).toEqual({ page: '1', limit: '2', expanded: 'assignees,eventsPlanned' });
+		expect(output).toHaveLength(2);
+		expect(output[0].json.assignees).toEqual([expect.objectContaining({ type: 'failure_assignee', operator_id: 2, failure_id: 1 })]);
+		expect(output[1].json.assignees).toEqual([expect.objectContaining({ operator_id: 3, failure_id: 2 })]);
+		expect(output[0].json.eventsPlanned).toEqual([]);
+	});
+
+	it('with Simplify off, returns the API shape with the related records beside it', async () => {
+		const { output } = await run('getAll', { limit: 1, expanded: ['assignees'], simplify: false });
+		expect(output).toHaveLength(1);
+		const record = output[0].json;
+		expect(record).toMatchObject({ id: '1', type: 'failure', attributes: expect.objectContaining({ code: 'WO-1', status: 'WAITING_RESOLUTION' }) });
+		expect(record.relationships).toEqual({ assignees: { data: [{ type: 'failure_assignee', id: '1-2' }] } });
+		expect(record.included).toEqual([expect.objectContaining({ type: 'failure_assignee', id: '1-2' })]);
+	});
+
+	it('passes the service filters of Query Parameters through', async () => {
+		const { output } = await run('getAll', {
+			returnAll: true,
+			options: { queryParameters: { parameters: [{ name: 's_priority', value: '4' }, { name: 'sort', value: 'failure_id-' }] } },
+		});
+		expect((await fixture.requests())[0].query).toEqual({ page: '1', limit: '2000', s_priority: '4', sort: 'failure_id-' });
+		expect(output).toHaveLength(12);
+		expect(output.every((item) => item.json.priority === 4)).toBe(true);
+		expect(output[0].json.failure_id).toBe(47);
+	});
+});
+
+describe('Work Order (Failure): Get Many Open', () => {
+	it('sends GET /failures/open and returns only open work orders', async () => {
+		const { output, error } = await run('getAllOpen', { returnAll: true });
+		expect(error).toBeUndefined();
+		expect(await fixture.requests()).toEqual([
+			expect.objectContaining({ method: 'GET', path: '/failures/open', query: { page: '1', limit: '2000' }, status: 200 }),
+		]);
+		expect(output).toHaveLength(32);
+		expect(output.every((item) => OPEN.includes(item.json.status as string))).toBe(true);
+		output.forEach((item) => expect(item.pairedItem).toEqual({ item: 0 }));
+	});
+
+	it('sends every filter under its API name, local_id and s_local_id each as given', async () => {
+		const filters = {
+			approved_date: '2026-01-02',
+			completed_date: '',
+			failure_id: 3,
+			last_status_change_date: '2026-01-01 21:00',
+			local_id: 4,
+			s_local_id: 4,
+			problem_id: 4,
+			start_date: '2026-01-01',
+			status: 'PAUSED',
+		};
+		const { output, error } = await run('getAllOpen', { filters, expanded: ['assignees'] });
+		expect(error).toBeUndefined();
+		expect((await fixture.requests())[0].query).toEqual({
+			page: '1',
+			limit: '50',
+			expanded: 'assignees',
+			approved_date: '2026-01-02',
+			failure_id: '3',
+			last_status_change_date: '2026-01-01 21:00',
+			local_id: '4',
+			s_local_id: '4',
+			problem_id: '4',
+			start_date: '2026-01-01',
+			status: 'PAUSED',
+		});
+		expect(output.map((item) => item.json.code)).toEqual(['WO-3']);
+		expect(output[0].json.assignees).toEqual([expect.objectContaining({ operator_id: 4 })]);
+	});
+
+	it('filters by location with s_local_id alone', async () => {
+		const { output } = await run('getAllOpen', { returnAll: true, filters: { s_local_id: 4 } });
+		expect((await fixture.requests())[0].query).toEqual({ page: '1', limit: '2000', s_local_id: '4' });
+		expect(output.length).toBeGreaterThan(0);
+		expect(output.every((item) => item.json.local_id === 4 && OPEN.includes(item.json.status as string))).toBe(true);
+	});
+
+	it('gives an empty list, not an error, for status COMPLETED', async () => {
+		const { output, error, requests } = await run('getAllOpen', { filters: { status: 'COMPLETED' } });
+		expect(error).toBeUndefined();
+		expect(requests).toHaveLength(1);
+		expect(output).toEqual([]);
+	});
+
+	it('tells local_id and s_local_id apart in the UI, and lists the spec statuses sorted by name', () => {
+		const options = (propertyOf('getAllOpen', 'filters').options ?? []) as INodeProperties[];
+		expect(options.map((o) => o.name).sort()).toEqual(
+			['approved_date', 'completed_date', 'failure_id', 'last_status_change_date', 'local_id', 'problem_id', 's_local_id', 'start_date', 'status'].sort(),
+		);
+		const local = options.find((o) => o.name === 'local_id')!;
+		const sLocal = options.find((o) => o.name === 's_local_id')!;
+		expect(local.displayName).not.toBe(sLocal.displayName);
+		expect(sLocal.description).toMatch(/sent as s_local_id/);
+		expect(sLocal.description).toMatch(/exact-match/);
+		expect(local.description).toMatch(/plain local_id parameter/);
+		expect(local.description).toMatch(/S Local ID/);
+		const status = options.find((o) => o.name === 'status')!;
+		const names = (status.options ?? []).map((o) => (o as { name: string }).name);
+		expect(names).toEqual([...names].sort());
+		expect((status.options ?? []).map((o) => (o as { value: string }).value).sort()).toEqual(
+			['ARCHIVED', 'COMPLETED', 'IN_RESOLUTION', 'PAUSED', 'WAITING_APPROVAL', 'WAITING_RESOLUTION'],
+		);
+		expect(status.description).toMatch(/COMPLETED or ARCHIVED/);
+	});
+});
+
+describe('Work Order (Failure): filters checked before sending', () => {
+	const BAD: Array<[string, IDataObject, RegExp]> = [
+		['a failure ID that is not a number', { failure_id: 'abc' }, /"failure_id" \(Failure ID\) must be a whole number/],
+		['a location ID of 0', { s_local_id: 0 }, /"s_local_id" \(Location ID \(S Local ID\)\) must be a positive ID/],
+		['a local ID with decimals', { local_id: 2.5 }, /"local_id" \(Local ID\) must be a whole number/],
+		['a problem ID below 1', { problem_id: -3 }, /"problem_id" \(Problem ID\) must be a positive ID/],
+		['a status outside the spec', { status: 'OPEN' }, /"status" \(Status\) must be one of WAITING_APPROVAL, WAITING_RESOLUTION/],
+	];
+
+	it.each(BAD)('refuses %s, naming the filter, and sends nothing', async (_label, filters, message) => {
+		const { error, requests } = await run('getAllOpen', { filters });
+		expect(error?.message).toMatch(message);
+		expect(error?.message).toMatch(/item 0/);
+		expect(error?.description).toMatch(/No request was sent/);
+		expect(requests).toHaveLength(0);
+		expect(await fixture.requests()).toHaveLength(0);
+	});
+
+	it('accepts IDs given as text by an expression', async () => {
+		const { output, error } = await run('getAllOpen', { filters: () => ({ failure_id: '3' }) });
+		expect(error).toBeUndefined();
+		expect((await fixture.requests())[0].query).toEqual({ page: '1', limit: '50', failure_id: '3' });
+		expect(output.map((item) => item.json.code)).toContain('WO-3');
+	});
+});
+
+describe('Work Order (Failure): items', () => {
+	const byLocation = (_i: number, item: IDataObject) => ({ s_local_id: item.location });
+
+	it('with Continue On Fail, a bad item yields an error item paired with it and the others are read', async () => {
+		const { output, error } = await run(
+			'getAllOpen',
+			{ limit: 2, filters: byLocation },
+			{ items: [{ location: 4 }, { location: 'lobby' }, { location: 4 }], continueOnFail: true },
+		);
+		expect(error).toBeUndefined();
+		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 0 }, { item: 1 }, { item: 2 }, { item: 2 }]);
+		expect(output[2].json.error).toMatch(/"s_local_id".*whole number/);
+		expect(output[0].json.local_id).toBe(4);
+		expect(output[4].json.local_id).toBe(4);
+		expect((await fixture.requests()).map((r) => r.query.s_local_id)).toEqual(['4', '4']);
+	});
+
+	it('without Continue On Fail, the bad item stops the run with its index, after the good one before it', async () => {
+		const { error } = await run('getAllOpen', { limit: 1, filters: byLocation }, { items: [{ location: 4 }, { location: 'x' }, { location: 4 }] });
+		expect(error?.message).toMatch(/item 1/);
+		expect(await fixture.requests()).toHaveLength(1);
+	});
+});
+
+describe('Work Order (Failure): API errors', () => {
+	it('401 with the spec message for a token of the other environment, without the token', async () => {
+		const token = fixture.sandbox.environments.production.token;
+		const { error } = await runNode({
+			node,
+			credentials: { ...fixture.credentials, accessToken: token },
+			parameters: { resource: 'failure', operation: 'getAllOpen' },
+		});
+		expect(error?.message).toBe('Authentication token invalid.');
+		expect(error?.httpCode).toBe('401');
+		expect(JSON.stringify({ message: error?.message, description: error?.description })).not.toContain(token);
+	});
+
+	it('500 with the spec message once the attempts are used up', async () => {
+		await fixture.control('POST', '/faults', { status: 500, count: 5, path: '/failures/open' });
+		const { error } = await run('getAllOpen', { requestOptions: { maxAttempts: 2, maxWaitSeconds: 0 } });
+		expect(error?.message).toBe('An error has occurred during the request.');
+		expect(error?.httpCode).toBe('500');
+	});
+
+	it('with Continue On Fail, an API error becomes the error item of each item', async () => {
+		await fixture.control('POST', '/faults', { status: 500, count: 1, path: '/failures' });
+		const { output, error } = await run('getAll', { limit: 1, requestOptions: { maxAttempts: 1 } }, { items: [{}, {}], continueOnFail: true });
+		expect(error).toBeUndefined();
+		expect(output[0]).toEqual({ json: expect.objectContaining({ error: 'An error has occurred during the request.' }), pairedItem: { item: 0 } });
+		expect(output[1]).toMatchObject({ json: { code: 'WO-1' }, pairedItem: { item: 1 } });
+	});
+});
+
+describe('Work Order (Failure): pages', () => {
+	beforeEach(async () => await fixture.reset({ seed: { failures: 4500 } }));
+
+	it('Return All reads every page of open work orders at 2000 a page', async () => {
+		const { output, error } = await run('getAllOpen', { returnAll: true });
+		expect(error).toBeUndefined();
+		expect(output).toHaveLength(3000);
+		expect(new Set(output.map((item) => item.json.id)).size).toBe(3000);
+		expect(output.every((item) => OPEN.includes(item.json.status as string))).toBe(true);
+		expect((await fixture.requests()).map((r) => `${r.query.page}/${r.query.limit}`)).toEqual(['1/2000', '2/2000']);
+	});
+
+	it('a Limit above 2000 reads equal pages with the filters, and stops at a short page', async () => {
+		const { output } = await run('getAllOpen', { limit: 2500, filters: { status: 'PAUSED' }, options: { queryParameters: { parameters: [{ name: 'sort', value: 'failure_id' }] } } });
+		expect(output).toHaveLength(750);
+		expect(output.every((item) => item.json.status === 'PAUSED')).toBe(true);
+		const logged = await fixture.requests();
+		expect(logged.map((r) => r.query)).toEqual([{ page: '1', limit: '1250', status: 'PAUSED', sort: 'failure_id' }]);
+	});
+
+	it('a Limit of 2500 on Get Many stops after two pages of 1250', async () => {
+		const { output } = await run('getAll', { limit: 2500 });
+		expect(output).toHaveLength(2500);
+		expect(output[2499].json.code).toBe('WO-2500');
+		expect((await fixture.requests()).map((r) => `${r.query.page}/${r.query.limit}`)).toEqual(['1/1250', '2/1250']);
+	});
+});
