@@ -1,6 +1,11 @@
 /**
  * `npm run dev`: a real n8n (pinned) with this package, the local API sandbox with demo data, a
  * credential pointing at it and example workflows. Rebuilds the package on change. Ctrl-C stops it all.
+ *
+ * n8n's user folder is .dev/ (git-ignored) and is kept between runs, so workflows you create stay. The
+ * example credential and the three example workflows are imported again on every run (edits to those
+ * three are replaced). Delete .dev/ to start from scratch. Login: dev@example.com / Dev-password-1.
+ * N8N_PORT (5678) and SANDBOX_PORT (4010) change the ports.
  */
 const { spawn, spawnSync } = require('node:child_process');
 const { mkdirSync, rmSync, symlinkSync, writeFileSync, existsSync } = require('node:fs');
@@ -154,7 +159,10 @@ async function main() {
 		N8N_INSTANCE_OWNER_EMAIL: LOGIN.email,
 		N8N_INSTANCE_OWNER_PASSWORD_HASH: bcrypt.hashSync(LOGIN.password, 10),
 	};
-	const n8n = (args) => spawnSync(runtime.node, [runtime.n8n, ...args], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+	const n8n = (args) => {
+		const result = spawnSync(runtime.node, [runtime.n8n, ...args], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+		if (result.status !== 0) throw new Error(`n8n ${args[0]} failed (exit code ${result.status})`);
+	};
 
 	const importDir = join(USER_FOLDER, 'import');
 	mkdirSync(join(importDir, 'workflows'), { recursive: true });

@@ -121,6 +121,12 @@ describe('the action node in a real n8n', () => {
 
 describe('the trigger and the AI tool in a running n8n', () => {
 	const webhookUrl = (query: string) => n8n.url(`/webhook/${WEBHOOK_ID}/webhook${query}`);
+	/** The statuses of the trigger workflow's executions, as n8n lists them. */
+	const triggerRuns = async () => {
+		const filter = encodeURIComponent(JSON.stringify({ workflowId: 'mmE2eTrigger0001' }));
+		const executions = (await n8n.getAsOwner(`/rest/executions?filter=${filter}`)) as { data: { results: Array<{ status: string }> } };
+		return executions.data.results.map((execution) => execution.status);
+	};
 
 	beforeAll(async () => {
 		await n8n.cli(['publish:workflow', '--id=mmE2eTrigger0001']);
@@ -161,6 +167,23 @@ describe('the trigger and the AI tool in a running n8n', () => {
 		const markers = async () => (await requests()).map((r) => r.query.marker).filter(Boolean);
 		await n8n.waitFor(async () => (await markers()).length >= 2, 'the triggered workflows to run', 60_000);
 		expect((await markers()).sort()).toEqual(['BUY_ORDER_UPDATED:PATCH', 'FAILURE_CREATED:POST']);
+		// n8n ran the trigger workflow exactly twice: not for the ignored event, the wrong secret or the
+		// readiness probe.
+		expect(await triggerRuns()).toEqual(['success', 'success']);
+	});
+
+	it('answers an unselected event 200 with the reason, and a wrong secret 401, starting nothing', async () => {
+		const post = (query: string, event: string) =>
+			fetch(webhookUrl(query), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ event, data: {} }) });
+		const ignored = await post(`?token=${WEBHOOK_SECRET}`, 'FILE_DELETED');
+		expect(ignored.status).toBe(200);
+		expect(await ignored.json()).toEqual({ received: true, ignored: true, event: 'FILE_DELETED', reason: 'The event is not selected in the trigger' });
+		const refused = await post('?token=wrong-secret', 'FAILURE_CREATED');
+		expect(refused.status).toBe(401);
+		expect(JSON.stringify(await refused.json())).not.toContain(WEBHOOK_SECRET);
+		const missing = await post('', 'FAILURE_CREATED');
+		expect(missing.status).toBe(401);
+		expect(await triggerRuns()).toEqual(['success', 'success']);
 	});
 
 	it('answers a malformed body without starting anything', async () => {
