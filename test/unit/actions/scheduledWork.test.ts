@@ -1,0 +1,185 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
+import { runNode, type ParameterValue } from '../helpers/harness';
+import { SandboxFixture } from '../helpers/sandbox';
+
+const node = new MaintenanceManagement();
+const fixture = new SandboxFixture();
+
+/** The relations the spec lists for Scheduled Work, in its order. */
+const SPEC_RELATIONS = [
+	'auditStats',
+	'buyOrders',
+	'client',
+	'completedBy',
+	'pausedBy',
+	'startedBy',
+	'realStartDateEditedBy',
+	'completeDateEditedBy',
+	'elementRegistries',
+	'entity',
+	'events',
+	'eventsPlanned',
+	'files',
+	'gatekeeperAnswerRegistries',
+	'networkStatus',
+	'otherCosts',
+	'participants',
+	'reminderRules',
+	'reminders',
+	'requests',
+	'scheduledWorkSlas',
+	'stock',
+	'stockTasks',
+	'survey',
+	'surveyFeedbacks',
+	'work',
+	'failureScheduleMapping',
+	'pause_reason',
+	'assignees',
+];
+
+/**
+ * Seeded planned job orders (40 by default): order i is in state
+ * ['SCHEDULED', 'RUNNING', 'PAUSED', 'COMPLETED', 'CANCELED', 'ARCHIVED', 'COMPLETED_CANCELED'][i % 7],
+ * belongs to planned job i, client 1, and has operator (i % 10) + 1 as participant.
+ */
+beforeAll(async () => await fixture.start());
+afterAll(async () => await fixture.stop());
+beforeEach(async () => await fixture.reset());
+
+type Options = { items?: IDataObject[]; continueOnFail?: boolean };
+
+const getAll = (parameters: Record<string, ParameterValue> = {}, options: Options = {}) =>
+	runNode({
+		node,
+		credentials: fixture.credentials,
+		parameters: { resource: 'scheduledWork', operation: 'getAll', ...parameters },
+		items: options.items,
+		continueOnFail: options.continueOnFail,
+	});
+
+describe('Planned Job Order (Scheduled Work): the UI', () => {
+	it('offers Get Many with its action label', () => {
+		const selector = node.description.properties.find(
+			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes('scheduledWork'),
+		);
+		expect(selector?.options).toEqual([expect.objectContaining({ name: 'Get Many', value: 'getAll', action: 'Get many planned job orders' })]);
+	});
+
+	it('offers every relation the spec lists, and no other, sorted by name', () => {
+		const expanded = node.description.properties.find(
+			(p) => p.name === 'expanded' && p.displayOptions?.show?.resource?.includes('scheduledWork'),
+		);
+		const options = (expanded?.options ?? []) as Array<{ name: string; value: string }>;
+		expect(options.map((o) => o.value).sort()).toEqual([...SPEC_RELATIONS].sort());
+		expect(options.map((o) => o.name)).toEqual(options.map((o) => o.name).sort());
+		expect(expanded?.type).toBe('multiOptions');
+	});
+});
+
+describe('Planned Job Order (Scheduled Work): Get Many', () => {
+	it('sends GET /works/scheduled with page and the default limit of 50, one simplified item per order', async () => {
+		const { output, error, requests } = await getAll();
+		expect(error).toBeUndefined();
+		expect(requests).toHaveLength(1);
+		expect(await fixture.requests()).toEqual([
+			expect.objectContaining({ method: 'GET', path: '/works/scheduled', query: { page: '1', limit: '50' }, body: null, status: 200, env: 'sandbox' }),
+		]);
+		expect(output).toHaveLength(40);
+		output.forEach((item, index) => {
+			expect(item.pairedItem).toEqual({ item: 0 });
+			expect(item.json).toMatchObject({ id: String(index + 1), type: 'scheduled_work', schedule_work_id: index + 1 });
+		});
+		expect(output[0].json).toMatchObject({ state: 'RUNNING', work_id: 1, visit: 1, running: true });
+		expect(output[0].json).not.toHaveProperty('work');
+	});
+
+	it('asks for every relation in expanded and resolves each under its name', async () => {
+		const { output, error } = await getAll({ limit: 2, expanded: SPEC_RELATIONS });
+		expect(error).toBeUndefined();
+		const [logged] = await fixture.requests();
+		expect(logged.query.page).toBe('1');
+		expect(logged.query.limit).toBe('2');
+		expect(logged.query.expanded.split(',')).toEqual(SPEC_RELATIONS);
+		expect(output).toHaveLength(2);
+		const first = output[0].json;
+		for (const relation of SPEC_RELATIONS) expect(first).toHaveProperty(relation);
+		expect(first.work).toMatchObject({ id: '1', type: 'work', name: 'Planned job 1' });
+		expect(first.client).toMatchObject({ id: '1', type: 'client', name: 'Client 1' });
+		expect(first.participants).toEqual([expect.objectContaining({ id: '2', type: 'operator' })]);
+		expect(first.buyOrders).toEqual([]);
+		expect(first.pause_reason).toBeNull();
+	});
+
+	it('with Simplify off, returns the API shape with the related records beside it', async () => {
+		const { output } = await getAll({ limit: 1, expanded: ['work'], simplify: false });
+		expect(output[0].json).toMatchObject({
+			id: '1',
+			type: 'scheduled_work',
+			attributes: expect.objectContaining({ state: 'RUNNING' }),
+			relationships: { work: { data: { type: 'work', id: '1' } } },
+			included: [expect.objectContaining({ type: 'work', id: '1' })],
+		});
+	});
+
+	it('passes the service filters of Query Parameters through', async () => {
+		const { output } = await getAll({
+			returnAll: true,
+			options: { queryParameters: { parameters: [{ name: 's_state', value: 'RUNNING' }, { name: 'sort', value: 'schedule_work_id-' }] } },
+		});
+		expect((await fixture.requests())[0].query).toEqual({ page: '1', limit: '2000', s_state: 'RUNNING', sort: 'schedule_work_id-' });
+		expect(output.map((item) => item.json.schedule_work_id)).toEqual([36, 29, 22, 15, 8, 1]);
+	});
+});
+
+describe('Planned Job Order (Scheduled Work): errors and items', () => {
+	it('401 with the spec message for a token of the other environment, without the token', async () => {
+		const token = fixture.sandbox.environments.production.token;
+		const { error, output } = await runNode({
+			node,
+			credentials: { ...fixture.credentials, accessToken: token },
+			parameters: { resource: 'scheduledWork', operation: 'getAll' },
+		});
+		expect(output).toEqual([]);
+		expect(error?.message).toBe('Authentication token invalid.');
+		expect(`${error?.message} ${error?.description}`).not.toContain(token);
+	});
+
+	it('a server error on one item becomes its error item with Continue On Fail; the next item is read', async () => {
+		await fixture.control('POST', '/faults', { status: 500, count: 1, path: '/works/scheduled' });
+		const { output, error } = await getAll({ limit: 1, requestOptions: { maxAttempts: 1 } }, { items: [{}, {}], continueOnFail: true });
+		expect(error).toBeUndefined();
+		expect(output).toEqual([
+			{ json: expect.objectContaining({ error: 'An error has occurred during the request.' }), pairedItem: { item: 0 } },
+			{ json: expect.objectContaining({ id: '1', type: 'scheduled_work' }), pairedItem: { item: 1 } },
+		]);
+	});
+
+	it('without Continue On Fail, the server error stops the run with the spec message', async () => {
+		await fixture.control('POST', '/faults', { status: 500, count: 1, path: '/works/scheduled' });
+		const { error } = await getAll({ requestOptions: { maxAttempts: 1 } });
+		expect(error?.message).toBe('An error has occurred during the request.');
+		expect(error?.httpCode).toBe('500');
+	});
+});
+
+describe('Planned Job Order (Scheduled Work): pages', () => {
+	beforeEach(async () => await fixture.reset({ seed: { scheduledWorks: 2100 } }));
+
+	it('Return All reads every page at 2000 a page', async () => {
+		const { output, error } = await getAll({ returnAll: true });
+		expect(error).toBeUndefined();
+		expect(output).toHaveLength(2100);
+		expect(new Set(output.map((item) => item.json.id)).size).toBe(2100);
+		expect((await fixture.requests()).map((r) => `${r.query.page}/${r.query.limit}`)).toEqual(['1/2000', '2/2000']);
+	});
+
+	it('keeps expanded on every page', async () => {
+		const { output } = await getAll({ returnAll: true, expanded: ['work'] });
+		expect(output).toHaveLength(2100);
+		expect((await fixture.requests()).map((r) => r.query.expanded)).toEqual(['work', 'work']);
+		expect(output[2099].json.work).toMatchObject({ type: 'work' });
+	});
+});
