@@ -23,10 +23,16 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. 12, 15, 20',
 		description:
-			"Comma-separated IDs of the contacts to associate with the client. They become the client's contacts: the list is set to exactly these IDs, so a contact left out is no longer associated with the client.",
+			"Comma-separated IDs of the contacts to associate with the client. They become the client's contacts: the list is set to exactly these IDs, so a contact left out is no longer associated with the client. An expression giving an empty list [] removes every contact.",
 	},
 	simplifyProperty,
 ];
+
+/** Text with no ID in it (blank, or only commas) is a slip, not a request to remove every contact. */
+const noIdsInText = (value: unknown): unknown =>
+	typeof value === 'string' && value.split(',').every((part) => part.trim() === '') ? undefined : value;
+
+const schema = z.object({ contact_ids: z.preprocess(noIdsInText, idList()) }).strict();
 
 export const syncContacts: OperationModule = {
 	description: forOperation('client', 'syncContacts', properties),
@@ -34,6 +40,6 @@ export const syncContacts: OperationModule = {
 		method: 'POST',
 		path: '/clients/{client}/contacts',
 		pathParams: { client: 'client' },
-		body: { fields: ['contact_ids'], schema: z.object({ contact_ids: idList() }).strict() },
+		body: { fields: ['contact_ids'], schema },
 	},
 };

@@ -1,0 +1,155 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
+import { runNode, type ParameterValue } from '../helpers/harness';
+import { SandboxFixture } from '../helpers/sandbox';
+
+const node = new MaintenanceManagement();
+const fixture = new SandboxFixture();
+
+/** Seeded: clients 1 to 12 with no contacts; contacts 1 to 30 named "Contact i", contact{i}@example.com. */
+beforeAll(async () => await fixture.start());
+afterAll(async () => await fixture.stop());
+beforeEach(async () => await fixture.reset());
+
+type Options = { items?: IDataObject[]; continueOnFail?: boolean };
+
+const sync = (parameters: Record<string, ParameterValue>, options: Options = {}) =>
+	runNode({
+		node,
+		credentials: fixture.credentials,
+		parameters: { resource: 'client', operation: 'syncContacts', ...parameters },
+		items: options.items,
+		continueOnFail: options.continueOnFail,
+	});
+
+const storedContacts = async (client: string) =>
+	((await fixture.control('GET', `/state/clients/${client}`)) as { attributes: IDataObject }).attributes.contact_ids;
+
+describe('Client: the UI', () => {
+	it('offers Sync Contacts, described as setting the client contacts', () => {
+		const selector = node.description.properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes('client'));
+		expect(selector?.options).toEqual([
+			expect.objectContaining({ name: 'Sync Contacts', value: 'syncContacts', action: 'Sync the contacts of a client' }),
+		]);
+		expect((selector?.options?.[0] as { description: string }).description).toMatch(/^Set a client's contacts/);
+		const contactIds = node.description.properties.find((p) => p.name === 'contact_ids');
+		expect(contactIds).toMatchObject({ required: true, type: 'string' });
+		expect(contactIds?.description).toMatch(/become the client's contacts/);
+		expect(contactIds?.description).toMatch(/no longer associated/);
+	});
+});
+
+describe('Client: Sync Contacts', () => {
+	it('sends POST /clients/{client}/contacts with contact_ids and returns the client with its contacts', async () => {
+		const { output, error, requests } = await sync({ client: '2', contact_ids: '1, 2' });
+		expect(error).toBeUndefined();
+		expect(requests).toHaveLength(1);
+		expect(await fixture.requests()).toEqual([
+			expect.objectContaining({ method: 'POST', path: '/clients/2/contacts', query: {}, body: { contact_ids: [1, 2] }, status: 200, env: 'sandbox' }),
+		]);
+		expect(output).toHaveLength(1);
+		expect(output[0].pairedItem).toEqual({ item: 0 });
+		expect(output[0].json).toMatchObject({ id: '2', type: 'client', client_id: 2, name: 'Client 2' });
+		expect(output[0].json.contacts).toEqual([
+			expect.objectContaining({ id: '1', type: 'contact', full_name: 'Contact 1', email: 'contact1@example.com' }),
+			expect.objectContaining({ id: '2', type: 'contact', full_name: 'Contact 2' }),
+		]);
+		expect(await storedContacts('2')).toEqual([1, 2]);
+	});
+
+	it('sets the list: a second sync replaces the first', async () => {
+		await sync({ client: '2', contact_ids: '1, 2' });
+		const { output } = await sync({ client: '2', contact_ids: '3' });
+		expect((output[0].json.contacts as IDataObject[]).map((c) => c.id)).toEqual(['3']);
+		expect(await storedContacts('2')).toEqual([3]);
+	});
+
+	it('an empty list from an expression removes every contact, as the description says', async () => {
+		await sync({ client: '2', contact_ids: '1, 2' });
+		const { output, error } = await sync({ client: '2', contact_ids: () => [] });
+		expect(error).toBeUndefined();
+		expect((await fixture.requests()).pop()?.body).toEqual({ contact_ids: [] });
+		expect(output[0].json.contacts).toEqual([]);
+		expect(await storedContacts('2')).toEqual([]);
+	});
+
+	it('takes the IDs as an array or as text with spaces and a trailing comma, and a client ID with spaces', async () => {
+		await sync({ client: ' 4 ', contact_ids: () => [5, '6'] });
+		await sync({ client: '5', contact_ids: ' 7 ,8, ' });
+		expect((await fixture.requests()).map((r) => [r.path, r.body])).toEqual([
+			['/clients/4/contacts', { contact_ids: [5, 6] }],
+			['/clients/5/contacts', { contact_ids: [7, 8] }],
+		]);
+	});
+
+	it('with Simplify off, returns the API shape with the contacts beside it', async () => {
+		const { output } = await sync({ client: '3', contact_ids: '9', simplify: false });
+		expect(output[0].json).toMatchObject({
+			id: '3',
+			type: 'client',
+			attributes: expect.objectContaining({ name: 'Client 3' }),
+			relationships: { contacts: { data: [{ type: 'contact', id: '9' }] } },
+			included: [expect.objectContaining({ id: '9', type: 'contact' })],
+		});
+	});
+});
+
+describe('Client: Sync Contacts is checked before sending', () => {
+	const BAD: Array<[string, IDataObject, RegExp]> = [
+		['no contact IDs', { client: '2', contact_ids: '' }, /"contact_ids" \(Contact IDs\) is required/],
+		['only commas', { client: '2', contact_ids: ' , ' }, /"contact_ids"/],
+		['a contact ID that is not a number', { client: '2', contact_ids: '1, x' }, /"contact_ids\[1\]".*whole-number IDs separated by commas/],
+		['a contact ID of 0', { client: '2', contact_ids: '0' }, /"contact_ids\[0\]".*positive IDs/],
+		['a decimal contact ID', { client: '2', contact_ids: '1.5' }, /"contact_ids\[0\]".*whole-number/],
+		['no client ID', { client: '  ', contact_ids: '1' }, /"Client ID" is required/],
+	];
+
+	it.each(BAD)('refuses %s, naming the field, and sends nothing', async (_label, parameters, message) => {
+		const { error, requests } = await sync(parameters);
+		expect(error?.message).toMatch(message);
+		expect(`${error?.message}\n${error?.description}`).toMatch(/item 0|No request was sent/);
+		expect(requests).toHaveLength(0);
+		expect(await fixture.requests()).toHaveLength(0);
+	});
+});
+
+describe('Client: API errors', () => {
+	it('404 Resource not found for an unknown client', async () => {
+		const { error } = await sync({ client: '999', contact_ids: '1' });
+		expect(error?.message).toBe('Resource not found');
+		expect(error?.httpCode).toBe('404');
+		expect(error?.description).toMatch(/POST \/clients\/999\/contacts/);
+	});
+
+	it('400 Property validation error naming the unknown contact, and the client keeps its contacts', async () => {
+		await sync({ client: '2', contact_ids: '1' });
+		const { error } = await sync({ client: '2', contact_ids: '2, 999' });
+		expect(error?.message).toMatch(/^Property validation error\./);
+		expect(`${error?.message}\n${error?.description}`).toMatch(/contact_ids\[1\]: No contact has this id\./);
+		expect(await storedContacts('2')).toEqual([1]);
+	});
+
+	it('with Continue On Fail, bad items become error items paired with them and the others are synced', async () => {
+		const { output, error } = await sync(
+			{ client: (_i: number, item: IDataObject) => item.client, contact_ids: (_i: number, item: IDataObject) => item.ids },
+			{
+				continueOnFail: true,
+				items: [
+					{ client: '2', ids: '1' },
+					{ client: '3', ids: 'x' },
+					{ client: '999', ids: '1' },
+					{ client: '4', ids: '2, 3' },
+				],
+			},
+		);
+		expect(error).toBeUndefined();
+		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+		expect(output[0].json).toMatchObject({ id: '2', type: 'client' });
+		expect(output[1].json.error).toMatch(/"contact_ids\[0\]"/);
+		expect(output[2].json.error).toBe('Resource not found');
+		expect(output[3].json).toMatchObject({ id: '4', contacts: [expect.objectContaining({ id: '2' }), expect.objectContaining({ id: '3' })] });
+		expect((await fixture.requests()).map((r) => r.path)).toEqual(['/clients/2/contacts', '/clients/999/contacts', '/clients/4/contacts']);
+		expect(await storedContacts('3')).toEqual([]);
+	});
+});
