@@ -1,0 +1,189 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
+import { runNode, type ParameterValue } from '../helpers/harness';
+import { SandboxFixture } from '../helpers/sandbox';
+
+const node = new MaintenanceManagement();
+const fixture = new SandboxFixture();
+
+/** Seeded: contacts 1 to 30, "Contact i", contact{i}@example.com. The sandbox finds an existing contact by email. */
+beforeAll(async () => await fixture.start());
+afterAll(async () => await fixture.stop());
+beforeEach(async () => await fixture.reset());
+
+type Options = { items?: IDataObject[]; continueOnFail?: boolean };
+
+const checkOrCreate = (parameters: Record<string, ParameterValue>, options: Options = {}) =>
+	runNode({
+		node,
+		credentials: fixture.credentials,
+		parameters: { resource: 'contact', operation: 'checkOrCreate', ...parameters },
+		items: options.items,
+		continueOnFail: options.continueOnFail,
+	});
+
+const contactProperties = () =>
+	node.description.properties.filter((p) => p.displayOptions?.show?.resource?.includes('contact') && p.displayOptions?.show?.operation);
+
+const EVERY_PERMISSION = {
+	default_permissions: true,
+	preventive: true,
+	failure: true,
+	failure_type: 'assigned',
+	quotes: false,
+	work_scheduled_reports: true,
+	work_scheduled_reports_states: 'completed',
+	failure_reports: true,
+	failure_reports_states: 'confirmed',
+	show_user_info: false,
+	show_failure_priority: true,
+	report_all_problem_areas: false,
+	reportable_problem_areas: '1, 4',
+	allow_share_dashboards: true,
+};
+
+describe('Contact: the UI', () => {
+	it('marks the operation deprecated and names its replacement', () => {
+		const selector = node.description.properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes('contact'));
+		const option = selector?.options?.[0] as { name: string; value: string; action: string; description: string };
+		expect(option).toMatchObject({ name: 'Check or Create (Deprecated)', value: 'checkOrCreate' });
+		expect(option.action).toMatch(/deprecated/);
+		expect(option.description).toMatch(/get-contact and create-contact/);
+		const notice = contactProperties().find((p) => p.type === 'notice');
+		expect(notice?.displayName).toMatch(/Deprecated/);
+		expect(notice?.displayName).toMatch(/get-contact and create-contact/);
+	});
+
+	it('offers every direct_permissions member of the spec under its API name', () => {
+		const permissions = contactProperties().find((p) => p.name === 'direct_permissions');
+		const members = (permissions?.options ?? []) as INodeProperties[];
+		expect(members.map((m) => m.name).sort()).toEqual(Object.keys(EVERY_PERMISSION).sort());
+		const values = (name: string) => (members.find((m) => m.name === name)?.options ?? []).map((o) => (o as { value: string }).value);
+		expect(values('failure_type')).toEqual(['all', 'assigned']);
+		expect(values('failure_reports_states')).toEqual(['all', 'completed', 'confirmed']);
+		expect(values('work_scheduled_reports_states')).toEqual(['all', 'completed', 'confirmed']);
+		expect(members.filter((m) => m.type === 'boolean').every((m) => /^Whether/.test(m.description ?? ''))).toBe(true);
+	});
+});
+
+describe('Contact: Check or Create', () => {
+	it('sends POST /contacts with every field and permission, and returns the new contact', async () => {
+		const { output, error, requests } = await checkOrCreate({
+			email: 'ana.silva@example.com',
+			name: 'Ana Silva',
+			additionalFields: { phone: '+351210000000', cellphone: '+351910000000', language: 'pt' },
+			direct_permissions: EVERY_PERMISSION,
+		});
+		expect(error).toBeUndefined();
+		expect(requests).toHaveLength(1);
+		const logged = await fixture.requests();
+		expect(logged).toHaveLength(1);
+		expect(logged[0]).toMatchObject({ method: 'POST', path: '/contacts', query: {}, status: 201, env: 'sandbox' });
+		expect(logged[0].body).toEqual({
+			email: 'ana.silva@example.com',
+			name: 'Ana Silva',
+			phone: '+351210000000',
+			cellphone: '+351910000000',
+			language: 'pt',
+			direct_permissions: { ...EVERY_PERMISSION, reportable_problem_areas: [1, 4] },
+		});
+		expect(output).toEqual([
+			{
+				json: expect.objectContaining({
+					id: '31',
+					type: 'contact',
+					contact_id: 31,
+					full_name: 'Ana Silva',
+					email: 'ana.silva@example.com',
+					phone: '+351210000000',
+					cellphone: '+351910000000',
+					language: 'pt',
+					is_direct_user: true,
+					has_access: true,
+				}),
+				pairedItem: { item: 0 },
+			},
+		]);
+	});
+
+	it('returns the existing contact for a known email, trimmed, without creating one', async () => {
+		const { output } = await checkOrCreate({ email: '  CONTACT3@example.com ' });
+		expect((await fixture.requests())[0]).toMatchObject({ body: { email: 'CONTACT3@example.com' }, status: 200 });
+		expect(output[0].json).toMatchObject({ id: '3', full_name: 'Contact 3', email: 'contact3@example.com' });
+		expect(await fixture.control('GET', '/state/contacts/31')).toEqual({ error: 'No such record' });
+	});
+
+	it('sends a name alone, and leaves out permissions that were not added', async () => {
+		const { output } = await checkOrCreate({ name: 'Site Manager', direct_permissions: {} });
+		expect((await fixture.requests())[0].body).toEqual({ name: 'Site Manager' });
+		expect(output[0].json).toMatchObject({ full_name: 'Site Manager', is_direct_user: false });
+	});
+
+	it('sends a permission set to false, since false is a choice', async () => {
+		await checkOrCreate({ email: 'x@example.com', direct_permissions: { quotes: false } });
+		expect((await fixture.requests())[0].body).toEqual({ email: 'x@example.com', direct_permissions: { quotes: false } });
+	});
+
+	it('with Simplify off, returns the API shape', async () => {
+		const { output } = await checkOrCreate({ email: 'contact1@example.com', simplify: false });
+		expect(output[0].json).toMatchObject({ id: '1', type: 'contact', attributes: expect.objectContaining({ full_name: 'Contact 1' }) });
+	});
+});
+
+describe('Contact: checked before sending', () => {
+	const BAD: Array<[string, Record<string, ParameterValue>, RegExp]> = [
+		['neither email nor name', {}, /"email" \(Email\) is required: set Email or Name/],
+		['a name of spaces only', { name: '   ' }, /"email" \(Email\) is required: set Email or Name/],
+		['an email that is not an email', { email: 'ana at example' }, /"email" \(Email\) must be an email address/],
+		['a name that is not text', { name: () => 42 }, /"name" \(Name\) must be text/],
+		['problem area IDs that are not numbers', { name: 'A', direct_permissions: { reportable_problem_areas: '1, north' } }, /"direct_permissions.reportable_problem_areas\[1\]".*whole-number IDs/],
+		['a work order type outside all and assigned', { name: 'A', direct_permissions: () => ({ failure_type: 'some' }) }, /"direct_permissions.failure_type" \(Work Order Type\) must be one of all, assigned/],
+		['a report state outside the three', { name: 'A', direct_permissions: () => ({ failure_reports_states: 'open' }) }, /"direct_permissions.failure_reports_states".*must be one of all, completed, confirmed/],
+		['a permission that is not true or false', { name: 'A', direct_permissions: () => ({ preventive: 'yes' }) }, /"direct_permissions.preventive".*must be true or false/],
+	];
+
+	it.each(BAD)('refuses %s, naming the field, and sends nothing', async (_label, parameters, message) => {
+		const { error, requests } = await checkOrCreate(parameters);
+		expect(error?.message).toMatch(message);
+		expect(error?.message).toMatch(/item 0/);
+		expect(error?.description).toMatch(/No request was sent/);
+		expect(requests).toHaveLength(0);
+		expect(await fixture.requests()).toHaveLength(0);
+	});
+});
+
+describe('Contact: errors and items', () => {
+	it('401 with the spec message, without the token', async () => {
+		const token = 'not-a-token-1234567890';
+		const { error } = await runNode({
+			node,
+			credentials: { ...fixture.credentials, accessToken: token },
+			parameters: { resource: 'contact', operation: 'checkOrCreate', name: 'A' },
+		});
+		expect(error?.message).toBe('Authentication token invalid.');
+		expect(error?.httpCode).toBe('401');
+		expect(`${error?.message} ${error?.description}`).not.toContain(token);
+	});
+
+	it('500 with the spec message, sent once: a create is never retried', async () => {
+		await fixture.control('POST', '/faults', { status: 500, count: 3, path: '/contacts' });
+		const { error } = await checkOrCreate({ name: 'A' });
+		expect(error?.message).toBe('An error has occurred during the request.');
+		expect(error?.description).toMatch(/not retried/);
+		expect(await fixture.requests()).toHaveLength(1);
+	});
+
+	it('with Continue On Fail, a bad item yields an error item paired with it and the others are sent', async () => {
+		const { output, error } = await checkOrCreate(
+			{ email: (_i: number, item: IDataObject) => item.email },
+			{ continueOnFail: true, items: [{ email: 'one@example.com' }, { email: 'two' }, { email: 'contact2@example.com' }] },
+		);
+		expect(error).toBeUndefined();
+		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(output[0].json).toMatchObject({ email: 'one@example.com', type: 'contact' });
+		expect(output[1].json.error).toMatch(/"email".*email address/);
+		expect(output[2].json).toMatchObject({ id: '2', full_name: 'Contact 2' });
+		expect((await fixture.requests()).map((r) => (r.body as IDataObject).email)).toEqual(['one@example.com', 'contact2@example.com']);
+	});
+});
