@@ -1,4 +1,7 @@
-/** Unit and sandbox tests run in-process on the machine's Node; the end-to-end suite runs in a real n8n (see scripts/e2e.js). */
+/**
+ * Unit and sandbox tests run in-process on the machine's Node; the end-to-end suite runs in a real n8n
+ * (scripts/e2e.js), the queue suite in n8n's queue mode with Redis and PostgreSQL (scripts/queue.js).
+ */
 const tsJest = ['ts-jest', { tsconfig: 'tsconfig.test.json', isolatedModules: true }];
 
 module.exports = {
@@ -15,6 +18,13 @@ module.exports = {
 			testEnvironment: 'node',
 			roots: ['<rootDir>/test'],
 			testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
+			transform: { '^.+\\.ts$': tsJest },
+		},
+		{
+			displayName: 'queue',
+			testEnvironment: 'node',
+			roots: ['<rootDir>/test'],
+			testMatch: ['<rootDir>/test/queue/**/*.test.ts'],
 			transform: { '^.+\\.ts$': tsJest },
 		},
 	],

@@ -1,9 +1,9 @@
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, cpSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
 export const PACKAGE_NAME = 'n8n-nodes-maintenance-management';
@@ -24,9 +24,18 @@ export const freePort = (): Promise<number> =>
 		});
 	});
 
-/** A real n8n with this package installed as a community package, in a fresh user folder. */
+/**
+ * A real n8n process with this package installed as a community package, in a fresh user folder of its
+ * own (as on a machine of its own). What it prints goes to .runtime/logs/<name>.log.
+ */
 export class N8nInstance {
 	readonly userFolder = mkdtempSync(join(tmpdir(), 'mm-e2e-'));
+
+	readonly logFile: string;
+
+	constructor(readonly name = 'e2e') {
+		this.logFile = join(ROOT, '.runtime', 'logs', `${name}.log`);
+	}
 
 	readonly packageDir = join(this.userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
 
@@ -58,6 +67,10 @@ export class N8nInstance {
 			N8N_LISTEN_ADDRESS: '127.0.0.1',
 			N8N_HOST: '127.0.0.1',
 			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+			// A worker's health server, on loopback, is where it reports ready.
+			QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+			QUEUE_HEALTH_CHECK_PORT: String(this.port),
+			N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
 			N8N_DIAGNOSTICS_ENABLED: 'false',
 			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
 			N8N_PERSONALIZATION_ENABLED: 'false',
@@ -138,9 +151,25 @@ export class N8nInstance {
 		});
 	}
 
-	async start(): Promise<void> {
-		this.server = spawn(NODE, [N8N, 'start'], { env: this.env, stdio: 'ignore' });
-		await this.waitFor(async () => (await fetch(this.url('/healthz/readiness'))).status === 200, 'n8n to be ready', 120_000);
+	/** Starts `n8n start` (or `n8n worker`, `n8n webhook`) and waits until it reports ready on its port. */
+	async start(command: 'start' | 'worker' | 'webhook' = 'start', args: string[] = []): Promise<void> {
+		mkdirSync(dirname(this.logFile), { recursive: true });
+		const log = openSync(this.logFile, 'w');
+		this.server = spawn(NODE, [N8N, command, ...args], { env: this.env, stdio: ['ignore', log, log] });
+		closeSync(log);
+		const exited = new Promise<never>((_resolve, reject) =>
+			this.server!.once('exit', (code) => reject(new Error(`n8n ${command} exited with ${code}; see ${this.logFile}`))),
+		);
+		exited.catch(() => undefined);
+		await Promise.race([
+			this.waitFor(async () => (await fetch(this.url('/healthz/readiness'))).status === 200, `n8n ${command} to be ready`, 120_000),
+			exited,
+		]);
+	}
+
+	/** What the process has printed so far. */
+	log(): string {
+		return readFileSync(this.logFile, 'utf8');
 	}
 
 	/** The process id of the started n8n, to read its memory. */

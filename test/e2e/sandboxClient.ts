@@ -1,0 +1,45 @@
+import { startSandbox, type LoggedRequest, type RunningSandbox } from '../../sandbox';
+import { operationCases } from '../cases/operations';
+
+/**
+ * The sandbox an n8n suite runs against (4,500 work orders, so Return All reads three pages), its control
+ * API, and the operation cases, which prepare their records through that API.
+ */
+export class SandboxClient {
+	private running?: RunningSandbox;
+
+	get sandbox(): RunningSandbox {
+		if (!this.running) throw new Error('The sandbox is not started');
+		return this.running;
+	}
+
+	async start(): Promise<void> {
+		this.running = await startSandbox({ port: 0, seed: { failures: 4500 }, quiet: true });
+	}
+
+	async close(): Promise<void> {
+		await this.running?.close();
+	}
+
+	readonly control = async (method: string, path: string, body?: unknown): Promise<unknown> => {
+		const response = await fetch(`${this.sandbox.controlUrl}${path}`, {
+			method,
+			headers: { 'Content-Type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		return await response.json();
+	};
+
+	readonly requests = async (): Promise<LoggedRequest[]> =>
+		((await this.control('GET', '/requests')) as { requests: LoggedRequest[] }).requests;
+
+	readonly cases = operationCases(
+		(method, path) => this.control(method, path),
+		async (_collection, id) => {
+			const { baseUrl, token } = this.sandbox.environments.sandbox;
+			const response = await fetch(`${baseUrl}/locations/${id}`, { headers: { Authorization: `Bearer ${token}` } });
+			const { data } = (await response.json()) as { data: { attributes: Record<string, unknown> } };
+			return data.attributes as never;
+		},
+	);
+}

@@ -1,0 +1,77 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { OperationCase } from '../cases/operations';
+import { actionsWorkflow, triggerWorkflow } from '../e2e/workflows';
+
+export const ACTIONS_PATH = 'every-operation';
+
+interface Workflow {
+	id: string;
+	name: string;
+	nodes: IDataObject[];
+	connections: IDataObject;
+}
+
+/**
+ * A Set node that records which n8n process ran the execution: every process of the suite has its name
+ * in MM_PROCESS, so the stored execution itself says whether a worker ran it.
+ */
+const ranOn = (position: number[], fields: IDataObject = {}) => ({
+	id: 'ran-on',
+	name: 'Ran On',
+	type: 'n8n-nodes-base.set',
+	typeVersion: 3.4,
+	position,
+	parameters: {
+		assignments: {
+			assignments: [
+				{ id: 'process', name: 'process', value: '={{ $env.MM_PROCESS }}', type: 'string' },
+				...Object.entries(fields).map(([name, value]) => ({ id: name, name, value, type: 'string' })),
+			],
+		},
+		options: {},
+	},
+});
+
+const connect = (workflow: Workflow, from: string, to: string) => {
+	const outputs = workflow.connections[from] as { main: Array<Array<{ node: string; type: string; index: number }>> };
+	outputs.main[0].push({ node: to, type: 'main', index: 0 });
+};
+
+/**
+ * Every operation, as in the end-to-end suite, started by n8n's Webhook node instead of by hand: in queue
+ * mode the webhook process takes the call and a worker runs the workflow.
+ */
+export function actionsOnWebhook(cases: OperationCase[]) {
+	const workflow = actionsWorkflow(cases) as Workflow;
+	const start = workflow.nodes.findIndex((node) => node.name === 'Start');
+	workflow.nodes[start] = {
+		id: 'start',
+		name: 'Start',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		position: [0, 0],
+		webhookId: '0b7c4f5e-2d1a-4e8b-9c3f-6a5d4e3b2c1d',
+		parameters: { httpMethod: 'POST', path: ACTIONS_PATH, responseMode: 'onReceived', options: {} },
+	};
+	workflow.nodes.push(ranOn([200, -120]));
+	connect(workflow, 'Start', 'Ran On');
+	return { ...workflow, id: 'mmQueueActions01', name: 'Every operation on a worker' };
+}
+
+/**
+ * The end-to-end trigger workflow, with the work order's ID and the process's name added to the marker
+ * each run sends to the sandbox, and a Ran On node that stores them in the execution.
+ */
+export function triggerOnWorkers() {
+	const workflow = triggerWorkflow() as Workflow;
+	const mark = workflow.nodes.find((node) => node.name === 'Mark') as { parameters: { options: IDataObject } };
+	mark.parameters.options = {
+		queryParameters: {
+			parameters: [{ name: 'marker', value: '={{ $json.event }}:{{ $json.method }}:{{ $json.payload.data.id }}:{{ $env.MM_PROCESS }}' }],
+		},
+	};
+	workflow.nodes.push(ranOn([300, 160], { workOrder: '={{ $json.payload.data.id }}', method: '={{ $json.method }}' }));
+	connect(workflow, 'Events', 'Ran On');
+	return { ...workflow, id: 'mmQueueTrigger01', name: 'Webhook events on workers' };
+}
