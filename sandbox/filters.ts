@@ -51,7 +51,9 @@ export function applyFilters(
 			const field = match[1];
 			predicates.push((a) => text(a[field]) === value);
 		} else if (plainFields.includes(key)) {
-			predicates.push((a) => text(a[key]) === value || text(a[key]).startsWith(value.replace('T', ' ')));
+			// A date given without its time matches that whole day; IDs and statuses match exactly.
+			const day = value.replace('T', ' ');
+			predicates.push(key.endsWith('_date') ? (a) => text(a[key]).startsWith(day) : (a) => text(a[key]) === value);
 		}
 	}
 	let result = predicates.length ? items.filter((r) => predicates.every((p) => p(r.attributes))) : items;

@@ -90,6 +90,18 @@ describe('filters', () => {
 		expect(paused.body.data.every((f: any) => f.attributes.status === 'PAUSED' && f.attributes.local_id === 10)).toBe(true);
 	});
 
+	it('open failures match an ID exactly and a date without its time by the whole day', async () => {
+		const [first] = (await api('GET', '/failures/open?limit=1')).body.data;
+		const id = first.attributes.failure_id as number;
+		const byId = await api('GET', `/failures/open?failure_id=${id}&limit=2000`);
+		expect(byId.body.data.map((f: any) => f.attributes.failure_id)).toEqual([id]);
+		const day = String(first.attributes.start_date).slice(0, 10);
+		const byDay = await api('GET', `/failures/open?start_date=${day}&limit=2000`);
+		expect(byDay.body.data.length).toBeGreaterThan(0);
+		expect(byDay.body.data.every((f: any) => String(f.attributes.start_date).startsWith(day))).toBe(true);
+		expect(byDay.body.data.map((f: any) => f.attributes.failure_id)).toContain(id);
+	});
+
 	it('supports s_<field>_in, _like, date ranges and sort', async () => {
 		const within = await api('GET', '/suppliers?s_code_in=SUP-2,SUP-3');
 		expect(within.body.data.map((s: any) => s.attributes.code)).toEqual(['SUP-2', 'SUP-3']);
