@@ -41,6 +41,22 @@ describe('Simplify', () => {
 		expect(simplifyResource(work, new Map())).toEqual({ id: '5', type: 'work', attribute_type: 'CYCLIC', name: 'Lifts' });
 	});
 
+	it('puts every meta entry beside the attributes, but never over an attribute of the same name', () => {
+		const order: ApiResource = {
+			id: '5',
+			type: 'buy_order',
+			attributes: { code: 'PO-5', cost_centers: 'from the attributes' },
+			meta: { custom_fields: null, cost_centers: ['CC-1'] },
+		};
+		expect(simplifyResource(order, new Map())).toEqual({
+			id: '5',
+			type: 'buy_order',
+			code: 'PO-5',
+			cost_centers: 'from the attributes',
+			custom_fields: null,
+		});
+	});
+
 	it('with Simplify off keeps the raw shape and attaches the included records it points to', () => {
 		const raw = rawResource(failure, indexIncluded(included));
 		expect(raw.attributes).toEqual(failure.attributes);

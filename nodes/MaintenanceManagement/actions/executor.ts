@@ -105,6 +105,12 @@ export async function executeEndpoint(
 	}
 	const envelope = await apiRequest.call(this, request, retry, itemIndex);
 	const data = Array.isArray(envelope.data) ? envelope.data : envelope.data ? [envelope.data] : [];
+	// The meta beside a single record (its custom_fields, a buy order's cost_centers) describes that record.
+	const meta: IDataObject = { ...envelope.meta };
+	delete meta.pagination;
+	if (!Array.isArray(envelope.data) && data.length === 1 && Object.keys(meta).length) {
+		data[0] = { ...data[0], meta: { ...meta, ...data[0].meta } };
+	}
 	return toItems(data, envelope.included, simplify);
 }
 

@@ -13,8 +13,9 @@ export function indexIncluded(included: ApiResource[] | undefined): IncludedInde
 }
 
 /**
- * One flat item per resource: the attributes, with `id` and `type` beside them, `custom_fields` from
- * `meta.custom_fields`, and each expanded relationship resolved from `included` under its own name.
+ * One flat item per resource: the attributes, with `id` and `type` beside them, each expanded
+ * relationship resolved from `included` under its own name, and the entries of its `meta`
+ * (`custom_fields`, `cost_centers`).
  * An attribute whose name collides with `id` or `type` (a planned job's `type`, say) is kept as
  * `attribute_<name>`, so no value is lost.
  */
@@ -32,8 +33,6 @@ export function simplifyResource(resource: ApiResource, included: IncludedIndex,
 	}
 	item.id = resource.id;
 	item.type = resource.type;
-	const customFields = resource.meta?.custom_fields;
-	if (customFields !== undefined) item.custom_fields = customFields;
 	const relationships = resource.relationships;
 	if (relationships) {
 		for (const name of Object.keys(relationships)) {
@@ -46,6 +45,8 @@ export function simplifyResource(resource: ApiResource, included: IncludedIndex,
 			item[name] = Array.isArray(related) ? related.map(resolve) : related ? resolve(related) : null;
 		}
 	}
+	// The record's meta (custom_fields, cost_centers) beside its attributes, where no attribute has the name.
+	for (const [name, value] of Object.entries(resource.meta ?? {})) if (!(name in item)) item[name] = value;
 	return item;
 }
 

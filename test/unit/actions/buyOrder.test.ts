@@ -200,6 +200,9 @@ describe('Buy Order: Update', () => {
 			external_sale_id: 'ERP-77',
 			related_to_type: 'SCHEDULED_WORK',
 			related_to_id: 7,
+			// The meta of the update response, beside the order.
+			custom_fields: null,
+			cost_centers: [],
 		});
 		expect(await stored('5')).toMatchObject({ supplier_id: 3, internal_sale_id: 'INT-9', related_to_id: 7 });
 	});

@@ -101,6 +101,8 @@ describe('Contact: Check or Create', () => {
 					language: 'pt',
 					is_direct_user: true,
 					has_access: true,
+					// From the meta the API sends beside the contact.
+					custom_fields: null,
 				}),
 				pairedItem: { item: 0 },
 			},
@@ -127,7 +129,12 @@ describe('Contact: Check or Create', () => {
 
 	it('with Simplify off, returns the API shape', async () => {
 		const { output } = await checkOrCreate({ email: 'contact1@example.com', simplify: false });
-		expect(output[0].json).toMatchObject({ id: '1', type: 'contact', attributes: expect.objectContaining({ full_name: 'Contact 1' }) });
+		expect(output[0].json).toMatchObject({
+			id: '1',
+			type: 'contact',
+			attributes: expect.objectContaining({ full_name: 'Contact 1' }),
+			meta: { custom_fields: null },
+		});
 	});
 });
 
