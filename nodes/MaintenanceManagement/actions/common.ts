@@ -1,11 +1,19 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationModule } from './types';
 
-/** Shows properties only for one resource and operation. */
+/**
+ * The operation's properties, each shown only for its resource and operation. A plain spread rather
+ * than n8n-workflow's updateDisplayOptions, whose deep merge was a sixth of the package's load time.
+ */
 export const forOperation = (resource: string, operation: string, properties: INodeProperties[]): INodeProperties[] =>
-	updateDisplayOptions({ show: { resource: [resource], operation: [operation] } }, properties);
+	properties.map((property) => ({
+		...property,
+		displayOptions: {
+			...property.displayOptions,
+			show: { ...property.displayOptions?.show, resource: [resource], operation: [operation] },
+		},
+	}));
 
 /** Return All, Limit and Simplify, as every list operation has them. */
 export const listProperties: INodeProperties[] = [

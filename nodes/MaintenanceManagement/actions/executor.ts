@@ -49,7 +49,7 @@ export function readBody(this: IExecuteFunctions, operation: OperationModule, it
 		Object.assign(raw, this.getNodeParameter(collection, itemIndex, {}) as IDataObject);
 	}
 	const node = this.getNode();
-	return validate<IDataObject>(spec.schema, normalize(raw, node, itemIndex), node, itemIndex, namesOf(operation));
+	return validate<IDataObject>(spec.schema(), normalize(raw, node, itemIndex), node, itemIndex, namesOf(operation));
 }
 
 /** Builds the request of item i: path, query and validated body. */

@@ -24,8 +24,8 @@ export interface Endpoint {
 		fields?: string[];
 		/** Collection parameters ("Additional Fields", "Update Fields") merged into the body. */
 		collections?: string[];
-		/** Validates and coerces the body before anything is sent. */
-		schema: ZodTypeAny;
+		/** Validates and coerces the body before anything is sent; built on first use (see `lazy`). */
+		schema: () => ZodTypeAny;
 	};
 }
 

@@ -1,9 +1,18 @@
-import { z } from 'zod';
+import { z, type ZodTypeAny } from 'zod';
 
 /**
  * Zod building blocks shared by the request schemas. Values coming from the UI may be strings
  * (expressions, comma lists) where the API wants numbers or arrays; these coerce, then validate.
  */
+
+/**
+ * A schema built the first time it is used, then kept: loading the node builds no schema, so n8n's
+ * start-up does not pay for the operations a workflow never runs.
+ */
+export function lazy<T extends ZodTypeAny>(build: () => T): () => T {
+	let built: T | undefined;
+	return () => (built ??= build());
+}
 
 const toNumber = (value: unknown): unknown =>
 	typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value)) ? Number(value) : value;
@@ -79,3 +88,10 @@ export const oneOf = <T extends string>(values: readonly [T, ...T[]]) =>
 
 export const boolean = () =>
 	z.boolean({ required_error: 'is required', invalid_type_error: 'must be true or false' });
+
+/** A description of spaces only counts as none, so a SERVICE line without a real description is caught. */
+export const lineDescription = () =>
+	z.preprocess(
+		(value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+		z.string({ invalid_type_error: 'must be text' }).optional(),
+	);

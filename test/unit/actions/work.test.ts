@@ -363,9 +363,9 @@ describe('Planned Job (Work): Create', () => {
 	it('turns date objects into ISO 8601 text before sending (a JavaScript Date, or a Luxon DateTime as n8n expressions give)', () => {
 		const base = { type: 'CYCLIC', name: 'Lift', work_type_id: 1, local_id: [3], client_id: 1, interventions: [{ id: 5 }] };
 		const luxonLike = { toISO: () => '2027-01-31T19:00:00.000+01:00' };
-		const parsed = workSchema.parse({ ...base, recurrence: { DTSTART: new Date(Date.UTC(2026, 4, 1, 8)), UNTIL: luxonLike, FREQ: 'DAILY' } });
+		const parsed = workSchema().parse({ ...base, recurrence: { DTSTART: new Date(Date.UTC(2026, 4, 1, 8)), UNTIL: luxonLike, FREQ: 'DAILY' } });
 		expect(parsed.recurrence).toEqual({ DTSTART: '2026-05-01T08:00:00.000Z', UNTIL: '2027-01-31T19:00:00.000+01:00', FREQ: 'DAILY' });
-		const invalid = workSchema.safeParse({ ...base, recurrence: { DTSTART: new Date(Number.NaN) } });
+		const invalid = workSchema().safeParse({ ...base, recurrence: { DTSTART: new Date(Number.NaN) } });
 		expect(invalid.success).toBe(false);
 	});
 

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { id, oneOf } from '../../helpers/schemas';
+import { id, lazy, oneOf } from '../../helpers/schemas';
 import { forOperation, recordLocator, simplifyProperty } from '../common';
 import type { OperationModule } from '../types';
 
@@ -86,60 +86,62 @@ const SUPPLIER_MESSAGE =
 const nullableText = () =>
 	z.preprocess(toNull, z.string({ invalid_type_error: 'must be text, or null to clear it' }).nullable()).optional();
 
-const schema = z
-	.object({
-		supplier_id: z
-			.preprocess(
-				(value) => {
-					const cleared = toNull(value);
-					return typeof cleared === 'string' && /^\s*\d+\s*$/.test(cleared) ? Number(cleared) : cleared;
-				},
-				z.number({ invalid_type_error: SUPPLIER_MESSAGE }).int(SUPPLIER_MESSAGE).positive(SUPPLIER_MESSAGE).nullable(),
-			)
-			.optional(),
-		warehouse_id: id().optional(),
-		description: nullableText(),
-		internal_sale_id: nullableText(),
-		external_sale_id: nullableText(),
-		related_to_type: z.preprocess(toNull, oneOf(['FAILURE', 'SCHEDULED_WORK']).nullable()).optional(),
-		related_to_id: z.preprocess(toNull, id().nullable()).optional(),
-	})
-	.strict()
-	.superRefine((body, context) => {
-		if (Object.keys(body).length === 0) {
-			context.addIssue({
-				code: 'custom',
-				path: ['updateFields'],
-				message: 'has nothing to change: add at least one field under Update Fields',
-			});
-		}
-		const type = body.related_to_type;
-		const relatedId = body.related_to_id;
-		if (type === null) {
-			if (relatedId !== undefined && relatedId !== null) {
+const schema = lazy(() =>
+	z
+		.object({
+			supplier_id: z
+				.preprocess(
+					(value) => {
+						const cleared = toNull(value);
+						return typeof cleared === 'string' && /^\s*\d+\s*$/.test(cleared) ? Number(cleared) : cleared;
+					},
+					z.number({ invalid_type_error: SUPPLIER_MESSAGE }).int(SUPPLIER_MESSAGE).positive(SUPPLIER_MESSAGE).nullable(),
+				)
+				.optional(),
+			warehouse_id: id().optional(),
+			description: nullableText(),
+			internal_sale_id: nullableText(),
+			external_sale_id: nullableText(),
+			related_to_type: z.preprocess(toNull, oneOf(['FAILURE', 'SCHEDULED_WORK']).nullable()).optional(),
+			related_to_id: z.preprocess(toNull, id().nullable()).optional(),
+		})
+		.strict()
+		.superRefine((body, context) => {
+			if (Object.keys(body).length === 0) {
+				context.addIssue({
+					code: 'custom',
+					path: ['updateFields'],
+					message: 'has nothing to change: add at least one field under Update Fields',
+				});
+			}
+			const type = body.related_to_type;
+			const relatedId = body.related_to_id;
+			if (type === null) {
+				if (relatedId !== undefined && relatedId !== null) {
+					context.addIssue({
+						code: 'custom',
+						path: ['related_to_id'],
+						message: 'must be left out when Related To Type is None: remove Related To ID to remove the relation',
+					});
+				}
+			} else if (type !== undefined && (relatedId === undefined || relatedId === null)) {
 				context.addIssue({
 					code: 'custom',
 					path: ['related_to_id'],
-					message: 'must be left out when Related To Type is None: remove Related To ID to remove the relation',
+					message: 'is required together with the other: add Related To ID under Update Fields, or remove both',
+				});
+			} else if (type === undefined && relatedId !== undefined) {
+				context.addIssue({
+					code: 'custom',
+					path: ['related_to_type'],
+					message:
+						'is required together with the other: add Related To Type under Update Fields (None removes the relation), or remove both',
 				});
 			}
-		} else if (type !== undefined && (relatedId === undefined || relatedId === null)) {
-			context.addIssue({
-				code: 'custom',
-				path: ['related_to_id'],
-				message: 'is required together with the other: add Related To ID under Update Fields, or remove both',
-			});
-		} else if (type === undefined && relatedId !== undefined) {
-			context.addIssue({
-				code: 'custom',
-				path: ['related_to_type'],
-				message:
-					'is required together with the other: add Related To Type under Update Fields (None removes the relation), or remove both',
-			});
-		}
-	})
-	// Removing the relation: the API takes null for both fields together.
-	.transform((body) => (body.related_to_type === null ? { ...body, related_to_id: null } : body));
+		})
+		// Removing the relation: the API takes null for both fields together.
+		.transform((body) => (body.related_to_type === null ? { ...body, related_to_id: null } : body)),
+);
 
 export const update: OperationModule = {
 	description: forOperation('buyOrder', 'update', properties),

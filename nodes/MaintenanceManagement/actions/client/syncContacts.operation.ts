@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { idList } from '../../helpers/schemas';
+import { idList, lazy } from '../../helpers/schemas';
 import { forOperation, simplifyProperty } from '../common';
 import type { OperationModule } from '../types';
 
@@ -32,7 +32,7 @@ const properties: INodeProperties[] = [
 const noIdsInText = (value: unknown): unknown =>
 	typeof value === 'string' && value.split(',').every((part) => part.trim() === '') ? undefined : value;
 
-const schema = z.object({ contact_ids: z.preprocess(noIdsInText, idList()) }).strict();
+const schema = lazy(() => z.object({ contact_ids: z.preprocess(noIdsInText, idList()) }).strict());
 
 export const syncContacts: OperationModule = {
 	description: forOperation('client', 'syncContacts', properties),

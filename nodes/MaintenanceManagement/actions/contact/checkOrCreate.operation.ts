@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { boolean, idList, oneOf } from '../../helpers/schemas';
+import { boolean, idList, lazy, oneOf } from '../../helpers/schemas';
 import { booleanField, forOperation, simplifyProperty } from '../common';
 import type { OperationModule } from '../types';
 
@@ -113,45 +113,48 @@ const properties: INodeProperties[] = [
 ];
 
 const plainText = () => z.string({ invalid_type_error: 'must be text' }).optional();
-const states = oneOf(['all', 'completed', 'confirmed']);
-const permissions = z
-	.object({
-		default_permissions: boolean(),
-		preventive: boolean(),
-		failure: boolean(),
-		failure_type: oneOf(['all', 'assigned']),
-		quotes: boolean(),
-		work_scheduled_reports: boolean(),
-		work_scheduled_reports_states: states,
-		failure_reports: boolean(),
-		failure_reports_states: states,
-		show_user_info: boolean(),
-		show_failure_priority: boolean(),
-		report_all_problem_areas: boolean(),
-		reportable_problem_areas: idList(),
-		allow_share_dashboards: boolean(),
-	})
-	.partial()
-	.strict();
+const states = () => oneOf(['all', 'completed', 'confirmed']);
+const permissions = () =>
+	z
+		.object({
+			default_permissions: boolean(),
+			preventive: boolean(),
+			failure: boolean(),
+			failure_type: oneOf(['all', 'assigned']),
+			quotes: boolean(),
+			work_scheduled_reports: boolean(),
+			work_scheduled_reports_states: states(),
+			failure_reports: boolean(),
+			failure_reports_states: states(),
+			show_user_info: boolean(),
+			show_failure_priority: boolean(),
+			report_all_problem_areas: boolean(),
+			reportable_problem_areas: idList(),
+			allow_share_dashboards: boolean(),
+		})
+		.partial()
+		.strict();
 
-const schema = z
-	.object({
-		name: plainText(),
-		email: z
-			.string({ invalid_type_error: 'must be an email address, such as name@example.com' })
-			.trim()
-			.email('must be an email address, such as name@example.com')
-			.optional(),
-		phone: plainText(),
-		cellphone: plainText(),
-		language: plainText(),
-		direct_permissions: permissions.optional(),
-	})
-	.strict()
-	.refine((body) => (body.email ?? '').trim() !== '' || (body.name ?? '').trim() !== '', {
-		message: 'is required: set Email or Name, so the contact can be found or created',
-		path: ['email'],
-	});
+const schema = lazy(() =>
+	z
+		.object({
+			name: plainText(),
+			email: z
+				.string({ invalid_type_error: 'must be an email address, such as name@example.com' })
+				.trim()
+				.email('must be an email address, such as name@example.com')
+				.optional(),
+			phone: plainText(),
+			cellphone: plainText(),
+			language: plainText(),
+			direct_permissions: permissions().optional(),
+		})
+		.strict()
+		.refine((body) => (body.email ?? '').trim() !== '' || (body.name ?? '').trim() !== '', {
+			message: 'is required: set Email or Name, so the contact can be found or created',
+			path: ['email'],
+		}),
+);
 
 export const checkOrCreate: OperationModule = {
 	description: forOperation('contact', 'checkOrCreate', properties),

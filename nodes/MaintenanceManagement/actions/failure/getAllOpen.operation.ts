@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { z } from 'zod';
 
 import { validate } from '../../helpers/input';
-import { id, oneOf } from '../../helpers/schemas';
+import { id, lazy, oneOf } from '../../helpers/schemas';
 import { asNodeError } from '../../transport';
 import { listOperation } from '../common';
 import { errorItem, executeEndpoint, namesOf } from '../executor';
@@ -72,15 +72,17 @@ const filters: INodeProperties[] = [
 ];
 
 /** The filters that must be IDs, and the status, checked before anything is sent. Dates follow the service's own syntax. */
-const filterSchema = z
-	.object({
-		failure_id: id().optional(),
-		local_id: id().optional(),
-		s_local_id: id().optional(),
-		problem_id: id().optional(),
-		status: oneOf(FAILURE_STATUSES).optional(),
-	})
-	.passthrough();
+const filterSchema = lazy(() =>
+	z
+		.object({
+			failure_id: id().optional(),
+			local_id: id().optional(),
+			s_local_id: id().optional(),
+			problem_id: id().optional(),
+			status: oneOf(FAILURE_STATUSES).optional(),
+		})
+		.passthrough(),
+);
 
 const isBlank = (value: unknown): boolean => value === undefined || value === null || value === '';
 
@@ -91,7 +93,7 @@ async function executeAll(this: IExecuteFunctions, items: INodeExecutionData[]):
 		try {
 			const raw = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 			const set = Object.fromEntries(Object.entries(raw).filter(([, value]) => !isBlank(value)));
-			validate(filterSchema, set, this.getNode(), itemIndex, namesOf(getAllOpen));
+			validate(filterSchema(), set, this.getNode(), itemIndex, namesOf(getAllOpen));
 			const records = await executeEndpoint.call(this, getAllOpen, itemIndex);
 			for (const json of records) output.push({ json, pairedItem: { item: itemIndex } });
 		} catch (error) {

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { id, number, oneOf, text } from '../../helpers/schemas';
+import { id, lazy, number, oneOf, text } from '../../helpers/schemas';
 import { forOperation, simplifyProperty } from '../common';
 import type { OperationModule } from '../types';
 
@@ -113,54 +113,57 @@ const properties: INodeProperties[] = [
 	simplifyProperty,
 ];
 
-const warehouse = z
-	.object({
-		warehouse_id: id(),
-		min_stock: number('must be a number greater than 0')
-			.refine((value) => (value as number) > 0, 'must be greater than 0')
-			.optional(),
-		mean_price: number().optional(),
-		observation: z.string().optional(),
-	})
-	.strict();
+const warehouse = () =>
+	z
+		.object({
+			warehouse_id: id(),
+			min_stock: number('must be a number greater than 0')
+				.refine((value) => (value as number) > 0, 'must be greater than 0')
+				.optional(),
+			mean_price: number().optional(),
+			observation: z.string().optional(),
+		})
+		.strict();
 
-const schema = z
-	.object({
-		_type: oneOf(['FOLDER', 'MATERIAL']),
-		name: text(),
-		code: text(),
-		observation: z.string().optional(),
-		mean_price: number().optional(),
-		units: text().optional(),
-		material_warehouse: z.array(warehouse).optional(),
-		parent_id: id().optional(),
-		default_sell_price: number().optional(),
-		default_sell_vat: number().optional(),
-	})
-	.strict()
-	.superRefine((body, context) => {
-		if (body._type === 'MATERIAL') {
-			for (const [field, label] of [
-				['units', 'Units'],
-				['parent_id', 'Parent ID'],
-			] as const) {
-				if (body[field] === undefined) {
-					context.addIssue({
-						code: 'custom',
-						path: [field],
-						message: `is required for a MATERIAL: set ${label} under Additional Fields`,
-					});
+const schema = lazy(() =>
+	z
+		.object({
+			_type: oneOf(['FOLDER', 'MATERIAL']),
+			name: text(),
+			code: text(),
+			observation: z.string().optional(),
+			mean_price: number().optional(),
+			units: text().optional(),
+			material_warehouse: z.array(warehouse()).optional(),
+			parent_id: id().optional(),
+			default_sell_price: number().optional(),
+			default_sell_vat: number().optional(),
+		})
+		.strict()
+		.superRefine((body, context) => {
+			if (body._type === 'MATERIAL') {
+				for (const [field, label] of [
+					['units', 'Units'],
+					['parent_id', 'Parent ID'],
+				] as const) {
+					if (body[field] === undefined) {
+						context.addIssue({
+							code: 'custom',
+							path: [field],
+							message: `is required for a MATERIAL: set ${label} under Additional Fields`,
+						});
+					}
 				}
 			}
-		}
-		if (body._type === 'FOLDER' && body.mean_price !== undefined) {
-			context.addIssue({
-				code: 'custom',
-				path: ['mean_price'],
-				message: 'applies only to a MATERIAL: remove Mean Price for a folder',
-			});
-		}
-	});
+			if (body._type === 'FOLDER' && body.mean_price !== undefined) {
+				context.addIssue({
+					code: 'custom',
+					path: ['mean_price'],
+					message: 'applies only to a MATERIAL: remove Mean Price for a folder',
+				});
+			}
+		}),
+);
 
 export const create: OperationModule = {
 	description: forOperation('legacyMaterial', 'create', properties),

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { id, number, oneOf, text } from '../../helpers/schemas';
+import { id, lazy, number, oneOf, text } from '../../helpers/schemas';
 import { toItems } from '../../helpers/simplify';
 import { apiRequest, asNodeError } from '../../transport';
 import { forOperation, recordLocator, simplifyProperty } from '../common';
@@ -59,24 +59,26 @@ const properties: INodeProperties[] = [
 	simplifyProperty,
 ];
 
-const locationSchema = z
-	.object({
-		id: id(),
-		name: text().optional(),
-		code: text().optional(),
-		observation: z.string().optional(),
-		latitude: number().optional(),
-		longitude: number().optional(),
-		area: number().optional(),
-		glass_area: number().optional(),
-		volume: number().optional(),
-		orientation: oneOf(ORIENTATIONS).optional(),
-	})
-	.strict()
-	.refine((location) => Object.keys(location).length > 1, {
-		message: 'has nothing to change: add at least one field under Update Fields',
-		path: ['updateFields'],
-	});
+const locationSchema = lazy(() =>
+	z
+		.object({
+			id: id(),
+			name: text().optional(),
+			code: text().optional(),
+			observation: z.string().optional(),
+			latitude: number().optional(),
+			longitude: number().optional(),
+			area: number().optional(),
+			glass_area: number().optional(),
+			volume: number().optional(),
+			orientation: oneOf(ORIENTATIONS).optional(),
+		})
+		.strict()
+		.refine((location) => Object.keys(location).length > 1, {
+			message: 'has nothing to change: add at least one field under Update Fields',
+			path: ['updateFields'],
+		}),
+);
 
 const chunk = <T>(list: T[], size: number): T[][] => {
 	const chunks: T[][] = [];

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { number } from '../../helpers/schemas';
+import { lazy, number } from '../../helpers/schemas';
 import { byText, forOperation, simplifyProperty } from '../common';
 import type { OperationModule } from '../types';
 import { materialShape, optionalMaterialFields, requiredMaterialFields } from './fields';
@@ -24,9 +24,11 @@ const properties: INodeProperties[] = [
 	simplifyProperty,
 ];
 
-const schema = z
-	.object({ ...materialShape(false), sale_price: number().optional(), sale_vat: number().optional() })
-	.strict();
+const schema = lazy(() =>
+	z
+		.object({ ...materialShape(false), sale_price: number().optional(), sale_vat: number().optional() })
+		.strict(),
+);
 
 export const create: OperationModule = {
 	description: forOperation('material', 'create', properties),

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
+import { lazy } from '../../helpers/schemas';
 import { expandedProperty, forOperation, relationOptions, simplifyProperty } from '../common';
 import type { OperationModule } from '../types';
 import { materialShape, optionalMaterialFields, requiredMaterialFields } from './fields';
@@ -45,7 +46,7 @@ export const update: OperationModule = {
 		body: {
 			fields: ['material_type_id', 'name', 'code', 'units'],
 			collections: ['updateFields'],
-			schema: z.object(materialShape(true)).strict(),
+			schema: lazy(() => z.object(materialShape(true)).strict()),
 		},
 	},
 };

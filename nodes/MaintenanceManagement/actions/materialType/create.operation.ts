@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { text } from '../../helpers/schemas';
+import { lazy, text } from '../../helpers/schemas';
 import { forOperation, simplifyProperty } from '../common';
 import type { OperationModule } from '../types';
 
@@ -34,13 +34,15 @@ const properties: INodeProperties[] = [
 	simplifyProperty,
 ];
 
-const schema = z
-	.object({
-		name: text(),
-		parent_id: z.preprocess((value) => (typeof value === 'number' ? String(value) : value), text()),
-		code: text().optional(),
-	})
-	.strict();
+const schema = lazy(() =>
+	z
+		.object({
+			name: text(),
+			parent_id: z.preprocess((value) => (typeof value === 'number' ? String(value) : value), text()),
+			code: text().optional(),
+		})
+		.strict(),
+);
 
 export const create: OperationModule = {
 	description: forOperation('materialType', 'create', properties),

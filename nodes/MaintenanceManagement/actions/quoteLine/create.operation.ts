@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { id, integer, oneOf } from '../../helpers/schemas';
+import { id, integer, lazy, lineDescription, oneOf } from '../../helpers/schemas';
 import { forOperation, simplifyProperty } from '../common';
 import { checkLineType, LINE_TYPES, lineTypeProperty } from '../lineRules';
 import type { OperationModule } from '../types';
@@ -51,29 +51,25 @@ const properties: INodeProperties[] = [
 	simplifyProperty,
 ];
 
-/** A description of spaces only counts as none, so a SERVICE line without a real description is caught. */
-const lineDescription = z.preprocess(
-	(value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
-	z.string({ invalid_type_error: 'must be text' }).optional(),
+const schema = lazy(() =>
+	z
+		.object({
+			type: oneOf(LINE_TYPES),
+			description: lineDescription(),
+			discount: integer().optional(),
+			material_id: id().optional(),
+			observations: z.string().optional(),
+			other_cost_id: id().optional(),
+			quantity: integer().optional(),
+			received_quote_request_line_id: id().optional(),
+			received_quote_request_line_uuid: z.string().optional(),
+			unit: z.string().optional(),
+			unit_price: integer().optional(),
+			vat: integer().optional(),
+		})
+		.strict()
+		.superRefine(checkLineType),
 );
-
-const schema = z
-	.object({
-		type: oneOf(LINE_TYPES),
-		description: lineDescription,
-		discount: integer().optional(),
-		material_id: id().optional(),
-		observations: z.string().optional(),
-		other_cost_id: id().optional(),
-		quantity: integer().optional(),
-		received_quote_request_line_id: id().optional(),
-		received_quote_request_line_uuid: z.string().optional(),
-		unit: z.string().optional(),
-		unit_price: integer().optional(),
-		vat: integer().optional(),
-	})
-	.strict()
-	.superRefine(checkLineType);
 
 export const create: OperationModule = {
 	description: forOperation('quoteLine', 'create', properties),

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { id, number, numericString, oneOf } from '../../helpers/schemas';
+import { id, lazy, lineDescription, number, numericString, oneOf } from '../../helpers/schemas';
 import { expandedProperty, forOperation, relationOptions, simplifyProperty } from '../common';
 import { checkLineType, LINE_TYPES, lineTypeProperty } from '../lineRules';
 import type { OperationModule } from '../types';
@@ -53,27 +53,23 @@ const properties: INodeProperties[] = [
 	simplifyProperty,
 ];
 
-/** A description of spaces only counts as none, so a SERVICE line without a real description is caught. */
-const lineDescription = z.preprocess(
-	(value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
-	z.string({ invalid_type_error: 'must be text' }).optional(),
+const schema = lazy(() =>
+	z
+		.object({
+			type: oneOf(LINE_TYPES),
+			quantity: numericString(),
+			unit_price: number(),
+			description: lineDescription(),
+			discount: number().optional(),
+			material_id: id().optional(),
+			observations: z.string().optional(),
+			other_cost_id: id().optional(),
+			unit: z.string().optional(),
+			vat: number().optional(),
+		})
+		.strict()
+		.superRefine(checkLineType),
 );
-
-const schema = z
-	.object({
-		type: oneOf(LINE_TYPES),
-		quantity: numericString(),
-		unit_price: number(),
-		description: lineDescription,
-		discount: number().optional(),
-		material_id: id().optional(),
-		observations: z.string().optional(),
-		other_cost_id: id().optional(),
-		unit: z.string().optional(),
-		vat: number().optional(),
-	})
-	.strict()
-	.superRefine(checkLineType);
 
 export const create: OperationModule = {
 	description: forOperation('sellOrderLine', 'create', properties),

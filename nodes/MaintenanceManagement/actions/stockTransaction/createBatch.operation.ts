@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { id, integer, oneOf } from '../../helpers/schemas';
+import { id, integer, lazy, oneOf } from '../../helpers/schemas';
 import { toItems } from '../../helpers/simplify';
 import type { ApiRequest } from '../../transport';
 import { apiRequest, asNodeError } from '../../transport';
@@ -105,24 +105,27 @@ const properties: INodeProperties[] = [
 	simplifyProperty,
 ];
 
-const transaction = z
-	.object({
-		material_id: id(),
-		quantity: integer().refine((value) => (value as number) > 0, 'must be more than 0: the action sets the direction'),
-		cost_price: integer().refine((value) => (value as number) >= 0, 'must be 0 or more'),
-		observations: z.string().optional(),
-	})
-	.strict();
+const transaction = () =>
+	z
+		.object({
+			material_id: id(),
+			quantity: integer().refine((value) => (value as number) > 0, 'must be more than 0: the action sets the direction'),
+			cost_price: integer().refine((value) => (value as number) >= 0, 'must be 0 or more'),
+			observations: z.string().optional(),
+		})
+		.strict();
 
-const schema = z
-	.object({
-		action: oneOf(['WAREHOUSE_ADD', 'WAREHOUSE_SUBTRACT']),
-		transactions: z
-			.array(transaction, { required_error: 'is required: add at least one transaction' })
-			.min(1, 'needs at least one transaction'),
-		observations: z.string().optional(),
-	})
-	.strict();
+const schema = lazy(() =>
+	z
+		.object({
+			action: oneOf(['WAREHOUSE_ADD', 'WAREHOUSE_SUBTRACT']),
+			transactions: z
+				.array(transaction(), { required_error: 'is required: add at least one transaction' })
+				.min(1, 'needs at least one transaction'),
+			observations: z.string().optional(),
+		})
+		.strict(),
+);
 
 interface BatchPart {
 	itemIndex: number;

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { id, integer } from '../../helpers/schemas';
+import { id, integer, lazy } from '../../helpers/schemas';
 import { forOperation, simplifyProperty } from '../common';
 import type { OperationModule } from '../types';
 
@@ -21,19 +21,21 @@ const properties: INodeProperties[] = [
 	simplifyProperty,
 ];
 
-const schema = z
-	.object({
-		warehouse_from_id: id(),
-		warehouse_to_id: id(),
-		material_id: id(),
-		quantity: integer().refine((value) => (value as number) > 0, 'must be more than 0'),
-		observations: z.string().optional(),
-	})
-	.strict()
-	.refine((body) => body.warehouse_from_id !== body.warehouse_to_id, {
-		message: 'must differ from From Warehouse ID: a transfer moves stock between two warehouses',
-		path: ['warehouse_to_id'],
-	});
+const schema = lazy(() =>
+	z
+		.object({
+			warehouse_from_id: id(),
+			warehouse_to_id: id(),
+			material_id: id(),
+			quantity: integer().refine((value) => (value as number) > 0, 'must be more than 0'),
+			observations: z.string().optional(),
+		})
+		.strict()
+		.refine((body) => body.warehouse_from_id !== body.warehouse_to_id, {
+			message: 'must differ from From Warehouse ID: a transfer moves stock between two warehouses',
+			path: ['warehouse_to_id'],
+		}),
+);
 
 export const transfer: OperationModule = {
 	description: forOperation('stockTransaction', 'transfer', properties),

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { boolean, idList, text } from '../../helpers/schemas';
+import { boolean, idList, lazy, text } from '../../helpers/schemas';
 import { forOperation, recordLocator, simplifyProperty } from '../common';
 import type { OperationModule } from '../types';
 
@@ -95,26 +95,28 @@ const coordinate = (limit: number) => {
 		.optional();
 };
 
-const schema = z
-	.object({
-		name: text().optional(),
-		code: text().optional(),
-		vat: nullableText(),
-		address: nullableText(),
-		post_code: nullableText(),
-		city: nullableText(),
-		area: nullableText(),
-		iban: nullableText(),
-		latitude: coordinate(90),
-		longitude: coordinate(180),
-		add_to_market: boolean().nullable().optional(),
-		contacts: z.preprocess(toNull, idList().nullable()).optional(),
-	})
-	.strict()
-	.refine((body) => Object.keys(body).length > 0, {
-		message: 'has nothing to change: add at least one field under Update Fields',
-		path: ['updateFields'],
-	});
+const schema = lazy(() =>
+	z
+		.object({
+			name: text().optional(),
+			code: text().optional(),
+			vat: nullableText(),
+			address: nullableText(),
+			post_code: nullableText(),
+			city: nullableText(),
+			area: nullableText(),
+			iban: nullableText(),
+			latitude: coordinate(90),
+			longitude: coordinate(180),
+			add_to_market: boolean().nullable().optional(),
+			contacts: z.preprocess(toNull, idList().nullable()).optional(),
+		})
+		.strict()
+		.refine((body) => Object.keys(body).length > 0, {
+			message: 'has nothing to change: add at least one field under Update Fields',
+			path: ['updateFields'],
+		}),
+);
 
 export const update: OperationModule = {
 	description: forOperation('supplier', 'update', properties),

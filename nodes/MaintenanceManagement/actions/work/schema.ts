@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { boolean, hhmm, id, idList, integer, number, oneOf, text } from '../../helpers/schemas';
+import { boolean, hhmm, id, idList, integer, lazy, number, oneOf, text } from '../../helpers/schemas';
 
 export const WORK_TYPES = ['CYCLIC', 'PLAN', 'SPECIAL'] as const;
 export const FREQUENCIES = ['HOURLY', 'DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY', 'UBM'] as const;
@@ -35,170 +35,174 @@ const dateTime = () =>
 			.refine((value) => !Number.isNaN(timeOf(value)), 'must be a date and time, such as 2026-05-01T08:00:00'),
 	);
 
-const intervention = z
-	.object({
-		id: id(),
-		elements: z
-			.preprocess(
-				(value) =>
-					typeof value === 'string'
-						? value
-								.split(',')
-								.map((part) => part.trim())
-								.filter(Boolean)
-								.map((element) => ({ id: element }))
-						: value,
-				z.array(z.object({ id: z.preprocess((v) => (typeof v === 'number' ? String(v) : v), text()) }).strict()),
-			)
-			.optional(),
-	})
-	.strict();
+const intervention = () =>
+	z
+		.object({
+			id: id(),
+			elements: z
+				.preprocess(
+					(value) =>
+						typeof value === 'string'
+							? value
+									.split(',')
+									.map((part) => part.trim())
+									.filter(Boolean)
+									.map((element) => ({ id: element }))
+							: value,
+					z.array(z.object({ id: z.preprocess((v) => (typeof v === 'number' ? String(v) : v), text()) }).strict()),
+				)
+				.optional(),
+		})
+		.strict();
 
-const slaRule = z
-	.object({
-		calendar_id: z.preprocess((v) => (typeof v === 'number' ? String(v) : v), text()).optional(),
-		notify_hours: integer().nullable().optional(),
-		pausable: boolean().optional(),
-		start_status: z.string().optional(),
-		target_hours: integer().optional(),
-		target_status: z.string().optional(),
-		specify_pause_reason: boolean().optional(),
-		pause_reasons: stringList().optional(),
-		sla_rules_receivers: z
-			.array(
-				z
-					.object({
-						notify_client_building_responsibles: boolean().optional(),
-						notify_work_responsibles: boolean().optional(),
-						operators: idList().optional(),
-					})
-					.strict(),
-			)
-			.optional(),
-	})
-	.strict()
-	.superRefine((rule, context) => {
-		if (rule.specify_pause_reason && !(rule.pause_reasons && rule.pause_reasons.length > 0)) {
-			context.addIssue({
-				code: 'custom',
-				path: ['pause_reasons'],
-				message: 'needs at least one pause reason when Specify Pause Reason is on',
-			});
-		}
-	});
+const slaRule = () =>
+	z
+		.object({
+			calendar_id: z.preprocess((v) => (typeof v === 'number' ? String(v) : v), text()).optional(),
+			notify_hours: integer().nullable().optional(),
+			pausable: boolean().optional(),
+			start_status: z.string().optional(),
+			target_hours: integer().optional(),
+			target_status: z.string().optional(),
+			specify_pause_reason: boolean().optional(),
+			pause_reasons: stringList().optional(),
+			sla_rules_receivers: z
+				.array(
+					z
+						.object({
+							notify_client_building_responsibles: boolean().optional(),
+							notify_work_responsibles: boolean().optional(),
+							operators: idList().optional(),
+						})
+						.strict(),
+				)
+				.optional(),
+		})
+		.strict()
+		.superRefine((rule, context) => {
+			if (rule.specify_pause_reason && !(rule.pause_reasons && rule.pause_reasons.length > 0)) {
+				context.addIssue({
+					code: 'custom',
+					path: ['pause_reasons'],
+					message: 'needs at least one pause reason when Specify Pause Reason is on',
+				});
+			}
+		});
 
 /** The body of POST /works, with every rule of the spec's table. `_type` is the API's fixed value `works`. */
-export const workSchema = z
-	.object({
-		type: oneOf(WORK_TYPES),
-		name: text(),
-		work_type_id: id(),
-		local_id: idList().refine((list) => (list as number[]).length > 0, 'needs at least one location ID'),
-		client_id: id(),
-		description: z.string({ invalid_type_error: 'must be text' }).nullable().optional(),
-		any_responsible: boolean().optional(),
-		auto_close: boolean().optional(),
-		auto_pilot: boolean().optional(),
-		auto_schedule: z
-			.array(
-				z
-					.object({
-						is_enabled: boolean().optional(),
-						start_time: hhmm(),
-						end_time: hhmm(),
-						operators: idList().refine((list) => (list as number[]).length > 0, 'needs at least one operator ID'),
-					})
-					.strict(),
-			)
-			.optional(),
-		calendar_id: id().optional(),
-		cost_center_id: id().nullable().optional(),
-		failure_id: id().nullable().optional(),
-		gatekeeper_id: id().optional(),
-		gatekeeper_notification: idList().optional(),
-		interventions: z.array(intervention).optional(),
-		is_protected: boolean().optional(),
-		operator_id: idList().optional(),
-		procedures: z
-			.array(z.object({ task: text(), quantity: number().optional(), unit: z.string().optional() }).strict())
-			.optional(),
-		recurrence: z
-			.object({
-				DTSTART: dateTime().optional(),
-				UNTIL: dateTime().optional(),
-				FREQ: oneOf(FREQUENCIES).optional(),
-				INTERVAL: number().refine((value) => (value as number) >= 0, 'must be 0 or more').optional(),
-			})
-			.strict()
-			.optional(),
-		reminder_rules: z
-			.array(
-				z
-					.object({
-						calendar_id: id().optional(),
-						notes: z.string().optional(),
-						notify_hours: integer().optional(),
-						notify_client_contacts: boolean().optional(),
-						notify_building_contacts: boolean().optional(),
-						notify_contacts: idList().optional(),
-					})
-					.strict(),
-			)
-			.optional(),
-		sla_rules: z.array(slaRule).optional(),
-		supplier_id: id().nullable().optional(),
-		technical_skill_id: idList().optional(),
-		work_notifications: z
-			.array(
-				z
-					.object({
-						trigger: oneOf(['CLOSE', 'CONFIRM']),
-						client_contacts: boolean().optional(),
-						building_contacts: boolean().optional(),
-						client_operators: boolean().optional(),
-						building_operators: boolean().optional(),
-						technical_skill_operators: boolean().optional(),
-						specific_contacts: idList().optional(),
-						specific_operators: idList().optional(),
-					})
-					.strict(),
-			)
-			.optional(),
-	})
-	.strict()
-	.superRefine((work, context) => {
-		const issue = (path: Array<string | number>, message: string) => context.addIssue({ code: 'custom', path, message });
-		const cyclicOrPlan = work.type === 'CYCLIC' || work.type === 'PLAN';
-		if (work.any_responsible === false && !work.operator_id?.length && !work.technical_skill_id?.length) {
-			issue(['operator_id'], 'is required when Any Responsible is off: set Operator IDs or Technical Skill IDs');
-		}
-		for (const [field, label] of [
-			['auto_close', 'Auto Close'],
-			['auto_pilot', 'Auto Pilot'],
-		] as const) {
-			if (!cyclicOrPlan && work[field] !== undefined) issue([field], `applies only to CYCLIC and PLAN jobs: remove ${label}`);
-		}
-		if (!cyclicOrPlan && work.interventions !== undefined) {
-			issue(['interventions'], 'applies only to CYCLIC and PLAN jobs: remove Interventions');
-		}
-		if (cyclicOrPlan && !work.interventions?.length) {
-			issue(
-				['interventions'],
-				`is required for a ${work.type} job: add at least one intervention in Interventions (or in Additional Fields → Interventions (JSON))`,
-			);
-		}
-		if (work.type !== 'SPECIAL' && work.procedures !== undefined) {
-			issue(['procedures'], 'applies only to SPECIAL jobs: remove Procedures');
-		}
-		if (work.type === 'CYCLIC' && work.recurrence?.FREQ === 'HOURLY') {
-			if (work.calendar_id === undefined) issue(['calendar_id'], 'is required for a CYCLIC job repeating HOURLY: set Calendar ID');
-			if (work.recurrence.INTERVAL === undefined) {
-				issue(['recurrence', 'INTERVAL'], 'is required for a CYCLIC job repeating HOURLY: set Interval (0 or more)');
+export const workSchema = lazy(() =>
+	z
+		.object({
+			type: oneOf(WORK_TYPES),
+			name: text(),
+			work_type_id: id(),
+			local_id: idList().refine((list) => (list as number[]).length > 0, 'needs at least one location ID'),
+			client_id: id(),
+			description: z.string({ invalid_type_error: 'must be text' }).nullable().optional(),
+			any_responsible: boolean().optional(),
+			auto_close: boolean().optional(),
+			auto_pilot: boolean().optional(),
+			auto_schedule: z
+				.array(
+					z
+						.object({
+							is_enabled: boolean().optional(),
+							start_time: hhmm(),
+							end_time: hhmm(),
+							operators: idList().refine((list) => (list as number[]).length > 0, 'needs at least one operator ID'),
+						})
+						.strict(),
+				)
+				.optional(),
+			calendar_id: id().optional(),
+			cost_center_id: id().nullable().optional(),
+			failure_id: id().nullable().optional(),
+			gatekeeper_id: id().optional(),
+			gatekeeper_notification: idList().optional(),
+			interventions: z.array(intervention()).optional(),
+			is_protected: boolean().optional(),
+			operator_id: idList().optional(),
+			procedures: z
+				.array(z.object({ task: text(), quantity: number().optional(), unit: z.string().optional() }).strict())
+				.optional(),
+			recurrence: z
+				.object({
+					DTSTART: dateTime().optional(),
+					UNTIL: dateTime().optional(),
+					FREQ: oneOf(FREQUENCIES).optional(),
+					INTERVAL: number().refine((value) => (value as number) >= 0, 'must be 0 or more').optional(),
+				})
+				.strict()
+				.optional(),
+			reminder_rules: z
+				.array(
+					z
+						.object({
+							calendar_id: id().optional(),
+							notes: z.string().optional(),
+							notify_hours: integer().optional(),
+							notify_client_contacts: boolean().optional(),
+							notify_building_contacts: boolean().optional(),
+							notify_contacts: idList().optional(),
+						})
+						.strict(),
+				)
+				.optional(),
+			sla_rules: z.array(slaRule()).optional(),
+			supplier_id: id().nullable().optional(),
+			technical_skill_id: idList().optional(),
+			work_notifications: z
+				.array(
+					z
+						.object({
+							trigger: oneOf(['CLOSE', 'CONFIRM']),
+							client_contacts: boolean().optional(),
+							building_contacts: boolean().optional(),
+							client_operators: boolean().optional(),
+							building_operators: boolean().optional(),
+							technical_skill_operators: boolean().optional(),
+							specific_contacts: idList().optional(),
+							specific_operators: idList().optional(),
+						})
+						.strict(),
+				)
+				.optional(),
+		})
+		.strict()
+		.superRefine((work, context) => {
+			const issue = (path: Array<string | number>, message: string) => context.addIssue({ code: 'custom', path, message });
+			const cyclicOrPlan = work.type === 'CYCLIC' || work.type === 'PLAN';
+			if (work.any_responsible === false && !work.operator_id?.length && !work.technical_skill_id?.length) {
+				issue(['operator_id'], 'is required when Any Responsible is off: set Operator IDs or Technical Skill IDs');
 			}
-		}
-		const { DTSTART, UNTIL } = work.recurrence ?? {};
-		if (DTSTART && UNTIL && timeOf(UNTIL) < timeOf(DTSTART)) {
-			issue(['recurrence', 'UNTIL'], 'must not be before the start (DTSTART)');
-		}
-	})
-	.transform((work) => ({ _type: 'works', ...work }));
+			for (const [field, label] of [
+				['auto_close', 'Auto Close'],
+				['auto_pilot', 'Auto Pilot'],
+			] as const) {
+				if (!cyclicOrPlan && work[field] !== undefined) issue([field], `applies only to CYCLIC and PLAN jobs: remove ${label}`);
+			}
+			if (!cyclicOrPlan && work.interventions !== undefined) {
+				issue(['interventions'], 'applies only to CYCLIC and PLAN jobs: remove Interventions');
+			}
+			if (cyclicOrPlan && !work.interventions?.length) {
+				issue(
+					['interventions'],
+					`is required for a ${work.type} job: add at least one intervention() in Interventions (or in Additional Fields → Interventions (JSON))`,
+				);
+			}
+			if (work.type !== 'SPECIAL' && work.procedures !== undefined) {
+				issue(['procedures'], 'applies only to SPECIAL jobs: remove Procedures');
+			}
+			if (work.type === 'CYCLIC' && work.recurrence?.FREQ === 'HOURLY') {
+				if (work.calendar_id === undefined) issue(['calendar_id'], 'is required for a CYCLIC job repeating HOURLY: set Calendar ID');
+				if (work.recurrence.INTERVAL === undefined) {
+					issue(['recurrence', 'INTERVAL'], 'is required for a CYCLIC job repeating HOURLY: set Interval (0 or more)');
+				}
+			}
+			const { DTSTART, UNTIL } = work.recurrence ?? {};
+			if (DTSTART && UNTIL && timeOf(UNTIL) < timeOf(DTSTART)) {
+				issue(['recurrence', 'UNTIL'], 'must not be before the start (DTSTART)');
+			}
+		})
+		.transform((work) => ({ _type: 'works', ...work })),
+);
