@@ -33,6 +33,36 @@ describe('package.json', () => {
 	});
 });
 
+describe('loading the action node', () => {
+	it('builds no request schema until an operation runs, and builds each one once', async () => {
+		let built = 0;
+		jest.doMock('zod', () => {
+			const actual = jest.requireActual<typeof import('zod')>('zod');
+			// Counts the package's own calls only; n8n-workflow, loaded afresh here too, builds its own.
+			const object = ((...args: Parameters<typeof actual.z.object>) => {
+				const caller = new Error().stack?.split('\n')[2] ?? '';
+				if (caller.includes('/nodes/MaintenanceManagement/')) built++;
+				return actual.z.object(...args);
+			}) as typeof actual.z.object;
+			return { ...actual, z: { ...actual.z, object } };
+		});
+		await jest.isolateModulesAsync(async () => {
+			const { MaintenanceManagement } = await import('../../nodes/MaintenanceManagement/MaintenanceManagement.node');
+			expect(new MaintenanceManagement().description.properties.length).toBeGreaterThan(100);
+			expect(built).toBe(0);
+
+			const { resources } = await import('../../nodes/MaintenanceManagement/actions/resources');
+			const schema = resources.work.operations.create.endpoint.body!.schema;
+			const first = schema();
+			expect(built).toBeGreaterThan(0);
+			const count = built;
+			expect(schema()).toBe(first);
+			expect(built).toBe(count);
+		});
+		jest.dontMock('zod');
+	});
+});
+
 describe('credential', () => {
 	const credential = new MaintenanceManagementApi();
 
