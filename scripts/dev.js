@@ -127,7 +127,7 @@ async function main() {
 	const runtime = ensureRuntime();
 	log('building the package…');
 	if (spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) process.exit(1);
-	start(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json', '--watch', '--preserveWatchOutput'], { stdio: 'ignore' });
+	start(join(ROOT, 'node_modules', '.bin', 'gulp'), ['watch'], { stdio: 'ignore' });
 
 	const sandbox = await startSandbox();
 	log(`sandbox on ${sandbox.url} (production ${sandbox.environments.production.baseUrl}, sandbox ${sandbox.environments.sandbox.baseUrl})`);
