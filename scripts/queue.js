@@ -4,7 +4,7 @@
  * n8n as a main, a webhook and two worker processes, then stops both servers and removes their data.
  */
 const { execFileSync, spawn, spawnSync } = require('node:child_process');
-const { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } = require('node:fs');
+const { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } = require('node:fs');
 const { createConnection, createServer } = require('node:net');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
@@ -107,7 +107,7 @@ async function runSuite(runtime, work, cleanups) {
 	const bin = postgresBin();
 	const pgPort = await freePort();
 	const data = join(work, 'postgres');
-	execFileSync('mkdir', ['-m', '700', data]);
+	mkdirSync(data, { mode: 0o700 });
 	if (isRoot) {
 		const [uid, gid] = ['-u', '-g'].map((flag) => Number(execFileSync('id', [flag, 'postgres']).toString()));
 		chownSync(work, uid, gid);
