@@ -46,7 +46,7 @@ export function simplifyResource(resource: ApiResource, included: IncludedIndex,
 		}
 	}
 	// The record's meta (custom_fields, cost_centers) beside its attributes, where no attribute has the name.
-	for (const [name, value] of Object.entries(resource.meta ?? {})) if (!(name in item)) item[name] = value;
+	if (resource.meta) for (const [name, value] of Object.entries(resource.meta)) if (!(name in item)) item[name] = value;
 	return item;
 }
 
