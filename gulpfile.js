@@ -14,7 +14,8 @@ const bundle = {
 		in: file.replace(/^dist\//, '').replace(/\.js$/, '.ts'),
 		out: file.replace(/^dist\//, '').replace(/\.js$/, ''),
 	})),
-	outdir: 'dist',
+	// `npm run dev` points the rebuild at the copy of the package its n8n loads.
+	outdir: process.env.BUNDLE_OUTDIR ?? 'dist',
 	bundle: true,
 	packages: 'external',
 	platform: 'node',

@@ -8,7 +8,7 @@
  * N8N_PORT (5678) and SANDBOX_PORT (4010) change the ports.
  */
 const { spawn, spawnSync } = require('node:child_process');
-const { mkdirSync, rmSync, symlinkSync, writeFileSync, existsSync } = require('node:fs');
+const { cpSync, mkdirSync, rmSync, writeFileSync } = require('node:fs');
 const { createRequire } = require('node:module');
 const { join } = require('node:path');
 const readline = require('node:readline');
@@ -127,17 +127,23 @@ async function main() {
 	const runtime = ensureRuntime();
 	log('building the package…');
 	if (spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) process.exit(1);
-	start(join(ROOT, 'node_modules', '.bin', 'gulp'), ['watch'], { stdio: 'ignore' });
 
 	const sandbox = await startSandbox();
 	log(`sandbox on ${sandbox.url} (production ${sandbox.environments.production.baseUrl}, sandbox ${sandbox.environments.sandbox.baseUrl})`);
 
-	// The package as a community package: a link, so rebuilds are picked up.
-	const nodesDir = join(USER_FOLDER, '.n8n', 'nodes', 'node_modules');
-	mkdirSync(nodesDir, { recursive: true });
-	const link = join(nodesDir, 'n8n-nodes-maintenance-management');
-	rmSync(link, { recursive: true, force: true });
-	symlinkSync(ROOT, link, 'dir');
+	// The package as a community package: its package.json and built files in n8n's nodes folder. The
+	// rebuild on change writes its bundles there, and n8n reloads the nodes when they change. (n8n
+	// watches the whole package folder, so that folder must not hold n8n's own files, as this repository
+	// does under .dev/.)
+	const packageDir = join(USER_FOLDER, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-maintenance-management');
+	rmSync(packageDir, { recursive: true, force: true });
+	mkdirSync(packageDir, { recursive: true });
+	cpSync(join(ROOT, 'package.json'), join(packageDir, 'package.json'));
+	cpSync(join(ROOT, 'dist'), join(packageDir, 'dist'), { recursive: true });
+	start(join(ROOT, 'node_modules', '.bin', 'gulp'), ['watch'], {
+		stdio: 'ignore',
+		env: { ...process.env, BUNDLE_OUTDIR: join(packageDir, 'dist') },
+	});
 
 	const bcrypt = createRequire(join(N8N_DIR, 'package.json'))('bcryptjs');
 	const env = {
@@ -207,7 +213,6 @@ async function main() {
 	log(`sandbox:  ${sandbox.environments.sandbox.baseUrl} (token ${sandbox.environments.sandbox.token})`);
 	log(`events:   curl -X POST ${sandbox.controlUrl}/events -H 'Content-Type: application/json' -d '{"event":"FAILURE_CREATED"}'`);
 	log('Ctrl-C stops n8n, the sandbox and the rebuild.');
-	if (!existsSync(join(ROOT, 'dist'))) log('warning: dist/ is missing');
 }
 
 main().catch((error) => {
