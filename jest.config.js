@@ -2,7 +2,7 @@
  * Unit and sandbox tests run in-process on the machine's Node; the end-to-end suite runs in a real n8n
  * (scripts/e2e.js), the queue suite in n8n's queue mode with Redis and PostgreSQL (scripts/queue.js).
  */
-const tsJest = ['ts-jest', { tsconfig: 'tsconfig.test.json', isolatedModules: true }];
+const tsJest = ['ts-jest', { tsconfig: 'tsconfig.test.json' }];
 
 module.exports = {
 	projects: [
