@@ -4,7 +4,7 @@
  * n8n as a main, a webhook and two worker processes, then stops both servers and removes their data.
  */
 const { execFileSync, spawn, spawnSync } = require('node:child_process');
-const { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } = require('node:fs');
+const { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } = require('node:fs');
 const { createConnection, createServer } = require('node:net');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
@@ -119,6 +119,7 @@ async function runSuite(runtime, work, cleanups) {
 	cleanups.push(() => asPostgres(join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']));
 	asPostgres(join(bin, 'psql'), ['-h', '127.0.0.1', '-p', String(pgPort), '-U', 'postgres', '-c', 'CREATE DATABASE n8n']);
 	log(`PostgreSQL on 127.0.0.1:${pgPort}`);
+	const postgresPid = readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0];
 
 	const jest = join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
 	const result = spawnSync(process.execPath, [jest, '--selectProjects', 'queue', '--runInBand', ...process.argv.slice(2)], {
@@ -130,6 +131,7 @@ async function runSuite(runtime, work, cleanups) {
 			E2E_N8N_BIN: runtime.n8n,
 			QUEUE_REDIS_PORT: String(redisPort),
 			QUEUE_POSTGRES_PORT: String(pgPort),
+			QUEUE_SERVER_PIDS: `${redis.pid},${postgresPid}`,
 		},
 	});
 	return result.status ?? 1;

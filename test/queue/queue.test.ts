@@ -10,6 +10,7 @@ import { expectCaseRan } from '../e2e/assertions';
 import { N8nInstance, outputOf, PACKAGE_NAME } from '../e2e/n8n';
 import { SandboxClient } from '../e2e/sandboxClient';
 import { credentials, WEBHOOK_ID, WEBHOOK_SECRET } from '../e2e/workflows';
+import { listeningAddresses } from './listeners';
 import { ExecutionStore, type StoredExecution } from './postgres';
 import { ACTIONS_PATH, actionsOnWebhook, triggerOnWorkers } from './workflows';
 
@@ -110,6 +111,14 @@ describe('queue mode: main, webhook process, two workers, PostgreSQL and Redis',
 		for (const instance of all) expect(existsSync(join(instance.packageDir, 'node_modules'))).toBe(false);
 		const types = ((await main.getAsOwner('/types/nodes.json')) as Array<{ name: string }>).map((type) => type.name);
 		expect(types).toEqual(expect.arrayContaining([`${PACKAGE_NAME}.maintenanceManagement`, `${PACKAGE_NAME}.maintenanceManagementTrigger`]));
+	});
+
+	it('listens on loopback only: every n8n process, Redis and PostgreSQL', () => {
+		const servers = (process.env.QUEUE_SERVER_PIDS ?? '').split(',').filter(Boolean).map(Number);
+		const sockets = listeningAddresses([...all.map((instance) => instance.pid!), ...servers]);
+		for (const instance of all) expect(sockets).toContainEqual({ pid: instance.pid, address: '127.0.0.1', port: instance.port });
+		expect(sockets.map((socket) => socket.port)).toEqual(expect.arrayContaining([Number(redisPort), Number(postgresPort)]));
+		expect(sockets.filter((socket) => !['127.0.0.1', '::1'].includes(socket.address))).toEqual([]);
 	});
 
 	it('an action workflow called on the webhook process runs every operation on a worker', async () => {
