@@ -1,8 +1,8 @@
 import type { IDataObject, INodeListSearchResult } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { loadOptionsContext, runNode, type ParameterValue, type SentRequest } from '../helpers/harness';
-import { SandboxFixture } from '../helpers/sandbox';
+import { loadOptionsContext, type ParameterValue, type SentRequest } from '../helpers/harness';
+import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
 
 const node = new MaintenanceManagement();
 const fixture = new SandboxFixture();
@@ -18,21 +18,12 @@ beforeAll(async () => await fixture.start());
 afterAll(async () => await fixture.stop());
 beforeEach(async () => await fixture.reset());
 
-type Options = { items?: IDataObject[]; continueOnFail?: boolean; readOnly?: boolean };
+const run = (parameters: Record<string, ParameterValue>, options: RunAgainst = {}) => fixture.run({ resource: 'buyOrder', ...parameters }, options);
 
-const run = (parameters: Record<string, ParameterValue>, options: Options = {}) =>
-	runNode({
-		node,
-		credentials: options.readOnly ? fixture.readOnlyCredentials : fixture.credentials,
-		parameters: { resource: 'buyOrder', ...parameters },
-		items: options.items,
-		continueOnFail: options.continueOnFail,
-	});
-
-const getAll = (parameters: Record<string, ParameterValue> = {}, options: Options = {}) =>
+const getAll = (parameters: Record<string, ParameterValue> = {}, options: RunAgainst = {}) =>
 	run({ operation: 'getAll', ...parameters }, options);
 
-const update = (parameters: Record<string, ParameterValue>, options: Options = {}) =>
+const update = (parameters: Record<string, ParameterValue>, options: RunAgainst = {}) =>
 	run({ operation: 'update', buyOrderId: byId(DRAFT), ...parameters }, options);
 
 const stored = async (id: string) =>

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { runNode, type ParameterValue } from '../helpers/harness';
-import { SandboxFixture } from '../helpers/sandbox';
+import type { ParameterValue } from '../helpers/harness';
+import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
 
 const node = new MaintenanceManagement();
 const fixture = new SandboxFixture();
@@ -12,16 +12,8 @@ beforeAll(async () => await fixture.start());
 afterAll(async () => await fixture.stop());
 beforeEach(async () => await fixture.reset());
 
-type Options = { items?: IDataObject[]; continueOnFail?: boolean };
-
-const sync = (parameters: Record<string, ParameterValue>, options: Options = {}) =>
-	runNode({
-		node,
-		credentials: fixture.credentials,
-		parameters: { resource: 'client', operation: 'syncContacts', ...parameters },
-		items: options.items,
-		continueOnFail: options.continueOnFail,
-	});
+const sync = (parameters: Record<string, ParameterValue>, options: RunAgainst = {}) =>
+	fixture.run({ resource: 'client', operation: 'syncContacts', ...parameters }, options);
 
 const storedContacts = async (client: string) =>
 	((await fixture.control('GET', `/state/clients/${client}`)) as { attributes: IDataObject }).attributes.contact_ids;

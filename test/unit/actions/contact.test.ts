@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { runNode, type ParameterValue } from '../helpers/harness';
-import { SandboxFixture } from '../helpers/sandbox';
+import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
 
 const node = new MaintenanceManagement();
 const fixture = new SandboxFixture();
@@ -12,16 +12,8 @@ beforeAll(async () => await fixture.start());
 afterAll(async () => await fixture.stop());
 beforeEach(async () => await fixture.reset());
 
-type Options = { items?: IDataObject[]; continueOnFail?: boolean };
-
-const checkOrCreate = (parameters: Record<string, ParameterValue>, options: Options = {}) =>
-	runNode({
-		node,
-		credentials: fixture.credentials,
-		parameters: { resource: 'contact', operation: 'checkOrCreate', ...parameters },
-		items: options.items,
-		continueOnFail: options.continueOnFail,
-	});
+const checkOrCreate = (parameters: Record<string, ParameterValue>, options: RunAgainst = {}) =>
+	fixture.run({ resource: 'contact', operation: 'checkOrCreate', ...parameters }, options);
 
 const contactProperties = () =>
 	node.description.properties.filter((p) => p.displayOptions?.show?.resource?.includes('contact') && p.displayOptions?.show?.operation);

@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { runNode, type ParameterValue } from '../helpers/harness';
-import { SandboxFixture } from '../helpers/sandbox';
+import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
 
 const node = new MaintenanceManagement();
 const fixture = new SandboxFixture();
@@ -18,16 +18,8 @@ beforeAll(async () => await fixture.start());
 afterAll(async () => await fixture.stop());
 beforeEach(async () => await fixture.reset());
 
-type Options = { items?: IDataObject[]; continueOnFail?: boolean };
-
-const run = (operation: string, parameters: Record<string, ParameterValue> = {}, options: Options = {}) =>
-	runNode({
-		node,
-		credentials: fixture.credentials,
-		parameters: { resource: 'failure', operation, ...parameters },
-		items: options.items,
-		continueOnFail: options.continueOnFail,
-	});
+const run = (operation: string, parameters: Record<string, ParameterValue> = {}, options: RunAgainst = {}) =>
+	fixture.run({ resource: 'failure', operation, ...parameters }, options);
 
 const propertyOf = (operation: string, name: string): INodeProperties => {
 	const found = node.description.properties.find(

@@ -1,8 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { runNode, type ParameterValue } from '../helpers/harness';
-import { SandboxFixture } from '../helpers/sandbox';
+import type { ParameterValue } from '../helpers/harness';
+import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
 
 const node = new MaintenanceManagement();
 const fixture = new SandboxFixture();
@@ -11,13 +11,9 @@ beforeAll(async () => await fixture.start());
 afterAll(async () => await fixture.stop());
 beforeEach(async () => await fixture.reset());
 
-type Options = { items?: IDataObject[]; continueOnFail?: boolean; readOnly?: boolean };
-
-const create = (parameters: Record<string, ParameterValue>, options: Options = {}) =>
-	runNode({
-		node,
-		credentials: options.readOnly ? fixture.readOnlyCredentials : fixture.credentials,
-		parameters: {
+const create = (parameters: Record<string, ParameterValue>, options: RunAgainst = {}) =>
+	fixture.run(
+		{
 			resource: 'legacyMaterial',
 			operation: 'create',
 			_type: 'MATERIAL',
@@ -26,9 +22,8 @@ const create = (parameters: Record<string, ParameterValue>, options: Options = {
 			additionalFields: { units: 'unit', parent_id: 1 },
 			...parameters,
 		},
-		items: options.items,
-		continueOnFail: options.continueOnFail,
-	});
+		options,
+	);
 
 const propertiesOf = (name: string) =>
 	node.description.properties.filter(

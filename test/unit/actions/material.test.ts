@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { runNode, type ParameterValue } from '../helpers/harness';
-import { SandboxFixture } from '../helpers/sandbox';
+import type { ParameterValue } from '../helpers/harness';
+import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
 
 const node = new MaintenanceManagement();
 const fixture = new SandboxFixture();
@@ -11,13 +11,12 @@ beforeAll(async () => await fixture.start());
 afterAll(async () => await fixture.stop());
 beforeEach(async () => await fixture.reset());
 
-const run = (parameters: Record<string, ParameterValue>, options: { items?: IDataObject[]; continueOnFail?: boolean } = {}) =>
-	runNode({ node, credentials: fixture.credentials, parameters: { resource: 'material', ...parameters }, ...options });
+const run = (parameters: Record<string, ParameterValue>, options: RunAgainst = {}) => fixture.run({ resource: 'material', ...parameters }, options);
 
-const create = (parameters: Record<string, ParameterValue>, options: { items?: IDataObject[]; continueOnFail?: boolean } = {}) =>
+const create = (parameters: Record<string, ParameterValue>, options: RunAgainst = {}) =>
 	run({ operation: 'create', material_type_id: 2, name: 'Hex bolt M8', code: 'BOLT-M8', units: 'unit', ...parameters }, options);
 
-const update = (parameters: Record<string, ParameterValue>, options: { items?: IDataObject[]; continueOnFail?: boolean } = {}) =>
+const update = (parameters: Record<string, ParameterValue>, options: RunAgainst = {}) =>
 	run({ operation: 'update', materialId: '3', material_type_id: 2, name: 'Material 3', code: 'MAT-3-NEW', units: 'unit', ...parameters }, options);
 
 const state = async (id: string) => (await fixture.control('GET', `/state/stockMaterials/${id}`)) as { id: string; attributes: IDataObject };
@@ -118,11 +117,7 @@ describe('Material: Create', () => {
 	});
 
 	it('surfaces 403 Action unauthorized for a read-only token, without the token', async () => {
-		const { error } = await runNode({
-			node,
-			credentials: fixture.readOnlyCredentials,
-			parameters: { resource: 'material', operation: 'create', material_type_id: 2, name: 'X', code: 'X-1', units: 'u' },
-		});
+		const { error } = await fixture.run({ resource: 'material', operation: 'create', material_type_id: 2, name: 'X', code: 'X-1', units: 'u' }, { readOnly: true });
 		expect(error?.message).toBe('Action unauthorized');
 		expect(JSON.stringify({ m: error?.message, d: error?.description })).not.toContain(fixture.readOnlyCredentials.accessToken);
 	});

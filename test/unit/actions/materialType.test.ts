@@ -1,23 +1,16 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { runNode, type ParameterValue } from '../helpers/harness';
-import { SandboxFixture } from '../helpers/sandbox';
+import type { ParameterValue } from '../helpers/harness';
+import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
 
-const node = new MaintenanceManagement();
 const fixture = new SandboxFixture();
 
 beforeAll(async () => await fixture.start());
 afterAll(async () => await fixture.stop());
 beforeEach(async () => await fixture.reset());
 
-const create = (parameters: Record<string, ParameterValue>, options: { items?: IDataObject[]; continueOnFail?: boolean } = {}) =>
-	runNode({
-		node,
-		credentials: fixture.credentials,
-		parameters: { resource: 'materialType', operation: 'create', name: 'Fasteners', parent_id: '1', ...parameters },
-		...options,
-	});
+const create = (parameters: Record<string, ParameterValue>, options: RunAgainst = {}) =>
+	fixture.run({ resource: 'materialType', operation: 'create', name: 'Fasteners', parent_id: '1', ...parameters }, options);
 
 const state = async (id: string) => (await fixture.control('GET', `/state/materialTypes/${id}`)) as { id: string; attributes: IDataObject };
 
@@ -52,11 +45,7 @@ describe('Material Type: Create', () => {
 	it('the new type can hold a new material', async () => {
 		const { output } = await create({ additionalFields: { code: 'FAST' } });
 		const typeId = Number(output[0].json.id);
-		const material = await runNode({
-			node,
-			credentials: fixture.credentials,
-			parameters: { resource: 'material', operation: 'create', material_type_id: typeId, name: 'Washer', code: 'W-1', units: 'unit' },
-		});
+		const material = await fixture.run({ resource: 'material', operation: 'create', material_type_id: typeId, name: 'Washer', code: 'W-1', units: 'unit' });
 		expect(material.error).toBeUndefined();
 		expect(material.output[0].json).toMatchObject({ material_type_id: String(typeId) });
 	});

@@ -1,9 +1,6 @@
-import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { runNode } from '../helpers/harness';
 import { SandboxFixture } from '../helpers/sandbox';
 import { operationCases } from '../../cases/operations';
 
-const node = new MaintenanceManagement();
 const fixture = new SandboxFixture();
 
 beforeAll(async () => await fixture.start());
@@ -11,11 +8,7 @@ beforeAll(async () => await fixture.start());
 const CASES = operationCases(
 	(method, path) => fixture.control(method, path),
 	async (_collection, id) => {
-		const { output } = await runNode({
-			node,
-			credentials: fixture.credentials,
-			parameters: { resource: 'location', operation: 'get', id: { __rl: true, mode: 'id', value: id } },
-		});
+		const { output } = await fixture.run({ resource: 'location', operation: 'get', id: { __rl: true, mode: 'id', value: id } });
 		return output[0].json;
 	},
 );
@@ -29,11 +22,7 @@ describe('every operation against the sandbox', () => {
 
 	it.each(CASES.map((c) => [`${c.resource} ${c.operation}`, c] as const))('%s', async (_name, testCase) => {
 		await fixture.clear();
-		const { output, error } = await runNode({
-			node,
-			credentials: fixture.credentials,
-			parameters: { resource: testCase.resource, operation: testCase.operation, ...testCase.parameters },
-		});
+		const { output, error } = await fixture.run({ resource: testCase.resource, operation: testCase.operation, ...testCase.parameters });
 		expect(error).toBeUndefined();
 		const [logged, ...more] = await fixture.requests();
 		expect(more).toHaveLength(0);

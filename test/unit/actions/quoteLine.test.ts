@@ -1,8 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { runNode, type ParameterValue } from '../helpers/harness';
-import { SandboxFixture } from '../helpers/sandbox';
+import type { ParameterValue } from '../helpers/harness';
+import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
 
 const node = new MaintenanceManagement();
 const fixture = new SandboxFixture();
@@ -11,16 +11,8 @@ beforeAll(async () => await fixture.start());
 afterAll(async () => await fixture.stop());
 beforeEach(async () => await fixture.reset());
 
-type Options = { items?: IDataObject[]; continueOnFail?: boolean; readOnly?: boolean };
-
-const create = (parameters: Record<string, ParameterValue>, options: Options = {}) =>
-	runNode({
-		node,
-		credentials: options.readOnly ? fixture.readOnlyCredentials : fixture.credentials,
-		parameters: { resource: 'quoteLine', operation: 'create', quoteId: '4', type: 'SERVICE', ...parameters },
-		items: options.items,
-		continueOnFail: options.continueOnFail,
-	});
+const create = (parameters: Record<string, ParameterValue>, options: RunAgainst = {}) =>
+	fixture.run({ resource: 'quoteLine', operation: 'create', quoteId: '4', type: 'SERVICE', ...parameters }, options);
 
 describe('Quote Line: Create', () => {
 	it('sends a SERVICE line with every field of the spec, and returns the created line', async () => {

@@ -1,8 +1,6 @@
-import type { IDataObject } from 'n8n-workflow';
-
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { runNode, type ParameterValue } from '../helpers/harness';
-import { SandboxFixture } from '../helpers/sandbox';
+import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
 
 const node = new MaintenanceManagement();
 const fixture = new SandboxFixture();
@@ -49,16 +47,8 @@ beforeAll(async () => await fixture.start());
 afterAll(async () => await fixture.stop());
 beforeEach(async () => await fixture.reset());
 
-type Options = { items?: IDataObject[]; continueOnFail?: boolean };
-
-const getAll = (parameters: Record<string, ParameterValue> = {}, options: Options = {}) =>
-	runNode({
-		node,
-		credentials: fixture.credentials,
-		parameters: { resource: 'scheduledWork', operation: 'getAll', ...parameters },
-		items: options.items,
-		continueOnFail: options.continueOnFail,
-	});
+const getAll = (parameters: Record<string, ParameterValue> = {}, options: RunAgainst = {}) =>
+	fixture.run({ resource: 'scheduledWork', operation: 'getAll', ...parameters }, options);
 
 describe('Planned Job Order (Scheduled Work): the UI', () => {
 	it('offers Get Many with its action label', () => {

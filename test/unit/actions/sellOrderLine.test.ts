@@ -1,23 +1,17 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { runNode, type ParameterValue } from '../helpers/harness';
-import { SandboxFixture } from '../helpers/sandbox';
+import type { ParameterValue } from '../helpers/harness';
+import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
 
-const node = new MaintenanceManagement();
 const fixture = new SandboxFixture();
 
 beforeAll(async () => await fixture.start());
 afterAll(async () => await fixture.stop());
 beforeEach(async () => await fixture.reset());
 
-type Options = { items?: IDataObject[]; continueOnFail?: boolean; readOnly?: boolean };
-
-const create = (parameters: Record<string, ParameterValue>, options: Options = {}) =>
-	runNode({
-		node,
-		credentials: options.readOnly ? fixture.readOnlyCredentials : fixture.credentials,
-		parameters: {
+const create = (parameters: Record<string, ParameterValue>, options: RunAgainst = {}) =>
+	fixture.run(
+		{
 			resource: 'sellOrderLine',
 			operation: 'create',
 			sellOrderId: '3',
@@ -27,9 +21,8 @@ const create = (parameters: Record<string, ParameterValue>, options: Options = {
 			additionalFields: { description: 'Labour' },
 			...parameters,
 		},
-		items: options.items,
-		continueOnFail: options.continueOnFail,
-	});
+		options,
+	);
 
 const line = async (id: string) =>
 	((await fixture.control('GET', `/state/sellOrderLines/${id}`)) as { attributes: IDataObject }).attributes;

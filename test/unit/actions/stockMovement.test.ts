@@ -115,12 +115,10 @@ describe('Stock Movement: Get Many (deprecated)', () => {
 	});
 
 	it('runs once per input item, pairing each item\'s movements with it', async () => {
-		const { output } = await runNode({
-			node,
-			credentials: fixture.credentials,
-			items: [{ n: 2 }, { n: 3 }] as IDataObject[],
-			parameters: { resource: 'stockMovement', operation: 'getAll', limit: (_i: number, item: IDataObject) => item.n },
-		});
+		const { output } = await fixture.run(
+			{ resource: 'stockMovement', operation: 'getAll', limit: (_i: number, item: IDataObject) => item.n },
+			{ items: [{ n: 2 }, { n: 3 }] },
+		);
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 0 }, { item: 1 }, { item: 1 }, { item: 1 }]);
 	});
 });

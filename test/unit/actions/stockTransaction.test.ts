@@ -1,10 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { runNode, type ParameterValue } from '../helpers/harness';
-import { SandboxFixture } from '../helpers/sandbox';
+import type { ParameterValue } from '../helpers/harness';
+import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
 
-const node = new MaintenanceManagement();
 const fixture = new SandboxFixture();
 
 beforeAll(async () => await fixture.start());
@@ -17,10 +15,8 @@ const SEEDED = 100;
 const stock = async (warehouse: number, material: number): Promise<number> =>
 	((await fixture.control('GET', `/state/stock/${warehouse}:${material}`)) as { quantity: number }).quantity;
 
-type Options = { items?: IDataObject[]; continueOnFail?: boolean };
-
-const run = (operation: string, parameters: Record<string, ParameterValue>, options: Options = {}) =>
-	runNode({ node, credentials: fixture.credentials, parameters: { resource: 'stockTransaction', operation, ...parameters }, ...options });
+const run = (operation: string, parameters: Record<string, ParameterValue>, options: RunAgainst = {}) =>
+	fixture.run({ resource: 'stockTransaction', operation, ...parameters }, options);
 
 const transaction = (material_id: unknown, quantity: unknown, cost_price: unknown = 10, observations?: string) => ({
 	material_id,
@@ -29,7 +25,7 @@ const transaction = (material_id: unknown, quantity: unknown, cost_price: unknow
 	...(observations ? { observations } : {}),
 });
 
-const batch = (parameters: Record<string, ParameterValue>, options: Options = {}) =>
+const batch = (parameters: Record<string, ParameterValue>, options: RunAgainst = {}) =>
 	run('createBatch', { warehouseId: '1', action: 'WAREHOUSE_ADD', transactions: { items: [transaction(7, 5)] }, ...parameters }, options);
 
 /** Items for the combined batch: each has its own transactions. */
@@ -286,7 +282,7 @@ describe('Stock Transaction: Create Batch', () => {
 });
 
 describe('Stock Transaction: Transfer', () => {
-	const transfer = (parameters: Record<string, ParameterValue>, options: Options = {}) =>
+	const transfer = (parameters: Record<string, ParameterValue>, options: RunAgainst = {}) =>
 		run('transfer', { warehouse_from_id: 1, warehouse_to_id: 2, material_id: 7, quantity: 12, ...parameters }, options);
 
 	it('sends the transfer, returns the transfer batch, and moves the stock between the warehouses', async () => {

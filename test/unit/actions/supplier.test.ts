@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { loadOptionsContext, runNode, type ParameterValue, type SentRequest } from '../helpers/harness';
-import { SandboxFixture } from '../helpers/sandbox';
+import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
 
 const node = new MaintenanceManagement();
 const fixture = new SandboxFixture();
@@ -15,19 +15,11 @@ beforeAll(async () => await fixture.start());
 afterAll(async () => await fixture.stop());
 beforeEach(async () => await fixture.reset());
 
-type Options = { items?: IDataObject[]; continueOnFail?: boolean };
+const run = (operation: string, parameters: Record<string, ParameterValue>, options: RunAgainst = {}) =>
+	fixture.run({ resource: 'supplier', operation, ...parameters }, options);
 
-const run = (operation: string, parameters: Record<string, ParameterValue>, options: Options = {}) =>
-	runNode({
-		node,
-		credentials: fixture.credentials,
-		parameters: { resource: 'supplier', operation, ...parameters },
-		items: options.items,
-		continueOnFail: options.continueOnFail,
-	});
-
-const getAll = (parameters: Record<string, ParameterValue> = {}, options: Options = {}) => run('getAll', parameters, options);
-const update = (parameters: Record<string, ParameterValue>, options: Options = {}) =>
+const getAll = (parameters: Record<string, ParameterValue> = {}, options: RunAgainst = {}) => run('getAll', parameters, options);
+const update = (parameters: Record<string, ParameterValue>, options: RunAgainst = {}) =>
 	run('update', { supplier: byId('2'), ...parameters }, options);
 
 const stored = async (id: string) =>

@@ -63,7 +63,7 @@ const RULES: Array<[string, string, string, IDataObject, RegExp]> = [
 describe('validation before sending', () => {
 	it.each(RULES)('rejects %s, naming the field, and sends nothing', async (_label, resource, operation, parameters, message) => {
 		await fixture.clear();
-		const { error, requests } = await runNode({ node, credentials: fixture.credentials, parameters: { resource, operation, ...parameters } });
+		const { error, requests } = await fixture.run({ resource, operation, ...parameters });
 		expect(error?.message).toMatch(message);
 		expect(`${error?.message}\n${error?.description}`).toMatch(/item 0|No request was sent/);
 		expect(requests).toHaveLength(0);
@@ -74,12 +74,8 @@ describe('validation before sending', () => {
 describe('items', () => {
 	it('with Continue On Fail, one bad item yields an error item and the good ones are sent', async () => {
 		await fixture.clear();
-		const { output, error } = await runNode({
-			node,
-			credentials: fixture.credentials,
-			continueOnFail: true,
-			items: [{ code: 'OK-1' }, { code: '' }, { code: 'OK-3' }],
-			parameters: {
+		const { output, error } = await fixture.run(
+			{
 				resource: 'material',
 				operation: 'create',
 				material_type_id: 2,
@@ -87,7 +83,8 @@ describe('items', () => {
 				code: (_i: number, item: IDataObject) => item.code,
 				units: 'unit',
 			},
-		});
+			{ continueOnFail: true, items: [{ code: 'OK-1' }, { code: '' }, { code: 'OK-3' }] },
+		);
 		expect(error).toBeUndefined();
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(output[0].json).toMatchObject({ code: 'OK-1' });
@@ -97,44 +94,34 @@ describe('items', () => {
 	});
 
 	it('without Continue On Fail, the first bad item stops the run with its index', async () => {
-		const { error } = await runNode({
-			node,
-			credentials: fixture.credentials,
-			items: [{ q: '1' }, { q: 'x' }],
-			parameters: { resource: 'sellOrderLine', operation: 'create', sellOrderId: '1', type: 'SERVICE', unit_price: 1, quantity: (_i: number, item: IDataObject) => item.q, additionalFields: { description: 'x' } },
-		});
+		const { error } = await fixture.run(
+			{ resource: 'sellOrderLine', operation: 'create', sellOrderId: '1', type: 'SERVICE', unit_price: 1, quantity: (_i: number, item: IDataObject) => item.q, additionalFields: { description: 'x' } },
+			{ items: [{ q: '1' }, { q: 'x' }] },
+		);
 		expect(error?.message).toMatch(/item 1/);
 	});
 });
 
 describe('API errors come through with the spec message', () => {
 	it('404 for an unknown location', async () => {
-		const { error } = await runNode({ node, credentials: fixture.credentials, parameters: { resource: 'location', operation: 'get', id: rl('99999') } });
+		const { error } = await fixture.run({ resource: 'location', operation: 'get', id: rl('99999') });
 		expect(error?.message).toBe('Resource not found');
 		expect(error?.httpCode).toBe('404');
 	});
 
 	it('400 with the failing property, for a duplicate material code', async () => {
-		const { error } = await runNode({
-			node,
-			credentials: fixture.credentials,
-			parameters: { resource: 'material', operation: 'create', material_type_id: 2, name: 'Dup', code: 'MAT-5', units: 'u' },
-		});
+		const { error } = await fixture.run({ resource: 'material', operation: 'create', material_type_id: 2, name: 'Dup', code: 'MAT-5', units: 'u' });
 		expect(error?.message).toMatch(/^Property validation error\. code: This code is already used\./);
 	});
 
 	it('400 when a supplier is removed from a buy order that is not a draft', async () => {
-		const { error } = await runNode({
-			node,
-			credentials: fixture.credentials,
-			parameters: { resource: 'buyOrder', operation: 'update', buyOrderId: rl('2'), updateFields: { supplier_id: 'null' } },
-		});
+		const { error } = await fixture.run({ resource: 'buyOrder', operation: 'update', buyOrderId: rl('2'), updateFields: { supplier_id: 'null' } });
 		expect((await fixture.requests()).pop()?.body).toEqual({ supplier_id: null });
 		expect(error?.message).toMatch(/supplier_id: The supplier can be removed only while the order is SAVED_AS_DRAFT/);
 	});
 
 	it('403 Action unauthorized for a read-only token on an order endpoint', async () => {
-		const { error } = await runNode({ node, credentials: fixture.readOnlyCredentials, parameters: { resource: 'buyOrder', operation: 'getAll' } });
+		const { error } = await fixture.run({ resource: 'buyOrder', operation: 'getAll' }, { readOnly: true });
 		expect(error?.message).toBe('Action unauthorized');
 		expect(error?.description).toMatch(/permission/);
 	});
@@ -158,7 +145,7 @@ describe('pagination against the sandbox', () => {
 
 	it('Return All reads every page at limit 2000', async () => {
 		await fixture.clear();
-		const { output } = await runNode({ node, credentials: fixture.credentials, parameters: { resource: 'failure', operation: 'getAll', returnAll: true } });
+		const { output } = await fixture.run({ resource: 'failure', operation: 'getAll', returnAll: true });
 		expect(output).toHaveLength(4500);
 		expect(new Set(output.map((item) => item.json.id)).size).toBe(4500);
 		expect((await fixture.requests()).map((r) => `${r.query.page}/${r.query.limit}`)).toEqual(['1/2000', '2/2000', '3/2000']);
@@ -166,7 +153,7 @@ describe('pagination against the sandbox', () => {
 
 	it('a Limit above 2000 uses equal pages and stops when it has enough', async () => {
 		await fixture.clear();
-		const { output } = await runNode({ node, credentials: fixture.credentials, parameters: { resource: 'failure', operation: 'getAll', limit: 3000 } });
+		const { output } = await fixture.run({ resource: 'failure', operation: 'getAll', limit: 3000 });
 		expect(output).toHaveLength(3000);
 		expect((await fixture.requests()).map((r) => `${r.query.page}/${r.query.limit}`)).toEqual(['1/1500', '2/1500']);
 	});

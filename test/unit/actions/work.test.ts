@@ -3,7 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { workSchema } from '../../../nodes/MaintenanceManagement/actions/work/schema';
 import { runNode, type ParameterValue } from '../helpers/harness';
-import { SandboxFixture } from '../helpers/sandbox';
+import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
 
 const node = new MaintenanceManagement();
 const fixture = new SandboxFixture();
@@ -11,8 +11,6 @@ const fixture = new SandboxFixture();
 beforeAll(async () => await fixture.start());
 afterAll(async () => await fixture.stop());
 beforeEach(async () => await fixture.reset());
-
-type Options = { items?: IDataObject[]; continueOnFail?: boolean };
 
 /** The smallest valid CYCLIC job: the required fields plus one intervention. */
 const CYCLIC: Record<string, ParameterValue> = {
@@ -32,14 +30,8 @@ const SPECIAL: Record<string, ParameterValue> = {
 	client_id: 2,
 };
 
-const create = (parameters: Record<string, ParameterValue>, options: Options = {}) =>
-	runNode({
-		node,
-		credentials: fixture.credentials,
-		parameters: { resource: 'work', operation: 'create', ...parameters },
-		items: options.items,
-		continueOnFail: options.continueOnFail,
-	});
+const create = (parameters: Record<string, ParameterValue>, options: RunAgainst = {}) =>
+	fixture.run({ resource: 'work', operation: 'create', ...parameters }, options);
 
 /** Runs the operation and expects it to fail before sending anything; returns the error text. */
 async function refused(parameters: Record<string, ParameterValue>): Promise<string> {

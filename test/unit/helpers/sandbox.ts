@@ -1,5 +1,8 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { startSandbox, type RunningSandbox } from '../../../sandbox';
-import type { Credentials } from './harness';
+import { runNode, type Credentials, type ParameterValue, type RunResult } from './harness';
 
 export interface SandboxLog {
 	method: string;
@@ -10,7 +13,16 @@ export interface SandboxLog {
 	env: string;
 }
 
-/** A sandbox started for one test file, with helpers to read and clear its request log. */
+/** How a test runs the action node against the sandbox: input items, Continue On Fail, the read-only token. */
+export interface RunAgainst {
+	items?: IDataObject[];
+	continueOnFail?: boolean;
+	readOnly?: boolean;
+}
+
+const actionNode = new MaintenanceManagement();
+
+/** A sandbox started for one test file, with helpers to run the action node and to read and clear its request log. */
 export class SandboxFixture {
 	sandbox!: RunningSandbox;
 
@@ -29,6 +41,17 @@ export class SandboxFixture {
 
 	get readOnlyCredentials(): Credentials {
 		return { ...this.credentials, accessToken: this.sandbox.environments.sandbox.readOnlyToken };
+	}
+
+	/** Runs the action node against this sandbox, with its full-access token or, with readOnly, its read-only one. */
+	async run(parameters: Record<string, ParameterValue>, options: RunAgainst = {}): Promise<RunResult> {
+		return await runNode({
+			node: actionNode,
+			credentials: options.readOnly ? this.readOnlyCredentials : this.credentials,
+			parameters,
+			items: options.items,
+			continueOnFail: options.continueOnFail,
+		});
 	}
 
 	async control(method: string, path: string, body?: unknown): Promise<unknown> {
