@@ -1,4 +1,15 @@
+import type { IncomingMessage } from 'node:http';
+
 import type { Resource } from './data';
+
+/** The whole body of a request, as text. */
+export const readBody = (req: IncomingMessage): Promise<string> =>
+	new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+		req.on('error', reject);
+	});
 
 /** An error answer in the spec's error body. */
 export class ApiError extends Error {

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { EVENT_NAMES } from '../nodes/MaintenanceManagementTrigger/events';
 import { matchRoute } from './api';
 import type { Resource, SeedSizes, Store } from './data';
 import { DEFAULT_SEED, seedStore } from './data';
-import { ApiError, MESSAGES } from './http';
+import { ApiError, MESSAGES, readBody } from './http';
 
 export type Environment = 'production' | 'sandbox';
 
@@ -65,14 +65,6 @@ export interface LoggedRequest {
 	headers: Record<string, string>;
 	at: string;
 }
-
-const readBody = (req: IncomingMessage): Promise<string> =>
-	new Promise((resolve, reject) => {
-		const chunks: Buffer[] = [];
-		req.on('data', (chunk: Buffer) => chunks.push(chunk));
-		req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-		req.on('error', reject);
-	});
 
 const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => {
 	const text = body === undefined ? '' : JSON.stringify(body);

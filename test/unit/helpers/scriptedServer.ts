@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { readBody } from '../../../sandbox/http';
+
 /** A request as the scripted server received it. */
 export interface ReceivedRequest {
 	method: string;
@@ -27,11 +29,8 @@ export class ScriptedServer {
 
 	async start(): Promise<void> {
 		this.server = createServer((req, res) => {
-			const chunks: Buffer[] = [];
-			req.on('data', (chunk: Buffer) => chunks.push(chunk));
-			req.on('end', () => {
+			void readBody(req).then((text) => {
 				const url = new URL(req.url ?? '/', 'http://localhost');
-				const text = Buffer.concat(chunks).toString('utf8');
 				const request: ReceivedRequest = {
 					method: req.method ?? 'GET',
 					path: url.pathname,

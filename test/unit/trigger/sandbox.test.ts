@@ -1,10 +1,11 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import type { IDataObject } from 'n8n-workflow';
 
 import { EVENTS } from '../../../nodes/MaintenanceManagementTrigger/events';
 import { startSandbox } from '../../../sandbox';
+import { readBody } from '../../../sandbox/http';
 import type { Method, TriggerRun, TriggerSettings } from './harness';
 import { deliver, startedItem } from './harness';
 
@@ -22,14 +23,6 @@ interface Received {
 	status: number;
 	body: unknown;
 }
-
-const readBody = (req: IncomingMessage): Promise<string> =>
-	new Promise((resolve, reject) => {
-		const chunks: Buffer[] = [];
-		req.on('data', (chunk: Buffer) => chunks.push(chunk));
-		req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-		req.on('error', reject);
-	});
 
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 let receiver: Server;
