@@ -2,14 +2,20 @@ import js from '@eslint/js';
 import { n8nCommunityNodesPlugin } from '@n8n/eslint-plugin-community-nodes';
 import n8nNodesBase from 'eslint-plugin-n8n-nodes-base';
 import tseslint from 'typescript-eslint';
+import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
-	{ ignores: ['dist/**', 'node_modules/**', '.runtime/**', '.dev/**', 'coverage/**', 'e2e/n8n/**'] },
+	{
+		ignores: ['dist/**', 'node_modules/**', '.runtime/**', '.dev/**', 'coverage/**', 'e2e/n8n/**'],
+	},
 	{
 		files: ['**/*.ts'],
 		extends: [js.configs.recommended, tseslint.configs.recommended],
 		rules: {
-			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+			'@typescript-eslint/no-unused-vars': [
+				'error',
+				{ argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+			],
 		},
 	},
 	{
@@ -69,4 +75,6 @@ export default tseslint.config(
 			'n8n-nodes-base/node-class-description-outputs-wrong': 'off',
 		},
 	},
+	// Formatting is Prettier's (npm run lint runs prettier --check): no ESLint rule may fight it.
+	prettier,
 );

@@ -7,7 +7,11 @@ import { MaintenanceManagement } from '../nodes/MaintenanceManagement/Maintenanc
 import { runNode } from '../test/unit/helpers/harness';
 
 const [mode, baseUrl, token, countText] = process.argv.slice(2);
-const credentials = { accessToken: token, environment: 'sandbox' as const, sandboxBaseUrl: baseUrl };
+const credentials = {
+	accessToken: token,
+	environment: 'sandbox' as const,
+	sandboxBaseUrl: baseUrl,
+};
 const headers = { Accept: 'application/json', Authorization: `Bearer ${token}` };
 
 /** The anchor: the same page requests, limit 2000, with a plain fetch loop that keeps the records. */
@@ -43,7 +47,11 @@ async function main(): Promise<void> {
 			parameters: {
 				resource: 'location',
 				operation: 'updateMany',
-				id: (_i: number, item: { id?: unknown }) => ({ __rl: true, mode: 'id', value: String(item.id) }),
+				id: (_i: number, item: { id?: unknown }) => ({
+					__rl: true,
+					mode: 'id',
+					value: String(item.id),
+				}),
 				updateFields: (i: number) => ({ observation: `Checked ${i}` }),
 			},
 		});
@@ -61,7 +69,9 @@ async function main(): Promise<void> {
 		}
 	}
 	const ms = performance.now() - started;
-	process.stdout.write(`${JSON.stringify({ ms, records, maxRssMb: process.resourceUsage().maxRSS / 1024 })}\n`);
+	process.stdout.write(
+		`${JSON.stringify({ ms, records, maxRssMb: process.resourceUsage().maxRSS / 1024 })}\n`,
+	);
 }
 
 void main();

@@ -15,18 +15,33 @@ const ROOT = join(__dirname, '..');
 const execFileAsync = promisify(execFile);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const TRIGGER_WEBHOOK_ID = '7b0e3c1a-9d2f-4e5b-8a6c-1f2e3d4c5b6a';
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const median = (values: number[]) =>
+	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const round = (value: number, digits = 1) => Number(value.toFixed(digits));
 const rows: string[][] = [];
 const notes: string[] = [];
 const print = (line: string) => process.stdout.write(`${line}\n`);
 
-function record(what: string, ours: string, anchor: string, ratio: number, target: string, met: boolean) {
+function record(
+	what: string,
+	ours: string,
+	anchor: string,
+	ratio: number,
+	target: string,
+	met: boolean,
+) {
 	rows.push([what, ours, anchor, ratio.toFixed(2), target, met ? 'met' : '**missed**']);
-	print(`${what}: ours ${ours} | anchor ${anchor} | ratio ${ratio.toFixed(2)} (target ${target}) ${met ? 'met' : 'MISSED'}`);
+	print(
+		`${what}: ours ${ours} | anchor ${anchor} | ratio ${ratio.toFixed(2)} (target ${target}) ${met ? 'met' : 'MISSED'}`,
+	);
 }
 
-async function control(sandbox: RunningSandbox, method: string, path: string, body?: unknown): Promise<ControlAnswer> {
+async function control(
+	sandbox: RunningSandbox,
+	method: string,
+	path: string,
+	body?: unknown,
+): Promise<ControlAnswer> {
 	const response = await fetch(`${sandbox.controlUrl}${path}`, {
 		method,
 		headers: { 'Content-Type': 'application/json' },
@@ -42,10 +57,14 @@ interface ControlAnswer {
 
 /** A measured run in a child process; asynchronous, so the sandbox in this process keeps answering. */
 const child = async (args: string[]) => {
-	const { stdout } = await execFileAsync(join(ROOT, 'node_modules/.bin/tsx'), [join(__dirname, 'child.ts'), ...args], {
-		cwd: ROOT,
-		maxBuffer: 16 * 1024 * 1024,
-	});
+	const { stdout } = await execFileAsync(
+		join(ROOT, 'node_modules/.bin/tsx'),
+		[join(__dirname, 'child.ts'), ...args],
+		{
+			cwd: ROOT,
+			maxBuffer: 16 * 1024 * 1024,
+		},
+	);
 	return JSON.parse(stdout) as { ms: number; records: number; maxRssMb: number };
 };
 
@@ -55,11 +74,17 @@ function packageLoad() {
 		const t = process.hrtime.bigint();
 		${files.map((f) => `require(${JSON.stringify(join(ROOT, f))});`).join('')}
 		process.stdout.write(String(Number(process.hrtime.bigint() - t) / 1e6));`;
-	const ours = ['dist/nodes/MaintenanceManagement/MaintenanceManagement.node.js', 'dist/nodes/MaintenanceManagementTrigger/MaintenanceManagementTrigger.node.js', 'dist/credentials/MaintenanceManagementApi.credentials.js', 'dist/credentials/MaintenanceManagementWebhookApi.credentials.js'];
+	const ours = [
+		'dist/nodes/MaintenanceManagement/MaintenanceManagement.node.js',
+		'dist/nodes/MaintenanceManagementTrigger/MaintenanceManagementTrigger.node.js',
+		'dist/credentials/MaintenanceManagementApi.credentials.js',
+		'dist/credentials/MaintenanceManagementWebhookApi.credentials.js',
+	];
 	const anchor = `
 		const t = process.hrtime.bigint(); require('n8n-workflow');
 		process.stdout.write(String(Number(process.hrtime.bigint() - t) / 1e6));`;
-	const measure = (code: string) => Number(execFileSync(process.execPath, ['-e', code], { cwd: ROOT }).toString());
+	const measure = (code: string) =>
+		Number(execFileSync(process.execPath, ['-e', code], { cwd: ROOT }).toString());
 	const oursMs: number[] = [];
 	const anchorMs: number[] = [];
 	for (let i = 0; i < ROUNDS; i++) {
@@ -68,7 +93,14 @@ function packageLoad() {
 	}
 	const a = median(oursMs);
 	const b = median(anchorMs);
-	record('Package load (2 nodes + 2 credentials, after n8n-workflow and zod)', `${round(a)} ms`, `${round(b)} ms (require n8n-workflow)`, a / b, 'a few ms (5 ms or less)', a <= 5);
+	record(
+		'Package load (2 nodes + 2 credentials, after n8n-workflow and zod)',
+		`${round(a)} ms`,
+		`${round(b)} ms (require n8n-workflow)`,
+		a / b,
+		'a few ms (5 ms or less)',
+		a <= 5,
+	);
 }
 
 async function returnAllInProcess(sandbox: RunningSandbox) {
@@ -79,10 +111,18 @@ async function returnAllInProcess(sandbox: RunningSandbox) {
 		raw.push(await child(['raw', baseUrl, token]));
 		node.push(await child(['node', baseUrl, token]));
 	}
-	if (node.some((r) => r.records !== 100_000) || raw.some((r) => r.records !== 100_000)) throw new Error('A Return All run did not read 100,000 records');
+	if (node.some((r) => r.records !== 100_000) || raw.some((r) => r.records !== 100_000))
+		throw new Error('A Return All run did not read 100,000 records');
 	const a = median(node.map((r) => r.ms));
 	const b = median(raw.map((r) => r.ms));
-	record('Return All, 100,000 work orders, node execute path vs plain fetch loop (limit 2000)', `${round(a)} ms, peak RSS ${round(median(node.map((r) => r.maxRssMb)))} MB`, `${round(b)} ms, peak RSS ${round(median(raw.map((r) => r.maxRssMb)))} MB`, a / b, '≤ 1.20', a / b <= 1.2);
+	record(
+		'Return All, 100,000 work orders, node execute path vs plain fetch loop (limit 2000)',
+		`${round(a)} ms, peak RSS ${round(median(node.map((r) => r.maxRssMb)))} MB`,
+		`${round(b)} ms, peak RSS ${round(median(raw.map((r) => r.maxRssMb)))} MB`,
+		a / b,
+		'≤ 1.20',
+		a / b <= 1.2,
+	);
 }
 
 async function sandboxSpeed(sandbox: RunningSandbox) {
@@ -90,18 +130,31 @@ async function sandboxSpeed(sandbox: RunningSandbox) {
 	const times: number[] = [];
 	for (let i = 0; i < ROUNDS * 4; i++) {
 		const started = performance.now();
-		const response = await fetch(`${baseUrl}/failures?page=${(i % 50) + 1}&limit=2000`, { headers: { Authorization: `Bearer ${token}` } });
+		const response = await fetch(`${baseUrl}/failures?page=${(i % 50) + 1}&limit=2000`, {
+			headers: { Authorization: `Bearer ${token}` },
+		});
 		await response.arrayBuffer();
 		times.push(performance.now() - started);
 	}
 	const a = median(times);
-	record('Sandbox: GET of 2000 work orders (of 100,000), time to the last byte', `${round(a)} ms`, '100 ms (target)', a / 100, '< 1.00', a < 100);
+	record(
+		'Sandbox: GET of 2000 work orders (of 100,000), time to the last byte',
+		`${round(a)} ms`,
+		'100 ms (target)',
+		a / 100,
+		'< 1.00',
+		a < 100,
+	);
 }
 
 async function rateLimited(sandbox: RunningSandbox) {
 	await control(sandbox, 'POST', '/rate-limit', { limit: 20, windowMs: 2000 });
 	await control(sandbox, 'DELETE', '/requests');
-	const result = await child(['node', sandbox.environments.sandbox.baseUrl, sandbox.environments.sandbox.token]);
+	const result = await child([
+		'node',
+		sandbox.environments.sandbox.baseUrl,
+		sandbox.environments.sandbox.token,
+	]);
 	const log = (await control(sandbox, 'GET', '/requests')).requests as Array<{ status: number }>;
 	const limited = log.filter((r) => r.status === 429).length;
 	await control(sandbox, 'POST', '/rate-limit', { limit: 0 });
@@ -125,11 +178,21 @@ async function locations(sandbox: RunningSandbox) {
 	}
 	const a = median(ours);
 	const b = median(anchor);
-	record('PATCH /locations for 1,000 input items, node (50 a request) vs one request per item', `${requests} requests, ${round(a)} ms`, `1000 requests, ${round(b)} ms`, a / b, '20 requests', requests === 20);
+	record(
+		'PATCH /locations for 1,000 input items, node (50 a request) vs one request per item',
+		`${requests} requests, ${round(a)} ms`,
+		`1000 requests, ${round(b)} ms`,
+		a / b,
+		'20 requests',
+		requests === 20,
+	);
 }
 
 /** Peak resident memory of a process while a promise runs, read from /proc. */
-async function withPeakRss<T>(pid: number | undefined, run: () => Promise<T>): Promise<{ value: T; peakMb: number }> {
+async function withPeakRss<T>(
+	pid: number | undefined,
+	run: () => Promise<T>,
+): Promise<{ value: T; peakMb: number }> {
 	let peak = 0;
 	const sample = () => {
 		try {
@@ -164,13 +227,24 @@ function benchWorkflows(baseUrl: string, token: string) {
 		id,
 		name: id,
 		nodes,
-		connections: nodes.length > 1 ? { [nodes[0].name]: { main: [[{ node: nodes[1].name, type: 'main', index: 0 }]] } } : {},
+		connections:
+			nodes.length > 1
+				? { [nodes[0].name]: { main: [[{ node: nodes[1].name, type: 'main', index: 0 }]] } }
+				: {},
 		settings: { executionOrder: 'v1', saveDataSuccessExecution: 'none' },
 	});
 	return [
 		flow('benchNodeReturnAll', [
 			webhook('bench-node', 'lastNode'),
-			{ id: 'mm', name: 'Work Orders', type: 'n8n-nodes-maintenance-management.maintenanceManagement', typeVersion: 1, position: [200, 0], parameters: { resource: 'failure', operation: 'getAll', returnAll: true }, credentials: api },
+			{
+				id: 'mm',
+				name: 'Work Orders',
+				type: 'n8n-nodes-maintenance-management.maintenanceManagement',
+				typeVersion: 1,
+				position: [200, 0],
+				parameters: { resource: 'failure', operation: 'getAll', returnAll: true },
+				credentials: api,
+			},
 		]),
 		flow('benchHttpReturnAll', [
 			webhook('bench-http', 'lastNode'),
@@ -191,7 +265,9 @@ function benchWorkflows(baseUrl: string, token: string) {
 						pagination: {
 							pagination: {
 								paginationMode: 'updateAParameterInEachRequest',
-								parameters: { parameters: [{ type: 'qs', name: 'page', value: '={{ $pageCount + 1 }}' }] },
+								parameters: {
+									parameters: [{ type: 'qs', name: 'page', value: '={{ $pageCount + 1 }}' }],
+								},
 								paginationCompleteWhen: 'other',
 								completeExpression: '={{ $response.body.data.length < 200 }}',
 							},
@@ -201,7 +277,15 @@ function benchWorkflows(baseUrl: string, token: string) {
 			},
 		]),
 		flow('benchOurTrigger', [
-			{ id: 'trigger', name: 'Events', type: 'n8n-nodes-maintenance-management.maintenanceManagementTrigger', typeVersion: 2, position: [0, 0], webhookId: TRIGGER_WEBHOOK_ID, parameters: { events: ['*'], authentication: 'none' } },
+			{
+				id: 'trigger',
+				name: 'Events',
+				type: 'n8n-nodes-maintenance-management.maintenanceManagementTrigger',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: TRIGGER_WEBHOOK_ID,
+				parameters: { events: ['*'], authentication: 'none' },
+			},
 		]),
 		flow('benchWebhookNode', [webhook('bench-webhook', 'onReceived')]),
 	];
@@ -214,7 +298,11 @@ async function load(url: string, total: number, concurrency: number): Promise<nu
 	const worker = async () => {
 		while (sent < total) {
 			sent++;
-			const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"event":"FAILURE_CREATED","data":{"id":"1"}}' });
+			const response = await fetch(url, {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json' },
+				body: '{"event":"FAILURE_CREATED","data":{"id":"1"}}',
+			});
 			await response.arrayBuffer();
 			if (response.status !== 200) failed++;
 		}
@@ -225,16 +313,47 @@ async function load(url: string, total: number, concurrency: number): Promise<nu
 }
 
 /** A real n8n with the bench workflows published and started. */
-async function startN8n(sandbox: RunningSandbox, extraEnv: NodeJS.ProcessEnv = {}): Promise<N8nInstance> {
+async function startN8n(
+	sandbox: RunningSandbox,
+	extraEnv: NodeJS.ProcessEnv = {},
+): Promise<N8nInstance> {
 	const n8n = new N8nInstance();
 	await n8n.setup(extraEnv);
 	const { baseUrl, token } = sandbox.environments.sandbox;
 	const workflows = benchWorkflows(baseUrl, token);
-	await n8n.importFiles([{ id: 'benchApiCredential', name: 'Bench sandbox', type: 'maintenanceManagementApi', data: { accessToken: token, environment: 'sandbox', sandboxBaseUrl: baseUrl, productionBaseUrl: '' } }], workflows);
+	await n8n.importFiles(
+		[
+			{
+				id: 'benchApiCredential',
+				name: 'Bench sandbox',
+				type: 'maintenanceManagementApi',
+				data: {
+					accessToken: token,
+					environment: 'sandbox',
+					sandboxBaseUrl: baseUrl,
+					productionBaseUrl: '',
+				},
+			},
+		],
+		workflows,
+	);
 	for (const workflow of workflows) await n8n.cli(['publish:workflow', `--id=${workflow.id}`]);
 	await n8n.start();
-	await n8n.waitFor(async () => (await fetch(n8n.url('/webhook/bench-webhook'), { method: 'POST' })).status === 200, 'the bench webhooks');
-	await n8n.waitFor(async () => (await fetch(n8n.url(`/webhook/${TRIGGER_WEBHOOK_ID}/webhook`), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })).status === 200, 'the bench trigger');
+	await n8n.waitFor(
+		async () => (await fetch(n8n.url('/webhook/bench-webhook'), { method: 'POST' })).status === 200,
+		'the bench webhooks',
+	);
+	await n8n.waitFor(
+		async () =>
+			(
+				await fetch(n8n.url(`/webhook/${TRIGGER_WEBHOOK_ID}/webhook`), {
+					method: 'POST',
+					headers: { 'Content-Type': 'application/json' },
+					body: '{}',
+				})
+			).status === 200,
+		'the bench trigger',
+	);
 	return n8n;
 }
 
@@ -273,7 +392,11 @@ async function returnAllInN8n(sandbox: RunningSandbox) {
 	}
 }
 
-async function triggerThroughput(sandbox: RunningSandbox, label: string, extraEnv: NodeJS.ProcessEnv) {
+async function triggerThroughput(
+	sandbox: RunningSandbox,
+	label: string,
+	extraEnv: NodeJS.ProcessEnv,
+) {
 	const n8n = await startN8n(sandbox, extraEnv);
 	try {
 		const trigger = n8n.url(`/webhook/${TRIGGER_WEBHOOK_ID}/webhook`);
@@ -288,7 +411,14 @@ async function triggerThroughput(sandbox: RunningSandbox, label: string, extraEn
 		}
 		const r1 = median(oursRate);
 		const r2 = median(hookRate);
-		record(`Trigger throughput, ${label}: events/s accepted (200 deliveries, 10 at a time, loopback)`, `${Math.round(r1)} events/s`, `${Math.round(r2)} events/s (Webhook node)`, r1 / r2, '≥ 1.00', r1 / r2 >= 1);
+		record(
+			`Trigger throughput, ${label}: events/s accepted (200 deliveries, 10 at a time, loopback)`,
+			`${Math.round(r1)} events/s`,
+			`${Math.round(r2)} events/s (Webhook node)`,
+			r1 / r2,
+			'≥ 1.00',
+			r1 / r2 >= 1,
+		);
 	} finally {
 		await n8n.stop();
 	}
@@ -305,11 +435,14 @@ async function main() {
 		await locations(sandbox);
 		await returnAllInN8n(sandbox);
 		await triggerThroughput(sandbox, "n8n's default expression engine", {});
-		await triggerThroughput(sandbox, 'N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true', { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' });
+		await triggerThroughput(sandbox, 'N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true', {
+			N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true',
+		});
 	} finally {
 		await sandbox.close();
 	}
-	const n8nVersion = JSON.parse(readFileSync(join(ROOT, 'e2e/n8n/package.json'), 'utf8')).dependencies.n8n;
+	const n8nVersion = JSON.parse(readFileSync(join(ROOT, 'e2e/n8n/package.json'), 'utf8'))
+		.dependencies.n8n;
 	const text = [
 		'# Benchmarks',
 		'',

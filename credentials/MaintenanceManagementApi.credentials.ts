@@ -20,7 +20,8 @@ export class MaintenanceManagementApi implements ICredentialType {
 		dark: 'file:maintenanceManagement.dark.svg',
 	};
 
-	documentationUrl = 'https://github.com/maintenance-management/n8n-nodes-maintenance-management#credentials';
+	documentationUrl =
+		'https://github.com/maintenance-management/n8n-nodes-maintenance-management#credentials';
 
 	properties: INodeProperties[] = [
 		{

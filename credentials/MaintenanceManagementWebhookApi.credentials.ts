@@ -14,7 +14,8 @@ export class MaintenanceManagementWebhookApi implements ICredentialType {
 		dark: 'file:maintenanceManagement.dark.svg',
 	};
 
-	documentationUrl = 'https://github.com/maintenance-management/n8n-nodes-maintenance-management#webhook-setup';
+	documentationUrl =
+		'https://github.com/maintenance-management/n8n-nodes-maintenance-management#webhook-setup';
 
 	properties: INodeProperties[] = [
 		{

@@ -1,6 +1,14 @@
 import type { Resource, Store } from './data';
 import type { Answer, FieldRule } from './http';
-import { ApiError, asObject, checkFields, collectionAnswer, notFound, Problems, readPaging } from './http';
+import {
+	ApiError,
+	asObject,
+	checkFields,
+	collectionAnswer,
+	notFound,
+	Problems,
+	readPaging,
+} from './http';
 import { applyFilters } from './filters';
 
 export interface Context {
@@ -16,7 +24,10 @@ type Handler = (context: Context) => Answer;
 
 const ok = (body: unknown, status = 200): Answer => ({ status, body });
 const expandedOf = (query: URLSearchParams): string[] =>
-	(query.get('expanded') ?? '').split(',').map((v) => v.trim()).filter(Boolean);
+	(query.get('expanded') ?? '')
+		.split(',')
+		.map((v) => v.trim())
+		.filter(Boolean);
 const find = (items: Map<string, Resource>, id: string): Resource => {
 	const found = items.get(id);
 	if (!found) throw notFound();
@@ -25,15 +36,24 @@ const find = (items: Map<string, Resource>, id: string): Resource => {
 const ref = (resource: Resource) => ({ type: resource.type, id: resource.id });
 const bodyOf = (context: Context): Record<string, unknown> => {
 	if (!context.body || typeof context.body !== 'object' || Array.isArray(context.body)) {
-		throw new ApiError(400, 'Property validation error.', { body: ['The body must be a JSON object.'] });
+		throw new ApiError(400, 'Property validation error.', {
+			body: ['The body must be a JSON object.'],
+		});
 	}
 	return context.body as Record<string, unknown>;
 };
 /** A public view of a record: internal link fields (ids lists kept for relations) are not attributes. */
-const INTERNAL = new Set(['contact_ids', 'operator_ids', 'participant_ids', 'assets', 'local_id_list']);
+const INTERNAL = new Set([
+	'contact_ids',
+	'operator_ids',
+	'participant_ids',
+	'assets',
+	'local_id_list',
+]);
 const view = (resource: Resource, extra?: Record<string, unknown>): Resource => {
 	const attributes: Record<string, unknown> = {};
-	for (const key in resource.attributes) if (!INTERNAL.has(key)) attributes[key] = resource.attributes[key];
+	for (const key in resource.attributes)
+		if (!INTERNAL.has(key)) attributes[key] = resource.attributes[key];
 	return { id: resource.id, type: resource.type, attributes: { ...attributes, ...extra } };
 };
 
@@ -53,7 +73,9 @@ function expand(
 			const related = relations[name](resource);
 			const list = Array.isArray(related) ? related : related ? [related] : [];
 			for (const r of list) included.set(`${r.type}:${r.id}`, view(r));
-			out.relationships[name] = { data: Array.isArray(related) ? related.map(ref) : related ? ref(related) : null };
+			out.relationships[name] = {
+				data: Array.isArray(related) ? related.map(ref) : related ? ref(related) : null,
+			};
 		}
 		return out;
 	});
@@ -61,7 +83,18 @@ function expand(
 }
 
 const list =
-	(pick: (store: Store) => Resource[], options: { plain?: readonly string[]; where?: (r: Resource) => boolean; relations?: (store: Store) => Record<string, (r: Resource) => Resource[] | Resource | null>; extra?: (store: Store, query: URLSearchParams) => ((r: Resource) => Record<string, unknown>) | undefined } = {}): Handler =>
+	(
+		pick: (store: Store) => Resource[],
+		options: {
+			plain?: readonly string[];
+			where?: (r: Resource) => boolean;
+			relations?: (store: Store) => Record<string, (r: Resource) => Resource[] | Resource | null>;
+			extra?: (
+				store: Store,
+				query: URLSearchParams,
+			) => ((r: Resource) => Record<string, unknown>) | undefined;
+		} = {},
+	): Handler =>
 	({ store, query, url }) => {
 		const paging = readPaging(query);
 		let items = pick(store);
@@ -71,7 +104,9 @@ const list =
 		const page = answer.data as Resource[];
 		const extra = options.extra?.(store, query);
 		const { data, included } = expand(page, expandedOf(query), options.relations?.(store) ?? {});
-		answer.data = extra ? data.map((r, i) => ({ ...r, attributes: { ...r.attributes, ...extra(page[i]) } })) : data;
+		answer.data = extra
+			? data.map((r, i) => ({ ...r, attributes: { ...r.attributes, ...extra(page[i]) } }))
+			: data;
 		answer.included = included;
 		return ok(answer);
 	};
@@ -85,7 +120,8 @@ const assetsCount = (store: Store): ((r: Resource) => Record<string, unknown>) =
 		if (parent) (children.get(parent) ?? children.set(parent, []).get(parent)!).push(l);
 	}
 	const count = (r: Resource): number =>
-		Number(r.attributes.assets ?? 0) + (children.get(r.id) ?? []).reduce((sum, c) => sum + count(c), 0);
+		Number(r.attributes.assets ?? 0) +
+		(children.get(r.id) ?? []).reduce((sum, c) => sum + count(c), 0);
 	return (r) => ({ assets_count: count(r) });
 };
 const withAssets = (store: Store, query: URLSearchParams) =>
@@ -115,9 +151,12 @@ const updateLocations: Handler = (context) => {
 		problems.throwIfAny();
 	}
 	const entries = locations as unknown[];
-	if (entries.length === 0) problems.add('locations', 'This collection should contain 1 element or more.');
-	if (entries.length > 50) problems.add('locations', 'This collection should contain 50 elements or less.');
-	for (const key of Object.keys(body)) if (key !== 'locations') problems.add(key, 'This field was not expected.');
+	if (entries.length === 0)
+		problems.add('locations', 'This collection should contain 1 element or more.');
+	if (entries.length > 50)
+		problems.add('locations', 'This collection should contain 50 elements or less.');
+	for (const key of Object.keys(body))
+		if (key !== 'locations') problems.add(key, 'This field was not expected.');
 	entries.forEach((entry, index) => {
 		const element = asObject(entry);
 		checkFields(element, LOCATION_RULES, problems, `locations[${index}].`);
@@ -128,18 +167,25 @@ const updateLocations: Handler = (context) => {
 			const target = store.locations.byId.get(String(element.id));
 			const level = target?.attributes.parent_id ?? null;
 			const clash = store.locations.items.find(
-				(l) => l.id !== String(element.id) && (l.attributes.parent_id ?? null) === level && l.attributes.code === element.code,
+				(l) =>
+					l.id !== String(element.id) &&
+					(l.attributes.parent_id ?? null) === level &&
+					l.attributes.code === element.code,
 			);
-			if (clash) problems.add(`locations[${index}].code`, 'This code is already used at this level.');
+			if (clash)
+				problems.add(`locations[${index}].code`, 'This code is already used at this level.');
 		}
 	});
 	problems.throwIfAny();
 	const updated = entries.map((entry) => {
 		const { id, ...changes } = asObject(entry);
 		const location = store.locations.byId.get(String(id))!;
-		Object.assign(location.attributes, changes, { date_updated: new Date().toISOString().replace('T', ' ').slice(0, 19) });
+		Object.assign(location.attributes, changes, {
+			date_updated: new Date().toISOString().replace('T', ' ').slice(0, 19),
+		});
 		for (const work of store.works.items) {
-			if ((work.attributes.local_id as number[]).includes(Number(id))) context.emit('WORK_LOCATIONS_UPDATED', work);
+			if ((work.attributes.local_id as number[]).includes(Number(id)))
+				context.emit('WORK_LOCATIONS_UPDATED', work);
 		}
 		return view(location);
 	});
@@ -201,56 +247,129 @@ const createWork: Handler = (context) => {
 	if (body.any_responsible === false) {
 		const some = (v: unknown) => Array.isArray(v) && v.length > 0;
 		if (!some(body.operator_id) && !some(body.technical_skill_id)) {
-			problems.add('operator_id', 'operator_id or technical_skill_id is required when any_responsible is false.');
+			problems.add(
+				'operator_id',
+				'operator_id or technical_skill_id is required when any_responsible is false.',
+			);
 		}
 	}
 	const cyclicOrPlan = type === 'CYCLIC' || type === 'PLAN';
 	for (const field of ['auto_close', 'auto_pilot', 'interventions']) {
-		if (!cyclicOrPlan && body[field] !== undefined) problems.add(field, 'Only allowed when type is CYCLIC or PLAN.');
+		if (!cyclicOrPlan && body[field] !== undefined)
+			problems.add(field, 'Only allowed when type is CYCLIC or PLAN.');
 	}
-	if (cyclicOrPlan && body.interventions === undefined) problems.add('interventions', 'This value is required when type is CYCLIC or PLAN.');
-	if (type !== 'SPECIAL' && body.procedures !== undefined) problems.add('procedures', 'Only allowed when type is SPECIAL.');
+	if (cyclicOrPlan && body.interventions === undefined)
+		problems.add('interventions', 'This value is required when type is CYCLIC or PLAN.');
+	if (type !== 'SPECIAL' && body.procedures !== undefined)
+		problems.add('procedures', 'Only allowed when type is SPECIAL.');
 	if (type === 'CYCLIC' && recurrence.FREQ === 'HOURLY') {
-		if (body.calendar_id === undefined) problems.add('calendar_id', 'This value is required when type is CYCLIC and FREQ is HOURLY.');
-		if (recurrence.INTERVAL === undefined) problems.add('recurrence.INTERVAL', 'This value is required when type is CYCLIC and FREQ is HOURLY.');
+		if (body.calendar_id === undefined)
+			problems.add('calendar_id', 'This value is required when type is CYCLIC and FREQ is HOURLY.');
+		if (recurrence.INTERVAL === undefined)
+			problems.add(
+				'recurrence.INTERVAL',
+				'This value is required when type is CYCLIC and FREQ is HOURLY.',
+			);
 	}
 	(Array.isArray(body.auto_schedule) ? body.auto_schedule : []).forEach((entry, index) => {
 		const e = asObject(entry);
-		checkFields(e, { is_enabled: { kind: 'boolean' }, start_time: { kind: 'string', required: true }, end_time: { kind: 'string', required: true }, operators: { kind: 'array', required: true, items: 'integer' } }, problems, `auto_schedule[${index}].`);
-		for (const f of ['start_time', 'end_time']) if (typeof e[f] === 'string' && !HHMM.test(e[f] as string)) problems.add(`auto_schedule[${index}].${f}`, 'This value should be a time as HH:mm.');
+		checkFields(
+			e,
+			{
+				is_enabled: { kind: 'boolean' },
+				start_time: { kind: 'string', required: true },
+				end_time: { kind: 'string', required: true },
+				operators: { kind: 'array', required: true, items: 'integer' },
+			},
+			problems,
+			`auto_schedule[${index}].`,
+		);
+		for (const f of ['start_time', 'end_time'])
+			if (typeof e[f] === 'string' && !HHMM.test(e[f] as string))
+				problems.add(`auto_schedule[${index}].${f}`, 'This value should be a time as HH:mm.');
 	});
 	(Array.isArray(body.interventions) ? body.interventions : []).forEach((entry, index) => {
-		checkFields(asObject(entry), { id: { kind: 'integer', required: true }, elements: { kind: 'array', items: 'object' } }, problems, `interventions[${index}].`);
+		checkFields(
+			asObject(entry),
+			{ id: { kind: 'integer', required: true }, elements: { kind: 'array', items: 'object' } },
+			problems,
+			`interventions[${index}].`,
+		);
 	});
 	(Array.isArray(body.procedures) ? body.procedures : []).forEach((entry, index) => {
-		checkFields(asObject(entry), { task: { kind: 'string', required: true }, quantity: { kind: 'number' }, unit: { kind: 'string' } }, problems, `procedures[${index}].`);
+		checkFields(
+			asObject(entry),
+			{
+				task: { kind: 'string', required: true },
+				quantity: { kind: 'number' },
+				unit: { kind: 'string' },
+			},
+			problems,
+			`procedures[${index}].`,
+		);
 	});
 	(Array.isArray(body.sla_rules) ? body.sla_rules : []).forEach((entry, index) => {
 		const rule = asObject(entry);
-		if (rule.specify_pause_reason === true && !(Array.isArray(rule.pause_reasons) && rule.pause_reasons.length > 0)) {
-			problems.add(`sla_rules[${index}].pause_reasons`, 'At least one pause reason is required when specify_pause_reason is true.');
+		if (
+			rule.specify_pause_reason === true &&
+			!(Array.isArray(rule.pause_reasons) && rule.pause_reasons.length > 0)
+		) {
+			problems.add(
+				`sla_rules[${index}].pause_reasons`,
+				'At least one pause reason is required when specify_pause_reason is true.',
+			);
 		}
 	});
-	(Array.isArray(body.work_notifications) ? body.work_notifications : []).forEach((entry, index) => {
-		const trigger = asObject(entry).trigger;
-		if (trigger !== undefined && trigger !== 'CLOSE' && trigger !== 'CONFIRM') problems.add(`work_notifications[${index}].trigger`, 'The value you selected is not a valid choice (CLOSE, CONFIRM).');
-	});
-	if (Number.isInteger(body.client_id) && !store.clients.byId.has(String(body.client_id))) problems.add('client_id', 'No client has this id.');
+	(Array.isArray(body.work_notifications) ? body.work_notifications : []).forEach(
+		(entry, index) => {
+			const trigger = asObject(entry).trigger;
+			if (trigger !== undefined && trigger !== 'CLOSE' && trigger !== 'CONFIRM')
+				problems.add(
+					`work_notifications[${index}].trigger`,
+					'The value you selected is not a valid choice (CLOSE, CONFIRM).',
+				);
+		},
+	);
+	if (Number.isInteger(body.client_id) && !store.clients.byId.has(String(body.client_id)))
+		problems.add('client_id', 'No client has this id.');
 	(Array.isArray(body.local_id) ? body.local_id : []).forEach((id, index) => {
-		if (Number.isInteger(id) && !store.locations.byId.has(String(id))) problems.add(`local_id[${index}]`, 'No location has this id.');
+		if (Number.isInteger(id) && !store.locations.byId.has(String(id)))
+			problems.add(`local_id[${index}]`, 'No location has this id.');
 	});
 	problems.throwIfAny();
 	const id = store.works.peekId();
 	const work = store.works.add({
-		work_id: id, calendar_id: body.calendar_id ?? null, description: body.description ?? null, type,
-		any_responsible: body.any_responsible ?? true, auto_close: body.auto_close ?? false, auto_pilot: body.auto_pilot ?? false,
-		client_id: body.client_id, cost_center_id: body.cost_center_id ?? null, entity_id: 1, failure_id: body.failure_id ?? null,
-		gatekeeper_id: body.gatekeeper_id ?? null, is_protected: body.is_protected ?? false, name: body.name, network_work_id: 0,
-		periodicity: recurrence.FREQ ? `Every ${recurrence.INTERVAL ?? 1} ${String(recurrence.FREQ).toLowerCase()}` : null,
-		recurrence: body.recurrence ?? null, supplier_id: body.supplier_id ?? null, work_type_id: body.work_type_id,
+		work_id: id,
+		calendar_id: body.calendar_id ?? null,
+		description: body.description ?? null,
+		type,
+		any_responsible: body.any_responsible ?? true,
+		auto_close: body.auto_close ?? false,
+		auto_pilot: body.auto_pilot ?? false,
+		client_id: body.client_id,
+		cost_center_id: body.cost_center_id ?? null,
+		entity_id: 1,
+		failure_id: body.failure_id ?? null,
+		gatekeeper_id: body.gatekeeper_id ?? null,
+		is_protected: body.is_protected ?? false,
+		name: body.name,
+		network_work_id: 0,
+		periodicity: recurrence.FREQ
+			? `Every ${recurrence.INTERVAL ?? 1} ${String(recurrence.FREQ).toLowerCase()}`
+			: null,
+		recurrence: body.recurrence ?? null,
+		supplier_id: body.supplier_id ?? null,
+		work_type_id: body.work_type_id,
 		local_id: body.local_id,
 	});
-	return ok({ data: [view(work)], meta: { pagination: { total: 1, count: 1, per_page: 1, current_page: 1, total_pages: 1 } }, links: {} }, 201);
+	return ok(
+		{
+			data: [view(work)],
+			meta: { pagination: { total: 1, count: 1, per_page: 1, current_page: 1, total_pages: 1 } },
+			links: {},
+		},
+		201,
+	);
 };
 
 // ---------- clients, contacts, suppliers ----------
@@ -262,7 +381,8 @@ const syncContacts: Handler = (context) => {
 	const problems = new Problems();
 	checkFields(body, { contact_ids: { kind: 'array', required: true, items: 'integer' } }, problems);
 	(Array.isArray(body.contact_ids) ? body.contact_ids : []).forEach((id, index) => {
-		if (Number.isInteger(id) && !store.contacts.byId.has(String(id))) problems.add(`contact_ids[${index}]`, 'No contact has this id.');
+		if (Number.isInteger(id) && !store.contacts.byId.has(String(id)))
+			problems.add(`contact_ids[${index}]`, 'No contact has this id.');
 	});
 	problems.throwIfAny();
 	client.attributes.contact_ids = [...(body.contact_ids as number[])];
@@ -274,36 +394,69 @@ const syncContacts: Handler = (context) => {
 };
 
 const PERMISSIONS: Record<string, FieldRule> = {
-	default_permissions: { kind: 'boolean' }, preventive: { kind: 'boolean' }, failure: { kind: 'boolean' },
-	failure_type: { kind: 'string', values: ['all', 'assigned'] }, quotes: { kind: 'boolean' },
-	work_scheduled_reports: { kind: 'boolean' }, work_scheduled_reports_states: { kind: 'string', values: ['all', 'completed', 'confirmed'] },
-	failure_reports: { kind: 'boolean' }, failure_reports_states: { kind: 'string', values: ['all', 'completed', 'confirmed'] },
-	show_user_info: { kind: 'boolean' }, show_failure_priority: { kind: 'boolean' }, report_all_problem_areas: { kind: 'boolean' },
-	reportable_problem_areas: { kind: 'array', items: 'integer' }, allow_share_dashboards: { kind: 'boolean' },
+	default_permissions: { kind: 'boolean' },
+	preventive: { kind: 'boolean' },
+	failure: { kind: 'boolean' },
+	failure_type: { kind: 'string', values: ['all', 'assigned'] },
+	quotes: { kind: 'boolean' },
+	work_scheduled_reports: { kind: 'boolean' },
+	work_scheduled_reports_states: { kind: 'string', values: ['all', 'completed', 'confirmed'] },
+	failure_reports: { kind: 'boolean' },
+	failure_reports_states: { kind: 'string', values: ['all', 'completed', 'confirmed'] },
+	show_user_info: { kind: 'boolean' },
+	show_failure_priority: { kind: 'boolean' },
+	report_all_problem_areas: { kind: 'boolean' },
+	reportable_problem_areas: { kind: 'array', items: 'integer' },
+	allow_share_dashboards: { kind: 'boolean' },
 };
 
 const checkContact: Handler = (context) => {
 	const { store } = context;
 	const body = bodyOf(context);
 	const problems = new Problems();
-	checkFields(body, { name: { kind: 'string' }, email: { kind: 'string' }, phone: { kind: 'string' }, cellphone: { kind: 'string' }, language: { kind: 'string' }, direct_permissions: { kind: 'object' } }, problems);
-	if (body.direct_permissions !== undefined) checkFields(asObject(body.direct_permissions), PERMISSIONS, problems, 'direct_permissions.');
-	if (!body.email && !body.name) problems.add('email', 'A name or an email is required to find or create a contact.');
+	checkFields(
+		body,
+		{
+			name: { kind: 'string' },
+			email: { kind: 'string' },
+			phone: { kind: 'string' },
+			cellphone: { kind: 'string' },
+			language: { kind: 'string' },
+			direct_permissions: { kind: 'object' },
+		},
+		problems,
+	);
+	if (body.direct_permissions !== undefined)
+		checkFields(asObject(body.direct_permissions), PERMISSIONS, problems, 'direct_permissions.');
+	if (!body.email && !body.name)
+		problems.add('email', 'A name or an email is required to find or create a contact.');
 	problems.throwIfAny();
 	// Assumption: an existing contact is found by email (case-insensitive).
 	const email = typeof body.email === 'string' ? body.email.toLowerCase() : undefined;
-	const existing = email ? store.contacts.items.find((c) => String(c.attributes.email).toLowerCase() === email) : undefined;
+	const existing = email
+		? store.contacts.items.find((c) => String(c.attributes.email).toLowerCase() === email)
+		: undefined;
 	if (existing) return ok({ data: view(existing), meta: { custom_fields: null } });
 	const id = store.contacts.peekId();
 	const contact = store.contacts.add({
-		contact_id: id, entity_id: 1, cellphone: body.cellphone ?? '', language: body.language ?? 'en', email: body.email ?? null,
-		full_name: body.name ?? '', phone: body.phone ?? '', is_direct_user: body.direct_permissions !== undefined, has_access: body.direct_permissions !== undefined,
+		contact_id: id,
+		entity_id: 1,
+		cellphone: body.cellphone ?? '',
+		language: body.language ?? 'en',
+		email: body.email ?? null,
+		full_name: body.name ?? '',
+		phone: body.phone ?? '',
+		is_direct_user: body.direct_permissions !== undefined,
+		has_access: body.direct_permissions !== undefined,
 	});
 	return ok({ data: view(contact), meta: { custom_fields: null } }, 201);
 };
 
 const supplierRelations = (store: Store) => ({
-	contacts: (r: Resource) => ((r.attributes.contact_ids as number[]) ?? []).map((id) => store.contacts.byId.get(String(id))).filter(Boolean) as Resource[],
+	contacts: (r: Resource) =>
+		((r.attributes.contact_ids as number[]) ?? [])
+			.map((id) => store.contacts.byId.get(String(id)))
+			.filter(Boolean) as Resource[],
 	files: () => [],
 	handshake: () => null,
 	categories: () => [],
@@ -316,24 +469,41 @@ const updateSupplier: Handler = (context) => {
 	const supplier = find(store.suppliers.byId, params.supplier);
 	const body = bodyOf(context);
 	const problems = new Problems();
-	checkFields(body, {
-		name: { kind: 'string', nonEmpty: true }, code: { kind: 'string', nonEmpty: true }, vat: { kind: 'string', nullable: true },
-		address: { kind: 'string', nullable: true }, post_code: { kind: 'string', nullable: true }, city: { kind: 'string', nullable: true },
-		area: { kind: 'string', nullable: true }, iban: { kind: 'string', nullable: true }, latitude: { kind: 'number', nullable: true },
-		longitude: { kind: 'number', nullable: true }, add_to_market: { kind: 'boolean', nullable: true }, contacts: { kind: 'array', nullable: true, items: 'integer' },
-	}, problems);
-	if (typeof body.code === 'string' && store.suppliers.items.some((s) => s.id !== supplier.id && s.attributes.code === body.code)) {
+	checkFields(
+		body,
+		{
+			name: { kind: 'string', nonEmpty: true },
+			code: { kind: 'string', nonEmpty: true },
+			vat: { kind: 'string', nullable: true },
+			address: { kind: 'string', nullable: true },
+			post_code: { kind: 'string', nullable: true },
+			city: { kind: 'string', nullable: true },
+			area: { kind: 'string', nullable: true },
+			iban: { kind: 'string', nullable: true },
+			latitude: { kind: 'number', nullable: true },
+			longitude: { kind: 'number', nullable: true },
+			add_to_market: { kind: 'boolean', nullable: true },
+			contacts: { kind: 'array', nullable: true, items: 'integer' },
+		},
+		problems,
+	);
+	if (
+		typeof body.code === 'string' &&
+		store.suppliers.items.some((s) => s.id !== supplier.id && s.attributes.code === body.code)
+	) {
 		problems.add('code', 'This code is already used in the entity.');
 	}
 	(Array.isArray(body.contacts) ? body.contacts : []).forEach((id, index) => {
-		if (Number.isInteger(id) && !store.contacts.byId.has(String(id))) problems.add(`contacts[${index}]`, 'No contact has this id.');
+		if (Number.isInteger(id) && !store.contacts.byId.has(String(id)))
+			problems.add(`contacts[${index}]`, 'No contact has this id.');
 	});
 	problems.throwIfAny();
 	const { contacts, post_code, add_to_market, ...rest } = body;
 	Object.assign(supplier.attributes, rest);
 	if (post_code !== undefined) supplier.attributes.postal_code = post_code;
 	if (contacts !== undefined) supplier.attributes.contact_ids = contacts ?? [];
-	if (add_to_market === true && !supplier.attributes.market_supplier_id) supplier.attributes.market_supplier_id = `00000000-0000-4000-8000-${supplier.id.padStart(12, '0')}`;
+	if (add_to_market === true && !supplier.attributes.market_supplier_id)
+		supplier.attributes.market_supplier_id = `00000000-0000-4000-8000-${supplier.id.padStart(12, '0')}`;
 	return ok({ data: view(supplier) });
 };
 
@@ -344,27 +514,49 @@ const updateBuyOrder: Handler = (context) => {
 	const order = find(store.buyOrders.byId, params['buy-order-id']);
 	const body = bodyOf(context);
 	const problems = new Problems();
-	checkFields(body, {
-		supplier_id: { kind: 'integer', nullable: true }, warehouse_id: { kind: 'integer' }, description: { kind: 'string', nullable: true },
-		internal_sale_id: { kind: 'string', nullable: true }, external_sale_id: { kind: 'string', nullable: true },
-		related_to_type: { kind: 'string', nullable: true, values: ['FAILURE', 'SCHEDULED_WORK'] }, related_to_id: { kind: 'integer', nullable: true },
-	}, problems);
+	checkFields(
+		body,
+		{
+			supplier_id: { kind: 'integer', nullable: true },
+			warehouse_id: { kind: 'integer' },
+			description: { kind: 'string', nullable: true },
+			internal_sale_id: { kind: 'string', nullable: true },
+			external_sale_id: { kind: 'string', nullable: true },
+			related_to_type: { kind: 'string', nullable: true, values: ['FAILURE', 'SCHEDULED_WORK'] },
+			related_to_id: { kind: 'integer', nullable: true },
+		},
+		problems,
+	);
 	const hasType = body.related_to_type !== undefined && body.related_to_type !== null;
 	const hasId = body.related_to_id !== undefined && body.related_to_id !== null;
-	if (hasType !== hasId) problems.add(hasType ? 'related_to_id' : 'related_to_type', 'related_to_type and related_to_id are required together.');
-	if (body.supplier_id === null && order.attributes.state !== 'SAVED_AS_DRAFT') problems.add('supplier_id', 'The supplier can be removed only while the order is SAVED_AS_DRAFT.');
-	if (Number.isInteger(body.supplier_id) && !store.suppliers.byId.has(String(body.supplier_id))) problems.add('supplier_id', 'No supplier has this id.');
+	if (hasType !== hasId)
+		problems.add(
+			hasType ? 'related_to_id' : 'related_to_type',
+			'related_to_type and related_to_id are required together.',
+		);
+	if (body.supplier_id === null && order.attributes.state !== 'SAVED_AS_DRAFT')
+		problems.add(
+			'supplier_id',
+			'The supplier can be removed only while the order is SAVED_AS_DRAFT.',
+		);
+	if (Number.isInteger(body.supplier_id) && !store.suppliers.byId.has(String(body.supplier_id)))
+		problems.add('supplier_id', 'No supplier has this id.');
 	problems.throwIfAny();
-	Object.assign(order.attributes, body, { date_updated: new Date().toISOString().replace('T', ' ').slice(0, 19) });
+	Object.assign(order.attributes, body, {
+		date_updated: new Date().toISOString().replace('T', ' ').slice(0, 19),
+	});
 	context.emit('BUY_ORDER_UPDATED', order);
 	return ok({ data: view(order), meta: { custom_fields: null, cost_centers: [] } });
 };
 
 const LINE_TYPES = ['MATERIAL', 'SERVICE', 'OTHER_COST'] as const;
 const checkLineType = (body: Record<string, unknown>, problems: Problems) => {
-	if (body.type === 'SERVICE' && !body.description) problems.add('description', 'This value is required when type is SERVICE.');
-	if (body.type === 'MATERIAL' && body.material_id == null) problems.add('material_id', 'This value is required when type is MATERIAL.');
-	if (body.type === 'OTHER_COST' && body.other_cost_id == null) problems.add('other_cost_id', 'This value is required when type is OTHER_COST.');
+	if (body.type === 'SERVICE' && !body.description)
+		problems.add('description', 'This value is required when type is SERVICE.');
+	if (body.type === 'MATERIAL' && body.material_id == null)
+		problems.add('material_id', 'This value is required when type is MATERIAL.');
+	if (body.type === 'OTHER_COST' && body.other_cost_id == null)
+		problems.add('other_cost_id', 'This value is required when type is OTHER_COST.');
 };
 const totals = (quantity: number, unitPrice: number, discount: number, vat: number) => {
 	const base = quantity * unitPrice;
@@ -378,28 +570,64 @@ const createSellOrderLine: Handler = (context) => {
 	if (!store.sellOrders.has(Number(params.sellOrderId))) throw notFound();
 	const body = bodyOf(context);
 	const problems = new Problems();
-	checkFields(body, {
-		type: { kind: 'string', required: true, values: LINE_TYPES }, quantity: { kind: 'string', required: true }, unit_price: { kind: 'number', required: true },
-		description: { kind: 'string', nullable: true }, discount: { kind: 'number' }, material_id: { kind: 'integer', nullable: true },
-		observations: { kind: 'string', nullable: true }, other_cost_id: { kind: 'integer', nullable: true }, unit: { kind: 'string', nullable: true }, vat: { kind: 'number' },
-		cost_center_id: { kind: 'integer' },
-	}, problems);
-	if (typeof body.quantity === 'string' && !/^-?\d+(\.\d+)?$/.test(body.quantity)) problems.add('quantity', 'This value should be a numeric string.');
+	checkFields(
+		body,
+		{
+			type: { kind: 'string', required: true, values: LINE_TYPES },
+			quantity: { kind: 'string', required: true },
+			unit_price: { kind: 'number', required: true },
+			description: { kind: 'string', nullable: true },
+			discount: { kind: 'number' },
+			material_id: { kind: 'integer', nullable: true },
+			observations: { kind: 'string', nullable: true },
+			other_cost_id: { kind: 'integer', nullable: true },
+			unit: { kind: 'string', nullable: true },
+			vat: { kind: 'number' },
+			cost_center_id: { kind: 'integer' },
+		},
+		problems,
+	);
+	if (typeof body.quantity === 'string' && !/^-?\d+(\.\d+)?$/.test(body.quantity))
+		problems.add('quantity', 'This value should be a numeric string.');
 	checkLineType(body, problems);
-	if (Number.isInteger(body.material_id) && !store.stockMaterials.byId.has(String(body.material_id))) problems.add('material_id', 'No material has this id.');
-	if (Number.isInteger(body.other_cost_id) && !store.otherCosts.byId.has(String(body.other_cost_id))) problems.add('other_cost_id', 'No other cost has this id.');
+	if (
+		Number.isInteger(body.material_id) &&
+		!store.stockMaterials.byId.has(String(body.material_id))
+	)
+		problems.add('material_id', 'No material has this id.');
+	if (
+		Number.isInteger(body.other_cost_id) &&
+		!store.otherCosts.byId.has(String(body.other_cost_id))
+	)
+		problems.add('other_cost_id', 'No other cost has this id.');
 	problems.throwIfAny();
 	const discount = Number(body.discount ?? 0);
 	const vat = Number(body.vat ?? 0);
 	const line = store.sellOrderLines.add({
-		cost_center_id: body.cost_center_id ?? 1, description: body.description ?? null, type: body.type, material_id: body.material_id ?? null,
-		other_cost_id: body.other_cost_id ?? null, observations: body.observations ?? null, quantity: body.quantity, unit: body.unit ?? null,
-		unit_price: body.unit_price, discount, vat, ...totals(Number(body.quantity), Number(body.unit_price), discount, vat), sell_order_id: Number(params.sellOrderId),
+		cost_center_id: body.cost_center_id ?? 1,
+		description: body.description ?? null,
+		type: body.type,
+		material_id: body.material_id ?? null,
+		other_cost_id: body.other_cost_id ?? null,
+		observations: body.observations ?? null,
+		quantity: body.quantity,
+		unit: body.unit ?? null,
+		unit_price: body.unit_price,
+		discount,
+		vat,
+		...totals(Number(body.quantity), Number(body.unit_price), discount, vat),
+		sell_order_id: Number(params.sellOrderId),
 	});
 	const { data, included } = expand([line], expandedOf(query), {
 		cost_center: (r) => store.costCenters.byId.get(String(r.attributes.cost_center_id)) ?? null,
-		material: (r) => (r.attributes.material_id ? store.stockMaterials.byId.get(String(r.attributes.material_id)) ?? null : null),
-		other_cost: (r) => (r.attributes.other_cost_id ? store.otherCosts.byId.get(String(r.attributes.other_cost_id)) ?? null : null),
+		material: (r) =>
+			r.attributes.material_id
+				? (store.stockMaterials.byId.get(String(r.attributes.material_id)) ?? null)
+				: null,
+		other_cost: (r) =>
+			r.attributes.other_cost_id
+				? (store.otherCosts.byId.get(String(r.attributes.other_cost_id)) ?? null)
+				: null,
 	});
 	return ok({ data: data[0], included }, 201);
 };
@@ -409,22 +637,43 @@ const createQuoteLine: Handler = (context) => {
 	if (!store.quotes.has(Number(params.id))) throw notFound();
 	const body = bodyOf(context);
 	const problems = new Problems();
-	checkFields(body, {
-		description: { kind: 'string' }, type: { kind: 'string', required: true, values: LINE_TYPES }, discount: { kind: 'integer' },
-		material_id: { kind: 'integer' }, observations: { kind: 'string' }, other_cost_id: { kind: 'integer' }, quantity: { kind: 'integer' },
-		received_quote_request_line_id: { kind: 'integer', nullable: true }, received_quote_request_line_uuid: { kind: 'string', nullable: true },
-		unit: { kind: 'string' }, unit_price: { kind: 'integer' }, vat: { kind: 'integer' },
-	}, problems);
+	checkFields(
+		body,
+		{
+			description: { kind: 'string' },
+			type: { kind: 'string', required: true, values: LINE_TYPES },
+			discount: { kind: 'integer' },
+			material_id: { kind: 'integer' },
+			observations: { kind: 'string' },
+			other_cost_id: { kind: 'integer' },
+			quantity: { kind: 'integer' },
+			received_quote_request_line_id: { kind: 'integer', nullable: true },
+			received_quote_request_line_uuid: { kind: 'string', nullable: true },
+			unit: { kind: 'string' },
+			unit_price: { kind: 'integer' },
+			vat: { kind: 'integer' },
+		},
+		problems,
+	);
 	checkLineType(body, problems);
 	problems.throwIfAny();
 	const discount = Number(body.discount ?? 0);
 	const vat = Number(body.vat ?? 0);
 	const id = store.quoteLines.peekId();
 	const line = store.quoteLines.add({
-		material_id: body.material_id ?? null, description: body.description ?? null, type: body.type, discount, vat,
-		quantity: body.quantity ?? 1, unit_price: body.unit_price ?? 0, ...totals(Number(body.quantity ?? 1), Number(body.unit_price ?? 0), discount, vat),
-		observations: body.observations ?? null, other_cost_id: body.other_cost_id ?? null, quote_line_uuid: `00000000-0000-4000-9000-${String(id).padStart(12, '0')}`,
-		received_quote_request_line_id: body.received_quote_request_line_id ?? null, received_quote_request_line_uuid: body.received_quote_request_line_uuid ?? null,
+		material_id: body.material_id ?? null,
+		description: body.description ?? null,
+		type: body.type,
+		discount,
+		vat,
+		quantity: body.quantity ?? 1,
+		unit_price: body.unit_price ?? 0,
+		...totals(Number(body.quantity ?? 1), Number(body.unit_price ?? 0), discount, vat),
+		observations: body.observations ?? null,
+		other_cost_id: body.other_cost_id ?? null,
+		quote_line_uuid: `00000000-0000-4000-9000-${String(id).padStart(12, '0')}`,
+		received_quote_request_line_id: body.received_quote_request_line_id ?? null,
+		received_quote_request_line_uuid: body.received_quote_request_line_uuid ?? null,
 		unit: body.unit ?? null,
 	});
 	return ok({ data: view(line) }, 201);
@@ -433,15 +682,30 @@ const createQuoteLine: Handler = (context) => {
 // ---------- stock ----------
 
 const CONSUMPTION = ['INHERIT', 'AUTOMATIC', 'MANUAL'] as const;
-const uniqueCode = (items: Resource[], code: unknown, exceptId: string | undefined, problems: Problems, field = 'code') => {
-	if (typeof code === 'string' && items.some((r) => r.id !== exceptId && r.attributes.code === code)) problems.add(field, 'This code is already used.');
+const uniqueCode = (
+	items: Resource[],
+	code: unknown,
+	exceptId: string | undefined,
+	problems: Problems,
+	field = 'code',
+) => {
+	if (
+		typeof code === 'string' &&
+		items.some((r) => r.id !== exceptId && r.attributes.code === code)
+	)
+		problems.add(field, 'This code is already used.');
 };
 
 const materialRules = (update: boolean): Record<string, FieldRule> => ({
-	material_type_id: { kind: 'integer', required: true }, name: { kind: 'string', required: true, nonEmpty: true },
-	code: { kind: 'string', required: true, nonEmpty: true }, units: { kind: 'string', required: true, nonEmpty: true },
-	description: { kind: 'string', nullable: update }, purchase_consumption_type: { kind: 'string', values: CONSUMPTION },
-	sku: { kind: 'string', nullable: update }, ean_upc: { kind: 'string', nullable: update }, observations: { kind: 'string', nullable: update },
+	material_type_id: { kind: 'integer', required: true },
+	name: { kind: 'string', required: true, nonEmpty: true },
+	code: { kind: 'string', required: true, nonEmpty: true },
+	units: { kind: 'string', required: true, nonEmpty: true },
+	description: { kind: 'string', nullable: update },
+	purchase_consumption_type: { kind: 'string', values: CONSUMPTION },
+	sku: { kind: 'string', nullable: update },
+	ean_upc: { kind: 'string', nullable: update },
+	observations: { kind: 'string', nullable: update },
 	...(update ? {} : { sale_price: { kind: 'number' }, sale_vat: { kind: 'number' } }),
 });
 
@@ -450,7 +714,11 @@ const saveMaterial = (context: Context, existing?: Resource): Answer => {
 	const body = bodyOf(context);
 	const problems = new Problems();
 	checkFields(body, materialRules(existing !== undefined), problems);
-	if (Number.isInteger(body.material_type_id) && !store.materialTypes.byId.has(String(body.material_type_id))) problems.add('material_type_id', 'No material type has this id.');
+	if (
+		Number.isInteger(body.material_type_id) &&
+		!store.materialTypes.byId.has(String(body.material_type_id))
+	)
+		problems.add('material_type_id', 'No material type has this id.');
 	uniqueCode(store.stockMaterials.items, body.code, existing?.id, problems);
 	problems.throwIfAny();
 	const now = new Date().toISOString();
@@ -460,12 +728,23 @@ const saveMaterial = (context: Context, existing?: Resource): Answer => {
 	else {
 		const id = String(store.stockMaterials.peekId());
 		material = store.stockMaterials.add({
-			material_id: id, purchase_consumption_type: 'INHERIT', observations: null, description: '', sku: null, ean_upc: null,
-			sale_price: 0, sale_vat: 0, created_at: now, updated_at: now, warehouses_minimum_stocks: [], ...attributes,
+			material_id: id,
+			purchase_consumption_type: 'INHERIT',
+			observations: null,
+			description: '',
+			sku: null,
+			ean_upc: null,
+			sale_price: 0,
+			sale_vat: 0,
+			created_at: now,
+			updated_at: now,
+			warehouses_minimum_stocks: [],
+			...attributes,
 		});
 	}
 	const { data, included } = expand([material], expandedOf(query), {
-		material_type: (r) => store.materialTypes.byId.get(String(r.attributes.material_type_id)) ?? null,
+		material_type: (r) =>
+			store.materialTypes.byId.get(String(r.attributes.material_type_id)) ?? null,
 		warehouse: () => [],
 		supplier_custom_price: () => [],
 	});
@@ -476,30 +755,68 @@ const createLegacyMaterial: Handler = (context) => {
 	const { store } = context;
 	const body = bodyOf(context);
 	const problems = new Problems();
-	checkFields(body, {
-		_type: { kind: 'string', required: true, values: ['FOLDER', 'MATERIAL'] }, name: { kind: 'string', required: true, nonEmpty: true },
-		code: { kind: 'string', required: true, nonEmpty: true }, observation: { kind: 'string' }, mean_price: { kind: 'number' },
-		units: { kind: 'string' }, material_warehouse: { kind: 'array', items: 'object' }, parent_id: { kind: 'integer' },
-		default_sell_price: { kind: 'number' }, default_sell_vat: { kind: 'number' },
-	}, problems);
+	checkFields(
+		body,
+		{
+			_type: { kind: 'string', required: true, values: ['FOLDER', 'MATERIAL'] },
+			name: { kind: 'string', required: true, nonEmpty: true },
+			code: { kind: 'string', required: true, nonEmpty: true },
+			observation: { kind: 'string' },
+			mean_price: { kind: 'number' },
+			units: { kind: 'string' },
+			material_warehouse: { kind: 'array', items: 'object' },
+			parent_id: { kind: 'integer' },
+			default_sell_price: { kind: 'number' },
+			default_sell_vat: { kind: 'number' },
+		},
+		problems,
+	);
 	if (body._type === 'MATERIAL') {
 		if (!body.units) problems.add('units', 'This value is required when _type is MATERIAL.');
-		if (body.parent_id === undefined) problems.add('parent_id', 'This value is required when _type is MATERIAL.');
+		if (body.parent_id === undefined)
+			problems.add('parent_id', 'This value is required when _type is MATERIAL.');
 	}
-	if (body._type === 'FOLDER' && body.mean_price !== undefined) problems.add('mean_price', 'Only allowed when _type is MATERIAL.');
-	(Array.isArray(body.material_warehouse) ? body.material_warehouse : []).forEach((entry, index) => {
-		const e = asObject(entry);
-		checkFields(e, { warehouse_id: { kind: 'integer', required: true }, min_stock: { kind: 'number' }, mean_price: { kind: 'number' }, observation: { kind: 'string' } }, problems, `material_warehouse[${index}].`);
-		if (typeof e.min_stock === 'number' && e.min_stock <= 0) problems.add(`material_warehouse[${index}].min_stock`, 'This value should be greater than 0.');
-	});
+	if (body._type === 'FOLDER' && body.mean_price !== undefined)
+		problems.add('mean_price', 'Only allowed when _type is MATERIAL.');
+	(Array.isArray(body.material_warehouse) ? body.material_warehouse : []).forEach(
+		(entry, index) => {
+			const e = asObject(entry);
+			checkFields(
+				e,
+				{
+					warehouse_id: { kind: 'integer', required: true },
+					min_stock: { kind: 'number' },
+					mean_price: { kind: 'number' },
+					observation: { kind: 'string' },
+				},
+				problems,
+				`material_warehouse[${index}].`,
+			);
+			if (typeof e.min_stock === 'number' && e.min_stock <= 0)
+				problems.add(
+					`material_warehouse[${index}].min_stock`,
+					'This value should be greater than 0.',
+				);
+		},
+	);
 	uniqueCode(store.legacyMaterials.items, body.code, undefined, problems);
 	problems.throwIfAny();
 	const id = store.legacyMaterials.peekId();
 	const material = store.legacyMaterials.add({
-		material_id: id, parent_id: body.parent_id ?? 0, name: body.name, code: body.code, full_code: body.code,
-		observations: body.observation ?? null, is_real: body._type === 'MATERIAL', units: body.units ?? '',
-		mean_price: { value: body.mean_price ?? 0 }, has_children: false, default_sell_price: body.default_sell_price ?? 0,
-		default_sell_vat: body.default_sell_vat ?? 0, is_from_network: false, purchase_consumption_type: 'INHERIT',
+		material_id: id,
+		parent_id: body.parent_id ?? 0,
+		name: body.name,
+		code: body.code,
+		full_code: body.code,
+		observations: body.observation ?? null,
+		is_real: body._type === 'MATERIAL',
+		units: body.units ?? '',
+		mean_price: { value: body.mean_price ?? 0 },
+		has_children: false,
+		default_sell_price: body.default_sell_price ?? 0,
+		default_sell_vat: body.default_sell_vat ?? 0,
+		is_from_network: false,
+		purchase_consumption_type: 'INHERIT',
 	});
 	return ok({ data: view(material) }, 201);
 };
@@ -508,13 +825,30 @@ const createMaterialType: Handler = (context) => {
 	const { store } = context;
 	const body = bodyOf(context);
 	const problems = new Problems();
-	checkFields(body, { name: { kind: 'string', required: true, nonEmpty: true }, parent_id: { kind: 'string', required: true }, code: { kind: 'string', nullable: true } }, problems);
-	if (typeof body.parent_id === 'string' && !store.materialTypes.byId.has(body.parent_id)) problems.add('parent_id', 'No material type folder has this id.');
+	checkFields(
+		body,
+		{
+			name: { kind: 'string', required: true, nonEmpty: true },
+			parent_id: { kind: 'string', required: true },
+			code: { kind: 'string', nullable: true },
+		},
+		problems,
+	);
+	if (typeof body.parent_id === 'string' && !store.materialTypes.byId.has(body.parent_id))
+		problems.add('parent_id', 'No material type folder has this id.');
 	uniqueCode(store.materialTypes.items, body.code, undefined, problems);
 	problems.throwIfAny();
 	const id = String(store.materialTypes.peekId());
 	const now = new Date().toISOString();
-	const type = store.materialTypes.add({ material_type_id: id, parent_id: body.parent_id, name: body.name, code: body.code ?? `MT-${id}`, created_at: now, updated_at: now, deleted_at: null });
+	const type = store.materialTypes.add({
+		material_type_id: id,
+		parent_id: body.parent_id,
+		name: body.name,
+		code: body.code ?? `MT-${id}`,
+		created_at: now,
+		updated_at: now,
+		deleted_at: null,
+	});
 	return ok({ data: view(type), included: [] }, 201);
 };
 
@@ -526,61 +860,164 @@ const stockBatch: Handler = (context) => {
 	if (!store.warehouses.has(warehouse)) throw notFound();
 	const body = bodyOf(context);
 	const problems = new Problems();
-	checkFields(body, { action: { kind: 'string', required: true, values: ['WAREHOUSE_SUBTRACT', 'WAREHOUSE_ADD'] }, transactions: { kind: 'array', required: true, items: 'object' }, observations: { kind: 'string' } }, problems);
+	checkFields(
+		body,
+		{
+			action: { kind: 'string', required: true, values: ['WAREHOUSE_SUBTRACT', 'WAREHOUSE_ADD'] },
+			transactions: { kind: 'array', required: true, items: 'object' },
+			observations: { kind: 'string' },
+		},
+		problems,
+	);
 	const transactions = (Array.isArray(body.transactions) ? body.transactions : []).map(asObject);
-	if (Array.isArray(body.transactions) && transactions.length === 0) problems.add('transactions', 'This collection should contain 1 element or more.');
+	if (Array.isArray(body.transactions) && transactions.length === 0)
+		problems.add('transactions', 'This collection should contain 1 element or more.');
 	const change = new Map<number, number>();
 	transactions.forEach((t, index) => {
-		checkFields(t, { material_id: { kind: 'integer', required: true }, quantity: { kind: 'integer', required: true, min: 1 }, cost_price: { kind: 'integer', required: true, min: 0 }, observations: { kind: 'string' } }, problems, `transactions[${index}].`);
-		if (Number.isInteger(t.material_id) && !store.stockMaterials.byId.has(String(t.material_id))) problems.add(`transactions[${index}].material_id`, 'No material has this id.');
-		if (Number.isInteger(t.material_id) && Number.isInteger(t.quantity)) change.set(t.material_id as number, (change.get(t.material_id as number) ?? 0) + (t.quantity as number));
+		checkFields(
+			t,
+			{
+				material_id: { kind: 'integer', required: true },
+				quantity: { kind: 'integer', required: true, min: 1 },
+				cost_price: { kind: 'integer', required: true, min: 0 },
+				observations: { kind: 'string' },
+			},
+			problems,
+			`transactions[${index}].`,
+		);
+		if (Number.isInteger(t.material_id) && !store.stockMaterials.byId.has(String(t.material_id)))
+			problems.add(`transactions[${index}].material_id`, 'No material has this id.');
+		if (Number.isInteger(t.material_id) && Number.isInteger(t.quantity))
+			change.set(
+				t.material_id as number,
+				(change.get(t.material_id as number) ?? 0) + (t.quantity as number),
+			);
 	});
 	const sign = body.action === 'WAREHOUSE_SUBTRACT' ? -1 : 1;
 	for (const [material, quantity] of change) {
-		if (sign < 0 && (store.stock.get(stockKey(warehouse, material)) ?? 0) < quantity) problems.add('transactions', `Not enough stock of material ${material} in warehouse ${warehouse}.`);
+		if (sign < 0 && (store.stock.get(stockKey(warehouse, material)) ?? 0) < quantity)
+			problems.add(
+				'transactions',
+				`Not enough stock of material ${material} in warehouse ${warehouse}.`,
+			);
 	}
 	problems.throwIfAny();
 	const now = new Date().toISOString();
 	const batchId = `5b7c0000-0000-4000-8000-${String(store.batches.peekId()).padStart(12, '0')}`;
-	const batch = store.batches.add({ stock_transaction_batch_id: batchId, operator_id: 1, action: body.action, observations: body.observations ?? null, source_id: warehouse, source_type: 'MANUAL', date_created: now, date_updated: now });
+	const batch = store.batches.add({
+		stock_transaction_batch_id: batchId,
+		operator_id: 1,
+		action: body.action,
+		observations: body.observations ?? null,
+		source_id: warehouse,
+		source_type: 'MANUAL',
+		date_created: now,
+		date_updated: now,
+	});
 	const created = transactions.map((t) => {
 		const key = stockKey(warehouse, t.material_id as number);
 		store.stock.set(key, (store.stock.get(key) ?? 0) + sign * (t.quantity as number));
-		return store.transactions.add({ warehouse_id: warehouse, material_id: t.material_id, quantity: t.quantity, cost_price: t.cost_price, operator_id: 1, action: sign > 0 ? 'ADD' : 'SUBTRACT', observations: t.observations ?? null, created_at: now, stock_transaction_batch_id: Number(batch.id) });
+		return store.transactions.add({
+			warehouse_id: warehouse,
+			material_id: t.material_id,
+			quantity: t.quantity,
+			cost_price: t.cost_price,
+			operator_id: 1,
+			action: sign > 0 ? 'ADD' : 'SUBTRACT',
+			observations: t.observations ?? null,
+			created_at: now,
+			stock_transaction_batch_id: Number(batch.id),
+		});
 	});
-	const data = { ...view(batch), id: batchId, relationships: { transactions: { data: created.map(ref) } } };
-	return ok({ data: [data], included: created.map((t) => view(t)), meta: { pagination: { total: 1, count: 1, per_page: 1, current_page: 1, total_pages: 1 } }, links: {} }, 201);
+	const data = {
+		...view(batch),
+		id: batchId,
+		relationships: { transactions: { data: created.map(ref) } },
+	};
+	return ok(
+		{
+			data: [data],
+			included: created.map((t) => view(t)),
+			meta: { pagination: { total: 1, count: 1, per_page: 1, current_page: 1, total_pages: 1 } },
+			links: {},
+		},
+		201,
+	);
 };
 
 const transfer: Handler = (context) => {
 	const { store } = context;
 	const body = bodyOf(context);
 	const problems = new Problems();
-	checkFields(body, { warehouse_from_id: { kind: 'integer', required: true }, warehouse_to_id: { kind: 'integer', required: true }, material_id: { kind: 'integer', required: true }, quantity: { kind: 'integer', required: true, min: 1 }, observations: { kind: 'string' } }, problems);
+	checkFields(
+		body,
+		{
+			warehouse_from_id: { kind: 'integer', required: true },
+			warehouse_to_id: { kind: 'integer', required: true },
+			material_id: { kind: 'integer', required: true },
+			quantity: { kind: 'integer', required: true, min: 1 },
+			observations: { kind: 'string' },
+		},
+		problems,
+	);
 	const from = body.warehouse_from_id as number;
 	const to = body.warehouse_to_id as number;
-	if (Number.isInteger(from) && from === to) problems.add('warehouse_to_id', 'The destination warehouse must differ from the origin.');
-	for (const [field, id] of [['warehouse_from_id', from], ['warehouse_to_id', to]] as const) {
-		if (Number.isInteger(id) && !store.warehouses.has(id)) problems.add(field, 'No warehouse has this id.');
+	if (Number.isInteger(from) && from === to)
+		problems.add('warehouse_to_id', 'The destination warehouse must differ from the origin.');
+	for (const [field, id] of [
+		['warehouse_from_id', from],
+		['warehouse_to_id', to],
+	] as const) {
+		if (Number.isInteger(id) && !store.warehouses.has(id))
+			problems.add(field, 'No warehouse has this id.');
 	}
-	if (Number.isInteger(body.material_id) && !store.stockMaterials.byId.has(String(body.material_id))) problems.add('material_id', 'No material has this id.');
-	if (!problems.has('quantity') && Number.isInteger(from) && (store.stock.get(stockKey(from, body.material_id as number)) ?? 0) < (body.quantity as number)) {
+	if (
+		Number.isInteger(body.material_id) &&
+		!store.stockMaterials.byId.has(String(body.material_id))
+	)
+		problems.add('material_id', 'No material has this id.');
+	if (
+		!problems.has('quantity') &&
+		Number.isInteger(from) &&
+		(store.stock.get(stockKey(from, body.material_id as number)) ?? 0) < (body.quantity as number)
+	) {
 		problems.add('quantity', 'Not enough stock in the origin warehouse.');
 	}
 	problems.throwIfAny();
 	const material = body.material_id as number;
 	const quantity = body.quantity as number;
-	store.stock.set(stockKey(from, material), (store.stock.get(stockKey(from, material)) ?? 0) - quantity);
-	store.stock.set(stockKey(to, material), (store.stock.get(stockKey(to, material)) ?? 0) + quantity);
+	store.stock.set(
+		stockKey(from, material),
+		(store.stock.get(stockKey(from, material)) ?? 0) - quantity,
+	);
+	store.stock.set(
+		stockKey(to, material),
+		(store.stock.get(stockKey(to, material)) ?? 0) + quantity,
+	);
 	const batchId = `7e4f0000-0000-4000-8000-${String(store.batches.peekId()).padStart(12, '0')}`;
-	const batch = store.batches.add({ stock_transaction_batch_id: batchId, operator_id: 1, action: 'TRANSFER_STOCK', observations: body.observations ?? null, source_id: from, source_type: 'MANUAL' }, 'stock-transactions-batch');
+	const batch = store.batches.add(
+		{
+			stock_transaction_batch_id: batchId,
+			operator_id: 1,
+			action: 'TRANSFER_STOCK',
+			observations: body.observations ?? null,
+			source_id: from,
+			source_type: 'MANUAL',
+		},
+		'stock-transactions-batch',
+	);
 	return ok({ data: { ...view(batch), id: batchId } }, 201);
 };
 
 // ---------- the route table: the spec's 22 endpoints ----------
 
 const failureRelations = (store: Store) => ({
-	assignees: (r: Resource) => ((r.attributes.operator_ids as number[]) ?? []).map((id) => ({ id: `${r.id}-${id}`, type: 'failure_assignee', attributes: { operator_id: id, failure_id: Number(r.id) } })),
+	assignees: (r: Resource) =>
+		((r.attributes.operator_ids as number[]) ?? []).map((id) => ({
+			id: `${r.id}-${id}`,
+			type: 'failure_assignee',
+			attributes: { operator_id: id, failure_id: Number(r.id) },
+		})),
 	eventsPlanned: () => [],
 	location: (r: Resource) => store.locations.byId.get(String(r.attributes.local_id)) ?? null,
 });
@@ -588,14 +1025,38 @@ const scheduledRelations = (store: Store) => {
 	const empty = () => [];
 	const none = () => null;
 	return {
-		auditStats: none, buyOrders: empty, client: (r: Resource) => store.clients.byId.get(String(r.attributes.client_id)) ?? null,
-		completedBy: none, pausedBy: none, startedBy: none, realStartDateEditedBy: none, completeDateEditedBy: none,
-		elementRegistries: empty, entity: none, events: empty, eventsPlanned: empty, files: empty, gatekeeperAnswerRegistries: empty,
-		networkStatus: empty, otherCosts: empty,
-		participants: (r: Resource) => ((r.attributes.participant_ids as number[]) ?? []).map((id) => store.operators.byId.get(String(id))!).filter(Boolean),
-		reminderRules: empty, reminders: empty, requests: empty, scheduledWorkSlas: empty, stock: empty, stockTasks: empty, survey: none,
-		surveyFeedbacks: empty, work: (r: Resource) => store.works.byId.get(String(r.attributes.work_id)) ?? null,
-		failureScheduleMapping: none, pause_reason: none, assignees: empty,
+		auditStats: none,
+		buyOrders: empty,
+		client: (r: Resource) => store.clients.byId.get(String(r.attributes.client_id)) ?? null,
+		completedBy: none,
+		pausedBy: none,
+		startedBy: none,
+		realStartDateEditedBy: none,
+		completeDateEditedBy: none,
+		elementRegistries: empty,
+		entity: none,
+		events: empty,
+		eventsPlanned: empty,
+		files: empty,
+		gatekeeperAnswerRegistries: empty,
+		networkStatus: empty,
+		otherCosts: empty,
+		participants: (r: Resource) =>
+			((r.attributes.participant_ids as number[]) ?? [])
+				.map((id) => store.operators.byId.get(String(id))!)
+				.filter(Boolean),
+		reminderRules: empty,
+		reminders: empty,
+		requests: empty,
+		scheduledWorkSlas: empty,
+		stock: empty,
+		stockTasks: empty,
+		survey: none,
+		surveyFeedbacks: empty,
+		work: (r: Resource) => store.works.byId.get(String(r.attributes.work_id)) ?? null,
+		failureScheduleMapping: none,
+		pause_reason: none,
+		assignees: empty,
 	};
 };
 const OPEN = new Set(['WAITING_APPROVAL', 'WAITING_RESOLUTION', 'IN_RESOLUTION', 'PAUSED']);
@@ -617,46 +1078,90 @@ const route = (method: string, pattern: string, handler: Handler): Route => ({
 });
 
 export const ROUTES: Route[] = [
-	route('GET', '/locations', list((s) => s.locations.items, { extra: withAssets })),
+	route(
+		'GET',
+		'/locations',
+		list((s) => s.locations.items, { extra: withAssets }),
+	),
 	route('GET', '/locations/{id}', ({ store, params, query }) => {
 		const location = find(store.locations.byId, params.id);
 		const extra = withAssets(store, query);
 		return ok({ data: view(location, extra?.(location)) });
 	}),
 	route('PATCH', '/locations', updateLocations),
-	route('GET', '/failures', list((s) => s.failures.items, { relations: failureRelations })),
-	route('GET', '/failures/open', list((s) => s.failures.items, {
-		where: (r) => OPEN.has(r.attributes.status as string),
-		plain: ['approved_date', 'completed_date', 'failure_id', 'last_status_change_date', 'local_id', 'problem_id', 'start_date', 'status'],
-		relations: failureRelations,
-	})),
+	route(
+		'GET',
+		'/failures',
+		list((s) => s.failures.items, { relations: failureRelations }),
+	),
+	route(
+		'GET',
+		'/failures/open',
+		list((s) => s.failures.items, {
+			where: (r) => OPEN.has(r.attributes.status as string),
+			plain: [
+				'approved_date',
+				'completed_date',
+				'failure_id',
+				'last_status_change_date',
+				'local_id',
+				'problem_id',
+				'start_date',
+				'status',
+			],
+			relations: failureRelations,
+		}),
+	),
 	route('POST', '/works', createWork),
-	route('GET', '/works/scheduled', list((s) => s.scheduledWorks.items, { relations: scheduledRelations })),
+	route(
+		'GET',
+		'/works/scheduled',
+		list((s) => s.scheduledWorks.items, { relations: scheduledRelations }),
+	),
 	route('POST', '/clients/{client}/contacts', syncContacts),
 	route('POST', '/contacts', checkContact),
-	route('GET', '/suppliers', list((s) => s.suppliers.items, { relations: supplierRelations })),
+	route(
+		'GET',
+		'/suppliers',
+		list((s) => s.suppliers.items, { relations: supplierRelations }),
+	),
 	route('PATCH', '/suppliers/{supplier}', updateSupplier),
-	route('GET', '/sales/buy-orders', list((s) => s.buyOrders.items)),
+	route(
+		'GET',
+		'/sales/buy-orders',
+		list((s) => s.buyOrders.items),
+	),
 	route('PATCH', '/sales/buy-orders/{buy-order-id}', updateBuyOrder),
 	route('POST', '/sales/sell-orders/{sellOrderId}/lines', createSellOrderLine),
 	route('POST', '/sales/quotes/{id}/lines', createQuoteLine),
 	route('POST', '/materials', createLegacyMaterial),
 	route('POST', '/stocks/materials', (context) => saveMaterial(context)),
-	route('PATCH', '/stocks/materials/{materialId}', (context) => saveMaterial(context, find(context.store.stockMaterials.byId, context.params.materialId))),
+	route('PATCH', '/stocks/materials/{materialId}', (context) =>
+		saveMaterial(context, find(context.store.stockMaterials.byId, context.params.materialId)),
+	),
 	route('POST', '/stocks/material-types', createMaterialType),
 	route('POST', '/stocks/warehouses/{warehouseId}/stock-transactions', stockBatch),
 	route('POST', '/stocks/stock-transactions/transfer', transfer),
-	route('GET', '/stock-movements', list((s) => s.stockMovements.items)),
+	route(
+		'GET',
+		'/stock-movements',
+		list((s) => s.stockMovements.items),
+	),
 ];
 
 const compiled = ROUTES.map((r) => ({
 	...r,
-	regex: new RegExp(`^${r.pattern.replace(/\{([^}]+)\}/g, '(?<$1>[^/]+)').replace(/\(\?<([^>]+)>/g, (_m, name: string) => `(?<${name.replace(/-/g, '_')}>`)}$`),
+	regex: new RegExp(
+		`^${r.pattern.replace(/\{([^}]+)\}/g, '(?<$1>[^/]+)').replace(/\(\?<([^>]+)>/g, (_m, name: string) => `(?<${name.replace(/-/g, '_')}>`)}$`,
+	),
 	names: [...r.pattern.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]),
 }));
 
 /** Finds the route of a method and path; `methodMismatch` when the path exists under another method. */
-export function matchRoute(method: string, path: string): { route: Route; params: Record<string, string> } | 'methodMismatch' | undefined {
+export function matchRoute(
+	method: string,
+	path: string,
+): { route: Route; params: Record<string, string> } | 'methodMismatch' | undefined {
 	let pathFound = false;
 	for (const candidate of compiled) {
 		const match = candidate.regex.exec(path);
@@ -664,7 +1169,8 @@ export function matchRoute(method: string, path: string): { route: Route; params
 		pathFound = true;
 		if (candidate.method !== method) continue;
 		const params: Record<string, string> = {};
-		for (const name of candidate.names) params[name] = decodeURIComponent(match.groups![name.replace(/-/g, '_')]);
+		for (const name of candidate.names)
+			params[name] = decodeURIComponent(match.groups![name.replace(/-/g, '_')]);
 		return { route: candidate, params };
 	}
 	return pathFound ? 'methodMismatch' : undefined;

@@ -9,7 +9,10 @@ export interface Resource {
 	id: string;
 	type: string;
 	attributes: Attributes;
-	relationships?: Record<string, { data: { type: string; id: string } | Array<{ type: string; id: string }> | null }>;
+	relationships?: Record<
+		string,
+		{ data: { type: string; id: string } | Array<{ type: string; id: string }> | null }
+	>;
 	meta?: Record<string, unknown>;
 }
 
@@ -86,12 +89,36 @@ export class Collection {
 	}
 }
 
-const FAILURE_STATUSES = ['WAITING_APPROVAL', 'WAITING_RESOLUTION', 'IN_RESOLUTION', 'PAUSED', 'COMPLETED', 'ARCHIVED'];
-const SCHEDULED_STATES = ['SCHEDULED', 'RUNNING', 'PAUSED', 'COMPLETED', 'CANCELED', 'ARCHIVED', 'COMPLETED_CANCELED'];
-const BUY_ORDER_STATES = ['SAVED_AS_DRAFT', 'CREATED', 'RECEIVED_PARTIALLY', 'RECEIVED', 'CONFIRMED'];
+const FAILURE_STATUSES = [
+	'WAITING_APPROVAL',
+	'WAITING_RESOLUTION',
+	'IN_RESOLUTION',
+	'PAUSED',
+	'COMPLETED',
+	'ARCHIVED',
+];
+const SCHEDULED_STATES = [
+	'SCHEDULED',
+	'RUNNING',
+	'PAUSED',
+	'COMPLETED',
+	'CANCELED',
+	'ARCHIVED',
+	'COMPLETED_CANCELED',
+];
+const BUY_ORDER_STATES = [
+	'SAVED_AS_DRAFT',
+	'CREATED',
+	'RECEIVED_PARTIALLY',
+	'RECEIVED',
+	'CONFIRMED',
+];
 const CITIES = ['Lisbon', 'Porto', 'Madrid', 'Lyon', 'Turin', 'Ghent'];
 const uuid = (n: number, prefix: string): string =>
-	`${prefix}${n.toString(16).padStart(8, '0')}-0000-4000-8000-${n.toString(16).padStart(12, '0')}`.slice(0, 36);
+	`${prefix}${n.toString(16).padStart(8, '0')}-0000-4000-8000-${n.toString(16).padStart(12, '0')}`.slice(
+		0,
+		36,
+	);
 const day = (n: number): string => new Date(Date.UTC(2026, 0, 1) + n * 3_600_000 * 7).toISOString();
 const sqlDate = (n: number): string => day(n).replace('T', ' ').slice(0, 19);
 
@@ -197,8 +224,30 @@ export function seedStore(sizes: SeedSizes, seed = 20261122): Store {
 		});
 	}
 	for (let i = 1; i <= 3; i++) {
-		store.costCenters.add({ name: `Cost center ${i}`, code: `CC-${i}`, responsible_name: null, responsible_email: null, responsible_phone: null, responsible_cellphone: null, observation: null });
-		store.otherCosts.add({ other_cost_id: i, entity_id: entityId, input_type: 'distance', name: `Travel ${i}`, failure: true, schedule_work: true, operator: null, element: null, icon: 'car', cost_per_unit: 0.4, default_sell_price: 0.6, default_sell_vat: 23, unit: 'km' });
+		store.costCenters.add({
+			name: `Cost center ${i}`,
+			code: `CC-${i}`,
+			responsible_name: null,
+			responsible_email: null,
+			responsible_phone: null,
+			responsible_cellphone: null,
+			observation: null,
+		});
+		store.otherCosts.add({
+			other_cost_id: i,
+			entity_id: entityId,
+			input_type: 'distance',
+			name: `Travel ${i}`,
+			failure: true,
+			schedule_work: true,
+			operator: null,
+			element: null,
+			icon: 'car',
+			cost_per_unit: 0.4,
+			default_sell_price: 0.6,
+			default_sell_vat: 23,
+			unit: 'km',
+		});
 	}
 
 	// Locations: a building every 6, then folders and locations below it.
@@ -215,20 +264,54 @@ export function seedStore(sizes: SeedSizes, seed = 20261122): Store {
 		if (i % 6 === 1) {
 			building = i;
 			store.locations.add(
-				{ ...common, name: `Building ${i}`, full_name: `Building ${i}`, code: `B${i}`, full_code: `B${i}`, local_id: i, has_children: true, client_id: ((i - 1) % Math.max(1, sizes.clients)) + 1, local_uuid: uuid(i, 'l'), matched: false },
+				{
+					...common,
+					name: `Building ${i}`,
+					full_name: `Building ${i}`,
+					code: `B${i}`,
+					full_code: `B${i}`,
+					local_id: i,
+					has_children: true,
+					client_id: ((i - 1) % Math.max(1, sizes.clients)) + 1,
+					local_uuid: uuid(i, 'l'),
+					matched: false,
+				},
 				'building',
 			);
 		} else if (i % 6 === 2) {
 			folder = i;
 			const parent = store.locations.byId.get(String(building))!.attributes;
 			store.locations.add(
-				{ ...common, name: `Floor ${i}`, full_name: `${parent.full_name}-Floor ${i}`, code: `F${i}`, full_code: `${parent.full_code}.F${i}`, parent_id: building, root_parent_id: building },
+				{
+					...common,
+					name: `Floor ${i}`,
+					full_name: `${parent.full_name}-Floor ${i}`,
+					code: `F${i}`,
+					full_code: `${parent.full_code}.F${i}`,
+					parent_id: building,
+					root_parent_id: building,
+				},
 				'location-folder',
 			);
 		} else {
 			const parent = store.locations.byId.get(String(folder))!.attributes;
 			store.locations.add(
-				{ ...common, name: `Room ${i}`, full_name: `${parent.full_name}-Room ${i}`, code: `R${i}`, full_code: `${parent.full_code}.R${i}`, parent_id: folder, root_parent_id: building, area: int(10, 200), glass_area: int(0, 30), volume: int(30, 600), orientation: pick(['North', 'South', 'West', 'East']), local_uuid: uuid(i, 'l'), associations: ['DIRECT'], assets: int(0, 12) },
+				{
+					...common,
+					name: `Room ${i}`,
+					full_name: `${parent.full_name}-Room ${i}`,
+					code: `R${i}`,
+					full_code: `${parent.full_code}.R${i}`,
+					parent_id: folder,
+					root_parent_id: building,
+					area: int(10, 200),
+					glass_area: int(0, 30),
+					volume: int(30, 600),
+					orientation: pick(['North', 'South', 'West', 'East']),
+					local_uuid: uuid(i, 'l'),
+					associations: ['DIRECT'],
+					assets: int(0, 12),
+				},
 				'location',
 			);
 		}
@@ -273,7 +356,18 @@ export function seedStore(sizes: SeedSizes, seed = 20261122): Store {
 			approved: status !== 'WAITING_APPROVAL',
 			next_schedule: null,
 			message_count: i % 5,
-			time_statistics: { approved_date: null, last_completed_date: null, last_paused_date: null, started_date: null, time_to_approve: null, time_to_complete: null, time_to_complete_after_started: null, time_to_start: null, time_to_start_after_approved: null, real_duration: null },
+			time_statistics: {
+				approved_date: null,
+				last_completed_date: null,
+				last_paused_date: null,
+				started_date: null,
+				time_to_approve: null,
+				time_to_complete: null,
+				time_to_complete_after_started: null,
+				time_to_start: null,
+				time_to_start_after_approved: null,
+				real_duration: null,
+			},
 			supplier_id: null,
 			signature_status: 'NOT_SIGNED',
 			last_status_change_date: start,
@@ -298,80 +392,205 @@ export function seedStore(sizes: SeedSizes, seed = 20261122): Store {
 	for (let i = 1; i <= sizes.works; i++) {
 		const type = pick(['CYCLIC', 'PLAN', 'SPECIAL'] as const);
 		store.works.add({
-			work_id: i, calendar_id: 1, description: `Planned job ${i}`, type, any_responsible: true,
-			auto_close: false, auto_pilot: false, client_id: 1, cost_center_id: null, entity_id: entityId,
-			failure_id: null, gatekeeper_id: null, is_protected: false, name: `Planned job ${i}`,
-			network_work_id: 0, periodicity: type === 'CYCLIC' ? 'Every month' : null,
-			recurrence: { DTSTART: day(i) }, supplier_id: null, work_type_id: 1,
+			work_id: i,
+			calendar_id: 1,
+			description: `Planned job ${i}`,
+			type,
+			any_responsible: true,
+			auto_close: false,
+			auto_pilot: false,
+			client_id: 1,
+			cost_center_id: null,
+			entity_id: entityId,
+			failure_id: null,
+			gatekeeper_id: null,
+			is_protected: false,
+			name: `Planned job ${i}`,
+			network_work_id: 0,
+			periodicity: type === 'CYCLIC' ? 'Every month' : null,
+			recurrence: { DTSTART: day(i) },
+			supplier_id: null,
+			work_type_id: 1,
 			local_id: [locationIds[i % Math.max(1, locationIds.length)] ?? 1],
 		});
 	}
 	for (let i = 1; i <= sizes.scheduledWorks; i++) {
 		const state = SCHEDULED_STATES[i % SCHEDULED_STATES.length];
 		store.scheduledWorks.add({
-			schedule_work_id: i, entity_id: entityId, work_id: ((i - 1) % Math.max(1, sizes.works)) + 1, failure_id: null, state,
-			complete_date: null, completed_date: null, completed_by_id: null, completed_percentage: state === 'COMPLETED' ? 100 : 0,
-			confirmed: false, running: state === 'RUNNING', cost_center_name: null, last_status_change_date: sqlDate(i),
-			last_status_change_operator: null, last_status_description: null, manpower_duration: null, manpower_cost: null,
-			observation: null, real_start_date: null, start_date: sqlDate(i), started_by_id: null, signature_status: 'NOT_SIGNED',
-			time_running: null, visit: i, next_sla_date: null, next_sla_percentage: null, next_scheduled_work_sla_id: null,
-			next_scheduled_work_sla_date: null, next_scheduled_work_sla_status_order: 3, rescheduled_by_user: false,
-			network_id: null, updated_at: day(i), display_start_date: sqlDate(i), display_complete_date: null,
-			estimated_duration_absolute_deviation: null, estimated_duration_relative_deviation: null, pause_reason_id: null,
-			client_id: 1, participant_ids: [(i % 10) + 1],
+			schedule_work_id: i,
+			entity_id: entityId,
+			work_id: ((i - 1) % Math.max(1, sizes.works)) + 1,
+			failure_id: null,
+			state,
+			complete_date: null,
+			completed_date: null,
+			completed_by_id: null,
+			completed_percentage: state === 'COMPLETED' ? 100 : 0,
+			confirmed: false,
+			running: state === 'RUNNING',
+			cost_center_name: null,
+			last_status_change_date: sqlDate(i),
+			last_status_change_operator: null,
+			last_status_description: null,
+			manpower_duration: null,
+			manpower_cost: null,
+			observation: null,
+			real_start_date: null,
+			start_date: sqlDate(i),
+			started_by_id: null,
+			signature_status: 'NOT_SIGNED',
+			time_running: null,
+			visit: i,
+			next_sla_date: null,
+			next_sla_percentage: null,
+			next_scheduled_work_sla_id: null,
+			next_scheduled_work_sla_date: null,
+			next_scheduled_work_sla_status_order: 3,
+			rescheduled_by_user: false,
+			network_id: null,
+			updated_at: day(i),
+			display_start_date: sqlDate(i),
+			display_complete_date: null,
+			estimated_duration_absolute_deviation: null,
+			estimated_duration_relative_deviation: null,
+			pause_reason_id: null,
+			client_id: 1,
+			participant_ids: [(i % 10) + 1],
 		});
 	}
 	for (let i = 1; i <= sizes.suppliers; i++) {
 		store.suppliers.add({
-			supplier_id: i, name: `Supplier ${i}`, code: `SUP-${i}`, vat: null, address: `${i} Industry Road`, postal_code: null,
-			city: pick(CITIES), area: null, country: 'PT', iban: null, market_supplier_id: null, supplier_uuid: uuid(i, 's'),
-			date_created: day(i), has_handshake: false, profile_steps_count: 3, latitude: null, longitude: null, contact_ids: [],
+			supplier_id: i,
+			name: `Supplier ${i}`,
+			code: `SUP-${i}`,
+			vat: null,
+			address: `${i} Industry Road`,
+			postal_code: null,
+			city: pick(CITIES),
+			area: null,
+			country: 'PT',
+			iban: null,
+			market_supplier_id: null,
+			supplier_uuid: uuid(i, 's'),
+			date_created: day(i),
+			has_handshake: false,
+			profile_steps_count: 3,
+			latitude: null,
+			longitude: null,
+			contact_ids: [],
 		});
 	}
 	for (let i = 1; i <= sizes.contacts; i++) {
 		store.contacts.add({
-			contact_id: i, entity_id: entityId, cellphone: `+3519100000${i}`, language: 'en', email: `contact${i}@example.com`,
-			full_name: `Contact ${i}`, phone: '', is_direct_user: false, has_access: false,
+			contact_id: i,
+			entity_id: entityId,
+			cellphone: `+3519100000${i}`,
+			language: 'en',
+			email: `contact${i}@example.com`,
+			full_name: `Contact ${i}`,
+			phone: '',
+			is_direct_user: false,
+			has_access: false,
 		});
 	}
 	for (let i = 1; i <= Math.max(1, sizes.warehouses); i++) store.warehouses.add(i);
 	for (let i = 1; i <= sizes.materialTypes; i++) {
-		store.materialTypes.add({ material_type_id: String(i), parent_id: i === 1 ? '0' : '1', name: i === 1 ? 'All materials' : `Type ${i}`, code: `MT-${i}`, created_at: day(i), updated_at: day(i), deleted_at: null });
+		store.materialTypes.add({
+			material_type_id: String(i),
+			parent_id: i === 1 ? '0' : '1',
+			name: i === 1 ? 'All materials' : `Type ${i}`,
+			code: `MT-${i}`,
+			created_at: day(i),
+			updated_at: day(i),
+			deleted_at: null,
+		});
 	}
 	for (let i = 1; i <= sizes.materials; i++) {
 		store.stockMaterials.add({
-			material_id: String(i), material_type_id: String((i % Math.max(1, sizes.materialTypes)) + 1), name: `Material ${i}`,
-			code: `MAT-${i}`, purchase_consumption_type: 'INHERIT', units: 'unit', observations: null, description: `Material ${i}`,
-			sku: null, ean_upc: null, sale_price: 10 + i, sale_vat: 23, created_at: day(i), updated_at: day(i),
-			warehouses_minimum_stocks: [{ warehouse_id: 1, warehouse_name: 'Warehouse 1', minimum_quantity: 2 }],
+			material_id: String(i),
+			material_type_id: String((i % Math.max(1, sizes.materialTypes)) + 1),
+			name: `Material ${i}`,
+			code: `MAT-${i}`,
+			purchase_consumption_type: 'INHERIT',
+			units: 'unit',
+			observations: null,
+			description: `Material ${i}`,
+			sku: null,
+			ean_upc: null,
+			sale_price: 10 + i,
+			sale_vat: 23,
+			created_at: day(i),
+			updated_at: day(i),
+			warehouses_minimum_stocks: [
+				{ warehouse_id: 1, warehouse_name: 'Warehouse 1', minimum_quantity: 2 },
+			],
 		});
 		for (const warehouse of store.warehouses) store.stock.set(`${warehouse}:${i}`, 100);
 	}
 	for (let i = 1; i <= sizes.legacyMaterials; i++) {
 		const folderItem = i % 5 === 1;
 		store.legacyMaterials.add({
-			material_id: i, parent_id: folderItem ? 0 : i - ((i - 1) % 5), name: folderItem ? `Folder ${i}` : `Legacy material ${i}`,
-			code: `LM-${i}`, full_code: `LM-${i}`, observations: null, is_real: !folderItem, units: folderItem ? '' : 'unit',
-			mean_price: { value: folderItem ? 0 : 5 + i }, has_children: folderItem, default_sell_price: 0, default_sell_vat: 23,
-			is_from_network: false, purchase_consumption_type: 'INHERIT',
+			material_id: i,
+			parent_id: folderItem ? 0 : i - ((i - 1) % 5),
+			name: folderItem ? `Folder ${i}` : `Legacy material ${i}`,
+			code: `LM-${i}`,
+			full_code: `LM-${i}`,
+			observations: null,
+			is_real: !folderItem,
+			units: folderItem ? '' : 'unit',
+			mean_price: { value: folderItem ? 0 : 5 + i },
+			has_children: folderItem,
+			default_sell_price: 0,
+			default_sell_vat: 23,
+			is_from_network: false,
+			purchase_consumption_type: 'INHERIT',
 		});
 	}
 	for (let i = 1; i <= sizes.buyOrders; i++) {
 		const state = BUY_ORDER_STATES[i % BUY_ORDER_STATES.length];
 		const type = i % 2 ? 'MATERIAL' : 'SERVICE';
 		store.buyOrders.add({
-			entity_id: entityId, type, base_total: '100.00', code: `PO-${String(i).padStart(4, '0')}`, completed_at: null,
-			completed_by: null, created_by: 1, date_created: sqlDate(i), date_updated: sqlDate(i), delivery_address: null,
-			discount_total: '0.00', external_buy_id: null, internal_buy_id: null, observation: null, order_id: i,
-			processed_at: null, processed_by: null, related_to_id: null, related_to_type: null, state,
-			supplier_id: ((i - 1) % Math.max(1, sizes.suppliers)) + 1, total_price: 123, vat_total: '23.00', warehouse_id: type === 'MATERIAL' ? 1 : null,
-			description: null, internal_sale_id: null, external_sale_id: null,
+			entity_id: entityId,
+			type,
+			base_total: '100.00',
+			code: `PO-${String(i).padStart(4, '0')}`,
+			completed_at: null,
+			completed_by: null,
+			created_by: 1,
+			date_created: sqlDate(i),
+			date_updated: sqlDate(i),
+			delivery_address: null,
+			discount_total: '0.00',
+			external_buy_id: null,
+			internal_buy_id: null,
+			observation: null,
+			order_id: i,
+			processed_at: null,
+			processed_by: null,
+			related_to_id: null,
+			related_to_type: null,
+			state,
+			supplier_id: ((i - 1) % Math.max(1, sizes.suppliers)) + 1,
+			total_price: 123,
+			vat_total: '23.00',
+			warehouse_id: type === 'MATERIAL' ? 1 : null,
+			description: null,
+			internal_sale_id: null,
+			external_sale_id: null,
 		});
 	}
 	for (let i = 1; i <= sizes.stockMovements; i++) {
 		store.stockMovements.add({
-			stock_movement_id: i, warehouse_id: ((i - 1) % store.warehouses.size) + 1, observation: null, date: day(i),
-			action: pick(['ADDED', 'CONSUMED', 'MOVED']), failure_id: null, schedule_work_id: null, order_id: null, request_id: null, element_registry_id: null,
+			stock_movement_id: i,
+			warehouse_id: ((i - 1) % store.warehouses.size) + 1,
+			observation: null,
+			date: day(i),
+			action: pick(['ADDED', 'CONSUMED', 'MOVED']),
+			failure_id: null,
+			schedule_work_id: null,
+			order_id: null,
+			request_id: null,
+			element_registry_id: null,
 		});
 	}
 	for (let i = 1; i <= sizes.sellOrders; i++) store.sellOrders.add(i);

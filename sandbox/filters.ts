@@ -2,11 +2,15 @@ import type { Resource } from './data';
 
 const RESERVED = new Set(['page', 'limit', 'expanded', 'with_assets_count', 'sort']);
 
-const text = (value: unknown): string => (value === null || value === undefined ? '' : String(value));
+const text = (value: unknown): string =>
+	value === null || value === undefined ? '' : String(value);
 
 /** `%` is a wildcard; without one the pattern matches anywhere. Case-insensitive. */
 const likeMatcher = (pattern: string): ((value: unknown) => boolean) => {
-	const escaped = pattern.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/%/g, '.*');
+	const escaped = pattern
+		.toLowerCase()
+		.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+		.replace(/%/g, '.*');
 	const regex = new RegExp(pattern.includes('%') ? `^${escaped}$` : escaped);
 	return (value) => regex.test(text(value).toLowerCase());
 };
@@ -43,20 +47,28 @@ export function applyFilters(
 			predicates.push((a) => test(a[field]));
 		} else if ((match = key.match(/^date_min_(.+)$/)) && known(match[1])) {
 			const field = match[1];
-			predicates.push((a) => a[field] !== null && text(a[field]).replace('T', ' ') >= value.replace('T', ' '));
+			predicates.push(
+				(a) => a[field] !== null && text(a[field]).replace('T', ' ') >= value.replace('T', ' '),
+			);
 		} else if ((match = key.match(/^date_max_(.+)$/)) && known(match[1])) {
 			const field = match[1];
-			predicates.push((a) => a[field] !== null && text(a[field]).replace('T', ' ') <= value.replace('T', ' '));
+			predicates.push(
+				(a) => a[field] !== null && text(a[field]).replace('T', ' ') <= value.replace('T', ' '),
+			);
 		} else if ((match = key.match(/^s_(.+)$/)) && known(match[1])) {
 			const field = match[1];
 			predicates.push((a) => text(a[field]) === value);
 		} else if (plainFields.includes(key)) {
 			// A date given without its time matches that whole day; IDs and statuses match exactly.
 			const day = value.replace('T', ' ');
-			predicates.push(key.endsWith('_date') ? (a) => text(a[key]).startsWith(day) : (a) => text(a[key]) === value);
+			predicates.push(
+				key.endsWith('_date') ? (a) => text(a[key]).startsWith(day) : (a) => text(a[key]) === value,
+			);
 		}
 	}
-	let result = predicates.length ? items.filter((r) => predicates.every((p) => p(r.attributes))) : items;
+	let result = predicates.length
+		? items.filter((r) => predicates.every((p) => p(r.attributes)))
+		: items;
 	const sort = query.get('sort');
 	if (sort) {
 		const descending = sort.endsWith('-');

@@ -25,7 +25,8 @@ export class ApiError extends Error {
 		const error: Record<string, unknown> = {
 			http_code: this.status,
 			message: this.message,
-			more_info: this.status === 404 ? null : `https://developers.example.com/errors/${this.status}`,
+			more_info:
+				this.status === 404 ? null : `https://developers.example.com/errors/${this.status}`,
 		};
 		if (this.properties) {
 			error.properties = this.properties;
@@ -59,7 +60,8 @@ export class Problems {
 	}
 
 	throwIfAny(): void {
-		if (Object.keys(this.properties).length) throw new ApiError(400, MESSAGES[400], this.properties);
+		if (Object.keys(this.properties).length)
+			throw new ApiError(400, MESSAGES[400], this.properties);
 	}
 }
 
@@ -67,7 +69,13 @@ type Body = Record<string, unknown>;
 type Kind = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
 
 const kindOf = (value: unknown): string =>
-	Array.isArray(value) ? 'array' : value === null ? 'null' : Number.isInteger(value) ? 'integer' : typeof value;
+	Array.isArray(value)
+		? 'array'
+		: value === null
+			? 'null'
+			: Number.isInteger(value)
+				? 'integer'
+				: typeof value;
 
 const matches = (value: unknown, kind: Kind): boolean => {
 	const actual = kindOf(value);
@@ -86,7 +94,12 @@ export interface FieldRule {
 }
 
 /** Checks a body against field rules: required fields, types, enums; unknown fields are reported too. */
-export function checkFields(body: Body, rules: Record<string, FieldRule>, problems: Problems, prefix = ''): void {
+export function checkFields(
+	body: Body,
+	rules: Record<string, FieldRule>,
+	problems: Problems,
+	prefix = '',
+): void {
 	for (const [field, rule] of Object.entries(rules)) {
 		const value = body[field];
 		const name = `${prefix}${field}`;
@@ -103,7 +116,10 @@ export function checkFields(body: Body, rules: Record<string, FieldRule>, proble
 			continue;
 		}
 		if (rule.values && !rule.values.includes(value as string)) {
-			problems.add(name, `The value you selected is not a valid choice (${rule.values.join(', ')}).`);
+			problems.add(
+				name,
+				`The value you selected is not a valid choice (${rule.values.join(', ')}).`,
+			);
 		}
 		if (rule.min !== undefined && (value as number) < rule.min) {
 			problems.add(name, `This value should be ${rule.min} or more.`);
@@ -113,7 +129,8 @@ export function checkFields(body: Body, rules: Record<string, FieldRule>, proble
 		}
 		if (rule.items && Array.isArray(value)) {
 			value.forEach((entry, index) => {
-				if (!matches(entry, rule.items!)) problems.add(`${name}[${index}]`, `This value should be of type ${rule.items}.`);
+				if (!matches(entry, rule.items!))
+					problems.add(`${name}[${index}]`, `This value should be of type ${rule.items}.`);
 			});
 		}
 	}

@@ -66,9 +66,18 @@ export interface LoggedRequest {
 	at: string;
 }
 
-const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => {
+const send = (
+	res: ServerResponse,
+	status: number,
+	body: unknown,
+	headers: Record<string, string> = {},
+): void => {
 	const text = body === undefined ? '' : JSON.stringify(body);
-	res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...headers });
+	res.writeHead(status, {
+		'Content-Type': 'application/json',
+		'Content-Length': Buffer.byteLength(text),
+		...headers,
+	});
 	res.end(text);
 };
 
@@ -89,7 +98,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 	const storeOf = (env: Environment): Store => (stores[env] ??= seedStore(seed));
 
 	const deliver = async (event: string, data: unknown) => {
-		const payload = JSON.stringify({ event, event_id: randomUUID(), occurred_at: new Date().toISOString(), data });
+		const payload = JSON.stringify({
+			event,
+			event_id: randomUUID(),
+			occurred_at: new Date().toISOString(),
+			data,
+		});
 		const targets = subscriptions.filter((s) => s.events.includes('*') || s.events.includes(event));
 		return await Promise.all(
 			targets.map(async (s) => {
@@ -125,7 +139,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		windows.clear();
 	};
 
-	const control = async (method: string, path: string, body: Record<string, unknown>, res: ServerResponse) => {
+	const control = async (
+		method: string,
+		path: string,
+		body: Record<string, unknown>,
+		res: ServerResponse,
+	) => {
 		const parts = path.split('/').filter(Boolean);
 		if (method === 'GET' && path === '/requests') return send(res, 200, { requests: log });
 		if (method === 'DELETE' && path === '/requests') {
@@ -138,11 +157,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		}
 		if (path === '/faults') {
 			if (method === 'DELETE') faults = [];
-			else faults.push({ status: body.status as number, drop: Boolean(body.drop), count: Number(body.count ?? 1), method: body.method as string, path: body.path as string });
+			else
+				faults.push({
+					status: body.status as number,
+					drop: Boolean(body.drop),
+					count: Number(body.count ?? 1),
+					method: body.method as string,
+					path: body.path as string,
+				});
 			return send(res, 200, { faults });
 		}
 		if (method === 'POST' && path === '/rate-limit') {
-			rateLimit = body.limit ? { limit: Number(body.limit), windowMs: Number(body.windowMs ?? 60_000) } : null;
+			rateLimit = body.limit
+				? { limit: Number(body.limit), windowMs: Number(body.windowMs ?? 60_000) }
+				: null;
 			windows.clear();
 			return send(res, 200, { rateLimit });
 		}
@@ -158,22 +186,40 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			}
 			const events = Array.isArray(body.events) ? (body.events as string[]) : ['*'];
 			const unknown = events.filter((e) => e !== '*' && !EVENT_NAMES.has(e));
-			if (typeof body.url !== 'string' || unknown.length) return send(res, 400, { error: `A url and known events are required${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}` });
-			const subscription: Subscription = { id: randomUUID(), url: body.url, method: body.method === 'PATCH' ? 'PATCH' : 'POST', events, headers: (body.headers as Record<string, string>) ?? {} };
+			if (typeof body.url !== 'string' || unknown.length)
+				return send(res, 400, {
+					error: `A url and known events are required${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}`,
+				});
+			const subscription: Subscription = {
+				id: randomUUID(),
+				url: body.url,
+				method: body.method === 'PATCH' ? 'PATCH' : 'POST',
+				events,
+				headers: (body.headers as Record<string, string>) ?? {},
+			};
 			subscriptions.push(subscription);
 			return send(res, 201, subscription);
 		}
 		if (method === 'POST' && path === '/events') {
 			const event = String(body.event ?? '');
-			if (!EVENT_NAMES.has(event)) return send(res, 400, { error: `Unknown event "${event}": use one of the 47 event names of the spec` });
-			return send(res, 200, { deliveries: await deliver(event, body.data ?? { type: 'event', id: '0', attributes: {} }) });
+			if (!EVENT_NAMES.has(event))
+				return send(res, 400, {
+					error: `Unknown event "${event}": use one of the 47 event names of the spec`,
+				});
+			return send(res, 200, {
+				deliveries: await deliver(event, body.data ?? { type: 'event', id: '0', attributes: {} }),
+			});
 		}
 		const env: Environment = body.env === 'production' ? 'production' : 'sandbox';
 		if (method === 'GET' && parts[0] === 'state' && parts.length === 3) {
 			const store = storeOf(env) as unknown as Record<string, { byId?: Map<string, Resource> }>;
 			if (parts[1] === 'stock') {
 				const [warehouse, material] = parts[2].split(':');
-				return send(res, 200, { warehouse: Number(warehouse), material: Number(material), quantity: storeOf(env).stock.get(`${warehouse}:${material}`) ?? 0 });
+				return send(res, 200, {
+					warehouse: Number(warehouse),
+					material: Number(material),
+					quantity: storeOf(env).stock.get(`${warehouse}:${material}`) ?? 0,
+				});
 			}
 			const found = store[parts[1]]?.byId?.get(parts[2]);
 			return found ? send(res, 200, found) : send(res, 404, { error: 'No such record' });
@@ -185,10 +231,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			const moved = order.attributes.state !== state;
 			order.attributes.state = state;
 			const now = new Date().toISOString().replace('T', ' ').slice(0, 19);
-			const also: Record<string, string> = { CREATED: 'BUY_ORDER_STARTED', RECEIVED: 'BUY_ORDER_RECEIVED', CONFIRMED: 'BUY_ORDER_CONFIRMED' };
-			if (state === 'CREATED') Object.assign(order.attributes, { processed_at: now, processed_by: 1 });
-			if (state === 'RECEIVED') Object.assign(order.attributes, { completed_at: now, completed_by: 1 });
-			const events = moved ? ['BUY_ORDER_STATE_CHANGED', ...(also[state] ? [also[state]] : [])] : [];
+			const also: Record<string, string> = {
+				CREATED: 'BUY_ORDER_STARTED',
+				RECEIVED: 'BUY_ORDER_RECEIVED',
+				CONFIRMED: 'BUY_ORDER_CONFIRMED',
+			};
+			if (state === 'CREATED')
+				Object.assign(order.attributes, { processed_at: now, processed_by: 1 });
+			if (state === 'RECEIVED')
+				Object.assign(order.attributes, { completed_at: now, completed_by: 1 });
+			const events = moved
+				? ['BUY_ORDER_STATE_CHANGED', ...(also[state] ? [also[state]] : [])]
+				: [];
 			const deliveries = [];
 			for (const event of events) deliveries.push(...(await deliver(event, order)));
 			return send(res, 200, { data: order, events, deliveries });
@@ -197,15 +251,31 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			const store = storeOf(env);
 			const id = store.failures.peekId();
 			const template = store.failures.items[0]?.attributes ?? {};
-			const failure = store.failures.add({ ...template, failure_id: id, code: `WO-${id}`, status: 'WAITING_APPROVAL', description: body.description ?? `Reported problem ${id}`, local_id: body.local_id ?? template.local_id });
-			return send(res, 201, { data: failure, deliveries: await deliver('FAILURE_CREATED', failure) });
+			const failure = store.failures.add({
+				...template,
+				failure_id: id,
+				code: `WO-${id}`,
+				status: 'WAITING_APPROVAL',
+				description: body.description ?? `Reported problem ${id}`,
+				local_id: body.local_id ?? template.local_id,
+			});
+			return send(res, 201, {
+				data: failure,
+				deliveries: await deliver('FAILURE_CREATED', failure),
+			});
 		}
 		if (method === 'POST' && parts[0] === 'failures' && parts[2] === 'status') {
 			const failure = storeOf(env).failures.byId.get(parts[1]);
 			if (!failure) return send(res, 404, { error: 'No such work order' });
 			const status = String(body.status);
 			failure.attributes.status = status;
-			const specific: Record<string, string> = { WAITING_RESOLUTION: 'FAILURE_APPROVED', IN_RESOLUTION: 'FAILURE_STARTED', PAUSED: 'FAILURE_PAUSED', COMPLETED: 'FAILURE_CLOSED', ARCHIVED: 'FAILURE_COMPLETED_CONFIRMED' };
+			const specific: Record<string, string> = {
+				WAITING_RESOLUTION: 'FAILURE_APPROVED',
+				IN_RESOLUTION: 'FAILURE_STARTED',
+				PAUSED: 'FAILURE_PAUSED',
+				COMPLETED: 'FAILURE_CLOSED',
+				ARCHIVED: 'FAILURE_COMPLETED_CONFIRMED',
+			};
 			const events = ['FAILURE_STATE_CHANGED', ...(specific[status] ? [specific[status]] : [])];
 			const deliveries = [];
 			for (const event of events) deliveries.push(...(await deliver(event, failure)));
@@ -215,7 +285,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 	};
 
 	const rateHeaders = (key: string): { headers: Record<string, string>; limited: boolean } => {
-		if (!rateLimit) return { headers: { 'X-Ratelimit-Limit': '1000000', 'X-Ratelimit-Remaining': '1000000' }, limited: false };
+		if (!rateLimit)
+			return {
+				headers: { 'X-Ratelimit-Limit': '1000000', 'X-Ratelimit-Remaining': '1000000' },
+				limited: false,
+			};
 		const now = Date.now();
 		let window = windows.get(key);
 		if (!window || now - window.start >= rateLimit.windowMs) {
@@ -249,7 +323,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			}
 		}
 		if (url.pathname.startsWith('/__sandbox/')) {
-			return await control(req.method ?? 'GET', url.pathname.slice('/__sandbox'.length), (body as Record<string, unknown>) ?? {}, res);
+			return await control(
+				req.method ?? 'GET',
+				url.pathname.slice('/__sandbox'.length),
+				(body as Record<string, unknown>) ?? {},
+				res,
+			);
 		}
 		const match = url.pathname.match(/^\/(production|sandbox)\/v3(\/.*)$/);
 		if (!match) return send(res, 404, new ApiError(404, MESSAGES[404]).body());
@@ -257,10 +336,23 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		const path = match[2].replace(/\/+$/, '') || '/';
 		const method = req.method ?? 'GET';
 		const headers: Record<string, string> = {};
-		for (const [name, value] of Object.entries(req.headers)) headers[name] = name === 'authorization' ? 'Bearer ***' : String(value);
-		const entry: LoggedRequest = { seq: ++seq, method, path, env, query: Object.fromEntries(url.searchParams), body, status: 0, headers, at: new Date().toISOString() };
+		for (const [name, value] of Object.entries(req.headers))
+			headers[name] = name === 'authorization' ? 'Bearer ***' : String(value);
+		const entry: LoggedRequest = {
+			seq: ++seq,
+			method,
+			path,
+			env,
+			query: Object.fromEntries(url.searchParams),
+			body,
+			status: 0,
+			headers,
+			at: new Date().toISOString(),
+		};
 		log.push(entry);
-		const fault = faults.find((f) => f.count > 0 && (!f.method || f.method === method) && (!f.path || f.path === path));
+		const fault = faults.find(
+			(f) => f.count > 0 && (!f.method || f.method === method) && (!f.path || f.path === path),
+		);
 		if (fault) {
 			fault.count--;
 			if (fault.drop) {
@@ -277,18 +369,56 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			entry.status = status;
 			send(res, status, payload, extra);
 		};
-		if (!auth) return answer(401, { status: 'error', error: { http_code: 401, message: MESSAGES[401], more_info: 'The Authorization header is missing.' } });
-		if (token !== tokens.token && token !== tokens.readOnlyToken) return answer(401, new ApiError(401, MESSAGES[401]).body());
+		if (!auth)
+			return answer(401, {
+				status: 'error',
+				error: {
+					http_code: 401,
+					message: MESSAGES[401],
+					more_info: 'The Authorization header is missing.',
+				},
+			});
+		if (token !== tokens.token && token !== tokens.readOnlyToken)
+			return answer(401, new ApiError(401, MESSAGES[401]).body());
 		const limit = rateHeaders(`${env}:${token}`);
 		if (limit.limited) return answer(429, new ApiError(429, MESSAGES[429]).body(), limit.headers);
-		if (fault?.status) return answer(fault.status, new ApiError(fault.status, fault.status === 500 ? MESSAGES[500] : `HTTP ${fault.status}`).body(), limit.headers);
+		if (fault?.status)
+			return answer(
+				fault.status,
+				new ApiError(
+					fault.status,
+					fault.status === 500 ? MESSAGES[500] : `HTTP ${fault.status}`,
+				).body(),
+				limit.headers,
+			);
 		const found = matchRoute(method, path);
 		if (!found) return answer(404, new ApiError(404, MESSAGES[404]).body(), limit.headers);
-		if (found === 'methodMismatch') return answer(405, { status: 'error', error: { http_code: 405, message: 'Method not allowed', more_info: null } }, limit.headers);
-		if (token === tokens.readOnlyToken && (found.route.write || found.route.order)) return answer(403, new ApiError(403, MESSAGES[403]).body(), limit.headers);
-		if (malformed) return answer(400, new ApiError(400, MESSAGES[400], { body: ['The body is not valid JSON.'] }).body(), limit.headers);
+		if (found === 'methodMismatch')
+			return answer(
+				405,
+				{
+					status: 'error',
+					error: { http_code: 405, message: 'Method not allowed', more_info: null },
+				},
+				limit.headers,
+			);
+		if (token === tokens.readOnlyToken && (found.route.write || found.route.order))
+			return answer(403, new ApiError(403, MESSAGES[403]).body(), limit.headers);
+		if (malformed)
+			return answer(
+				400,
+				new ApiError(400, MESSAGES[400], { body: ['The body is not valid JSON.'] }).body(),
+				limit.headers,
+			);
 		try {
-			const result = found.route.handler({ store: storeOf(env), params: found.params, query: url.searchParams, body, url, emit });
+			const result = found.route.handler({
+				store: storeOf(env),
+				params: found.params,
+				query: url.searchParams,
+				body,
+				url,
+				emit,
+			});
 			return answer(result.status, result.body, limit.headers);
 		} catch (error) {
 			if (error instanceof ApiError) return answer(error.status, error.body(), limit.headers);
@@ -298,7 +428,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 	});
 	server.keepAliveTimeout = 5000;
 
-	await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
+	await new Promise<void>((resolve) =>
+		server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve),
+	);
 	const { port } = server.address() as AddressInfo;
 	const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
 	return {

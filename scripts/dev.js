@@ -26,7 +26,11 @@ const children = [];
 const log = (message) => process.stdout.write(`[dev] ${message}\n`);
 
 function start(command, args, options = {}) {
-	const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'], ...options });
+	const child = spawn(command, args, {
+		cwd: ROOT,
+		stdio: ['ignore', 'inherit', 'inherit'],
+		...options,
+	});
 	children.push(child);
 	return child;
 }
@@ -35,10 +39,13 @@ function start(command, args, options = {}) {
 async function stopAll() {
 	const running = children.filter((child) => child.exitCode === null && child.signalCode === null);
 	for (const child of running) child.kill('SIGTERM');
-	const exited = Promise.all(running.map((child) => new Promise((resolve) => child.once('exit', resolve))));
+	const exited = Promise.all(
+		running.map((child) => new Promise((resolve) => child.once('exit', resolve))),
+	);
 	const timeout = new Promise((resolve) => setTimeout(resolve, 10_000));
 	await Promise.race([exited, timeout]);
-	for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+	for (const child of running)
+		if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 	process.exit(0);
 }
 process.on('SIGINT', () => void stopAll());
@@ -57,7 +64,12 @@ async function startSandbox() {
 }
 
 function workflows() {
-	const api = { maintenanceManagementApi: { id: 'devApiCredential1', name: 'Maintenance Management (local sandbox)' } };
+	const api = {
+		maintenanceManagementApi: {
+			id: 'devApiCredential1',
+			name: 'Maintenance Management (local sandbox)',
+		},
+	};
 	const node = (name, parameters, position) => ({
 		id: name.toLowerCase().replace(/\W+/g, '-'),
 		name,
@@ -67,13 +79,27 @@ function workflows() {
 		parameters,
 		credentials: api,
 	});
-	const manual = { id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
+	const manual = {
+		id: 'start',
+		name: 'Start',
+		type: 'n8n-nodes-base.manualTrigger',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
 	const chain = (from, to) => ({ [from]: { main: [[{ node: to, type: 'main', index: 0 }]] } });
 	return [
 		{
 			id: 'devOpenWorkOrders',
 			name: 'Example: list the open work orders',
-			nodes: [manual, node('Open Work Orders', { resource: 'failure', operation: 'getAllOpen', returnAll: true }, [250, 0])],
+			nodes: [
+				manual,
+				node(
+					'Open Work Orders',
+					{ resource: 'failure', operation: 'getAllOpen', returnAll: true },
+					[250, 0],
+				),
+			],
 			connections: chain('Start', 'Open Work Orders'),
 			settings: { executionOrder: 'v1' },
 		},
@@ -92,7 +118,9 @@ function workflows() {
 						work_type_id: 1,
 						local_id: '3, 4',
 						client_id: 1,
-						recurrence: { values: { DTSTART: '2027-01-04T08:00:00', FREQ: 'MONTHLY', INTERVAL: 1 } },
+						recurrence: {
+							values: { DTSTART: '2027-01-04T08:00:00', FREQ: 'MONTHLY', INTERVAL: 1 },
+						},
 						interventions: { items: [{ id: 1, elements: 'LIFT-1' }] },
 					},
 					[250, 0],
@@ -113,9 +141,18 @@ function workflows() {
 					position: [0, 0],
 					webhookId: WEBHOOK_ID,
 					parameters: { events: ['*'], authentication: 'query', parameterName: 'token' },
-					credentials: { maintenanceManagementWebhookApi: { id: 'devHookCredential', name: 'Webhook secret (local sandbox)' } },
+					credentials: {
+						maintenanceManagementWebhookApi: {
+							id: 'devHookCredential',
+							name: 'Webhook secret (local sandbox)',
+						},
+					},
 				},
-				node('Open Work Orders Of Location', { resource: 'failure', operation: 'getAllOpen', limit: 10 }, [250, 0]),
+				node(
+					'Open Work Orders Of Location',
+					{ resource: 'failure', operation: 'getAllOpen', limit: 10 },
+					[250, 0],
+				),
 			],
 			connections: chain('Work Order Events', 'Open Work Orders Of Location'),
 			settings: { executionOrder: 'v1' },
@@ -126,16 +163,25 @@ function workflows() {
 async function main() {
 	const runtime = ensureRuntime();
 	log('building the package…');
-	if (spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) process.exit(1);
+	if (spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' }).status !== 0)
+		process.exit(1);
 
 	const sandbox = await startSandbox();
-	log(`sandbox on ${sandbox.url} (production ${sandbox.environments.production.baseUrl}, sandbox ${sandbox.environments.sandbox.baseUrl})`);
+	log(
+		`sandbox on ${sandbox.url} (production ${sandbox.environments.production.baseUrl}, sandbox ${sandbox.environments.sandbox.baseUrl})`,
+	);
 
 	// The package as a community package: its package.json and built files in n8n's nodes folder. The
 	// rebuild on change writes its bundles there, and n8n reloads the nodes when they change. (n8n
 	// watches the whole package folder, so that folder must not hold n8n's own files, as this repository
 	// does under .dev/.)
-	const packageDir = join(USER_FOLDER, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-maintenance-management');
+	const packageDir = join(
+		USER_FOLDER,
+		'.n8n',
+		'nodes',
+		'node_modules',
+		'n8n-nodes-maintenance-management',
+	);
 	rmSync(packageDir, { recursive: true, force: true });
 	mkdirSync(packageDir, { recursive: true });
 	cpSync(join(ROOT, 'package.json'), join(packageDir, 'package.json'));
@@ -166,7 +212,10 @@ async function main() {
 		N8N_INSTANCE_OWNER_PASSWORD_HASH: bcrypt.hashSync(LOGIN.password, 10),
 	};
 	const n8n = (args) => {
-		const result = spawnSync(runtime.node, [runtime.n8n, ...args], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+		const result = spawnSync(runtime.node, [runtime.n8n, ...args], {
+			env,
+			stdio: ['ignore', 'ignore', 'inherit'],
+		});
 		if (result.status !== 0) throw new Error(`n8n ${args[0]} failed (exit code ${result.status})`);
 	};
 
@@ -179,12 +228,23 @@ async function main() {
 				id: 'devApiCredential1',
 				name: 'Maintenance Management (local sandbox)',
 				type: 'maintenanceManagementApi',
-				data: { accessToken: sandbox.environments.sandbox.token, environment: 'sandbox', sandboxBaseUrl: sandbox.environments.sandbox.baseUrl, productionBaseUrl: sandbox.environments.production.baseUrl },
+				data: {
+					accessToken: sandbox.environments.sandbox.token,
+					environment: 'sandbox',
+					sandboxBaseUrl: sandbox.environments.sandbox.baseUrl,
+					productionBaseUrl: sandbox.environments.production.baseUrl,
+				},
 			},
-			{ id: 'devHookCredential', name: 'Webhook secret (local sandbox)', type: 'maintenanceManagementWebhookApi', data: { secret: WEBHOOK_SECRET, username: '' } },
+			{
+				id: 'devHookCredential',
+				name: 'Webhook secret (local sandbox)',
+				type: 'maintenanceManagementWebhookApi',
+				data: { secret: WEBHOOK_SECRET, username: '' },
+			},
 		]),
 	);
-	for (const workflow of workflows()) writeFileSync(join(importDir, 'workflows', `${workflow.id}.json`), JSON.stringify(workflow));
+	for (const workflow of workflows())
+		writeFileSync(join(importDir, 'workflows', `${workflow.id}.json`), JSON.stringify(workflow));
 	log('importing the credential and the example workflows…');
 	n8n(['import:credentials', `--input=${join(importDir, 'credentials.json')}`]);
 	n8n(['import:workflow', '--separate', `--input=${join(importDir, 'workflows')}`]);
@@ -194,7 +254,11 @@ async function main() {
 	start(runtime.node, [runtime.n8n, 'start'], { env });
 	const webhookUrl = `http://127.0.0.1:${PORT}/webhook/${WEBHOOK_ID}/webhook?token=${WEBHOOK_SECRET}`;
 	for (let attempt = 0; attempt < 240; attempt++) {
-		const status = await fetch(webhookUrl, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })
+		const status = await fetch(webhookUrl, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: '{}',
+		})
 			.then((response) => response.status)
 			.catch(() => 0);
 		if (status && status !== 404) break;
@@ -204,14 +268,22 @@ async function main() {
 		await fetch(`${sandbox.controlUrl}/webhooks`, {
 			method: 'POST',
 			headers: { 'Content-Type': 'application/json' },
-			body: JSON.stringify({ url: webhookUrl, method, events: method === 'POST' ? ['*'] : ['BUY_ORDER_UPDATED'] }),
+			body: JSON.stringify({
+				url: webhookUrl,
+				method,
+				events: method === 'POST' ? ['*'] : ['BUY_ORDER_UPDATED'],
+			}),
 		});
 	}
 	log('');
 	log(`editor:   http://127.0.0.1:${PORT}`);
 	log(`login:    ${LOGIN.email} / ${LOGIN.password}`);
-	log(`sandbox:  ${sandbox.environments.sandbox.baseUrl} (token ${sandbox.environments.sandbox.token})`);
-	log(`events:   curl -X POST ${sandbox.controlUrl}/events -H 'Content-Type: application/json' -d '{"event":"FAILURE_CREATED"}'`);
+	log(
+		`sandbox:  ${sandbox.environments.sandbox.baseUrl} (token ${sandbox.environments.sandbox.token})`,
+	);
+	log(
+		`events:   curl -X POST ${sandbox.controlUrl}/events -H 'Content-Type: application/json' -d '{"event":"FAILURE_CREATED"}'`,
+	);
 	log('Ctrl-C stops n8n, the sandbox and the rebuild.');
 }
 

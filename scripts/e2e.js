@@ -14,9 +14,13 @@ if (!existsSync(join(ROOT, 'dist', 'nodes'))) {
 	if (build.status !== 0) process.exit(build.status ?? 1);
 }
 const jest = join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
-const result = spawnSync(process.execPath, [jest, '--selectProjects', 'e2e', '--runInBand', ...process.argv.slice(2)], {
-	cwd: ROOT,
-	stdio: 'inherit',
-	env: { ...process.env, E2E_NODE_BIN: runtime.node, E2E_N8N_BIN: runtime.n8n },
-});
+const result = spawnSync(
+	process.execPath,
+	[jest, '--selectProjects', 'e2e', '--runInBand', ...process.argv.slice(2)],
+	{
+		cwd: ROOT,
+		stdio: 'inherit',
+		env: { ...process.env, E2E_NODE_BIN: runtime.node, E2E_N8N_BIN: runtime.n8n },
+	},
+);
 process.exit(result.status ?? 1);

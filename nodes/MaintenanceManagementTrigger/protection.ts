@@ -10,7 +10,11 @@ export function sameSecret(given: string | undefined, expected: string): boolean
 }
 
 const first = (value: unknown): string | undefined =>
-	Array.isArray(value) ? (value[0] as string | undefined) : typeof value === 'string' ? value : undefined;
+	Array.isArray(value)
+		? (value[0] as string | undefined)
+		: typeof value === 'string'
+			? value
+			: undefined;
 
 /** Reads `user:password` from a Basic Authorization header. */
 export function basicCredentials(header: unknown): { user: string; password: string } | undefined {
@@ -19,7 +23,9 @@ export function basicCredentials(header: unknown): { user: string; password: str
 	if (!match) return undefined;
 	const decoded = Buffer.from(match[1], 'base64').toString('utf8');
 	const colon = decoded.indexOf(':');
-	return colon < 0 ? undefined : { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+	return colon < 0
+		? undefined
+		: { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
 export interface IncomingCall {
@@ -37,7 +43,8 @@ export function isAuthorized(
 	if (protection === 'none') return true;
 	const secret = String(credentials?.secret ?? '');
 	if (protection === 'query') return sameSecret(first(call.query[secretName]), secret);
-	if (protection === 'header') return sameSecret(first(call.headers[secretName.toLowerCase()]), secret);
+	if (protection === 'header')
+		return sameSecret(first(call.headers[secretName.toLowerCase()]), secret);
 	const basic = basicCredentials(call.headers.authorization);
 	// Without a user name in the credential, any user name is accepted and only the secret counts.
 	const username = String(credentials?.username ?? '');

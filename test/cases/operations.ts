@@ -27,7 +27,11 @@ export const operationCases = (control: Control, reread: Reread): OperationCase[
 		resource: 'location',
 		operation: 'getAll',
 		parameters: { limit: 5, filters: { with_assets_count: true } },
-		request: { method: 'GET', path: '/locations', query: { page: '1', limit: '5', with_assets_count: 'true' } },
+		request: {
+			method: 'GET',
+			path: '/locations',
+			query: { page: '1', limit: '5', with_assets_count: 'true' },
+		},
 		check: (output) => {
 			expect(output).toHaveLength(5);
 			expect(output[0]).toMatchObject({ id: '1', type: 'building' });
@@ -39,33 +43,53 @@ export const operationCases = (control: Control, reread: Reread): OperationCase[
 		operation: 'get',
 		parameters: { id: rl('3') },
 		request: { method: 'GET', path: '/locations/3' },
-		check: (output) => expect(output).toEqual([expect.objectContaining({ id: '3', type: 'location', code: 'R3' })]),
+		check: (output) =>
+			expect(output).toEqual([expect.objectContaining({ id: '3', type: 'location', code: 'R3' })]),
 	},
 	{
 		resource: 'location',
 		operation: 'updateMany',
 		parameters: { id: rl('3'), updateFields: { name: 'Boiler room', orientation: 'East' } },
-		request: { method: 'PATCH', path: '/locations', body: { locations: [{ id: 3, name: 'Boiler room', orientation: 'East' }] } },
+		request: {
+			method: 'PATCH',
+			path: '/locations',
+			body: { locations: [{ id: 3, name: 'Boiler room', orientation: 'East' }] },
+		},
 		check: async (output) => {
-			expect(output).toEqual([expect.objectContaining({ id: '3', name: 'Boiler room', orientation: 'East' })]);
-			expect(await reread('location', '3')).toMatchObject({ name: 'Boiler room', orientation: 'East' });
+			expect(output).toEqual([
+				expect.objectContaining({ id: '3', name: 'Boiler room', orientation: 'East' }),
+			]);
+			expect(await reread('location', '3')).toMatchObject({
+				name: 'Boiler room',
+				orientation: 'East',
+			});
 		},
 	},
 	{
 		resource: 'failure',
 		operation: 'getAll',
 		parameters: { limit: 3, expanded: ['assignees'] },
-		request: { method: 'GET', path: '/failures', query: { page: '1', limit: '3', expanded: 'assignees' } },
+		request: {
+			method: 'GET',
+			path: '/failures',
+			query: { page: '1', limit: '3', expanded: 'assignees' },
+		},
 		check: (output) => {
 			expect(output.map((o) => o.code)).toEqual(['WO-1', 'WO-2', 'WO-3']);
-			expect(output[0].assignees).toEqual([expect.objectContaining({ type: 'failure_assignee', operator_id: 2 })]);
+			expect(output[0].assignees).toEqual([
+				expect.objectContaining({ type: 'failure_assignee', operator_id: 2 }),
+			]);
 		},
 	},
 	{
 		resource: 'failure',
 		operation: 'getAllOpen',
 		parameters: { returnAll: true, filters: { status: 'PAUSED', s_local_id: 10 } },
-		request: { method: 'GET', path: '/failures/open', query: { page: '1', limit: '2000', status: 'PAUSED', s_local_id: '10' } },
+		request: {
+			method: 'GET',
+			path: '/failures/open',
+			query: { page: '1', limit: '2000', status: 'PAUSED', s_local_id: '10' },
+		},
 		check: (output) => {
 			expect(output.length).toBeGreaterThan(0);
 			expect(output.every((o) => o.status === 'PAUSED' && o.local_id === 10)).toBe(true);
@@ -100,13 +124,24 @@ export const operationCases = (control: Control, reread: Reread): OperationCase[
 				description: 'Monthly check',
 			},
 		},
-		check: (output) => expect(output).toEqual([expect.objectContaining({ type: 'work', attribute_type: 'CYCLIC', name: 'Lift inspection' })]),
+		check: (output) =>
+			expect(output).toEqual([
+				expect.objectContaining({
+					type: 'work',
+					attribute_type: 'CYCLIC',
+					name: 'Lift inspection',
+				}),
+			]),
 	},
 	{
 		resource: 'scheduledWork',
 		operation: 'getAll',
 		parameters: { limit: 2, expanded: ['work', 'participants'] },
-		request: { method: 'GET', path: '/works/scheduled', query: { page: '1', limit: '2', expanded: 'work,participants' } },
+		request: {
+			method: 'GET',
+			path: '/works/scheduled',
+			query: { page: '1', limit: '2', expanded: 'work,participants' },
+		},
 		check: (output) => {
 			expect(output).toHaveLength(2);
 			expect(output[0].work).toMatchObject({ type: 'work', id: '1' });
@@ -118,32 +153,59 @@ export const operationCases = (control: Control, reread: Reread): OperationCase[
 		operation: 'syncContacts',
 		parameters: { client: '2', contact_ids: '1, 2' },
 		request: { method: 'POST', path: '/clients/2/contacts', body: { contact_ids: [1, 2] } },
-		check: (output) => expect(output[0]).toMatchObject({ id: '2', type: 'client', contacts: [{ id: '1' }, { id: '2' }] }),
+		check: (output) =>
+			expect(output[0]).toMatchObject({
+				id: '2',
+				type: 'client',
+				contacts: [{ id: '1' }, { id: '2' }],
+			}),
 	},
 	{
 		resource: 'contact',
 		operation: 'checkOrCreate',
-		parameters: { email: 'new.contact@example.com', name: 'New Contact', direct_permissions: { failure: true, failure_type: 'assigned' } },
+		parameters: {
+			email: 'new.contact@example.com',
+			name: 'New Contact',
+			direct_permissions: { failure: true, failure_type: 'assigned' },
+		},
 		request: {
 			method: 'POST',
 			path: '/contacts',
-			body: { email: 'new.contact@example.com', name: 'New Contact', direct_permissions: { failure: true, failure_type: 'assigned' } },
+			body: {
+				email: 'new.contact@example.com',
+				name: 'New Contact',
+				direct_permissions: { failure: true, failure_type: 'assigned' },
+			},
 		},
-		check: (output) => expect(output[0]).toMatchObject({ type: 'contact', email: 'new.contact@example.com', full_name: 'New Contact' }),
+		check: (output) =>
+			expect(output[0]).toMatchObject({
+				type: 'contact',
+				email: 'new.contact@example.com',
+				full_name: 'New Contact',
+			}),
 	},
 	{
 		resource: 'supplier',
 		operation: 'getAll',
 		parameters: { limit: 2, expanded: ['contacts'] },
-		request: { method: 'GET', path: '/suppliers', query: { page: '1', limit: '2', expanded: 'contacts' } },
+		request: {
+			method: 'GET',
+			path: '/suppliers',
+			query: { page: '1', limit: '2', expanded: 'contacts' },
+		},
 		check: (output) => expect(output.map((o) => o.code)).toEqual(['SUP-1', 'SUP-2']),
 	},
 	{
 		resource: 'supplier',
 		operation: 'update',
 		parameters: { supplier: rl('2'), updateFields: { name: 'ACME Lifts', contacts: '3, 4' } },
-		request: { method: 'PATCH', path: '/suppliers/2', body: { name: 'ACME Lifts', contacts: [3, 4] } },
-		check: (output) => expect(output[0]).toMatchObject({ id: '2', type: 'supplier', name: 'ACME Lifts' }),
+		request: {
+			method: 'PATCH',
+			path: '/suppliers/2',
+			body: { name: 'ACME Lifts', contacts: [3, 4] },
+		},
+		check: (output) =>
+			expect(output[0]).toMatchObject({ id: '2', type: 'supplier', name: 'ACME Lifts' }),
 	},
 	{
 		resource: 'buyOrder',
@@ -155,14 +217,34 @@ export const operationCases = (control: Control, reread: Reread): OperationCase[
 	{
 		resource: 'buyOrder',
 		operation: 'update',
-		parameters: { buyOrderId: rl('2'), updateFields: { external_sale_id: 'ERP-77', related_to_type: 'FAILURE', related_to_id: 4 } },
-		request: { method: 'PATCH', path: '/sales/buy-orders/2', body: { external_sale_id: 'ERP-77', related_to_type: 'FAILURE', related_to_id: 4 } },
-		check: (output) => expect(output[0]).toMatchObject({ id: '2', type: 'buy_order', external_sale_id: 'ERP-77', related_to_id: 4 }),
+		parameters: {
+			buyOrderId: rl('2'),
+			updateFields: { external_sale_id: 'ERP-77', related_to_type: 'FAILURE', related_to_id: 4 },
+		},
+		request: {
+			method: 'PATCH',
+			path: '/sales/buy-orders/2',
+			body: { external_sale_id: 'ERP-77', related_to_type: 'FAILURE', related_to_id: 4 },
+		},
+		check: (output) =>
+			expect(output[0]).toMatchObject({
+				id: '2',
+				type: 'buy_order',
+				external_sale_id: 'ERP-77',
+				related_to_id: 4,
+			}),
 	},
 	{
 		resource: 'sellOrderLine',
 		operation: 'create',
-		parameters: { sellOrderId: '1', type: 'MATERIAL', quantity: '2.5', unit_price: 10, additionalFields: { material_id: 3, vat: 23 }, expanded: ['material'] },
+		parameters: {
+			sellOrderId: '1',
+			type: 'MATERIAL',
+			quantity: '2.5',
+			unit_price: 10,
+			additionalFields: { material_id: 3, vat: 23 },
+			expanded: ['material'],
+		},
 		request: {
 			method: 'POST',
 			path: '/sales/sell-orders/1/lines',
@@ -170,35 +252,72 @@ export const operationCases = (control: Control, reread: Reread): OperationCase[
 			body: { type: 'MATERIAL', quantity: '2.5', unit_price: 10, material_id: 3, vat: 23 },
 		},
 		check: (output) => {
-			expect(output[0]).toMatchObject({ type: 'sell_order_line', base_total: 25, total: 25, vat_total: 5.75 });
+			expect(output[0]).toMatchObject({
+				type: 'sell_order_line',
+				base_total: 25,
+				total: 25,
+				vat_total: 5.75,
+			});
 			expect(output[0].material).toMatchObject({ type: 'stock-material', id: '3', code: 'MAT-3' });
 		},
 	},
 	{
 		resource: 'quoteLine',
 		operation: 'create',
-		parameters: { quoteId: '1', type: 'SERVICE', additionalFields: { description: 'Labour', quantity: 2, unit_price: 30 } },
-		request: { method: 'POST', path: '/sales/quotes/1/lines', body: { type: 'SERVICE', description: 'Labour', quantity: 2, unit_price: 30 } },
-		check: (output) => expect(output[0]).toMatchObject({ type: 'quote_line', attribute_type: 'SERVICE', total: 60 }),
+		parameters: {
+			quoteId: '1',
+			type: 'SERVICE',
+			additionalFields: { description: 'Labour', quantity: 2, unit_price: 30 },
+		},
+		request: {
+			method: 'POST',
+			path: '/sales/quotes/1/lines',
+			body: { type: 'SERVICE', description: 'Labour', quantity: 2, unit_price: 30 },
+		},
+		check: (output) =>
+			expect(output[0]).toMatchObject({ type: 'quote_line', attribute_type: 'SERVICE', total: 60 }),
 	},
 	{
 		resource: 'material',
 		operation: 'create',
-		parameters: { material_type_id: 2, name: 'Valve', code: 'VAL-NEW', units: 'unit', additionalFields: { sku: 'SKU-1' } },
-		request: { method: 'POST', path: '/stocks/materials', body: { material_type_id: 2, name: 'Valve', code: 'VAL-NEW', units: 'unit', sku: 'SKU-1' } },
-		check: (output) => expect(output[0]).toMatchObject({ type: 'stock-material', code: 'VAL-NEW', sku: 'SKU-1' }),
+		parameters: {
+			material_type_id: 2,
+			name: 'Valve',
+			code: 'VAL-NEW',
+			units: 'unit',
+			additionalFields: { sku: 'SKU-1' },
+		},
+		request: {
+			method: 'POST',
+			path: '/stocks/materials',
+			body: { material_type_id: 2, name: 'Valve', code: 'VAL-NEW', units: 'unit', sku: 'SKU-1' },
+		},
+		check: (output) =>
+			expect(output[0]).toMatchObject({ type: 'stock-material', code: 'VAL-NEW', sku: 'SKU-1' }),
 	},
 	{
 		resource: 'material',
 		operation: 'update',
-		parameters: { materialId: '1', material_type_id: 2, name: 'Valve DN50', code: 'MAT-1', units: 'unit', expanded: ['material_type'] },
+		parameters: {
+			materialId: '1',
+			material_type_id: 2,
+			name: 'Valve DN50',
+			code: 'MAT-1',
+			units: 'unit',
+			expanded: ['material_type'],
+		},
 		request: {
 			method: 'PATCH',
 			path: '/stocks/materials/1',
 			query: { expanded: 'material_type' },
 			body: { material_type_id: 2, name: 'Valve DN50', code: 'MAT-1', units: 'unit' },
 		},
-		check: (output) => expect(output[0]).toMatchObject({ id: '1', name: 'Valve DN50', material_type: { id: '2', type: 'stock-material-type' } }),
+		check: (output) =>
+			expect(output[0]).toMatchObject({
+				id: '1',
+				name: 'Valve DN50',
+				material_type: { id: '2', type: 'stock-material-type' },
+			}),
 	},
 	{
 		resource: 'legacyMaterial',
@@ -213,25 +332,50 @@ export const operationCases = (control: Control, reread: Reread): OperationCase[
 		request: {
 			method: 'POST',
 			path: '/materials',
-			body: { _type: 'MATERIAL', name: 'Gasket', code: 'LM-NEW', units: 'unit', parent_id: 1, mean_price: 4, material_warehouse: [{ warehouse_id: 1, min_stock: 2 }] },
+			body: {
+				_type: 'MATERIAL',
+				name: 'Gasket',
+				code: 'LM-NEW',
+				units: 'unit',
+				parent_id: 1,
+				mean_price: 4,
+				material_warehouse: [{ warehouse_id: 1, min_stock: 2 }],
+			},
 		},
-		check: (output) => expect(output[0]).toMatchObject({ type: 'material', code: 'LM-NEW', is_real: true }),
+		check: (output) =>
+			expect(output[0]).toMatchObject({ type: 'material', code: 'LM-NEW', is_real: true }),
 	},
 	{
 		resource: 'materialType',
 		operation: 'create',
 		parameters: { name: 'Pumps', parent_id: '1', additionalFields: { code: 'MT-PUMPS' } },
-		request: { method: 'POST', path: '/stocks/material-types', body: { name: 'Pumps', parent_id: '1', code: 'MT-PUMPS' } },
-		check: (output) => expect(output[0]).toMatchObject({ type: 'stock-material-type', name: 'Pumps', parent_id: '1' }),
+		request: {
+			method: 'POST',
+			path: '/stocks/material-types',
+			body: { name: 'Pumps', parent_id: '1', code: 'MT-PUMPS' },
+		},
+		check: (output) =>
+			expect(output[0]).toMatchObject({
+				type: 'stock-material-type',
+				name: 'Pumps',
+				parent_id: '1',
+			}),
 	},
 	{
 		resource: 'stockTransaction',
 		operation: 'createBatch',
-		parameters: { warehouseId: '1', action: 'WAREHOUSE_ADD', transactions: { items: [{ material_id: 2, quantity: 5, cost_price: 3 }] } },
+		parameters: {
+			warehouseId: '1',
+			action: 'WAREHOUSE_ADD',
+			transactions: { items: [{ material_id: 2, quantity: 5, cost_price: 3 }] },
+		},
 		request: {
 			method: 'POST',
 			path: '/stocks/warehouses/1/stock-transactions',
-			body: { action: 'WAREHOUSE_ADD', transactions: [{ material_id: 2, quantity: 5, cost_price: 3 }] },
+			body: {
+				action: 'WAREHOUSE_ADD',
+				transactions: [{ material_id: 2, quantity: 5, cost_price: 3 }],
+			},
 		},
 		check: async (output) => {
 			expect(output[0]).toMatchObject({ type: 'stock-transaction-batch', action: 'WAREHOUSE_ADD' });
@@ -242,9 +386,16 @@ export const operationCases = (control: Control, reread: Reread): OperationCase[
 		resource: 'stockTransaction',
 		operation: 'transfer',
 		parameters: { warehouse_from_id: 1, warehouse_to_id: 2, material_id: 3, quantity: 10 },
-		request: { method: 'POST', path: '/stocks/stock-transactions/transfer', body: { warehouse_from_id: 1, warehouse_to_id: 2, material_id: 3, quantity: 10 } },
+		request: {
+			method: 'POST',
+			path: '/stocks/stock-transactions/transfer',
+			body: { warehouse_from_id: 1, warehouse_to_id: 2, material_id: 3, quantity: 10 },
+		},
 		check: async (output) => {
-			expect(output[0]).toMatchObject({ type: 'stock-transactions-batch', action: 'TRANSFER_STOCK' });
+			expect(output[0]).toMatchObject({
+				type: 'stock-transactions-batch',
+				action: 'TRANSFER_STOCK',
+			});
 			expect(await control('GET', '/state/stock/1:3')).toMatchObject({ quantity: 90 });
 			expect(await control('GET', '/state/stock/2:3')).toMatchObject({ quantity: 110 });
 		},

@@ -12,7 +12,11 @@ const canonical = (value: unknown): string =>
 	);
 
 /** One operation's node ran without error, sent the request the case expects, and output what it checks. */
-export async function expectCaseRan(run: ExecutionResult, logged: LoggedRequest[], testCase: OperationCase): Promise<void> {
+export async function expectCaseRan(
+	run: ExecutionResult,
+	logged: LoggedRequest[],
+	testCase: OperationCase,
+): Promise<void> {
 	const name = caseNodeName(testCase);
 	const nodeRun = run.data.resultData.runData[name]?.[0];
 	expect(nodeRun).toBeDefined();
@@ -21,7 +25,8 @@ export async function expectCaseRan(run: ExecutionResult, logged: LoggedRequest[
 		(r) =>
 			r.method === testCase.request.method &&
 			r.path === testCase.request.path &&
-			(testCase.request.body === undefined || canonical(r.body) === canonical(testCase.request.body)),
+			(testCase.request.body === undefined ||
+				canonical(r.body) === canonical(testCase.request.body)),
 	);
 	expect(match.length).toBeGreaterThanOrEqual(1);
 	expect(match[0].status).toBeLessThan(300);

@@ -5,7 +5,14 @@ import type { LoggedRequest } from '../../sandbox';
 import { expectCaseRan } from './assertions';
 import { N8N_NODE_MODULES, N8nInstance, outputOf, resolveFrom, type ExecutionResult } from './n8n';
 import { SandboxClient } from './sandboxClient';
-import { actionsWorkflow, caseNodeName, credentials, triggerWorkflow, WEBHOOK_ID, WEBHOOK_SECRET } from './workflows';
+import {
+	actionsWorkflow,
+	caseNodeName,
+	credentials,
+	triggerWorkflow,
+	WEBHOOK_ID,
+	WEBHOOK_SECRET,
+} from './workflows';
 
 jest.setTimeout(600_000);
 
@@ -41,23 +48,35 @@ describe('the action node in a real n8n', () => {
 		expect(existsSync(join(n8n.packageDir, 'dist'))).toBe(true);
 		expect(existsSync(join(n8n.packageDir, 'node_modules'))).toBe(false);
 		// The built node imports zod, which the package folder cannot resolve by itself…
-		const built = readFileSync(join(n8n.packageDir, 'dist/nodes/MaintenanceManagement/MaintenanceManagement.node.js'), 'utf8');
+		const built = readFileSync(
+			join(n8n.packageDir, 'dist/nodes/MaintenanceManagement/MaintenanceManagement.node.js'),
+			'utf8',
+		);
 		expect(built).toMatch(/require\("zod"\)/);
 		expect(built).not.toMatch(/class ZodError/);
 		expect(resolveFrom(n8n.packageDir, 'zod')).toBeNull();
 		// …but n8n's own module folder can, and n8n hands its folders to the packages it loads.
-		expect(resolveFrom(join(N8N_NODE_MODULES, 'n8n'), 'zod')).toContain(`${join(N8N_NODE_MODULES, 'zod')}/`);
+		expect(resolveFrom(join(N8N_NODE_MODULES, 'n8n'), 'zod')).toContain(
+			`${join(N8N_NODE_MODULES, 'zod')}/`,
+		);
 		// Planned Job Create validates its body with zod before sending: it ran and was sent.
-		expect(logged.some((r) => r.method === 'POST' && r.path === '/works' && r.status === 201)).toBe(true);
+		expect(logged.some((r) => r.method === 'POST' && r.path === '/works' && r.status === 201)).toBe(
+			true,
+		);
 	});
 
-	it.each(cases.map((c) => [caseNodeName(c), c] as const))('%s: request logged by the sandbox, output asserted', async (_name, testCase) => {
-		await expectCaseRan(run, logged, testCase);
-	});
+	it.each(cases.map((c) => [caseNodeName(c), c] as const))(
+		'%s: request logged by the sandbox, output asserted',
+		async (_name, testCase) => {
+			await expectCaseRan(run, logged, testCase);
+		},
+	);
 
 	it('Return All reads all 4,500 work orders over three pages of 2,000', () => {
 		expect(outputOf(run, 'Return All')).toHaveLength(4500);
-		const pages = logged.filter((r) => r.path === '/failures' && r.query.limit === '2000').map((r) => r.query.page);
+		const pages = logged
+			.filter((r) => r.path === '/failures' && r.query.limit === '2000')
+			.map((r) => r.query.page);
 		expect(pages).toEqual(['1', '2', '3']);
 	});
 
@@ -68,13 +87,17 @@ describe('the action node in a real n8n', () => {
 		// zod's validation, inside n8n, names the field and the item.
 		expect(String(output[1].error)).toMatch(/item 1: "code" \(Code\)/);
 		expect(output[2]).toMatchObject({ code: 'E2E-OK-3' });
-		const created = logged.filter((r) => r.path === '/stocks/materials' && r.method === 'POST').map((r) => (r.body as { code: string }).code);
+		const created = logged
+			.filter((r) => r.path === '/stocks/materials' && r.method === 'POST')
+			.map((r) => (r.body as { code: string }).code);
 		expect(created).toEqual(expect.arrayContaining(['E2E-OK-1', 'E2E-OK-3']));
 		expect(created).not.toContain('');
 	});
 
 	it('an API error comes through with the spec message', () => {
-		expect(outputOf(run, 'API Error')).toEqual([expect.objectContaining({ error: 'Resource not found' })]);
+		expect(outputOf(run, 'API Error')).toEqual([
+			expect.objectContaining({ error: 'Resource not found' }),
+		]);
 	});
 
 	it('never prints the token', () => {
@@ -87,7 +110,9 @@ describe('the trigger and the AI tool in a running n8n', () => {
 	/** The statuses of the trigger workflow's executions, as n8n lists them. */
 	const triggerRuns = async () => {
 		const filter = encodeURIComponent(JSON.stringify({ workflowId: 'mmE2eTrigger0001' }));
-		const executions = (await n8n.getAsOwner(`/rest/executions?filter=${filter}`)) as { data: { results: Array<{ status: string }> } };
+		const executions = (await n8n.getAsOwner(`/rest/executions?filter=${filter}`)) as {
+			data: { results: Array<{ status: string }> };
+		};
 		return executions.data.results.map((execution) => execution.status);
 	};
 
@@ -95,7 +120,14 @@ describe('the trigger and the AI tool in a running n8n', () => {
 		await n8n.cli(['publish:workflow', '--id=mmE2eTrigger0001']);
 		await n8n.start();
 		await n8n.waitFor(
-			async () => (await fetch(webhookUrl(`?token=${WEBHOOK_SECRET}`), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"ping":true}' })).status !== 404,
+			async () =>
+				(
+					await fetch(webhookUrl(`?token=${WEBHOOK_SECRET}`), {
+						method: 'POST',
+						headers: { 'Content-Type': 'application/json' },
+						body: '{"ping":true}',
+					})
+				).status !== 404,
 			'the webhook to be registered',
 		);
 		await control('DELETE', '/requests');
@@ -104,11 +136,13 @@ describe('the trigger and the AI tool in a running n8n', () => {
 	it('registers the node as an AI-agent tool', async () => {
 		const types = (await n8n.getAsOwner('/types/nodes.json')) as Array<{ name: string }>;
 		const names = types.map((t) => t.name);
-		expect(names).toEqual(expect.arrayContaining([
-			'n8n-nodes-maintenance-management.maintenanceManagement',
-			'n8n-nodes-maintenance-management.maintenanceManagementTool',
-			'n8n-nodes-maintenance-management.maintenanceManagementTrigger',
-		]));
+		expect(names).toEqual(
+			expect.arrayContaining([
+				'n8n-nodes-maintenance-management.maintenanceManagement',
+				'n8n-nodes-maintenance-management.maintenanceManagementTool',
+				'n8n-nodes-maintenance-management.maintenanceManagementTrigger',
+			]),
+		);
 	});
 
 	it('receives events from the sandbox by POST and PATCH, ignores an unselected one, refuses a wrong secret', async () => {
@@ -116,33 +150,60 @@ describe('the trigger and the AI tool in a running n8n', () => {
 			control('POST', '/webhooks', { url: webhookUrl(`?token=${WEBHOOK_SECRET}`), method, events });
 		await good('POST', ['FAILURE_CREATED', 'FILE_DELETED']);
 		await good('PATCH', ['BUY_ORDER_UPDATED']);
-		await control('POST', '/webhooks', { url: webhookUrl('?token=wrong-secret'), method: 'POST', events: ['FAILURE_CREATED'] });
+		await control('POST', '/webhooks', {
+			url: webhookUrl('?token=wrong-secret'),
+			method: 'POST',
+			events: ['FAILURE_CREATED'],
+		});
 
-		const created = (await control('POST', '/events', { event: 'FAILURE_CREATED', data: { type: 'failure', id: '1', attributes: {} } })) as {
+		const created = (await control('POST', '/events', {
+			event: 'FAILURE_CREATED',
+			data: { type: 'failure', id: '1', attributes: {} },
+		})) as {
 			deliveries: Array<{ url: string; status: number }>;
 		};
 		expect(created.deliveries.map((d) => d.status).sort()).toEqual([200, 401]);
-		const ignored = (await control('POST', '/events', { event: 'FILE_DELETED' })) as { deliveries: Array<{ status: number }> };
+		const ignored = (await control('POST', '/events', { event: 'FILE_DELETED' })) as {
+			deliveries: Array<{ status: number }>;
+		};
 		expect(ignored.deliveries.map((d) => d.status)).toEqual([200]);
-		const updated = (await control('POST', '/events', { event: 'BUY_ORDER_UPDATED' })) as { deliveries: Array<{ status: number }> };
+		const updated = (await control('POST', '/events', { event: 'BUY_ORDER_UPDATED' })) as {
+			deliveries: Array<{ status: number }>;
+		};
 		expect(updated.deliveries.map((d) => d.status)).toEqual([200]);
 
 		const markers = async () => (await requests()).map((r) => r.query.marker).filter(Boolean);
-		await n8n.waitFor(async () => (await markers()).length >= 2, 'the triggered workflows to run', 60_000);
+		await n8n.waitFor(
+			async () => (await markers()).length >= 2,
+			'the triggered workflows to run',
+			60_000,
+		);
 		expect((await markers()).sort()).toEqual(['BUY_ORDER_UPDATED:PATCH', 'FAILURE_CREATED:POST']);
 		// n8n ran the trigger workflow exactly twice: not for the ignored event, the wrong secret or the
 		// readiness probe. A run may still be saving when its request reaches the sandbox.
 		const finished = (status: string) => !['new', 'running', 'waiting'].includes(status);
-		await n8n.waitFor(async () => (await triggerRuns()).every(finished), 'the trigger runs to finish');
+		await n8n.waitFor(
+			async () => (await triggerRuns()).every(finished),
+			'the trigger runs to finish',
+		);
 		expect(await triggerRuns()).toEqual(['success', 'success']);
 	});
 
 	it('answers an unselected event 200 with the reason, and a wrong secret 401, starting nothing', async () => {
 		const post = (query: string, event: string) =>
-			fetch(webhookUrl(query), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ event, data: {} }) });
+			fetch(webhookUrl(query), {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json' },
+				body: JSON.stringify({ event, data: {} }),
+			});
 		const ignored = await post(`?token=${WEBHOOK_SECRET}`, 'FILE_DELETED');
 		expect(ignored.status).toBe(200);
-		expect(await ignored.json()).toEqual({ received: true, ignored: true, event: 'FILE_DELETED', reason: 'The event is not selected in the trigger' });
+		expect(await ignored.json()).toEqual({
+			received: true,
+			ignored: true,
+			event: 'FILE_DELETED',
+			reason: 'The event is not selected in the trigger',
+		});
 		const refused = await post('?token=wrong-secret', 'FAILURE_CREATED');
 		expect(refused.status).toBe(401);
 		expect(JSON.stringify(await refused.json())).not.toContain(WEBHOOK_SECRET);

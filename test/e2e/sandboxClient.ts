@@ -37,7 +37,9 @@ export class SandboxClient {
 		(method, path) => this.control(method, path),
 		async (_collection, id) => {
 			const { baseUrl, token } = this.sandbox.environments.sandbox;
-			const response = await fetch(`${baseUrl}/locations/${id}`, { headers: { Authorization: `Bearer ${token}` } });
+			const response = await fetch(`${baseUrl}/locations/${id}`, {
+				headers: { Authorization: `Bearer ${token}` },
+			});
 			const { data } = (await response.json()) as { data: { attributes: Record<string, unknown> } };
 			return data.attributes as never;
 		},

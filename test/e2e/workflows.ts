@@ -6,7 +6,10 @@ import { PACKAGE_NAME } from './n8n';
 export const ACTION_NODE = `${PACKAGE_NAME}.maintenanceManagement`;
 export const TRIGGER_NODE = `${PACKAGE_NAME}.maintenanceManagementTrigger`;
 export const API_CREDENTIAL = { id: 'mmApiCredential01', name: 'Maintenance Management Sandbox' };
-export const WEBHOOK_CREDENTIAL = { id: 'mmHookCredential1', name: 'Maintenance Management Webhook' };
+export const WEBHOOK_CREDENTIAL = {
+	id: 'mmHookCredential1',
+	name: 'Maintenance Management Webhook',
+};
 export const WEBHOOK_ID = '6f1c2d3e-4a5b-4c6d-8e7f-90a1b2c3d4e5';
 export const WEBHOOK_SECRET = 'whsec-e2e-4f8a1c9d2b7e6a3f';
 
@@ -15,9 +18,18 @@ export function credentials(baseUrl: string, token: string) {
 		{
 			...API_CREDENTIAL,
 			type: 'maintenanceManagementApi',
-			data: { accessToken: token, environment: 'sandbox', sandboxBaseUrl: baseUrl, productionBaseUrl: '' },
+			data: {
+				accessToken: token,
+				environment: 'sandbox',
+				sandboxBaseUrl: baseUrl,
+				productionBaseUrl: '',
+			},
 		},
-		{ ...WEBHOOK_CREDENTIAL, type: 'maintenanceManagementWebhookApi', data: { secret: WEBHOOK_SECRET, username: '' } },
+		{
+			...WEBHOOK_CREDENTIAL,
+			type: 'maintenanceManagementWebhookApi',
+			data: { secret: WEBHOOK_SECRET, username: '' },
+		},
 	];
 }
 
@@ -42,15 +54,30 @@ export const caseNodeName = (c: OperationCase) => `${c.resource} ${c.operation}`
 export function actionsWorkflow(cases: OperationCase[]) {
 	position = 0;
 	const nodes: IDataObject[] = [
-		{ id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		{
+			id: 'start',
+			name: 'Start',
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
 	];
 	const fromStart: string[] = [];
 	for (const testCase of cases) {
 		const name = caseNodeName(testCase);
-		nodes.push(actionNode(name, { resource: testCase.resource, operation: testCase.operation, ...testCase.parameters }));
+		nodes.push(
+			actionNode(name, {
+				resource: testCase.resource,
+				operation: testCase.operation,
+				...testCase.parameters,
+			}),
+		);
 		fromStart.push(name);
 	}
-	nodes.push(actionNode('Return All', { resource: 'failure', operation: 'getAll', returnAll: true }));
+	nodes.push(
+		actionNode('Return All', { resource: 'failure', operation: 'getAll', returnAll: true }),
+	);
 	nodes.push(
 		actionNode(
 			'API Error',
@@ -65,7 +92,11 @@ export function actionsWorkflow(cases: OperationCase[]) {
 		type: 'n8n-nodes-base.set',
 		typeVersion: 3.4,
 		position: [200, (position += 120)],
-		parameters: { mode: 'raw', jsonOutput: '{"items":[{"code":"E2E-OK-1"},{"code":""},{"code":"E2E-OK-3"}]}', options: {} },
+		parameters: {
+			mode: 'raw',
+			jsonOutput: '{"items":[{"code":"E2E-OK-1"},{"code":""},{"code":"E2E-OK-3"}]}',
+			options: {},
+		},
 	});
 	nodes.push({
 		id: 'split',
@@ -78,7 +109,14 @@ export function actionsWorkflow(cases: OperationCase[]) {
 	nodes.push(
 		actionNode(
 			'Continue On Fail',
-			{ resource: 'material', operation: 'create', material_type_id: 2, name: 'E2E material', code: '={{ $json.code }}', units: 'unit' },
+			{
+				resource: 'material',
+				operation: 'create',
+				material_type_id: 2,
+				name: 'E2E material',
+				code: '={{ $json.code }}',
+				units: 'unit',
+			},
 			{ onError: 'continueRegularOutput' },
 		),
 	);
@@ -88,7 +126,14 @@ export function actionsWorkflow(cases: OperationCase[]) {
 		'Three Items': { main: [[{ node: 'Split Items', type: 'main', index: 0 }]] },
 		'Split Items': { main: [[{ node: 'Continue On Fail', type: 'main', index: 0 }]] },
 	};
-	return { id: 'mmE2eActions0001', name: 'Every operation', active: false, nodes, connections, settings: { executionOrder: 'v1' } };
+	return {
+		id: 'mmE2eActions0001',
+		name: 'Every operation',
+		active: false,
+		nodes,
+		connections,
+		settings: { executionOrder: 'v1' },
+	};
 }
 
 /**
@@ -108,7 +153,11 @@ export function triggerWorkflow() {
 				typeVersion: 2,
 				position: [0, 0],
 				webhookId: WEBHOOK_ID,
-				parameters: { events: ['FAILURE_CREATED', 'BUY_ORDER_UPDATED'], authentication: 'query', parameterName: 'token' },
+				parameters: {
+					events: ['FAILURE_CREATED', 'BUY_ORDER_UPDATED'],
+					authentication: 'query',
+					parameterName: 'token',
+				},
 				credentials: { maintenanceManagementWebhookApi: WEBHOOK_CREDENTIAL },
 			},
 			{
@@ -121,7 +170,11 @@ export function triggerWorkflow() {
 					resource: 'failure',
 					operation: 'getAll',
 					limit: 1,
-					options: { queryParameters: { parameters: [{ name: 'marker', value: '={{ $json.event }}:{{ $json.method }}' }] } },
+					options: {
+						queryParameters: {
+							parameters: [{ name: 'marker', value: '={{ $json.event }}:{{ $json.method }}' }],
+						},
+					},
 				},
 				credentials: { maintenanceManagementApi: API_CREDENTIAL },
 			},

@@ -3,7 +3,9 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 /** An IPv4 or IPv6 address as /proc/net/tcp{,6} writes it (32-bit words in host byte order). */
 function decode(hex: string): string {
 	const words = hex.match(/.{8}/g) ?? [];
-	const bytes = words.flatMap((word) => (word.match(/.{2}/g) ?? []).reverse().map((pair) => parseInt(pair, 16)));
+	const bytes = words.flatMap((word) =>
+		(word.match(/.{2}/g) ?? []).reverse().map((pair) => parseInt(pair, 16)),
+	);
 	if (bytes.length === 4) return bytes.join('.');
 	const groups = [];
 	for (let i = 0; i < 16; i += 2) groups.push(((bytes[i] << 8) | bytes[i + 1]).toString(16));
@@ -27,7 +29,9 @@ function socketsOf(pid: number): Set<string> {
 }
 
 /** Every TCP address and port the given processes listen on, read from /proc. */
-export function listeningAddresses(pids: number[]): Array<{ pid: number; address: string; port: number }> {
+export function listeningAddresses(
+	pids: number[],
+): Array<{ pid: number; address: string; port: number }> {
 	const listening = new Map<string, { address: string; port: number }>();
 	for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
 		for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
@@ -37,5 +41,9 @@ export function listeningAddresses(pids: number[]): Array<{ pid: number; address
 			listening.set(fields[9], { address: decode(address), port: parseInt(port, 16) });
 		}
 	}
-	return pids.flatMap((pid) => [...socketsOf(pid)].flatMap((inode) => (listening.has(inode) ? [{ pid, ...listening.get(inode)! }] : [])));
+	return pids.flatMap((pid) =>
+		[...socketsOf(pid)].flatMap((inode) =>
+			listening.has(inode) ? [{ pid, ...listening.get(inode)! }] : [],
+		),
+	);
 }

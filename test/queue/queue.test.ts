@@ -18,7 +18,8 @@ jest.setTimeout(600_000);
 
 const redisPort = process.env.QUEUE_REDIS_PORT;
 const postgresPort = process.env.QUEUE_POSTGRES_PORT;
-if (!redisPort || !postgresPort) throw new Error('Run this suite with `npm run test:queue`: it starts Redis and PostgreSQL first');
+if (!redisPort || !postgresPort)
+	throw new Error('Run this suite with `npm run test:queue`: it starts Redis and PostgreSQL first');
 
 const ACTIONS = 'mmQueueActions01';
 const TRIGGER = 'mmQueueTrigger01';
@@ -33,7 +34,8 @@ const all = [main, webhook, ...workers];
 const api = new SandboxClient();
 const { control, requests, cases } = api;
 /** The markers the trigger workflow's runs sent: event:method:work order:process. */
-const markers = async () => (await requests()).map((r) => r.query.marker).filter((m): m is string => Boolean(m));
+const markers = async () =>
+	(await requests()).map((r) => r.query.marker).filter((m): m is string => Boolean(m));
 
 /** Every file under a folder with its size and modification time. */
 const filesOf = (dir: string): string[] =>
@@ -47,21 +49,28 @@ const filesOf = (dir: string): string[] =>
 		.sort();
 let packageFiles: string[][];
 
-const finished = (execution: StoredExecution) => !['new', 'running', 'waiting'].includes(execution.status);
+const finished = (execution: StoredExecution) =>
+	!['new', 'running', 'waiting'].includes(execution.status);
 
 /** Waits until the workflow has at least `count` executions and all of them have finished. */
 async function finishedExecutions(workflowId: string, count: number): Promise<StoredExecution[]> {
 	let executions: StoredExecution[] = [];
-	await main.waitFor(async () => {
-		executions = await store.executions(workflowId);
-		return executions.length >= count && executions.every(finished);
-	}, `${count} finished executions of ${workflowId}`, 180_000);
+	await main.waitFor(
+		async () => {
+			executions = await store.executions(workflowId);
+			return executions.length >= count && executions.every(finished);
+		},
+		`${count} finished executions of ${workflowId}`,
+		180_000,
+	);
 	return executions;
 }
 
 const ranOn = (execution: StoredExecution) => outputOf(execution, 'Ran On')[0] ?? {};
-const hookUrl = (query = `?token=${WEBHOOK_SECRET}`) => webhook.url(`/webhook/${WEBHOOK_ID}/webhook${query}`);
-const startedBy = (instance: N8nInstance, id: number) => instance.log().includes(`Worker started execution ${id} `);
+const hookUrl = (query = `?token=${WEBHOOK_SECRET}`) =>
+	webhook.url(`/webhook/${WEBHOOK_ID}/webhook${query}`);
+const startedBy = (instance: N8nInstance, id: number) =>
+	instance.log().includes(`Worker started execution ${id} `);
 
 beforeAll(async () => {
 	await api.start();
@@ -83,17 +92,31 @@ beforeAll(async () => {
 	};
 	await main.setup({ ...shared, MM_PROCESS: 'main' });
 	await webhook.setup({ ...shared, MM_PROCESS: 'webhook' });
-	for (const [index, worker] of workers.entries()) await worker.setup({ ...shared, MM_PROCESS: WORKERS[index] });
+	for (const [index, worker] of workers.entries())
+		await worker.setup({ ...shared, MM_PROCESS: WORKERS[index] });
 
 	packageFiles = all.map((instance) => filesOf(instance.packageDir));
 	const { baseUrl, token } = api.sandbox.environments.sandbox;
-	await main.importFiles(credentials(baseUrl, token), [actionsOnWebhook(cases), triggerOnWorkers()]);
+	await main.importFiles(credentials(baseUrl, token), [
+		actionsOnWebhook(cases),
+		triggerOnWorkers(),
+	]);
 	for (const id of [ACTIONS, TRIGGER]) await main.cli(['publish:workflow', `--id=${id}`]);
 	await main.start('start');
 	// At most five runs at a time each, so fifty events have to be shared.
-	await Promise.all([webhook.start('webhook'), ...workers.map((worker) => worker.start('worker', ['--concurrency=5']))]);
+	await Promise.all([
+		webhook.start('webhook'),
+		...workers.map((worker) => worker.start('worker', ['--concurrency=5'])),
+	]);
 	await webhook.waitFor(
-		async () => (await fetch(hookUrl(), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"ping":true}' })).status === 200,
+		async () =>
+			(
+				await fetch(hookUrl(), {
+					method: 'POST',
+					headers: { 'Content-Type': 'application/json' },
+					body: '{"ping":true}',
+				})
+			).status === 200,
 		'the trigger to be registered on the webhook process',
 	);
 	await control('DELETE', '/requests');
@@ -108,16 +131,31 @@ afterAll(async () => {
 describe('queue mode: main, webhook process, two workers, PostgreSQL and Redis', () => {
 	it('every process has the package in its own community-package folder; the main process lists its nodes', async () => {
 		expect(new Set(all.map((instance) => instance.packageDir)).size).toBe(all.length);
-		for (const instance of all) expect(existsSync(join(instance.packageDir, 'node_modules'))).toBe(false);
-		const types = ((await main.getAsOwner('/types/nodes.json')) as Array<{ name: string }>).map((type) => type.name);
-		expect(types).toEqual(expect.arrayContaining([`${PACKAGE_NAME}.maintenanceManagement`, `${PACKAGE_NAME}.maintenanceManagementTrigger`]));
+		for (const instance of all)
+			expect(existsSync(join(instance.packageDir, 'node_modules'))).toBe(false);
+		const types = ((await main.getAsOwner('/types/nodes.json')) as Array<{ name: string }>).map(
+			(type) => type.name,
+		);
+		expect(types).toEqual(
+			expect.arrayContaining([
+				`${PACKAGE_NAME}.maintenanceManagement`,
+				`${PACKAGE_NAME}.maintenanceManagementTrigger`,
+			]),
+		);
 	});
 
 	it('listens on loopback only: every n8n process, Redis and PostgreSQL', () => {
 		const servers = (process.env.QUEUE_SERVER_PIDS ?? '').split(',').filter(Boolean).map(Number);
 		const sockets = listeningAddresses([...all.map((instance) => instance.pid!), ...servers]);
-		for (const instance of all) expect(sockets).toContainEqual({ pid: instance.pid, address: '127.0.0.1', port: instance.port });
-		expect(sockets.map((socket) => socket.port)).toEqual(expect.arrayContaining([Number(redisPort), Number(postgresPort)]));
+		for (const instance of all)
+			expect(sockets).toContainEqual({
+				pid: instance.pid,
+				address: '127.0.0.1',
+				port: instance.port,
+			});
+		expect(sockets.map((socket) => socket.port)).toEqual(
+			expect.arrayContaining([Number(redisPort), Number(postgresPort)]),
+		);
 		expect(sockets.filter((socket) => !['127.0.0.1', '::1'].includes(socket.address))).toEqual([]);
 	});
 
@@ -147,25 +185,51 @@ describe('queue mode: main, webhook process, two workers, PostgreSQL and Redis',
 		await control('DELETE', '/webhooks');
 		await control('DELETE', '/requests');
 		const before = (await store.executions(TRIGGER)).length;
-		await control('POST', '/webhooks', { url: hookUrl(), method: 'POST', events: ['FAILURE_CREATED', 'FILE_DELETED'] });
-		await control('POST', '/webhooks', { url: hookUrl(), method: 'PATCH', events: ['BUY_ORDER_UPDATED'] });
-		await control('POST', '/webhooks', { url: hookUrl('?token=wrong-secret'), method: 'POST', events: ['FAILURE_CREATED'] });
+		await control('POST', '/webhooks', {
+			url: hookUrl(),
+			method: 'POST',
+			events: ['FAILURE_CREATED', 'FILE_DELETED'],
+		});
+		await control('POST', '/webhooks', {
+			url: hookUrl(),
+			method: 'PATCH',
+			events: ['BUY_ORDER_UPDATED'],
+		});
+		await control('POST', '/webhooks', {
+			url: hookUrl('?token=wrong-secret'),
+			method: 'POST',
+			events: ['FAILURE_CREATED'],
+		});
 
-		const created = (await control('POST', '/events', { event: 'FAILURE_CREATED', data: { type: 'failure', id: '7001', attributes: {} } })) as {
+		const created = (await control('POST', '/events', {
+			event: 'FAILURE_CREATED',
+			data: { type: 'failure', id: '7001', attributes: {} },
+		})) as {
 			deliveries: Array<{ status: number }>;
 		};
 		expect(created.deliveries.map((d) => d.status).sort()).toEqual([200, 401]);
-		const updated = (await control('POST', '/events', { event: 'BUY_ORDER_UPDATED', data: { type: 'buy_order', id: '7002', attributes: {} } })) as {
+		const updated = (await control('POST', '/events', {
+			event: 'BUY_ORDER_UPDATED',
+			data: { type: 'buy_order', id: '7002', attributes: {} },
+		})) as {
 			deliveries: Array<{ status: number }>;
 		};
 		expect(updated.deliveries.map((d) => d.status)).toEqual([200]);
 		// An event the trigger does not select is answered 200 by the webhook process and starts nothing.
-		const ignored = (await control('POST', '/events', { event: 'FILE_DELETED' })) as { deliveries: Array<{ status: number }> };
+		const ignored = (await control('POST', '/events', { event: 'FILE_DELETED' })) as {
+			deliveries: Array<{ status: number }>;
+		};
 		expect(ignored.deliveries.map((d) => d.status)).toEqual([200]);
 
 		const runs = (await finishedExecutions(TRIGGER, before + 2)).slice(before);
-		expect(runs.map((run) => [run.mode, run.status])).toEqual([['webhook', 'success'], ['webhook', 'success']]);
-		expect(runs.map((run) => `${ranOn(run).method}:${ranOn(run).workOrder}`).sort()).toEqual(['PATCH:7002', 'POST:7001']);
+		expect(runs.map((run) => [run.mode, run.status])).toEqual([
+			['webhook', 'success'],
+			['webhook', 'success'],
+		]);
+		expect(runs.map((run) => `${ranOn(run).method}:${ranOn(run).workOrder}`).sort()).toEqual([
+			'PATCH:7002',
+			'POST:7001',
+		]);
 		for (const run of runs) expect(WORKERS).toContain(ranOn(run).process);
 		const sent = (await markers()).map((marker) => marker.split(':').slice(0, 3).join(':')).sort();
 		expect(sent).toEqual(['BUY_ORDER_UPDATED:PATCH:7002', 'FAILURE_CREATED:POST:7001']);
@@ -174,15 +238,26 @@ describe('queue mode: main, webhook process, two workers, PostgreSQL and Redis',
 	it('two workers share fifty trigger executions, none lost and none run twice', async () => {
 		await control('DELETE', '/webhooks');
 		await control('DELETE', '/requests');
-		await control('POST', '/webhooks', { url: hookUrl(), method: 'POST', events: ['FAILURE_CREATED'] });
+		await control('POST', '/webhooks', {
+			url: hookUrl(),
+			method: 'POST',
+			events: ['FAILURE_CREATED'],
+		});
 		// Each run's request takes a moment, so the runs overlap and both workers take some.
 		await control('POST', '/latency', { ms: 150 });
 		const before = (await store.executions(TRIGGER)).length;
 		const ids = Array.from({ length: 50 }, (_, index) => String(8001 + index));
 		const results = (await Promise.all(
-			ids.map((id) => control('POST', '/events', { event: 'FAILURE_CREATED', data: { type: 'failure', id, attributes: {} } })),
+			ids.map((id) =>
+				control('POST', '/events', {
+					event: 'FAILURE_CREATED',
+					data: { type: 'failure', id, attributes: {} },
+				}),
+			),
 		)) as Array<{ deliveries: Array<{ status: number }> }>;
-		expect(results.flatMap((result) => result.deliveries.map((d) => d.status))).toEqual(ids.map(() => 200));
+		expect(results.flatMap((result) => result.deliveries.map((d) => d.status))).toEqual(
+			ids.map(() => 200),
+		);
 
 		const runs = (await finishedExecutions(TRIGGER, before + 50)).slice(before);
 		await control('POST', '/latency', { ms: 0 });
@@ -195,22 +270,28 @@ describe('queue mode: main, webhook process, two workers, PostgreSQL and Redis',
 		// In the executions: each work order exactly once, each run on one of the two workers.
 		const stored = settled.map((run) => String(ranOn(run).workOrder)).sort();
 		expect(stored).toEqual(ids);
-		const perWorker = WORKERS.map((name) => settled.filter((run) => ranOn(run).process === name).length);
+		const perWorker = WORKERS.map(
+			(name) => settled.filter((run) => ranOn(run).process === name).length,
+		);
 		expect(perWorker[0] + perWorker[1]).toBe(50);
 		expect(Math.min(...perWorker)).toBeGreaterThan(0);
 		// In the sandbox's request log: one request per work order, sent from the worker the execution names.
 		const sent = await markers();
 		expect(sent.map((marker) => marker.split(':')[2]).sort()).toEqual(ids);
-		const byOrder = new Map(settled.map((run) => [String(ranOn(run).workOrder), ranOn(run).process]));
+		const byOrder = new Map(
+			settled.map((run) => [String(ranOn(run).workOrder), ranOn(run).process]),
+		);
 		for (const marker of sent) {
 			const [, , workOrder, process] = marker.split(':');
 			expect(process).toBe(byOrder.get(workOrder));
 		}
 		// The worker logs agree: every execution was started by exactly one worker.
-		for (const run of settled) expect(workers.filter((worker) => startedBy(worker, run.id))).toHaveLength(1);
+		for (const run of settled)
+			expect(workers.filter((worker) => startedBy(worker, run.id))).toHaveLength(1);
 	});
 
 	it('wrote nothing into the package folder of any process', () => {
-		for (const [index, instance] of all.entries()) expect(filesOf(instance.packageDir)).toEqual(packageFiles[index]);
+		for (const [index, instance] of all.entries())
+			expect(filesOf(instance.packageDir)).toEqual(packageFiles[index]);
 	});
 });

@@ -26,7 +26,12 @@ const ranOn = (position: number[], fields: IDataObject = {}) => ({
 		assignments: {
 			assignments: [
 				{ id: 'process', name: 'process', value: '={{ $env.MM_PROCESS }}', type: 'string' },
-				...Object.entries(fields).map(([name, value]) => ({ id: name, name, value, type: 'string' })),
+				...Object.entries(fields).map(([name, value]) => ({
+					id: name,
+					name,
+					value,
+					type: 'string',
+				})),
 			],
 		},
 		options: {},
@@ -34,7 +39,9 @@ const ranOn = (position: number[], fields: IDataObject = {}) => ({
 });
 
 const connect = (workflow: Workflow, from: string, to: string) => {
-	const outputs = workflow.connections[from] as { main: Array<Array<{ node: string; type: string; index: number }>> };
+	const outputs = workflow.connections[from] as {
+		main: Array<Array<{ node: string; type: string; index: number }>>;
+	};
 	outputs.main[0].push({ node: to, type: 'main', index: 0 });
 };
 
@@ -65,13 +72,23 @@ export function actionsOnWebhook(cases: OperationCase[]) {
  */
 export function triggerOnWorkers() {
 	const workflow = triggerWorkflow() as Workflow;
-	const mark = workflow.nodes.find((node) => node.name === 'Mark') as { parameters: { options: IDataObject } };
+	const mark = workflow.nodes.find((node) => node.name === 'Mark') as {
+		parameters: { options: IDataObject };
+	};
 	mark.parameters.options = {
 		queryParameters: {
-			parameters: [{ name: 'marker', value: '={{ $json.event }}:{{ $json.method }}:{{ $json.payload.data.id }}:{{ $env.MM_PROCESS }}' }],
+			parameters: [
+				{
+					name: 'marker',
+					value:
+						'={{ $json.event }}:{{ $json.method }}:{{ $json.payload.data.id }}:{{ $env.MM_PROCESS }}',
+				},
+			],
 		},
 	};
-	workflow.nodes.push(ranOn([300, 160], { workOrder: '={{ $json.payload.data.id }}', method: '={{ $json.method }}' }));
+	workflow.nodes.push(
+		ranOn([300, 160], { workOrder: '={{ $json.payload.data.id }}', method: '={{ $json.method }}' }),
+	);
 	connect(workflow, 'Events', 'Ran On');
 	return { ...workflow, id: 'mmQueueTrigger01', name: 'Webhook events on workers' };
 }

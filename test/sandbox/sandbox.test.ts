@@ -17,7 +17,11 @@ beforeEach(async () => {
 	await control('POST', '/reset');
 });
 
-async function control(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
+async function control(
+	method: string,
+	path: string,
+	body?: unknown,
+): Promise<Record<string, unknown>> {
 	const response = await fetch(`${sandbox.controlUrl}${path}`, {
 		method,
 		headers: { 'Content-Type': 'application/json' },
@@ -26,26 +30,56 @@ async function control(method: string, path: string, body?: unknown): Promise<Re
 	return (await response.json()) as Record<string, unknown>;
 }
 
-async function api(method: string, path: string, body?: unknown, headers: Record<string, string> = { Authorization: `Bearer ${token}` }, root = base) {
+async function api(
+	method: string,
+	path: string,
+	body?: unknown,
+	headers: Record<string, string> = { Authorization: `Bearer ${token}` },
+	root = base,
+) {
 	const response = await fetch(`${root}${path}`, {
 		method,
-		headers: { Accept: 'application/json', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
+		headers: {
+			Accept: 'application/json',
+			...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+			...headers,
+		},
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
-	return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, any> };
+	return {
+		status: response.status,
+		headers: response.headers,
+		body: (await response.json()) as Record<string, any>,
+	};
 }
 
-const propertiesOf = (answer: { body: Record<string, any> }) => Object.keys(answer.body.error?.properties ?? {});
+const propertiesOf = (answer: { body: Record<string, any> }) =>
+	Object.keys(answer.body.error?.properties ?? {});
 
 describe('envelope and pagination', () => {
 	it('lists with data, included, meta.pagination (five members) and links', async () => {
 		const { status, body } = await api('GET', '/failures?limit=10&page=2');
 		expect(status).toBe(200);
 		expect(body.data).toHaveLength(10);
-		expect(body.data[0]).toMatchObject({ id: '11', type: 'failure', attributes: expect.objectContaining({ failure_id: 11, code: 'WO-11' }) });
+		expect(body.data[0]).toMatchObject({
+			id: '11',
+			type: 'failure',
+			attributes: expect.objectContaining({ failure_id: 11, code: 'WO-11' }),
+		});
 		expect(body.included).toEqual([]);
-		expect(Object.keys(body.meta.pagination).sort()).toEqual(['count', 'current_page', 'per_page', 'total', 'total_pages']);
-		expect(body.meta.pagination).toMatchObject({ count: 10, total: 10, per_page: 10, current_page: 2 });
+		expect(Object.keys(body.meta.pagination).sort()).toEqual([
+			'count',
+			'current_page',
+			'per_page',
+			'total',
+			'total_pages',
+		]);
+		expect(body.meta.pagination).toMatchObject({
+			count: 10,
+			total: 10,
+			per_page: 10,
+			current_page: 2,
+		});
 		expect(Object.keys(body.links).sort()).toEqual(['first', 'last', 'next', 'prev', 'self']);
 	});
 
@@ -83,11 +117,17 @@ describe('envelope and pagination', () => {
 describe('filters', () => {
 	it('open failures exclude COMPLETED and ARCHIVED, and filter by status and s_local_id', async () => {
 		const open = await api('GET', '/failures/open?limit=2000');
-		expect(open.body.data.every((f: any) => !['COMPLETED', 'ARCHIVED'].includes(f.attributes.status))).toBe(true);
+		expect(
+			open.body.data.every((f: any) => !['COMPLETED', 'ARCHIVED'].includes(f.attributes.status)),
+		).toBe(true);
 		expect((await api('GET', '/failures/open?status=COMPLETED')).body.data).toEqual([]);
 		const paused = await api('GET', '/failures/open?status=PAUSED&s_local_id=10');
 		expect(paused.body.data.length).toBeGreaterThan(0);
-		expect(paused.body.data.every((f: any) => f.attributes.status === 'PAUSED' && f.attributes.local_id === 10)).toBe(true);
+		expect(
+			paused.body.data.every(
+				(f: any) => f.attributes.status === 'PAUSED' && f.attributes.local_id === 10,
+			),
+		).toBe(true);
 	});
 
 	it('open failures match an ID exactly and a date without its time by the whole day', async () => {
@@ -98,7 +138,9 @@ describe('filters', () => {
 		const day = String(first.attributes.start_date).slice(0, 10);
 		const byDay = await api('GET', `/failures/open?start_date=${day}&limit=2000`);
 		expect(byDay.body.data.length).toBeGreaterThan(0);
-		expect(byDay.body.data.every((f: any) => String(f.attributes.start_date).startsWith(day))).toBe(true);
+		expect(byDay.body.data.every((f: any) => String(f.attributes.start_date).startsWith(day))).toBe(
+			true,
+		);
 		expect(byDay.body.data.map((f: any) => f.attributes.failure_id)).toContain(id);
 	});
 
@@ -109,48 +151,128 @@ describe('filters', () => {
 		expect(like.body.data.every((s: any) => s.attributes.name.includes('plier 1'))).toBe(true);
 		const sorted = await api('GET', '/failures?limit=3&sort=failure_id-');
 		expect(sorted.body.data.map((f: any) => f.attributes.failure_id)).toEqual([48, 47, 46]);
-		const ranged = await api('GET', '/failures?limit=2000&date_min_start_date=2026-01-02&date_max_start_date=2026-01-03');
+		const ranged = await api(
+			'GET',
+			'/failures?limit=2000&date_min_start_date=2026-01-02&date_max_start_date=2026-01-03',
+		);
 		expect(ranged.body.data.length).toBeGreaterThan(0);
-		expect(ranged.body.data.every((f: any) => f.attributes.start_date >= '2026-01-02' && f.attributes.start_date <= '2026-01-03')).toBe(true);
+		expect(
+			ranged.body.data.every(
+				(f: any) =>
+					f.attributes.start_date >= '2026-01-02' && f.attributes.start_date <= '2026-01-03',
+			),
+		).toBe(true);
 	});
 
 	it('adds assets_count only with with_assets_count=true', async () => {
 		expect((await api('GET', '/locations/1')).body.data.attributes.assets_count).toBeUndefined();
-		expect(typeof (await api('GET', '/locations/1?with_assets_count=true')).body.data.attributes.assets_count).toBe('number');
+		expect(
+			typeof (await api('GET', '/locations/1?with_assets_count=true')).body.data.attributes
+				.assets_count,
+		).toBe('number');
 	});
 });
 
 describe('validation', () => {
-	const work = { _type: 'works', type: 'SPECIAL', name: 'Job', work_type_id: 1, local_id: [3], client_id: 1 };
+	const work = {
+		_type: 'works',
+		type: 'SPECIAL',
+		name: 'Job',
+		work_type_id: 1,
+		local_id: [3],
+		client_id: 1,
+	};
 	it.each([
 		['a missing required field', '/works', { ...work, name: undefined }, 'name'],
 		['a wrong type', '/works', { ...work, work_type_id: 'one' }, 'work_type_id'],
 		['an unknown enum value', '/works', { ...work, type: 'WEEKLY' }, 'type'],
-		['CYCLIC HOURLY without calendar', '/works', { ...work, type: 'CYCLIC', interventions: [{ id: 1 }], recurrence: { FREQ: 'HOURLY' } }, 'calendar_id'],
-		['CYCLIC HOURLY without INTERVAL', '/works', { ...work, type: 'CYCLIC', calendar_id: 1, interventions: [{ id: 1 }], recurrence: { FREQ: 'HOURLY' } }, 'recurrence.INTERVAL'],
+		[
+			'CYCLIC HOURLY without calendar',
+			'/works',
+			{ ...work, type: 'CYCLIC', interventions: [{ id: 1 }], recurrence: { FREQ: 'HOURLY' } },
+			'calendar_id',
+		],
+		[
+			'CYCLIC HOURLY without INTERVAL',
+			'/works',
+			{
+				...work,
+				type: 'CYCLIC',
+				calendar_id: 1,
+				interventions: [{ id: 1 }],
+				recurrence: { FREQ: 'HOURLY' },
+			},
+			'recurrence.INTERVAL',
+		],
 		['any_responsible false alone', '/works', { ...work, any_responsible: false }, 'operator_id'],
 		['auto_close on SPECIAL', '/works', { ...work, auto_close: true }, 'auto_close'],
 		['PLAN without interventions', '/works', { ...work, type: 'PLAN' }, 'interventions'],
-		['procedures on PLAN', '/works', { ...work, type: 'PLAN', interventions: [{ id: 1 }], procedures: [{ task: 'x' }] }, 'procedures'],
-		['pause reasons missing', '/works', { ...work, sla_rules: [{ specify_pause_reason: true }] }, 'sla_rules[0].pause_reasons'],
-		['a SERVICE line without description', '/sales/sell-orders/1/lines', { type: 'SERVICE', quantity: '1', unit_price: 1 }, 'description'],
-		['a MATERIAL line without material', '/sales/quotes/1/lines', { type: 'MATERIAL' }, 'material_id'],
-		['an OTHER_COST line without other cost', '/sales/sell-orders/1/lines', { type: 'OTHER_COST', quantity: '1', unit_price: 1 }, 'other_cost_id'],
-		['a legacy MATERIAL without units', '/materials', { _type: 'MATERIAL', name: 'M', code: 'LM-Z', parent_id: 1 }, 'units'],
-		['a duplicate material code', '/stocks/materials', { material_type_id: 1, name: 'M', code: 'MAT-1', units: 'u' }, 'code'],
-		['a transfer to the same warehouse', '/stocks/stock-transactions/transfer', { warehouse_from_id: 1, warehouse_to_id: 1, material_id: 1, quantity: 1 }, 'warehouse_to_id'],
+		[
+			'procedures on PLAN',
+			'/works',
+			{ ...work, type: 'PLAN', interventions: [{ id: 1 }], procedures: [{ task: 'x' }] },
+			'procedures',
+		],
+		[
+			'pause reasons missing',
+			'/works',
+			{ ...work, sla_rules: [{ specify_pause_reason: true }] },
+			'sla_rules[0].pause_reasons',
+		],
+		[
+			'a SERVICE line without description',
+			'/sales/sell-orders/1/lines',
+			{ type: 'SERVICE', quantity: '1', unit_price: 1 },
+			'description',
+		],
+		[
+			'a MATERIAL line without material',
+			'/sales/quotes/1/lines',
+			{ type: 'MATERIAL' },
+			'material_id',
+		],
+		[
+			'an OTHER_COST line without other cost',
+			'/sales/sell-orders/1/lines',
+			{ type: 'OTHER_COST', quantity: '1', unit_price: 1 },
+			'other_cost_id',
+		],
+		[
+			'a legacy MATERIAL without units',
+			'/materials',
+			{ _type: 'MATERIAL', name: 'M', code: 'LM-Z', parent_id: 1 },
+			'units',
+		],
+		[
+			'a duplicate material code',
+			'/stocks/materials',
+			{ material_type_id: 1, name: 'M', code: 'MAT-1', units: 'u' },
+			'code',
+		],
+		[
+			'a transfer to the same warehouse',
+			'/stocks/stock-transactions/transfer',
+			{ warehouse_from_id: 1, warehouse_to_id: 1, material_id: 1, quantity: 1 },
+			'warehouse_to_id',
+		],
 	])('answers %s with the spec 400 body', async (_label, path, body, property) => {
 		const answer = await api('POST', path, body);
 		expect(answer.status).toBe(400);
 		expect(answer.body).toMatchObject({
 			status: 'error',
-			error: { http_code: 400, message: 'Property validation error.', dev_message: expect.any(String) },
+			error: {
+				http_code: 400,
+				message: 'Property validation error.',
+				dev_message: expect.any(String),
+			},
 		});
 		expect(propertiesOf(answer)).toContain(property);
 	});
 
 	it('keeps related_to_type and related_to_id together, and 50 locations per PATCH at most', async () => {
-		expect(propertiesOf(await api('PATCH', '/sales/buy-orders/2', { related_to_type: 'FAILURE' }))).toContain('related_to_id');
+		expect(
+			propertiesOf(await api('PATCH', '/sales/buy-orders/2', { related_to_type: 'FAILURE' })),
+		).toContain('related_to_id');
 		const locations = Array.from({ length: 51 }, (_, i) => ({ id: i + 1, name: `L${i}` }));
 		await control('POST', '/reset', { seed: { locations: 60 } });
 		expect(propertiesOf(await api('PATCH', '/locations', { locations }))).toContain('locations');
@@ -159,9 +281,19 @@ describe('validation', () => {
 
 describe('state', () => {
 	it('persists creates and updates: a created material can be updated, a PATCHed location reads back', async () => {
-		const created = await api('POST', '/stocks/materials', { material_type_id: 1, name: 'Belt', code: 'BELT-1', units: 'u' });
+		const created = await api('POST', '/stocks/materials', {
+			material_type_id: 1,
+			name: 'Belt',
+			code: 'BELT-1',
+			units: 'u',
+		});
 		expect(created.status).toBe(201);
-		const updated = await api('PATCH', `/stocks/materials/${created.body.data.id}`, { material_type_id: 1, name: 'Belt XL', code: 'BELT-1', units: 'u' });
+		const updated = await api('PATCH', `/stocks/materials/${created.body.data.id}`, {
+			material_type_id: 1,
+			name: 'Belt XL',
+			code: 'BELT-1',
+			units: 'u',
+		});
 		expect(updated.body.data.attributes.name).toBe('Belt XL');
 		await api('PATCH', '/locations', { locations: [{ id: 4, name: 'Plant room' }] });
 		expect((await api('GET', '/locations/4')).body.data.attributes.name).toBe('Plant room');
@@ -169,11 +301,24 @@ describe('state', () => {
 
 	it('changes stock with batches and transfers, and refuses to go below zero', async () => {
 		const stock = async (key: string) => (await control('GET', `/state/stock/${key}`)).quantity;
-		await api('POST', '/stocks/warehouses/1/stock-transactions', { action: 'WAREHOUSE_SUBTRACT', transactions: [{ material_id: 5, quantity: 30, cost_price: 2 }] });
+		await api('POST', '/stocks/warehouses/1/stock-transactions', {
+			action: 'WAREHOUSE_SUBTRACT',
+			transactions: [{ material_id: 5, quantity: 30, cost_price: 2 }],
+		});
 		expect(await stock('1:5')).toBe(70);
-		await api('POST', '/stocks/stock-transactions/transfer', { warehouse_from_id: 1, warehouse_to_id: 3, material_id: 5, quantity: 20 });
+		await api('POST', '/stocks/stock-transactions/transfer', {
+			warehouse_from_id: 1,
+			warehouse_to_id: 3,
+			material_id: 5,
+			quantity: 20,
+		});
 		expect([await stock('1:5'), await stock('3:5')]).toEqual([50, 120]);
-		const tooMuch = await api('POST', '/stocks/stock-transactions/transfer', { warehouse_from_id: 1, warehouse_to_id: 3, material_id: 5, quantity: 51 });
+		const tooMuch = await api('POST', '/stocks/stock-transactions/transfer', {
+			warehouse_from_id: 1,
+			warehouse_to_id: 3,
+			material_id: 5,
+			quantity: 51,
+		});
 		expect(propertiesOf(tooMuch)).toContain('quantity');
 	});
 });
@@ -191,7 +336,13 @@ describe('auth', () => {
 			expect(answer.status).toBe(401);
 			expect(answer.body.error.message).toBe('Authentication token invalid.');
 		}
-		const production = await api('GET', '/failures', undefined, { Authorization: `Bearer ${sandbox.environments.production.token}` }, sandbox.environments.production.baseUrl);
+		const production = await api(
+			'GET',
+			'/failures',
+			undefined,
+			{ Authorization: `Bearer ${sandbox.environments.production.token}` },
+			sandbox.environments.production.baseUrl,
+		);
 		expect(production.status).toBe(200);
 	});
 
@@ -210,9 +361,17 @@ describe('auth', () => {
 	it('logs requests with the token redacted', async () => {
 		await control('DELETE', '/requests');
 		await api('GET', '/suppliers?limit=1');
-		const { requests } = (await control('GET', '/requests')) as { requests: Array<Record<string, any>> };
+		const { requests } = (await control('GET', '/requests')) as {
+			requests: Array<Record<string, any>>;
+		};
 		expect(requests).toHaveLength(1);
-		expect(requests[0]).toMatchObject({ method: 'GET', path: '/suppliers', env: 'sandbox', status: 200, query: { limit: '1' } });
+		expect(requests[0]).toMatchObject({
+			method: 'GET',
+			path: '/suppliers',
+			env: 'sandbox',
+			status: 200,
+			query: { limit: '1' },
+		});
 		expect(JSON.stringify(requests)).not.toContain(token);
 	});
 });
@@ -222,7 +381,9 @@ describe('faults on demand', () => {
 		await control('POST', '/faults', { status: 500, count: 2, path: '/failures' });
 		expect((await api('GET', '/failures')).status).toBe(500);
 		expect((await api('GET', '/suppliers')).status).toBe(200);
-		expect((await api('GET', '/failures')).body.error.message).toBe('An error has occurred during the request.');
+		expect((await api('GET', '/failures')).body.error.message).toBe(
+			'An error has occurred during the request.',
+		);
 		expect((await api('GET', '/failures')).status).toBe(200);
 	});
 
@@ -255,7 +416,12 @@ describe('webhooks', () => {
 			let text = '';
 			req.on('data', (chunk) => (text += chunk));
 			req.on('end', () => {
-				received.push({ method: req.method!, url: req.url!, event: req.headers['x-event-name'] as string, body: JSON.parse(text) });
+				received.push({
+					method: req.method!,
+					url: req.url!,
+					event: req.headers['x-event-name'] as string,
+					body: JSON.parse(text),
+				});
 				res.end('{}');
 			});
 		});
@@ -269,12 +435,28 @@ describe('webhooks', () => {
 	it('fires any of the 47 events on demand, by POST or PATCH, to matching subscriptions', async () => {
 		await control('POST', '/webhooks', { url: url(), method: 'PATCH', events: ['QUOTE_READY'] });
 		await control('POST', '/webhooks', { url: `${url()}?all=1`, method: 'POST', events: ['*'] });
-		const fired = await control('POST', '/events', { event: 'QUOTE_READY', data: { id: '4', type: 'quote', attributes: {} } });
+		const fired = await control('POST', '/events', {
+			event: 'QUOTE_READY',
+			data: { id: '4', type: 'quote', attributes: {} },
+		});
 		expect(fired.deliveries).toHaveLength(2);
 		expect(received.map((r) => r.method).sort()).toEqual(['PATCH', 'POST']);
-		expect(received[0].body).toMatchObject({ event: 'QUOTE_READY', event_id: expect.any(String), occurred_at: expect.any(String), data: { id: '4' } });
+		expect(received[0].body).toMatchObject({
+			event: 'QUOTE_READY',
+			event_id: expect.any(String),
+			occurred_at: expect.any(String),
+			data: { id: '4' },
+		});
 		expect(received[0].event).toBe('QUOTE_READY');
-		expect((await fetch(`${sandbox.controlUrl}/events`, { method: 'POST', body: JSON.stringify({ event: 'NOPE' }), headers: { 'Content-Type': 'application/json' } })).status).toBe(400);
+		expect(
+			(
+				await fetch(`${sandbox.controlUrl}/events`, {
+					method: 'POST',
+					body: JSON.stringify({ event: 'NOPE' }),
+					headers: { 'Content-Type': 'application/json' },
+				})
+			).status,
+		).toBe(400);
 	});
 
 	it('emits BUY_ORDER_UPDATED on PATCH of a buy order, and the state events when its state moves', async () => {
@@ -284,6 +466,9 @@ describe('webhooks', () => {
 		expect(received.map((r) => r.event)).toEqual(['BUY_ORDER_UPDATED']);
 		received = [];
 		await control('POST', '/buy-orders/3/state', { state: 'CONFIRMED' });
-		expect(received.map((r) => r.event)).toEqual(['BUY_ORDER_STATE_CHANGED', 'BUY_ORDER_CONFIRMED']);
+		expect(received.map((r) => r.event)).toEqual([
+			'BUY_ORDER_STATE_CHANGED',
+			'BUY_ORDER_CONFIRMED',
+		]);
 	});
 });

@@ -22,7 +22,11 @@ const echoLocations = () =>
 		return {
 			status: 200,
 			body: {
-				data: locations.map(({ id, ...attributes }) => ({ id: String(id), type: 'location', attributes })),
+				data: locations.map(({ id, ...attributes }) => ({
+					id: String(id),
+					type: 'location',
+					attributes,
+				})),
 				meta: {},
 			},
 		};
@@ -45,15 +49,26 @@ const updateMany = (items: IDataObject[], continueOnFail = false) =>
 describe('Location: Update Many', () => {
 	it('groups 120 items into requests of at most 50 and pairs each output with its input', async () => {
 		echoLocations();
-		const items = Array.from({ length: 120 }, (_, i) => ({ id: i + 1, fields: { name: `Room ${i + 1}` } }));
+		const items = Array.from({ length: 120 }, (_, i) => ({
+			id: i + 1,
+			fields: { name: `Room ${i + 1}` },
+		}));
 		const { output, error } = await updateMany(items);
 		expect(error).toBeUndefined();
-		expect(server.requests.map((r) => (r.body as { locations: unknown[] }).locations.length)).toEqual([50, 50, 20]);
-		expect(server.requests.every((r) => r.method === 'PATCH' && r.path === '/v3/locations')).toBe(true);
+		expect(
+			server.requests.map((r) => (r.body as { locations: unknown[] }).locations.length),
+		).toEqual([50, 50, 20]);
+		expect(server.requests.every((r) => r.method === 'PATCH' && r.path === '/v3/locations')).toBe(
+			true,
+		);
 		expect(output).toHaveLength(120);
 		output.forEach((item, index) => {
 			expect(item.pairedItem).toEqual({ item: index });
-			expect(item.json).toMatchObject({ id: String(index + 1), type: 'location', name: `Room ${index + 1}` });
+			expect(item.json).toMatchObject({
+				id: String(index + 1),
+				type: 'location',
+				name: `Room ${index + 1}`,
+			});
 		});
 	});
 
@@ -102,16 +117,30 @@ describe('Location: Update Many', () => {
 			if (index === 0) {
 				return {
 					status: 400,
-					body: { status: 'error', error: { http_code: 400, message: 'Property validation error.', properties: { 'locations[0].code': ['Code already used.'] } } },
+					body: {
+						status: 'error',
+						error: {
+							http_code: 400,
+							message: 'Property validation error.',
+							properties: { 'locations[0].code': ['Code already used.'] },
+						},
+					},
 				};
 			}
 			const { locations } = request.body as { locations: Array<{ id: number }> };
-			return { status: 200, body: { data: locations.map(({ id }) => ({ id: String(id), type: 'location', attributes: {} })) } };
+			return {
+				status: 200,
+				body: {
+					data: locations.map(({ id }) => ({ id: String(id), type: 'location', attributes: {} })),
+				},
+			};
 		});
 		const items = Array.from({ length: 60 }, (_, i) => ({ id: i + 1, fields: { code: `C${i}` } }));
 		const { output } = await updateMany(items, true);
 		expect(output).toHaveLength(60);
-		expect(output.slice(0, 50).every((item) => String(item.json.error).includes('Code already used.'))).toBe(true);
+		expect(
+			output.slice(0, 50).every((item) => String(item.json.error).includes('Code already used.')),
+		).toBe(true);
 		expect(output.slice(50).every((item) => item.json.error === undefined)).toBe(true);
 		expect(JSON.stringify(output)).not.toContain(TOKEN);
 	});
@@ -121,15 +150,23 @@ describe('Location: Get and Get Many', () => {
 	it('Get returns whichever location type the API answers with, simplified', async () => {
 		server.reset(() => ({
 			status: 200,
-			body: { data: { id: '12', type: 'location-folder', attributes: { name: 'Floor 1', parent_id: 1 } } },
+			body: {
+				data: { id: '12', type: 'location-folder', attributes: { name: 'Floor 1', parent_id: 1 } },
+			},
 		}));
 		const { output } = await runNode({
 			node,
 			credentials,
-			parameters: { resource: 'location', operation: 'get', id: { __rl: true, mode: 'list', value: '12' } },
+			parameters: {
+				resource: 'location',
+				operation: 'get',
+				id: { __rl: true, mode: 'list', value: '12' },
+			},
 		});
 		expect(server.requests[0].path).toBe('/v3/locations/12');
-		expect(output.map((item) => item.json)).toEqual([{ id: '12', type: 'location-folder', name: 'Floor 1', parent_id: 1 }]);
+		expect(output.map((item) => item.json)).toEqual([
+			{ id: '12', type: 'location-folder', name: 'Floor 1', parent_id: 1 },
+		]);
 	});
 
 	it('Get Many sends with_assets_count and extra query parameters', async () => {
@@ -141,9 +178,22 @@ describe('Location: Get and Get Many', () => {
 				resource: 'location',
 				operation: 'getAll',
 				filters: { with_assets_count: true },
-				options: { queryParameters: { parameters: [{ name: 's_name_like', value: 'Hall' }, { name: 'sort', value: 'name-' }] } },
+				options: {
+					queryParameters: {
+						parameters: [
+							{ name: 's_name_like', value: 'Hall' },
+							{ name: 'sort', value: 'name-' },
+						],
+					},
+				},
 			},
 		});
-		expect(server.requests[0].query).toEqual({ with_assets_count: 'true', s_name_like: 'Hall', sort: 'name-', page: '1', limit: '50' });
+		expect(server.requests[0].query).toEqual({
+			with_assets_count: 'true',
+			s_name_like: 'Hall',
+			sort: 'name-',
+			page: '1',
+			limit: '50',
+		});
 	});
 });

@@ -8,7 +8,9 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
 /** Evaluates an n8n `={{ ... }}` expression over credential data, the way n8n evaluates it. */
 const evaluate = (expression: unknown, credentials: Record<string, unknown>): unknown => {
-	const source = String(expression).replace(/^=\{\{/, '').replace(/\}\}$/, '');
+	const source = String(expression)
+		.replace(/^=\{\{/, '')
+		.replace(/\}\}$/, '');
 	return new Function('$credentials', `return (${source});`)(credentials);
 };
 
@@ -28,7 +30,9 @@ describe('package.json', () => {
 		expect(listed.length).toBeGreaterThanOrEqual(3);
 		for (const file of listed) {
 			expect(file).toMatch(/^dist\/.+\.js$/);
-			expect(existsSync(join(root, file.replace(/^dist\//, '').replace(/\.js$/, '.ts')))).toBe(true);
+			expect(existsSync(join(root, file.replace(/^dist\//, '').replace(/\.js$/, '.ts')))).toBe(
+				true,
+			);
 		}
 	});
 });
@@ -47,7 +51,8 @@ describe('loading the action node', () => {
 			return { ...actual, z: { ...actual.z, object } };
 		});
 		await jest.isolateModulesAsync(async () => {
-			const { MaintenanceManagement } = await import('../../nodes/MaintenanceManagement/MaintenanceManagement.node');
+			const { MaintenanceManagement } =
+				await import('../../nodes/MaintenanceManagement/MaintenanceManagement.node');
 			expect(new MaintenanceManagement().description.properties.length).toBeGreaterThan(100);
 			expect(built).toBe(0);
 
@@ -69,7 +74,10 @@ describe('credential', () => {
 	it('holds the token as a password field, the environment and a base URL per environment', () => {
 		const byName = Object.fromEntries(credential.properties.map((p) => [p.name, p]));
 		expect(byName.accessToken.typeOptions?.password).toBe(true);
-		expect(byName.environment.options?.map((o) => ('value' in o ? o.value : undefined))).toEqual(['production', 'sandbox']);
+		expect(byName.environment.options?.map((o) => ('value' in o ? o.value : undefined))).toEqual([
+			'production',
+			'sandbox',
+		]);
 		expect(byName.productionBaseUrl.displayOptions?.show?.environment).toEqual(['production']);
 		expect(byName.sandboxBaseUrl.displayOptions?.show?.environment).toEqual(['sandbox']);
 	});
@@ -79,14 +87,23 @@ describe('credential', () => {
 		['  abc123 \n', 'Bearer abc123'],
 		['\tabc123\r\n', 'Bearer abc123'],
 	])('sends Authorization for token %j as %j', (token, header) => {
-		expect(evaluate(credential.authenticate.properties.headers?.Authorization, { accessToken: token })).toBe(header);
+		expect(
+			evaluate(credential.authenticate.properties.headers?.Authorization, { accessToken: token }),
+		).toBe(header);
 	});
 
 	it('tests the token against the chosen environment with one cheap read', () => {
 		const { request } = credential.test;
-		const data = { productionBaseUrl: 'https://api.example.com/v3/', sandboxBaseUrl: ' https://sandbox.example.com/v3 ' };
-		expect(evaluate(request.baseURL, { ...data, environment: 'production' })).toBe('https://api.example.com/v3');
-		expect(evaluate(request.baseURL, { ...data, environment: 'sandbox' })).toBe('https://sandbox.example.com/v3');
+		const data = {
+			productionBaseUrl: 'https://api.example.com/v3/',
+			sandboxBaseUrl: ' https://sandbox.example.com/v3 ',
+		};
+		expect(evaluate(request.baseURL, { ...data, environment: 'production' })).toBe(
+			'https://api.example.com/v3',
+		);
+		expect(evaluate(request.baseURL, { ...data, environment: 'sandbox' })).toBe(
+			'https://sandbox.example.com/v3',
+		);
 		expect(request).toMatchObject({ method: 'GET', url: '/locations', qs: { page: 1, limit: 1 } });
 	});
 });

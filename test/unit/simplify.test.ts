@@ -1,4 +1,9 @@
-import { indexIncluded, rawResource, simplifyResource, toItems } from '../../nodes/MaintenanceManagement/helpers/simplify';
+import {
+	indexIncluded,
+	rawResource,
+	simplifyResource,
+	toItems,
+} from '../../nodes/MaintenanceManagement/helpers/simplify';
 import type { ApiResource } from '../../nodes/MaintenanceManagement/transport';
 
 const failure: ApiResource = {
@@ -7,14 +12,24 @@ const failure: ApiResource = {
 	attributes: { failure_id: 7, code: 'WO-7', status: 'IN_RESOLUTION' },
 	meta: { custom_fields: { contract: 'A-12' } },
 	relationships: {
-		assignees: { data: [{ type: 'failure_assignee', id: '1' }, { type: 'failure_assignee', id: '2' }] },
+		assignees: {
+			data: [
+				{ type: 'failure_assignee', id: '1' },
+				{ type: 'failure_assignee', id: '2' },
+			],
+		},
 		location: { data: { type: 'location', id: '30' } },
 		operator: { data: null },
 	},
 };
 const included: ApiResource[] = [
 	{ id: '1', type: 'failure_assignee', attributes: { operator_id: 11 } },
-	{ id: '30', type: 'location', attributes: { name: 'Boiler room' }, relationships: { building: { data: { type: 'building', id: '1' } } } },
+	{
+		id: '30',
+		type: 'location',
+		attributes: { name: 'Boiler room' },
+		relationships: { building: { data: { type: 'building', id: '1' } } },
+	},
 	{ id: '1', type: 'building', attributes: { name: 'HQ' } },
 ];
 
@@ -31,14 +46,28 @@ describe('Simplify', () => {
 				{ id: '1', type: 'failure_assignee', operator_id: 11 },
 				{ id: '2', type: 'failure_assignee' },
 			],
-			location: { id: '30', type: 'location', name: 'Boiler room', building: { id: '1', type: 'building' } },
+			location: {
+				id: '30',
+				type: 'location',
+				name: 'Boiler room',
+				building: { id: '1', type: 'building' },
+			},
 			operator: null,
 		});
 	});
 
 	it('keeps an attribute named type as attribute_type, so the resource type stays in type', () => {
-		const work: ApiResource = { id: '5', type: 'work', attributes: { type: 'CYCLIC', name: 'Lifts' } };
-		expect(simplifyResource(work, new Map())).toEqual({ id: '5', type: 'work', attribute_type: 'CYCLIC', name: 'Lifts' });
+		const work: ApiResource = {
+			id: '5',
+			type: 'work',
+			attributes: { type: 'CYCLIC', name: 'Lifts' },
+		};
+		expect(simplifyResource(work, new Map())).toEqual({
+			id: '5',
+			type: 'work',
+			attribute_type: 'CYCLIC',
+			name: 'Lifts',
+		});
 	});
 
 	it('puts every meta entry beside the attributes, but never over an attribute of the same name', () => {
@@ -61,15 +90,21 @@ describe('Simplify', () => {
 		const raw = rawResource(failure, indexIncluded(included));
 		expect(raw.attributes).toEqual(failure.attributes);
 		expect(raw.relationships).toEqual(failure.relationships);
-		expect((raw.included as ApiResource[]).map((r) => `${r.type}:${r.id}`)).toEqual(['failure_assignee:1', 'location:30']);
+		expect((raw.included as ApiResource[]).map((r) => `${r.type}:${r.id}`)).toEqual([
+			'failure_assignee:1',
+			'location:30',
+		]);
 		const plain: ApiResource = { id: '1', type: 'supplier', attributes: { name: 'ACME' } };
 		expect(rawResource(plain, indexIncluded(included))).toBe(plain);
 	});
 
 	it('toItems turns a page into one item per resource', () => {
-		expect(toItems([failure, { id: '8', type: 'failure', attributes: { code: 'WO-8' } }], included, true).map((i) => i.code)).toEqual([
-			'WO-7',
-			'WO-8',
-		]);
+		expect(
+			toItems(
+				[failure, { id: '8', type: 'failure', attributes: { code: 'WO-8' } }],
+				included,
+				true,
+			).map((i) => i.code),
+		).toEqual(['WO-7', 'WO-8']);
 	});
 });

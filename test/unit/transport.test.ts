@@ -29,16 +29,29 @@ beforeEach(() => sleepMock.mockClear());
 
 const node = new MaintenanceManagement();
 const listLocations = (extra: Record<string, unknown> = {}, creds: Credentials = credentials) =>
-	runNode({ node, credentials: creds, parameters: { resource: 'location', operation: 'getAll', ...extra } });
+	runNode({
+		node,
+		credentials: creds,
+		parameters: { resource: 'location', operation: 'getAll', ...extra },
+	});
 const getLocation = (id: string) =>
 	runNode({
 		node,
 		credentials,
-		parameters: { resource: 'location', operation: 'get', id: { __rl: true, mode: 'id', value: id } },
+		parameters: {
+			resource: 'location',
+			operation: 'get',
+			id: { __rl: true, mode: 'id', value: id },
+		},
 	});
 const errorBody = (http_code: number, message: string, extra: Record<string, unknown> = {}) => ({
 	status: 'error',
-	error: { http_code, message, more_info: http_code === 404 ? null : 'https://docs.example/errors', ...extra },
+	error: {
+		http_code,
+		message,
+		more_info: http_code === 404 ? null : 'https://docs.example/errors',
+		...extra,
+	},
 });
 const mentionsToken = (value: unknown) => JSON.stringify(value).includes(TOKEN);
 
@@ -48,7 +61,10 @@ describe('headers and base URL', () => {
 		const { error } = await listLocations();
 		expect(error).toBeUndefined();
 		const [request] = server.requests;
-		const authorization = request.rawHeaders[request.rawHeaders.findIndex((h) => h.toLowerCase() === 'authorization') + 1];
+		const authorization =
+			request.rawHeaders[
+				request.rawHeaders.findIndex((h) => h.toLowerCase() === 'authorization') + 1
+			];
 		expect(authorization).toBe(`Bearer ${TOKEN}`);
 		expect(request.headers.accept).toBe('application/json');
 		expect(request.headers['content-type']).toBeUndefined();
@@ -62,7 +78,10 @@ describe('headers and base URL', () => {
 	});
 
 	it('sends Content-Type: application/json with a body', async () => {
-		server.reset(() => ({ status: 200, body: { data: [{ id: '3', type: 'location', attributes: { name: 'Hall' } }] } }));
+		server.reset(() => ({
+			status: 200,
+			body: { data: [{ id: '3', type: 'location', attributes: { name: 'Hall' } }] },
+		}));
 		const { error } = await runNode({
 			node,
 			credentials,
@@ -79,14 +98,20 @@ describe('headers and base URL', () => {
 	});
 
 	it('URL-encodes path parameters', async () => {
-		server.reset(() => ({ status: 200, body: { data: { id: '1', type: 'building', attributes: {} } } }));
+		server.reset(() => ({
+			status: 200,
+			body: { data: { id: '1', type: 'building', attributes: {} } },
+		}));
 		await getLocation('a/b c');
 		expect(server.requests[0].path).toBe('/prod/v3/locations/a%2Fb%20c');
 	});
 
 	it('refuses a base URL that does not end with /v3, sending nothing', async () => {
 		server.reset(() => ({ status: 200, body: collectionPage(0, 1, 50) }));
-		const { error } = await listLocations({}, { ...credentials, productionBaseUrl: `${server.url}/api` });
+		const { error } = await listLocations(
+			{},
+			{ ...credentials, productionBaseUrl: `${server.url}/api` },
+		);
 		expect(error?.message).toMatch(/Production Base URL/);
 		expect(error?.description).toMatch(/ending with \/v3/);
 		expect(server.requests).toHaveLength(0);
@@ -106,13 +131,21 @@ describe('API errors', () => {
 			status: 400,
 			body: errorBody(400, 'Property validation error.', {
 				dev_message: 'See the properties section.',
-				properties: { 'locations[0].code': ['The code is already used.'], 'locations[1].orientation': ['Invalid value.'] },
+				properties: {
+					'locations[0].code': ['The code is already used.'],
+					'locations[1].orientation': ['Invalid value.'],
+				},
 			}),
 		}));
 		const { error } = await runNode({
 			node,
 			credentials,
-			parameters: { resource: 'location', operation: 'updateMany', id: { __rl: true, mode: 'id', value: '3' }, updateFields: { code: 'X' } },
+			parameters: {
+				resource: 'location',
+				operation: 'updateMany',
+				id: { __rl: true, mode: 'id', value: '3' },
+				updateFields: { code: 'X' },
+			},
 		});
 		expect(error?.message).toContain('Property validation error.');
 		expect(error?.message).toContain('locations[0].code: The code is already used.');
@@ -126,7 +159,9 @@ describe('API errors', () => {
 		expect(error?.message).toBe('Authentication token invalid.');
 		expect(error?.description).toMatch(/sandbox environment/);
 		expect(error?.description).toMatch(/only in the environment that issued it/);
-		expect(mentionsToken(error?.message) || mentionsToken(error?.description) || mentionsToken(error)).toBe(false);
+		expect(
+			mentionsToken(error?.message) || mentionsToken(error?.description) || mentionsToken(error),
+		).toBe(false);
 	});
 
 	it.each([
@@ -138,7 +173,11 @@ describe('API errors', () => {
 		const { error } = await runNode({
 			node,
 			credentials,
-			parameters: { resource: 'location', operation: 'get', id: { __rl: true, mode: 'id', value: '9' } },
+			parameters: {
+				resource: 'location',
+				operation: 'get',
+				id: { __rl: true, mode: 'id', value: '9' },
+			},
 			continueOnFail: false,
 		});
 		expect(error?.message).toBe(message);
@@ -151,7 +190,11 @@ describe('rate limit and faults', () => {
 	it('waits as Retry-After says, then succeeds', async () => {
 		server.reset((_r, index) =>
 			index === 0
-				? { status: 429, headers: { 'Retry-After': '3' }, body: errorBody(429, 'Too Many Requests.') }
+				? {
+						status: 429,
+						headers: { 'Retry-After': '3' },
+						body: errorBody(429, 'Too Many Requests.'),
+					}
 				: { status: 200, body: collectionPage(2, 1, 50) },
 		);
 		const { output, error } = await listLocations();
@@ -164,12 +207,18 @@ describe('rate limit and faults', () => {
 	it('reads X-RateLimit-Reset (UNIX time) when there is no Retry-After', () => {
 		const now = 1_700_000_000_000;
 		expect(rateLimitWaitMs({ 'x-ratelimit-reset': String(now / 1000 + 7) }, now)).toBe(7000);
-		expect(rateLimitWaitMs({ 'retry-after': '2', 'x-ratelimit-reset': String(now / 1000 + 7) }, now)).toBe(2000);
+		expect(
+			rateLimitWaitMs({ 'retry-after': '2', 'x-ratelimit-reset': String(now / 1000 + 7) }, now),
+		).toBe(2000);
 		expect(rateLimitWaitMs({}, now)).toBeUndefined();
 	});
 
 	it('gives up at once with a clear error when the asked wait exceeds the maximum total wait', async () => {
-		server.reset(() => ({ status: 429, headers: { 'Retry-After': '600' }, body: errorBody(429, 'Too Many Requests.') }));
+		server.reset(() => ({
+			status: 429,
+			headers: { 'Retry-After': '600' },
+			body: errorBody(429, 'Too Many Requests.'),
+		}));
 		const { error } = await listLocations({ requestOptions: { maxWaitSeconds: 30 } });
 		expect(server.requests).toHaveLength(1);
 		expect(sleepMock).not.toHaveBeenCalled();
@@ -178,7 +227,11 @@ describe('rate limit and faults', () => {
 	});
 
 	it('stops after the maximum number of attempts', async () => {
-		server.reset(() => ({ status: 429, headers: { 'Retry-After': '0' }, body: errorBody(429, 'Too Many Requests.') }));
+		server.reset(() => ({
+			status: 429,
+			headers: { 'Retry-After': '0' },
+			body: errorBody(429, 'Too Many Requests.'),
+		}));
 		const { error } = await listLocations({ requestOptions: { maxAttempts: 3 } });
 		expect(server.requests).toHaveLength(3);
 		expect(error?.description).toMatch(/after 3 attempt/);
@@ -186,7 +239,9 @@ describe('rate limit and faults', () => {
 
 	it('backs off exponentially when the 429 gives no wait', async () => {
 		server.reset((_r, index) =>
-			index < 3 ? { status: 429, body: errorBody(429, 'Too Many Requests.') } : { status: 200, body: collectionPage(1, 1, 50) },
+			index < 3
+				? { status: 429, body: errorBody(429, 'Too Many Requests.') }
+				: { status: 200, body: collectionPage(1, 1, 50) },
 		);
 		await listLocations();
 		const waits = sleepMock.mock.calls.map(([ms]) => ms as number);
@@ -199,7 +254,11 @@ describe('rate limit and faults', () => {
 
 	it('retries a GET on 500 and on a dropped connection', async () => {
 		server.reset((_r, index) =>
-			index === 0 ? { status: 500, body: errorBody(500, 'An error has occurred during the request.') } : index === 1 ? 'drop' : { status: 200, body: collectionPage(1, 1, 50) },
+			index === 0
+				? { status: 500, body: errorBody(500, 'An error has occurred during the request.') }
+				: index === 1
+					? 'drop'
+					: { status: 200, body: collectionPage(1, 1, 50) },
 		);
 		const { output, error } = await listLocations();
 		expect(error).toBeUndefined();
@@ -208,12 +267,20 @@ describe('rate limit and faults', () => {
 	});
 
 	it('never sends a PATCH twice on a 500 or a dropped connection', async () => {
-		for (const reply of [{ status: 500, body: errorBody(500, 'An error has occurred during the request.') }, 'drop'] as const) {
+		for (const reply of [
+			{ status: 500, body: errorBody(500, 'An error has occurred during the request.') },
+			'drop',
+		] as const) {
 			server.reset(() => reply);
 			const { error } = await runNode({
 				node,
 				credentials,
-				parameters: { resource: 'location', operation: 'updateMany', id: { __rl: true, mode: 'id', value: '3' }, updateFields: { name: 'A' } },
+				parameters: {
+					resource: 'location',
+					operation: 'updateMany',
+					id: { __rl: true, mode: 'id', value: '3' },
+					updateFields: { name: 'A' },
+				},
 			});
 			expect(server.requests).toHaveLength(1);
 			expect(error?.description).toMatch(/not retried/);
@@ -224,13 +291,25 @@ describe('rate limit and faults', () => {
 	it('retries a PATCH on 429, since the request was not processed', async () => {
 		server.reset((_r, index) =>
 			index === 0
-				? { status: 429, headers: { 'Retry-After': '1' }, body: errorBody(429, 'Too Many Requests.') }
-				: { status: 200, body: { data: [{ id: '3', type: 'location', attributes: { name: 'A' } }] } },
+				? {
+						status: 429,
+						headers: { 'Retry-After': '1' },
+						body: errorBody(429, 'Too Many Requests.'),
+					}
+				: {
+						status: 200,
+						body: { data: [{ id: '3', type: 'location', attributes: { name: 'A' } }] },
+					},
 		);
 		const { error, output } = await runNode({
 			node,
 			credentials,
-			parameters: { resource: 'location', operation: 'updateMany', id: { __rl: true, mode: 'id', value: '3' }, updateFields: { name: 'A' } },
+			parameters: {
+				resource: 'location',
+				operation: 'updateMany',
+				id: { __rl: true, mode: 'id', value: '3' },
+				updateFields: { name: 'A' },
+			},
 		});
 		expect(error).toBeUndefined();
 		expect(server.requests).toHaveLength(2);

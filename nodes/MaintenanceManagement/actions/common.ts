@@ -6,7 +6,11 @@ import type { OperationModule } from './types';
  * The operation's properties, each shown only for its resource and operation. A plain spread rather
  * than n8n-workflow's updateDisplayOptions, whose deep merge was a sixth of the package's load time.
  */
-export const forOperation = (resource: string, operation: string, properties: INodeProperties[]): INodeProperties[] =>
+export const forOperation = (
+	resource: string,
+	operation: string,
+	properties: INodeProperties[],
+): INodeProperties[] =>
 	properties.map((property) => ({
 		...property,
 		displayOptions: {
@@ -51,7 +55,8 @@ export const expandedProperty = (relations: INodePropertyOptions[]): INodeProper
 	type: 'multiOptions',
 	options: relations,
 	default: [],
-	description: 'Related records to include in the answer; with Simplify on, each is nested under its relation name',
+	description:
+		'Related records to include in the answer; with Simplify on, each is nested under its relation name',
 });
 
 /** The key/value "Query Parameters" option for the service's other filters. */
@@ -69,7 +74,13 @@ export const queryParametersOption: INodeProperties = {
 			displayName: 'Parameter',
 			name: 'parameters',
 			values: [
-				{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: 's_name_like' },
+				{
+					displayName: 'Name',
+					name: 'name',
+					type: 'string',
+					default: '',
+					placeholder: 's_name_like',
+				},
 				{ displayName: 'Value', name: 'value', type: 'string', default: '' },
 			],
 		},
@@ -108,7 +119,8 @@ export const requestOptions: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 0 },
 			default: 120,
-			description: 'The most time to spend waiting between attempts before failing with a clear error',
+			description:
+				'The most time to spend waiting between attempts before failing with a clear error',
 		},
 	],
 };
@@ -121,9 +133,16 @@ export function listOperation(
 	resource: string,
 	operation: string,
 	path: string,
-	extra: { filters?: INodeProperties[]; expanded?: INodePropertyOptions[]; notice?: INodeProperties } = {},
+	extra: {
+		filters?: INodeProperties[];
+		expanded?: INodePropertyOptions[];
+		notice?: INodeProperties;
+	} = {},
 ): OperationModule {
-	const properties: INodeProperties[] = [...(extra.notice ? [extra.notice] : []), ...listProperties];
+	const properties: INodeProperties[] = [
+		...(extra.notice ? [extra.notice] : []),
+		...listProperties,
+	];
 	if (extra.filters) {
 		properties.push({
 			displayName: 'Filters',
@@ -184,7 +203,12 @@ export const recordLocator = (
 			name: 'id',
 			type: 'string',
 			placeholder: 'e.g. 42',
-			validation: [{ type: 'regex', properties: { regex: idPattern, errorMessage: 'Enter a whole-number ID' } }],
+			validation: [
+				{
+					type: 'regex',
+					properties: { regex: idPattern, errorMessage: 'Enter a whole-number ID' },
+				},
+			],
 		},
 	],
 });
@@ -214,7 +238,11 @@ export const byText =
 		a[key] < b[key] ? -1 : a[key] > b[key] ? 1 : 0;
 
 /** A yes/no field, off by default. */
-export const booleanField = (displayName: string, name: string, description: string): INodeProperties => ({
+export const booleanField = (
+	displayName: string,
+	name: string,
+	description: string,
+): INodeProperties => ({
 	displayName,
 	name,
 	type: 'boolean',

@@ -19,7 +19,10 @@ export function namesOf(operation: OperationModule): Map<string, string> {
 }
 
 const isSet = (value: unknown): boolean =>
-	value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0);
+	value !== undefined &&
+	value !== null &&
+	value !== '' &&
+	!(Array.isArray(value) && value.length === 0);
 
 const queryValue = (value: unknown): string | number | boolean =>
 	Array.isArray(value) ? value.join(',') : (value as string | number | boolean);
@@ -38,32 +41,53 @@ export function readRetry(this: IExecuteFunctions, itemIndex: number): RetryPoli
 }
 
 /** Reads and validates the body of item i. Throws before anything is sent when the input is invalid. */
-export function readBody(this: IExecuteFunctions, operation: OperationModule, itemIndex: number): IDataObject {
+export function readBody(
+	this: IExecuteFunctions,
+	operation: OperationModule,
+	itemIndex: number,
+): IDataObject {
 	const spec = operation.endpoint.body;
 	if (!spec) return {};
 	const raw: IDataObject = {};
 	for (const name of spec.fields ?? []) {
-		raw[name] = this.getNodeParameter(name, itemIndex, undefined, { extractValue: true }) as IDataObject;
+		raw[name] = this.getNodeParameter(name, itemIndex, undefined, {
+			extractValue: true,
+		}) as IDataObject;
 	}
 	for (const collection of spec.collections ?? []) {
 		Object.assign(raw, this.getNodeParameter(collection, itemIndex, {}) as IDataObject);
 	}
 	const node = this.getNode();
-	return validate<IDataObject>(spec.schema(), normalize(raw, node, itemIndex), node, itemIndex, namesOf(operation));
+	return validate<IDataObject>(
+		spec.schema(),
+		normalize(raw, node, itemIndex),
+		node,
+		itemIndex,
+		namesOf(operation),
+	);
 }
 
 /** Builds the request of item i: path, query and validated body. */
-export function buildRequest(this: IExecuteFunctions, operation: OperationModule, itemIndex: number): ApiRequest {
+export function buildRequest(
+	this: IExecuteFunctions,
+	operation: OperationModule,
+	itemIndex: number,
+): ApiRequest {
 	const { endpoint } = operation;
 	const names = namesOf(operation);
 	const pathValues: Record<string, string> = {};
 	for (const [slot, parameter] of Object.entries(endpoint.pathParams ?? {})) {
-		const value = this.getNodeParameter(parameter, itemIndex, '', { extractValue: true }) as string | number;
+		const value = this.getNodeParameter(parameter, itemIndex, '', { extractValue: true }) as
+			string | number;
 		if (!isSet(value) || String(value).trim() === '') {
-			throw new NodeOperationError(this.getNode(), `"${names.get(parameter) ?? parameter}" is required`, {
-				itemIndex,
-				description: `Enter the ID in "${names.get(parameter) ?? parameter}". No request was sent.`,
-			});
+			throw new NodeOperationError(
+				this.getNode(),
+				`"${names.get(parameter) ?? parameter}" is required`,
+				{
+					itemIndex,
+					description: `Enter the ID in "${names.get(parameter) ?? parameter}". No request was sent.`,
+				},
+			);
 		}
 		pathValues[slot] = String(value).trim();
 	}
@@ -74,16 +98,25 @@ export function buildRequest(this: IExecuteFunctions, operation: OperationModule
 	}
 	for (const collection of endpoint.queryCollections ?? []) {
 		const values = this.getNodeParameter(collection, itemIndex, {}) as IDataObject;
-		for (const [name, value] of Object.entries(values)) if (isSet(value)) qs[name] = queryValue(value);
+		for (const [name, value] of Object.entries(values))
+			if (isSet(value)) qs[name] = queryValue(value);
 	}
-	const extra = this.getNodeParameter('options.queryParameters.parameters', itemIndex, []) as Array<{
+	const extra = this.getNodeParameter(
+		'options.queryParameters.parameters',
+		itemIndex,
+		[],
+	) as Array<{
 		name?: string;
 		value?: string;
 	}>;
 	for (const { name, value } of extra) {
 		if (name && name.trim() !== '') qs[name.trim()] = value ?? '';
 	}
-	const request: ApiRequest = { method: endpoint.method, path: buildPath(endpoint.path, pathValues), qs };
+	const request: ApiRequest = {
+		method: endpoint.method,
+		path: buildPath(endpoint.path, pathValues),
+		qs,
+	};
 	if (endpoint.body) request.body = readBody.call(this, operation, itemIndex);
 	return request;
 }
@@ -100,8 +133,16 @@ export async function executeEndpoint(
 	if (operation.endpoint.list) {
 		const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 		const limit = returnAll ? undefined : (this.getNodeParameter('limit', itemIndex, 50) as number);
-		const toRecords = (data: ApiResource[], included?: ApiResource[]) => toItems(data, included, simplify);
-		return await apiRequestAllItems.call(this, request, { returnAll, limit }, toRecords, retry, itemIndex);
+		const toRecords = (data: ApiResource[], included?: ApiResource[]) =>
+			toItems(data, included, simplify);
+		return await apiRequestAllItems.call(
+			this,
+			request,
+			{ returnAll, limit },
+			toRecords,
+			retry,
+			itemIndex,
+		);
 	}
 	const envelope = await apiRequest.call(this, request, retry, itemIndex);
 	const data = Array.isArray(envelope.data) ? envelope.data : envelope.data ? [envelope.data] : [];

@@ -32,8 +32,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const operationName = this.getNodeParameter('operation', 0) as string;
 	const operation = resources[resource]?.operations[operationName];
 	if (!operation) {
-		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`);
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operationName}" of "${resource}" is not supported`,
+		);
 	}
-	const run = operation.executeAll ?? ((input: INodeExecutionData[]) => runPerItem.call(this, operation, input));
+	const run =
+		operation.executeAll ??
+		((input: INodeExecutionData[]) => runPerItem.call(this, operation, input));
 	return [await run.call(this, items)];
 }

@@ -34,7 +34,10 @@ export interface OperationModule {
 	description: INodeProperties[];
 	endpoint: Endpoint;
 	/** For operations that group input items into shared requests (bulk updates, combined batches). */
-	executeAll?: (this: IExecuteFunctions, items: INodeExecutionData[]) => Promise<INodeExecutionData[]>;
+	executeAll?: (
+		this: IExecuteFunctions,
+		items: INodeExecutionData[],
+	) => Promise<INodeExecutionData[]>;
 }
 
 export interface ResourceModule {

@@ -21,7 +21,8 @@ const isEmpty = (value: unknown): boolean =>
  * - `<field>_json` (the JSON alternative of a nested field) is parsed into `<field>`.
  */
 export function normalize(value: unknown, node: INode, itemIndex: number, path = ''): unknown {
-	if (Array.isArray(value)) return value.map((entry, index) => normalize(entry, node, itemIndex, `${path}[${index}]`));
+	if (Array.isArray(value))
+		return value.map((entry, index) => normalize(entry, node, itemIndex, `${path}[${index}]`));
 	if (!isPlainObject(value)) return value;
 	const keys = Object.keys(value);
 	if (keys.length === 1 && keys[0] === 'items' && Array.isArray(value.items)) {
@@ -38,10 +39,14 @@ export function normalize(value: unknown, node: INode, itemIndex: number, path =
 		if (key.endsWith(JSON_SUFFIX) && key.length > JSON_SUFFIX.length) {
 			const field = key.slice(0, -JSON_SUFFIX.length);
 			if (!isEmpty(value[field])) {
-				throw new NodeOperationError(node, `Set "${field}" either with its fields or as JSON, not both`, {
-					itemIndex,
-					description: `Remove "${field}" or "${key}" from the parameters. No request was sent.`,
-				});
+				throw new NodeOperationError(
+					node,
+					`Set "${field}" either with its fields or as JSON, not both`,
+					{
+						itemIndex,
+						description: `Remove "${field}" or "${key}" from the parameters. No request was sent.`,
+					},
+				);
 			}
 			out[field] = parseJson(entry, key, node, itemIndex) as IDataObject;
 			continue;
@@ -72,7 +77,11 @@ export function displayNames(properties: INodeProperties[]): Map<string, string>
 	const visit = (list: unknown[] | undefined): void => {
 		for (const entry of list ?? []) {
 			if (!isPlainObject(entry)) continue;
-			if (typeof entry.name === 'string' && typeof entry.displayName === 'string' && !names.has(entry.name)) {
+			if (
+				typeof entry.name === 'string' &&
+				typeof entry.displayName === 'string' &&
+				!names.has(entry.name)
+			) {
 				names.set(entry.name, entry.displayName);
 			}
 			if (Array.isArray(entry.options)) visit(entry.options);
@@ -85,7 +94,8 @@ export function displayNames(properties: INodeProperties[]): Map<string, string>
 
 const issuePath = (issue: ZodIssue): string =>
 	issue.path.reduce<string>(
-		(text, part) => (typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${part}` : part),
+		(text, part) =>
+			typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${part}` : part,
 		'',
 	);
 

@@ -15,21 +15,29 @@ export function lazy<T extends ZodTypeAny>(build: () => T): () => T {
 }
 
 const toNumber = (value: unknown): unknown =>
-	typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value)) ? Number(value) : value;
+	typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value))
+		? Number(value)
+		: value;
 
 /** A positive integer ID. */
 export const id = () =>
 	z.preprocess(
 		toNumber,
 		z
-			.number({ required_error: 'is required', invalid_type_error: 'must be a whole number (an ID)' })
+			.number({
+				required_error: 'is required',
+				invalid_type_error: 'must be a whole number (an ID)',
+			})
 			.int('must be a whole number (an ID)')
 			.positive('must be a positive ID'),
 	);
 
 /** An integer. */
 export const integer = (message = 'must be a whole number') =>
-	z.preprocess(toNumber, z.number({ required_error: 'is required', invalid_type_error: message }).int(message));
+	z.preprocess(
+		toNumber,
+		z.number({ required_error: 'is required', invalid_type_error: message }).int(message),
+	);
 
 /** A number. */
 export const number = (message = 'must be a number') =>
@@ -51,10 +59,15 @@ export const idList = () =>
 		},
 		z.array(
 			z
-				.number({ invalid_type_error: 'must list whole-number IDs separated by commas, such as 12, 15' })
+				.number({
+					invalid_type_error: 'must list whole-number IDs separated by commas, such as 12, 15',
+				})
 				.int('must list whole-number IDs separated by commas, such as 12, 15')
 				.positive('must list positive IDs'),
-			{ required_error: 'is required', invalid_type_error: 'must list IDs separated by commas, such as 12, 15' },
+			{
+				required_error: 'is required',
+				invalid_type_error: 'must list IDs separated by commas, such as 12, 15',
+			},
 		),
 	);
 
@@ -74,9 +87,13 @@ export const hhmm = () =>
 /** A decimal number written as text, such as "2" or "1.5". */
 export const numericString = () =>
 	z.preprocess(
-		(value) => (typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : value),
+		(value) =>
+			typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : value,
 		z
-			.string({ required_error: 'is required', invalid_type_error: 'must be a number, such as 2 or 1.5' })
+			.string({
+				required_error: 'is required',
+				invalid_type_error: 'must be a number, such as 2 or 1.5',
+			})
 			.regex(/^-?\d+(\.\d+)?$/, 'must be a number, such as 2 or 1.5'),
 	);
 

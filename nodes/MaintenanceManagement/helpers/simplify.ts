@@ -19,7 +19,11 @@ export function indexIncluded(included: ApiResource[] | undefined): IncludedInde
  * An attribute whose name collides with `id` or `type` (a planned job's `type`, say) is kept as
  * `attribute_<name>`, so no value is lost.
  */
-export function simplifyResource(resource: ApiResource, included: IncludedIndex, depth = 0): IDataObject {
+export function simplifyResource(
+	resource: ApiResource,
+	included: IncludedIndex,
+	depth = 0,
+): IDataObject {
 	const attributes = resource.attributes ?? {};
 	// A record of the page is flattened in place: its attributes object, freshly parsed and used once,
 	// becomes the item (copying 100,000 records would double the time and the memory of a Return All).
@@ -40,13 +44,21 @@ export function simplifyResource(resource: ApiResource, included: IncludedIndex,
 			const resolve = (ref: ResourceRef): IDataObject => {
 				const found = included.get(keyOf(ref));
 				// One level of nesting is enough to read a relation; deeper links stay as references.
-				return found && depth === 0 ? simplifyResource(found, included, depth + 1) : { id: ref.id, type: ref.type };
+				return found && depth === 0
+					? simplifyResource(found, included, depth + 1)
+					: { id: ref.id, type: ref.type };
 			};
-			item[name] = Array.isArray(related) ? related.map(resolve) : related ? resolve(related) : null;
+			item[name] = Array.isArray(related)
+				? related.map(resolve)
+				: related
+					? resolve(related)
+					: null;
 		}
 	}
 	// The record's meta (custom_fields, cost_centers) beside its attributes, where no attribute has the name.
-	if (resource.meta) for (const [name, value] of Object.entries(resource.meta)) if (!(name in item)) item[name] = value;
+	if (resource.meta)
+		for (const [name, value] of Object.entries(resource.meta))
+			if (!(name in item)) item[name] = value;
 	return item;
 }
 
@@ -55,16 +67,28 @@ export function rawResource(resource: ApiResource, included: IncludedIndex): IDa
 	if (!resource.relationships || included.size === 0) return resource as IDataObject;
 	const related: ApiResource[] = [];
 	for (const relation of Object.values(resource.relationships)) {
-		const refs = Array.isArray(relation?.data) ? relation.data : relation?.data ? [relation.data] : [];
+		const refs = Array.isArray(relation?.data)
+			? relation.data
+			: relation?.data
+				? [relation.data]
+				: [];
 		for (const ref of refs) {
 			const found = included.get(keyOf(ref));
 			if (found) related.push(found);
 		}
 	}
-	return related.length ? ({ ...resource, included: related } as IDataObject) : (resource as IDataObject);
+	return related.length
+		? ({ ...resource, included: related } as IDataObject)
+		: (resource as IDataObject);
 }
 
-export function toItems(data: ApiResource[], includedList: ApiResource[] | undefined, simplify: boolean): IDataObject[] {
+export function toItems(
+	data: ApiResource[],
+	includedList: ApiResource[] | undefined,
+	simplify: boolean,
+): IDataObject[] {
 	const included = indexIncluded(includedList);
-	return data.map((resource) => (simplify ? simplifyResource(resource, included) : rawResource(resource, included)));
+	return data.map((resource) =>
+		simplify ? simplifyResource(resource, included) : rawResource(resource, included),
+	);
 }

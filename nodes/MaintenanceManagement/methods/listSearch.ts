@@ -4,11 +4,18 @@ import { apiRequest } from '../transport';
 
 const PAGE_SIZE = 100;
 
-type ListSearch = (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string) => Promise<INodeListSearchResult>;
+type ListSearch = (
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+) => Promise<INodeListSearchResult>;
 
 /** A searchable, paginated list over one collection, filtered with `s_<field>_like`. */
-const searchCollection =
-	(path: string, searchField: string, label: (attributes: IDataObject, id: string) => string): ListSearch =>
+const searchCollection = (
+	path: string,
+	searchField: string,
+	label: (attributes: IDataObject, id: string) => string,
+): ListSearch =>
 	async function (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string) {
 		const page = paginationToken ? Number(paginationToken) : 1;
 		const qs: IDataObject = { page, limit: PAGE_SIZE };
@@ -16,8 +23,12 @@ const searchCollection =
 		const envelope = await apiRequest.call(this, { method: 'GET', path, qs });
 		const data = Array.isArray(envelope.data) ? envelope.data : [];
 		return {
-			results: data.map((resource) => ({ name: label(resource.attributes ?? {}, resource.id), value: resource.id })),
-			paginationToken: data.length === PAGE_SIZE && envelope.links?.next ? String(page + 1) : undefined,
+			results: data.map((resource) => ({
+				name: label(resource.attributes ?? {}, resource.id),
+				value: resource.id,
+			})),
+			paginationToken:
+				data.length === PAGE_SIZE && envelope.links?.next ? String(page + 1) : undefined,
 		};
 	};
 
@@ -32,6 +43,9 @@ export const searchSuppliers = searchCollection('/suppliers', 'name', (attribute
 	withCode(attributes.name, attributes.code, id),
 );
 
-export const searchBuyOrders = searchCollection('/sales/buy-orders', 'code', (attributes, id) =>
-	`${String(attributes.code ?? id)}${attributes.state ? ` · ${String(attributes.state)}` : ''}`,
+export const searchBuyOrders = searchCollection(
+	'/sales/buy-orders',
+	'code',
+	(attributes, id) =>
+		`${String(attributes.code ?? id)}${attributes.state ? ` · ${String(attributes.state)}` : ''}`,
 );

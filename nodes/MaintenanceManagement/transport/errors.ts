@@ -90,7 +90,13 @@ export function apiError(
 }
 
 /** Passes the node's own errors through unchanged and wraps anything else, keeping the item index. */
-export function asNodeError(node: INode, error: unknown, itemIndex?: number): NodeApiError | NodeOperationError {
+export function asNodeError(
+	node: INode,
+	error: unknown,
+	itemIndex?: number,
+): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(node, error instanceof Error ? error : String(error), { itemIndex });
+	return new NodeOperationError(node, error instanceof Error ? error : String(error), {
+		itemIndex,
+	});
 }

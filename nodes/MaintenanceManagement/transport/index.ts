@@ -50,7 +50,11 @@ export interface RetryPolicy {
 	baseDelayMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 5, maxTotalWaitMs: 120_000, baseDelayMs: 1000 };
+export const DEFAULT_RETRY: RetryPolicy = {
+	maxAttempts: 5,
+	maxTotalWaitMs: 120_000,
+	baseDelayMs: 1000,
+};
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
@@ -77,7 +81,9 @@ async function getConnection(this: Context, itemIndex?: number): Promise<Connect
 		const environment = credentials.environment === 'sandbox' ? 'sandbox' : 'production';
 		const field = environment === 'sandbox' ? 'sandboxBaseUrl' : 'productionBaseUrl';
 		const label = environment === 'sandbox' ? 'Sandbox Base URL' : 'Production Base URL';
-		const baseUrl = String(credentials[field] ?? '').trim().replace(/\/+$/, '');
+		const baseUrl = String(credentials[field] ?? '')
+			.trim()
+			.replace(/\/+$/, '');
 		const token = String(credentials.accessToken ?? '').trim();
 		if (!token) {
 			throw new NodeOperationError(this.getNode(), 'The access token is missing', {
@@ -87,10 +93,14 @@ async function getConnection(this: Context, itemIndex?: number): Promise<Connect
 			});
 		}
 		if (!/^https?:\/\/[^\s/]+(\/[^\s]*)?\/v3$/i.test(baseUrl)) {
-			throw new NodeOperationError(this.getNode(), `The credential's ${label} is not a valid API address`, {
-				description: `Set "${label}" in the credential to the address of the API, starting with https:// and ending with /v3 (for example https://api.example.com/v3). No request was sent.`,
-				itemIndex,
-			});
+			throw new NodeOperationError(
+				this.getNode(),
+				`The credential's ${label} is not a valid API address`,
+				{
+					description: `Set "${label}" in the credential to the address of the API, starting with https:// and ending with /v3 (for example https://api.example.com/v3). No request was sent.`,
+					itemIndex,
+				},
+			);
 		}
 		return { baseUrl, environment, token };
 	})();
@@ -120,7 +130,10 @@ const header = (headers: IDataObject | undefined, name: string): string | undefi
 };
 
 /** How long a 429 answer asks us to wait: `Retry-After` (seconds) first, then `X-RateLimit-Reset` (UNIX time). */
-export function rateLimitWaitMs(headers: IDataObject | undefined, now = Date.now()): number | undefined {
+export function rateLimitWaitMs(
+	headers: IDataObject | undefined,
+	now = Date.now(),
+): number | undefined {
 	const retryAfter = header(headers, 'retry-after');
 	if (retryAfter !== undefined && retryAfter.trim() !== '') {
 		const seconds = Number(retryAfter);
@@ -149,7 +162,10 @@ const CONNECTION_FAULTS = new Set([
 
 const isConnectionFault = (error: unknown): boolean => {
 	const { code, message } = (error ?? {}) as { code?: string; message?: string };
-	return (code !== undefined && CONNECTION_FAULTS.has(code)) || /socket hang up|ECONNRESET|other side closed/i.test(message ?? '');
+	return (
+		(code !== undefined && CONNECTION_FAULTS.has(code)) ||
+		/socket hang up|ECONNRESET|other side closed/i.test(message ?? '')
+	);
 };
 
 interface FullResponse {
@@ -201,14 +217,18 @@ export async function apiRequest(
 				await sleep(wait);
 				continue;
 			}
-			throw new NodeApiError(this.getNode(), { message, code: (error as { code?: string }).code ?? null } as JsonObject, {
-				message: `Could not reach the API: ${message}`,
-				description:
-					request.method === 'GET'
-						? `The connection to ${baseUrl} failed after ${attempt} attempt(s). Check the base URL in the credential and the network.`
-						: `The connection to ${baseUrl} failed. The ${request.method} request was not retried, so that nothing is created or changed twice; check whether the change was applied before running it again.`,
-				itemIndex,
-			});
+			throw new NodeApiError(
+				this.getNode(),
+				{ message, code: (error as { code?: string }).code ?? null } as JsonObject,
+				{
+					message: `Could not reach the API: ${message}`,
+					description:
+						request.method === 'GET'
+							? `The connection to ${baseUrl} failed after ${attempt} attempt(s). Check the base URL in the credential and the network.`
+							: `The connection to ${baseUrl} failed. The ${request.method} request was not retried, so that nothing is created or changed twice; check whether the change was applied before running it again.`,
+					itemIndex,
+				},
+			);
 		}
 		const { statusCode } = response;
 		if (statusCode < 400) return (response.body ?? {}) as ApiEnvelope;
@@ -222,7 +242,13 @@ export async function apiRequest(
 				continue;
 			}
 		}
-		throw apiError(this.getNode(), statusCode, response.body, { ...context, attempts: attempt, waitedMs }, itemIndex);
+		throw apiError(
+			this.getNode(),
+			statusCode,
+			response.body,
+			{ ...context, attempts: attempt, waitedMs },
+			itemIndex,
+		);
 	}
 }
 
@@ -264,16 +290,24 @@ export async function apiRequestAllItems(
 			retry,
 			itemIndex,
 		);
-		const pageData = Array.isArray(envelope.data) ? envelope.data : envelope.data ? [envelope.data] : [];
+		const pageData = Array.isArray(envelope.data)
+			? envelope.data
+			: envelope.data
+				? [envelope.data]
+				: [];
 		if (pageData.length === 0) break;
 		const key = pageKey(pageData);
 		if (key === previous) break;
 		previous = key;
 		const take = Math.min(pageData.length, wanted - records.length);
-		for (const record of toRecords(take < pageData.length ? pageData.slice(0, take) : pageData, envelope.included)) {
+		for (const record of toRecords(
+			take < pageData.length ? pageData.slice(0, take) : pageData,
+			envelope.included,
+		)) {
 			records.push(record);
 		}
-		const lastPage = pageData.length < pageSize || (envelope.links !== undefined && !envelope.links.next);
+		const lastPage =
+			pageData.length < pageSize || (envelope.links !== undefined && !envelope.links.next);
 		if (lastPage) break;
 	}
 	return records;

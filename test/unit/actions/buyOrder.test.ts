@@ -12,13 +12,19 @@ const DRAFT = '5';
 const RECEIVED_PARTIALLY = '2';
 
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
-const fromList = (value: string) => ({ __rl: true, mode: 'list', value, cachedResultName: `PO-${value}` });
+const fromList = (value: string) => ({
+	__rl: true,
+	mode: 'list',
+	value,
+	cachedResultName: `PO-${value}`,
+});
 
 beforeAll(async () => await fixture.start());
 afterAll(async () => await fixture.stop());
 beforeEach(async () => await fixture.reset());
 
-const run = (parameters: Record<string, ParameterValue>, options: RunAgainst = {}) => fixture.run({ resource: 'buyOrder', ...parameters }, options);
+const run = (parameters: Record<string, ParameterValue>, options: RunAgainst = {}) =>
+	fixture.run({ resource: 'buyOrder', ...parameters }, options);
 
 const getAll = (parameters: Record<string, ParameterValue> = {}, options: RunAgainst = {}) =>
 	run({ operation: 'getAll', ...parameters }, options);
@@ -27,7 +33,8 @@ const update = (parameters: Record<string, ParameterValue>, options: RunAgainst 
 	run({ operation: 'update', buyOrderId: byId(DRAFT), ...parameters }, options);
 
 const stored = async (id: string) =>
-	((await fixture.control('GET', `/state/buyOrders/${id}`)) as { attributes: IDataObject }).attributes;
+	((await fixture.control('GET', `/state/buyOrders/${id}`)) as { attributes: IDataObject })
+		.attributes;
 
 describe('Buy Order: Get Many', () => {
 	it('sends GET /sales/buy-orders with page and limit, and returns one simplified item per order', async () => {
@@ -36,11 +43,27 @@ describe('Buy Order: Get Many', () => {
 		expect(requests).toHaveLength(1);
 		const logged = await fixture.requests();
 		expect(logged).toHaveLength(1);
-		expect(logged[0]).toMatchObject({ method: 'GET', path: '/sales/buy-orders', query: { page: '1', limit: '10' }, body: null, status: 200, env: 'sandbox' });
+		expect(logged[0]).toMatchObject({
+			method: 'GET',
+			path: '/sales/buy-orders',
+			query: { page: '1', limit: '10' },
+			body: null,
+			status: 200,
+			env: 'sandbox',
+		});
 		expect(output).toHaveLength(10);
-		expect(output.map((item) => item.json.code)).toEqual(Array.from({ length: 10 }, (_, i) => `PO-${String(i + 1).padStart(4, '0')}`));
+		expect(output.map((item) => item.json.code)).toEqual(
+			Array.from({ length: 10 }, (_, i) => `PO-${String(i + 1).padStart(4, '0')}`),
+		);
 		output.forEach((item) => expect(item.pairedItem).toEqual({ item: 0 }));
-		expect(output[0].json).toMatchObject({ id: '1', type: 'buy_order', order_id: 1, state: 'CREATED', attribute_type: 'MATERIAL', supplier_id: 1 });
+		expect(output[0].json).toMatchObject({
+			id: '1',
+			type: 'buy_order',
+			order_id: 1,
+			state: 'CREATED',
+			attribute_type: 'MATERIAL',
+			supplier_id: 1,
+		});
 		expect(output[4].json).toMatchObject({ id: '5', state: 'SAVED_AS_DRAFT' });
 	});
 
@@ -54,18 +77,34 @@ describe('Buy Order: Get Many', () => {
 	it('with Simplify off, returns the orders in the API shape', async () => {
 		const { output } = await getAll({ limit: 2, simplify: false });
 		expect(output).toHaveLength(2);
-		expect(output[0].json).toMatchObject({ id: '1', type: 'buy_order', attributes: { code: 'PO-0001', state: 'CREATED' } });
+		expect(output[0].json).toMatchObject({
+			id: '1',
+			type: 'buy_order',
+			attributes: { code: 'PO-0001', state: 'CREATED' },
+		});
 		expect(output[0].json.code).toBeUndefined();
 	});
 
 	it('passes the Query Parameters option on, so the service filters the list', async () => {
 		const { output, error } = await getAll({
 			returnAll: true,
-			options: { queryParameters: { parameters: [{ name: 's_state', value: 'SAVED_AS_DRAFT' }, { name: 'sort', value: 'order_id-' }] } },
+			options: {
+				queryParameters: {
+					parameters: [
+						{ name: 's_state', value: 'SAVED_AS_DRAFT' },
+						{ name: 'sort', value: 'order_id-' },
+					],
+				},
+			},
 		});
 		expect(error).toBeUndefined();
 		const [logged] = await fixture.requests();
-		expect(logged.query).toEqual({ page: '1', limit: '2000', s_state: 'SAVED_AS_DRAFT', sort: 'order_id-' });
+		expect(logged.query).toEqual({
+			page: '1',
+			limit: '2000',
+			s_state: 'SAVED_AS_DRAFT',
+			sort: 'order_id-',
+		});
 		expect(output.map((item) => item.json.id)).toEqual(['30', '25', '20', '15', '10', '5']);
 		output.forEach((item) => expect(item.json.state).toBe('SAVED_AS_DRAFT'));
 	});
@@ -104,11 +143,16 @@ describe('Buy Order: Get Many', () => {
 		expect(error?.message).toBe('Action unauthorized');
 		expect(error?.httpCode).toBe('403');
 		expect(error?.description).toMatch(/lacks the permission/);
-		expect(JSON.stringify({ message: error?.message, description: error?.description })).not.toContain(fixture.readOnlyCredentials.accessToken);
+		expect(
+			JSON.stringify({ message: error?.message, description: error?.description }),
+		).not.toContain(fixture.readOnlyCredentials.accessToken);
 	});
 
 	it('with Continue On Fail, a 403 becomes an error item paired to its input', async () => {
-		const { output, error } = await getAll({}, { readOnly: true, continueOnFail: true, items: [{ a: 1 }, { a: 2 }] });
+		const { output, error } = await getAll(
+			{},
+			{ readOnly: true, continueOnFail: true, items: [{ a: 1 }, { a: 2 }] },
+		);
 		expect(error).toBeUndefined();
 		expect(output).toHaveLength(2);
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
@@ -120,18 +164,28 @@ describe('Buy Order: searchBuyOrders (resource locator list)', () => {
 	const search = async (filter?: string, token?: string) => {
 		const requests: SentRequest[] = [];
 		const context = loadOptionsContext(node, fixture.credentials, requests);
-		const result = (await node.methods!.listSearch!.searchBuyOrders.call(context, filter, token)) as INodeListSearchResult;
+		const result = (await node.methods!.listSearch!.searchBuyOrders.call(
+			context,
+			filter,
+			token,
+		)) as INodeListSearchResult;
 		return { result, requests };
 	};
 
 	it('lists orders by code with their state, and searches the code', async () => {
 		const { result } = await search('PO-001');
 		const [logged] = await fixture.requests();
-		expect(logged).toMatchObject({ method: 'GET', path: '/sales/buy-orders', query: { page: '1', limit: '100', s_code_like: 'PO-001' } });
+		expect(logged).toMatchObject({
+			method: 'GET',
+			path: '/sales/buy-orders',
+			query: { page: '1', limit: '100', s_code_like: 'PO-001' },
+		});
 		expect(result.results).toEqual(
 			Array.from({ length: 10 }, (_, i) => {
 				const n = 10 + i;
-				const state = ['SAVED_AS_DRAFT', 'CREATED', 'RECEIVED_PARTIALLY', 'RECEIVED', 'CONFIRMED'][n % 5];
+				const state = ['SAVED_AS_DRAFT', 'CREATED', 'RECEIVED_PARTIALLY', 'RECEIVED', 'CONFIRMED'][
+					n % 5
+				];
 				return { name: `PO-00${n} · ${state}`, value: String(n) };
 			}),
 		);
@@ -168,7 +222,12 @@ describe('Buy Order: Update', () => {
 		expect(requests).toHaveLength(1);
 		const logged = await fixture.requests();
 		expect(logged).toHaveLength(1);
-		expect(logged[0]).toMatchObject({ method: 'PATCH', path: '/sales/buy-orders/5', query: {}, status: 200 });
+		expect(logged[0]).toMatchObject({
+			method: 'PATCH',
+			path: '/sales/buy-orders/5',
+			query: {},
+			status: 200,
+		});
 		expect(logged[0].body).toEqual({
 			supplier_id: 3,
 			warehouse_id: 2,
@@ -195,7 +254,11 @@ describe('Buy Order: Update', () => {
 			custom_fields: null,
 			cost_centers: [],
 		});
-		expect(await stored('5')).toMatchObject({ supplier_id: 3, internal_sale_id: 'INT-9', related_to_id: 7 });
+		expect(await stored('5')).toMatchObject({
+			supplier_id: 3,
+			internal_sale_id: 'INT-9',
+			related_to_id: 7,
+		});
 	});
 
 	it('sends only the fields that were set', async () => {
@@ -206,7 +269,10 @@ describe('Buy Order: Update', () => {
 	});
 
 	it('takes the order picked from the list as well as by ID', async () => {
-		const { output, error } = await update({ buyOrderId: fromList('7'), updateFields: { internal_sale_id: 'X' } });
+		const { output, error } = await update({
+			buyOrderId: fromList('7'),
+			updateFields: { internal_sale_id: 'X' },
+		});
 		expect(error).toBeUndefined();
 		expect((await fixture.requests())[0].path).toBe('/sales/buy-orders/7');
 		expect(output[0].json.id).toBe('7');
@@ -214,27 +280,52 @@ describe('Buy Order: Update', () => {
 
 	it('takes IDs given as text by expressions and sends them as numbers', async () => {
 		const { error } = await update({
-			updateFields: { supplier_id: ' 4 ', warehouse_id: '3', related_to_type: 'FAILURE', related_to_id: '12' },
+			updateFields: {
+				supplier_id: ' 4 ',
+				warehouse_id: '3',
+				related_to_type: 'FAILURE',
+				related_to_id: '12',
+			},
 		});
 		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].body).toEqual({ supplier_id: 4, warehouse_id: 3, related_to_type: 'FAILURE', related_to_id: 12 });
+		expect((await fixture.requests())[0].body).toEqual({
+			supplier_id: 4,
+			warehouse_id: 3,
+			related_to_type: 'FAILURE',
+			related_to_id: 12,
+		});
 	});
 
-	it.each([['null'], [' NULL ']])('removes the supplier of a draft order with the word %p', async (value) => {
-		expect((await stored(DRAFT)).supplier_id).toBe(5);
-		const { output, error } = await update({ updateFields: { supplier_id: value } });
-		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].body).toEqual({ supplier_id: null });
-		expect(output[0].json.supplier_id).toBeNull();
-		expect((await stored(DRAFT)).supplier_id).toBeNull();
-	});
+	it.each([['null'], [' NULL ']])(
+		'removes the supplier of a draft order with the word %p',
+		async (value) => {
+			expect((await stored(DRAFT)).supplier_id).toBe(5);
+			const { output, error } = await update({ updateFields: { supplier_id: value } });
+			expect(error).toBeUndefined();
+			expect((await fixture.requests())[0].body).toEqual({ supplier_id: null });
+			expect(output[0].json.supplier_id).toBeNull();
+			expect((await stored(DRAFT)).supplier_id).toBeNull();
+		},
+	);
 
 	it('clears description and sale references with the word null', async () => {
-		await update({ updateFields: { description: 'Old', internal_sale_id: 'I-1', external_sale_id: 'E-1' } });
-		const { error } = await update({ updateFields: { description: 'null', internal_sale_id: 'Null', external_sale_id: 'NULL' } });
+		await update({
+			updateFields: { description: 'Old', internal_sale_id: 'I-1', external_sale_id: 'E-1' },
+		});
+		const { error } = await update({
+			updateFields: { description: 'null', internal_sale_id: 'Null', external_sale_id: 'NULL' },
+		});
 		expect(error).toBeUndefined();
-		expect((await fixture.requests())[1].body).toEqual({ description: null, internal_sale_id: null, external_sale_id: null });
-		expect(await stored(DRAFT)).toMatchObject({ description: null, internal_sale_id: null, external_sale_id: null });
+		expect((await fixture.requests())[1].body).toEqual({
+			description: null,
+			internal_sale_id: null,
+			external_sale_id: null,
+		});
+		expect(await stored(DRAFT)).toMatchObject({
+			description: null,
+			internal_sale_id: null,
+			external_sale_id: null,
+		});
 	});
 
 	it('removes the relation with Related To Type None, sending null for both fields', async () => {
@@ -242,15 +333,24 @@ describe('Buy Order: Update', () => {
 		expect(await stored(DRAFT)).toMatchObject({ related_to_type: 'FAILURE', related_to_id: 9 });
 		const { output, error } = await update({ updateFields: { related_to_type: 'null' } });
 		expect(error).toBeUndefined();
-		expect((await fixture.requests())[1]).toMatchObject({ status: 200, body: { related_to_type: null, related_to_id: null } });
+		expect((await fixture.requests())[1]).toMatchObject({
+			status: 200,
+			body: { related_to_type: null, related_to_id: null },
+		});
 		expect(output[0].json).toMatchObject({ related_to_type: null, related_to_id: null });
 		expect(await stored(DRAFT)).toMatchObject({ related_to_type: null, related_to_id: null });
 	});
 
 	it('passes the API refusal on when the supplier is removed outside SAVED_AS_DRAFT, and changes nothing', async () => {
-		const { error, requests } = await update({ buyOrderId: byId(RECEIVED_PARTIALLY), updateFields: { supplier_id: 'null' } });
+		const { error, requests } = await update({
+			buyOrderId: byId(RECEIVED_PARTIALLY),
+			updateFields: { supplier_id: 'null' },
+		});
 		expect(requests).toHaveLength(1);
-		expect((await fixture.requests())[0]).toMatchObject({ status: 400, body: { supplier_id: null } });
+		expect((await fixture.requests())[0]).toMatchObject({
+			status: 400,
+			body: { supplier_id: null },
+		});
 		expect(error?.httpCode).toBe('400');
 		expect(error?.message).toBe(
 			'Property validation error. supplier_id: The supplier can be removed only while the order is SAVED_AS_DRAFT.',
@@ -259,18 +359,66 @@ describe('Buy Order: Update', () => {
 	});
 
 	it.each<[string, Record<string, ParameterValue>, RegExp]>([
-		['Related To Type without Related To ID', { updateFields: { related_to_type: 'FAILURE' } }, /"related_to_id" \(Related To ID\) is required together with the other: add Related To ID/],
-		['Related To ID without Related To Type', { updateFields: { related_to_id: 4 } }, /"related_to_type" \(Related To Type\) is required together with the other: add Related To Type/],
-		['no update field at all', { updateFields: {} }, /"updateFields" \(Update Fields\) has nothing to change/],
-		['a supplier that is not an ID', { updateFields: { supplier_id: 'ACME' } }, /"supplier_id" \(Supplier ID\) must be a supplier ID \(a whole number\), or the word null/],
-		['a supplier of 0', { updateFields: { supplier_id: '0' } }, /"supplier_id" \(Supplier ID\) must be a supplier ID/],
-		['a warehouse of 0 (the default once added)', { updateFields: { warehouse_id: 0 } }, /"warehouse_id" \(Warehouse ID\) must be a positive ID/],
-		['a related ID that is not whole', { updateFields: { related_to_type: 'FAILURE', related_to_id: 2.5 } }, /"related_to_id" \(Related To ID\) must be a whole number/],
-		['Related To Type None with a Related To ID', { updateFields: { related_to_type: 'null', related_to_id: 3 } }, /"related_to_id" \(Related To ID\) must be left out when Related To Type is None/],
-		['Related To Type with the word null as ID', { updateFields: { related_to_type: 'FAILURE', related_to_id: 'null' } }, /"related_to_id" \(Related To ID\) is required together with the other/],
-		['an unknown related type', { updateFields: { related_to_type: 'WORK', related_to_id: 2 } }, /"related_to_type" \(Related To Type\) must be one of FAILURE, SCHEDULED_WORK/],
-		['a description that is not text', { updateFields: { description: 12 } }, /"description" \(Description\) must be text, or null to clear it/],
-		['an empty buy order ID', { buyOrderId: byId(' '), updateFields: { description: 'x' } }, /"Buy Order" is required/],
+		[
+			'Related To Type without Related To ID',
+			{ updateFields: { related_to_type: 'FAILURE' } },
+			/"related_to_id" \(Related To ID\) is required together with the other: add Related To ID/,
+		],
+		[
+			'Related To ID without Related To Type',
+			{ updateFields: { related_to_id: 4 } },
+			/"related_to_type" \(Related To Type\) is required together with the other: add Related To Type/,
+		],
+		[
+			'no update field at all',
+			{ updateFields: {} },
+			/"updateFields" \(Update Fields\) has nothing to change/,
+		],
+		[
+			'a supplier that is not an ID',
+			{ updateFields: { supplier_id: 'ACME' } },
+			/"supplier_id" \(Supplier ID\) must be a supplier ID \(a whole number\), or the word null/,
+		],
+		[
+			'a supplier of 0',
+			{ updateFields: { supplier_id: '0' } },
+			/"supplier_id" \(Supplier ID\) must be a supplier ID/,
+		],
+		[
+			'a warehouse of 0 (the default once added)',
+			{ updateFields: { warehouse_id: 0 } },
+			/"warehouse_id" \(Warehouse ID\) must be a positive ID/,
+		],
+		[
+			'a related ID that is not whole',
+			{ updateFields: { related_to_type: 'FAILURE', related_to_id: 2.5 } },
+			/"related_to_id" \(Related To ID\) must be a whole number/,
+		],
+		[
+			'Related To Type None with a Related To ID',
+			{ updateFields: { related_to_type: 'null', related_to_id: 3 } },
+			/"related_to_id" \(Related To ID\) must be left out when Related To Type is None/,
+		],
+		[
+			'Related To Type with the word null as ID',
+			{ updateFields: { related_to_type: 'FAILURE', related_to_id: 'null' } },
+			/"related_to_id" \(Related To ID\) is required together with the other/,
+		],
+		[
+			'an unknown related type',
+			{ updateFields: { related_to_type: 'WORK', related_to_id: 2 } },
+			/"related_to_type" \(Related To Type\) must be one of FAILURE, SCHEDULED_WORK/,
+		],
+		[
+			'a description that is not text',
+			{ updateFields: { description: 12 } },
+			/"description" \(Description\) must be text, or null to clear it/,
+		],
+		[
+			'an empty buy order ID',
+			{ buyOrderId: byId(' '), updateFields: { description: 'x' } },
+			/"Buy Order" is required/,
+		],
 	])('rejects %s before sending anything', async (_label, parameters, message) => {
 		const { error, requests } = await update(parameters);
 		expect(error?.message).toMatch(message);
@@ -289,7 +437,10 @@ describe('Buy Order: Update', () => {
 	});
 
 	it('surfaces 404 Resource not found for an unknown buy order', async () => {
-		const { error, requests } = await update({ buyOrderId: byId('99999'), updateFields: { description: 'x' } });
+		const { error, requests } = await update({
+			buyOrderId: byId('99999'),
+			updateFields: { description: 'x' },
+		});
 		expect(requests).toHaveLength(1);
 		expect(error?.message).toBe('Resource not found');
 		expect(error?.httpCode).toBe('404');
@@ -305,7 +456,9 @@ describe('Buy Order: Update', () => {
 		const { error } = await update({ updateFields: { description: 'x' } }, { readOnly: true });
 		expect(error?.message).toBe('Action unauthorized');
 		expect(error?.httpCode).toBe('403');
-		expect(JSON.stringify({ m: error?.message, d: error?.description })).not.toContain(fixture.readOnlyCredentials.accessToken);
+		expect(JSON.stringify({ m: error?.message, d: error?.description })).not.toContain(
+			fixture.readOnlyCredentials.accessToken,
+		);
 		expect((await stored(DRAFT)).description).toBeNull();
 	});
 
@@ -326,12 +479,21 @@ describe('Buy Order: Update', () => {
 			},
 		);
 		expect(error).toBeUndefined();
-		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+		expect(output.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+			{ item: 3 },
+		]);
 		expect(output[0].json).toMatchObject({ id: '1', external_sale_id: 'E-1' });
 		expect(output[1].json.error).toBe('Resource not found');
 		expect(output[2].json.error).toMatch(/item 2: "related_to_id"/);
 		expect(output[3].json).toMatchObject({ id: '4', external_sale_id: 'E-4' });
-		expect((await fixture.requests()).map((r) => r.path)).toEqual(['/sales/buy-orders/1', '/sales/buy-orders/99999', '/sales/buy-orders/4']);
+		expect((await fixture.requests()).map((r) => r.path)).toEqual([
+			'/sales/buy-orders/1',
+			'/sales/buy-orders/99999',
+			'/sales/buy-orders/4',
+		]);
 		expect((await stored('3')).related_to_type).toBeNull();
 	});
 });

@@ -16,15 +16,24 @@ const sync = (parameters: Record<string, ParameterValue>, options: RunAgainst = 
 	fixture.run({ resource: 'client', operation: 'syncContacts', ...parameters }, options);
 
 const storedContacts = async (client: string) =>
-	((await fixture.control('GET', `/state/clients/${client}`)) as { attributes: IDataObject }).attributes.contact_ids;
+	((await fixture.control('GET', `/state/clients/${client}`)) as { attributes: IDataObject })
+		.attributes.contact_ids;
 
 describe('Client: the UI', () => {
 	it('offers Sync Contacts, described as setting the client contacts', () => {
-		const selector = node.description.properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes('client'));
+		const selector = node.description.properties.find(
+			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes('client'),
+		);
 		expect(selector?.options).toEqual([
-			expect.objectContaining({ name: 'Sync Contacts', value: 'syncContacts', action: 'Sync the contacts of a client' }),
+			expect.objectContaining({
+				name: 'Sync Contacts',
+				value: 'syncContacts',
+				action: 'Sync the contacts of a client',
+			}),
 		]);
-		expect((selector?.options?.[0] as { description: string }).description).toMatch(/^Set a client's contacts/);
+		expect((selector?.options?.[0] as { description: string }).description).toMatch(
+			/^Set a client's contacts/,
+		);
 		const contactIds = node.description.properties.find((p) => p.name === 'contact_ids');
 		expect(contactIds).toMatchObject({ required: true, type: 'string' });
 		expect(contactIds?.description).toMatch(/become the client's contacts/);
@@ -38,13 +47,30 @@ describe('Client: Sync Contacts', () => {
 		expect(error).toBeUndefined();
 		expect(requests).toHaveLength(1);
 		expect(await fixture.requests()).toEqual([
-			expect.objectContaining({ method: 'POST', path: '/clients/2/contacts', query: {}, body: { contact_ids: [1, 2] }, status: 200, env: 'sandbox' }),
+			expect.objectContaining({
+				method: 'POST',
+				path: '/clients/2/contacts',
+				query: {},
+				body: { contact_ids: [1, 2] },
+				status: 200,
+				env: 'sandbox',
+			}),
 		]);
 		expect(output).toHaveLength(1);
 		expect(output[0].pairedItem).toEqual({ item: 0 });
-		expect(output[0].json).toMatchObject({ id: '2', type: 'client', client_id: 2, name: 'Client 2' });
+		expect(output[0].json).toMatchObject({
+			id: '2',
+			type: 'client',
+			client_id: 2,
+			name: 'Client 2',
+		});
 		expect(output[0].json.contacts).toEqual([
-			expect.objectContaining({ id: '1', type: 'contact', full_name: 'Contact 1', email: 'contact1@example.com' }),
+			expect.objectContaining({
+				id: '1',
+				type: 'contact',
+				full_name: 'Contact 1',
+				email: 'contact1@example.com',
+			}),
 			expect.objectContaining({ id: '2', type: 'contact', full_name: 'Contact 2' }),
 		]);
 		expect(await storedContacts('2')).toEqual([1, 2]);
@@ -89,21 +115,36 @@ describe('Client: Sync Contacts', () => {
 
 describe('Client: Sync Contacts is checked before sending', () => {
 	const BAD: Array<[string, IDataObject, RegExp]> = [
-		['no contact IDs', { client: '2', contact_ids: '' }, /"contact_ids" \(Contact IDs\) is required/],
+		[
+			'no contact IDs',
+			{ client: '2', contact_ids: '' },
+			/"contact_ids" \(Contact IDs\) is required/,
+		],
 		['only commas', { client: '2', contact_ids: ' , ' }, /"contact_ids"/],
-		['a contact ID that is not a number', { client: '2', contact_ids: '1, x' }, /"contact_ids\[1\]".*whole-number IDs separated by commas/],
+		[
+			'a contact ID that is not a number',
+			{ client: '2', contact_ids: '1, x' },
+			/"contact_ids\[1\]".*whole-number IDs separated by commas/,
+		],
 		['a contact ID of 0', { client: '2', contact_ids: '0' }, /"contact_ids\[0\]".*positive IDs/],
-		['a decimal contact ID', { client: '2', contact_ids: '1.5' }, /"contact_ids\[0\]".*whole-number/],
+		[
+			'a decimal contact ID',
+			{ client: '2', contact_ids: '1.5' },
+			/"contact_ids\[0\]".*whole-number/,
+		],
 		['no client ID', { client: '  ', contact_ids: '1' }, /"Client ID" is required/],
 	];
 
-	it.each(BAD)('refuses %s, naming the field, and sends nothing', async (_label, parameters, message) => {
-		const { error, requests } = await sync(parameters);
-		expect(error?.message).toMatch(message);
-		expect(`${error?.message}\n${error?.description}`).toMatch(/item 0|No request was sent/);
-		expect(requests).toHaveLength(0);
-		expect(await fixture.requests()).toHaveLength(0);
-	});
+	it.each(BAD)(
+		'refuses %s, naming the field, and sends nothing',
+		async (_label, parameters, message) => {
+			const { error, requests } = await sync(parameters);
+			expect(error?.message).toMatch(message);
+			expect(`${error?.message}\n${error?.description}`).toMatch(/item 0|No request was sent/);
+			expect(requests).toHaveLength(0);
+			expect(await fixture.requests()).toHaveLength(0);
+		},
+	);
 });
 
 describe('Client: API errors', () => {
@@ -118,13 +159,18 @@ describe('Client: API errors', () => {
 		await sync({ client: '2', contact_ids: '1' });
 		const { error } = await sync({ client: '2', contact_ids: '2, 999' });
 		expect(error?.message).toMatch(/^Property validation error\./);
-		expect(`${error?.message}\n${error?.description}`).toMatch(/contact_ids\[1\]: No contact has this id\./);
+		expect(`${error?.message}\n${error?.description}`).toMatch(
+			/contact_ids\[1\]: No contact has this id\./,
+		);
 		expect(await storedContacts('2')).toEqual([1]);
 	});
 
 	it('with Continue On Fail, bad items become error items paired with them and the others are synced', async () => {
 		const { output, error } = await sync(
-			{ client: (_i: number, item: IDataObject) => item.client, contact_ids: (_i: number, item: IDataObject) => item.ids },
+			{
+				client: (_i: number, item: IDataObject) => item.client,
+				contact_ids: (_i: number, item: IDataObject) => item.ids,
+			},
 			{
 				continueOnFail: true,
 				items: [
@@ -136,12 +182,24 @@ describe('Client: API errors', () => {
 			},
 		);
 		expect(error).toBeUndefined();
-		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+		expect(output.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+			{ item: 3 },
+		]);
 		expect(output[0].json).toMatchObject({ id: '2', type: 'client' });
 		expect(output[1].json.error).toMatch(/"contact_ids\[0\]"/);
 		expect(output[2].json.error).toBe('Resource not found');
-		expect(output[3].json).toMatchObject({ id: '4', contacts: [expect.objectContaining({ id: '2' }), expect.objectContaining({ id: '3' })] });
-		expect((await fixture.requests()).map((r) => r.path)).toEqual(['/clients/2/contacts', '/clients/999/contacts', '/clients/4/contacts']);
+		expect(output[3].json).toMatchObject({
+			id: '4',
+			contacts: [expect.objectContaining({ id: '2' }), expect.objectContaining({ id: '3' })],
+		});
+		expect((await fixture.requests()).map((r) => r.path)).toEqual([
+			'/clients/2/contacts',
+			'/clients/999/contacts',
+			'/clients/4/contacts',
+		]);
 		expect(await storedContacts('3')).toEqual([]);
 	});
 });

@@ -16,7 +16,10 @@ const checkOrCreate = (parameters: Record<string, ParameterValue>, options: RunA
 	fixture.run({ resource: 'contact', operation: 'checkOrCreate', ...parameters }, options);
 
 const contactProperties = () =>
-	node.description.properties.filter((p) => p.displayOptions?.show?.resource?.includes('contact') && p.displayOptions?.show?.operation);
+	node.description.properties.filter(
+		(p) =>
+			p.displayOptions?.show?.resource?.includes('contact') && p.displayOptions?.show?.operation,
+	);
 
 const EVERY_PERMISSION = {
 	default_permissions: true,
@@ -37,8 +40,15 @@ const EVERY_PERMISSION = {
 
 describe('Contact: the UI', () => {
 	it('marks the operation deprecated and names its replacement', () => {
-		const selector = node.description.properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes('contact'));
-		const option = selector?.options?.[0] as { name: string; value: string; action: string; description: string };
+		const selector = node.description.properties.find(
+			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes('contact'),
+		);
+		const option = selector?.options?.[0] as {
+			name: string;
+			value: string;
+			action: string;
+			description: string;
+		};
 		expect(option).toMatchObject({ name: 'Check or Create (Deprecated)', value: 'checkOrCreate' });
 		expect(option.action).toMatch(/deprecated/);
 		expect(option.description).toMatch(/get-contact and create-contact/);
@@ -51,11 +61,18 @@ describe('Contact: the UI', () => {
 		const permissions = contactProperties().find((p) => p.name === 'direct_permissions');
 		const members = (permissions?.options ?? []) as INodeProperties[];
 		expect(members.map((m) => m.name).sort()).toEqual(Object.keys(EVERY_PERMISSION).sort());
-		const values = (name: string) => (members.find((m) => m.name === name)?.options ?? []).map((o) => (o as { value: string }).value);
+		const values = (name: string) =>
+			(members.find((m) => m.name === name)?.options ?? []).map(
+				(o) => (o as { value: string }).value,
+			);
 		expect(values('failure_type')).toEqual(['all', 'assigned']);
 		expect(values('failure_reports_states')).toEqual(['all', 'completed', 'confirmed']);
 		expect(values('work_scheduled_reports_states')).toEqual(['all', 'completed', 'confirmed']);
-		expect(members.filter((m) => m.type === 'boolean').every((m) => /^Whether/.test(m.description ?? ''))).toBe(true);
+		expect(
+			members
+				.filter((m) => m.type === 'boolean')
+				.every((m) => /^Whether/.test(m.description ?? '')),
+		).toBe(true);
 	});
 });
 
@@ -71,7 +88,13 @@ describe('Contact: Check or Create', () => {
 		expect(requests).toHaveLength(1);
 		const logged = await fixture.requests();
 		expect(logged).toHaveLength(1);
-		expect(logged[0]).toMatchObject({ method: 'POST', path: '/contacts', query: {}, status: 201, env: 'sandbox' });
+		expect(logged[0]).toMatchObject({
+			method: 'POST',
+			path: '/contacts',
+			query: {},
+			status: 201,
+			env: 'sandbox',
+		});
 		expect(logged[0].body).toEqual({
 			email: 'ana.silva@example.com',
 			name: 'Ana Silva',
@@ -103,8 +126,15 @@ describe('Contact: Check or Create', () => {
 
 	it('returns the existing contact for a known email, trimmed, without creating one', async () => {
 		const { output } = await checkOrCreate({ email: '  CONTACT3@example.com ' });
-		expect((await fixture.requests())[0]).toMatchObject({ body: { email: 'CONTACT3@example.com' }, status: 200 });
-		expect(output[0].json).toMatchObject({ id: '3', full_name: 'Contact 3', email: 'contact3@example.com' });
+		expect((await fixture.requests())[0]).toMatchObject({
+			body: { email: 'CONTACT3@example.com' },
+			status: 200,
+		});
+		expect(output[0].json).toMatchObject({
+			id: '3',
+			full_name: 'Contact 3',
+			email: 'contact3@example.com',
+		});
 		expect(await fixture.control('GET', '/state/contacts/31')).toEqual({ error: 'No such record' });
 	});
 
@@ -116,7 +146,10 @@ describe('Contact: Check or Create', () => {
 
 	it('sends a permission set to false, since false is a choice', async () => {
 		await checkOrCreate({ email: 'x@example.com', direct_permissions: { quotes: false } });
-		expect((await fixture.requests())[0].body).toEqual({ email: 'x@example.com', direct_permissions: { quotes: false } });
+		expect((await fixture.requests())[0].body).toEqual({
+			email: 'x@example.com',
+			direct_permissions: { quotes: false },
+		});
 	});
 
 	it('with Simplify off, returns the API shape', async () => {
@@ -134,22 +167,45 @@ describe('Contact: checked before sending', () => {
 	const BAD: Array<[string, Record<string, ParameterValue>, RegExp]> = [
 		['neither email nor name', {}, /"email" \(Email\) is required: set Email or Name/],
 		['a name of spaces only', { name: '   ' }, /"email" \(Email\) is required: set Email or Name/],
-		['an email that is not an email', { email: 'ana at example' }, /"email" \(Email\) must be an email address/],
+		[
+			'an email that is not an email',
+			{ email: 'ana at example' },
+			/"email" \(Email\) must be an email address/,
+		],
 		['a name that is not text', { name: () => 42 }, /"name" \(Name\) must be text/],
-		['problem area IDs that are not numbers', { name: 'A', direct_permissions: { reportable_problem_areas: '1, north' } }, /"direct_permissions.reportable_problem_areas\[1\]".*whole-number IDs/],
-		['a work order type outside all and assigned', { name: 'A', direct_permissions: () => ({ failure_type: 'some' }) }, /"direct_permissions.failure_type" \(Work Order Type\) must be one of all, assigned/],
-		['a report state outside the three', { name: 'A', direct_permissions: () => ({ failure_reports_states: 'open' }) }, /"direct_permissions.failure_reports_states".*must be one of all, completed, confirmed/],
-		['a permission that is not true or false', { name: 'A', direct_permissions: () => ({ preventive: 'yes' }) }, /"direct_permissions.preventive".*must be true or false/],
+		[
+			'problem area IDs that are not numbers',
+			{ name: 'A', direct_permissions: { reportable_problem_areas: '1, north' } },
+			/"direct_permissions.reportable_problem_areas\[1\]".*whole-number IDs/,
+		],
+		[
+			'a work order type outside all and assigned',
+			{ name: 'A', direct_permissions: () => ({ failure_type: 'some' }) },
+			/"direct_permissions.failure_type" \(Work Order Type\) must be one of all, assigned/,
+		],
+		[
+			'a report state outside the three',
+			{ name: 'A', direct_permissions: () => ({ failure_reports_states: 'open' }) },
+			/"direct_permissions.failure_reports_states".*must be one of all, completed, confirmed/,
+		],
+		[
+			'a permission that is not true or false',
+			{ name: 'A', direct_permissions: () => ({ preventive: 'yes' }) },
+			/"direct_permissions.preventive".*must be true or false/,
+		],
 	];
 
-	it.each(BAD)('refuses %s, naming the field, and sends nothing', async (_label, parameters, message) => {
-		const { error, requests } = await checkOrCreate(parameters);
-		expect(error?.message).toMatch(message);
-		expect(error?.message).toMatch(/item 0/);
-		expect(error?.description).toMatch(/No request was sent/);
-		expect(requests).toHaveLength(0);
-		expect(await fixture.requests()).toHaveLength(0);
-	});
+	it.each(BAD)(
+		'refuses %s, naming the field, and sends nothing',
+		async (_label, parameters, message) => {
+			const { error, requests } = await checkOrCreate(parameters);
+			expect(error?.message).toMatch(message);
+			expect(error?.message).toMatch(/item 0/);
+			expect(error?.description).toMatch(/No request was sent/);
+			expect(requests).toHaveLength(0);
+			expect(await fixture.requests()).toHaveLength(0);
+		},
+	);
 });
 
 describe('Contact: errors and items', () => {
@@ -176,13 +232,19 @@ describe('Contact: errors and items', () => {
 	it('with Continue On Fail, a bad item yields an error item paired with it and the others are sent', async () => {
 		const { output, error } = await checkOrCreate(
 			{ email: (_i: number, item: IDataObject) => item.email },
-			{ continueOnFail: true, items: [{ email: 'one@example.com' }, { email: 'two' }, { email: 'contact2@example.com' }] },
+			{
+				continueOnFail: true,
+				items: [{ email: 'one@example.com' }, { email: 'two' }, { email: 'contact2@example.com' }],
+			},
 		);
 		expect(error).toBeUndefined();
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(output[0].json).toMatchObject({ email: 'one@example.com', type: 'contact' });
 		expect(output[1].json.error).toMatch(/"email".*email address/);
 		expect(output[2].json).toMatchObject({ id: '2', full_name: 'Contact 2' });
-		expect((await fixture.requests()).map((r) => (r.body as IDataObject).email)).toEqual(['one@example.com', 'contact2@example.com']);
+		expect((await fixture.requests()).map((r) => (r.body as IDataObject).email)).toEqual([
+			'one@example.com',
+			'contact2@example.com',
+		]);
 	});
 });

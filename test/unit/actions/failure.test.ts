@@ -18,12 +18,18 @@ beforeAll(async () => await fixture.start());
 afterAll(async () => await fixture.stop());
 beforeEach(async () => await fixture.reset());
 
-const run = (operation: string, parameters: Record<string, ParameterValue> = {}, options: RunAgainst = {}) =>
-	fixture.run({ resource: 'failure', operation, ...parameters }, options);
+const run = (
+	operation: string,
+	parameters: Record<string, ParameterValue> = {},
+	options: RunAgainst = {},
+) => fixture.run({ resource: 'failure', operation, ...parameters }, options);
 
 const propertyOf = (operation: string, name: string): INodeProperties => {
 	const found = node.description.properties.find(
-		(p) => p.name === name && p.displayOptions?.show?.resource?.includes('failure') && p.displayOptions?.show?.operation?.includes(operation),
+		(p) =>
+			p.name === name &&
+			p.displayOptions?.show?.resource?.includes('failure') &&
+			p.displayOptions?.show?.operation?.includes(operation),
 	);
 	if (!found) throw new Error(`no property ${name} for failure ${operation}`);
 	return found;
@@ -35,17 +41,26 @@ describe('Work Order (Failure): the operation selector', () => {
 			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes('failure'),
 		);
 		expect(selector?.options).toEqual([
-			expect.objectContaining({ name: 'Get Many', value: 'getAll', action: 'Get many work orders' }),
-			expect.objectContaining({ name: 'Get Many Open', value: 'getAllOpen', action: 'Get many open work orders' }),
+			expect.objectContaining({
+				name: 'Get Many',
+				value: 'getAll',
+				action: 'Get many work orders',
+			}),
+			expect.objectContaining({
+				name: 'Get Many Open',
+				value: 'getAllOpen',
+				action: 'Get many open work orders',
+			}),
 		]);
 	});
 
 	it('offers exactly the relations the spec expands, on both lists', () => {
 		for (const operation of ['getAll', 'getAllOpen']) {
-			expect((propertyOf(operation, 'expanded').options ?? []).map((o) => (o as { value: string }).value)).toEqual([
-				'assignees',
-				'eventsPlanned',
-			]);
+			expect(
+				(propertyOf(operation, 'expanded').options ?? []).map(
+					(o) => (o as { value: string }).value,
+				),
+			).toEqual(['assignees', 'eventsPlanned']);
 		}
 	});
 });
@@ -57,23 +72,50 @@ describe('Work Order (Failure): Get Many', () => {
 		expect(requests).toHaveLength(1);
 		const logged = await fixture.requests();
 		expect(logged).toEqual([
-			expect.objectContaining({ method: 'GET', path: '/failures', query: { page: '1', limit: '50' }, body: null, status: 200, env: 'sandbox' }),
+			expect.objectContaining({
+				method: 'GET',
+				path: '/failures',
+				query: { page: '1', limit: '50' },
+				body: null,
+				status: 200,
+				env: 'sandbox',
+			}),
 		]);
 		expect(output).toHaveLength(48);
-		expect(output.map((item) => item.json.code)).toEqual(Array.from({ length: 48 }, (_, i) => `WO-${i + 1}`));
+		expect(output.map((item) => item.json.code)).toEqual(
+			Array.from({ length: 48 }, (_, i) => `WO-${i + 1}`),
+		);
 		output.forEach((item) => expect(item.pairedItem).toEqual({ item: 0 }));
-		expect(output[2].json).toMatchObject({ id: '3', type: 'failure', failure_id: 3, status: 'PAUSED', problem_id: 4, local_id: 4 });
+		expect(output[2].json).toMatchObject({
+			id: '3',
+			type: 'failure',
+			failure_id: 3,
+			status: 'PAUSED',
+			problem_id: 4,
+			local_id: 4,
+		});
 		expect(output[2].json).not.toHaveProperty('attributes');
 		expect(output[2].json).not.toHaveProperty('assignees');
 	});
 
 	it('asks for the chosen relations in expanded and nests them under their names', async () => {
-		const { output, error } = await run('getAll', { limit: 2, expanded: ['assignees', 'eventsPlanned'] });
+		const { output, error } = await run('getAll', {
+			limit: 2,
+			expanded: ['assignees', 'eventsPlanned'],
+		});
 		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].query).toEqual({ page: '1', limit: '2', expanded: 'assignees,eventsPlanned' });
+		expect((await fixture.requests())[0].query).toEqual({
+			page: '1',
+			limit: '2',
+			expanded: 'assignees,eventsPlanned',
+		});
 		expect(output).toHaveLength(2);
-		expect(output[0].json.assignees).toEqual([expect.objectContaining({ type: 'failure_assignee', operator_id: 2, failure_id: 1 })]);
-		expect(output[1].json.assignees).toEqual([expect.objectContaining({ operator_id: 3, failure_id: 2 })]);
+		expect(output[0].json.assignees).toEqual([
+			expect.objectContaining({ type: 'failure_assignee', operator_id: 2, failure_id: 1 }),
+		]);
+		expect(output[1].json.assignees).toEqual([
+			expect.objectContaining({ operator_id: 3, failure_id: 2 }),
+		]);
 		expect(output[0].json.eventsPlanned).toEqual([]);
 	});
 
@@ -81,17 +123,37 @@ describe('Work Order (Failure): Get Many', () => {
 		const { output } = await run('getAll', { limit: 1, expanded: ['assignees'], simplify: false });
 		expect(output).toHaveLength(1);
 		const record = output[0].json;
-		expect(record).toMatchObject({ id: '1', type: 'failure', attributes: expect.objectContaining({ code: 'WO-1', status: 'WAITING_RESOLUTION' }) });
-		expect(record.relationships).toEqual({ assignees: { data: [{ type: 'failure_assignee', id: '1-2' }] } });
-		expect(record.included).toEqual([expect.objectContaining({ type: 'failure_assignee', id: '1-2' })]);
+		expect(record).toMatchObject({
+			id: '1',
+			type: 'failure',
+			attributes: expect.objectContaining({ code: 'WO-1', status: 'WAITING_RESOLUTION' }),
+		});
+		expect(record.relationships).toEqual({
+			assignees: { data: [{ type: 'failure_assignee', id: '1-2' }] },
+		});
+		expect(record.included).toEqual([
+			expect.objectContaining({ type: 'failure_assignee', id: '1-2' }),
+		]);
 	});
 
 	it('passes the service filters of Query Parameters through', async () => {
 		const { output } = await run('getAll', {
 			returnAll: true,
-			options: { queryParameters: { parameters: [{ name: 's_priority', value: '4' }, { name: 'sort', value: 'failure_id-' }] } },
+			options: {
+				queryParameters: {
+					parameters: [
+						{ name: 's_priority', value: '4' },
+						{ name: 'sort', value: 'failure_id-' },
+					],
+				},
+			},
 		});
-		expect((await fixture.requests())[0].query).toEqual({ page: '1', limit: '2000', s_priority: '4', sort: 'failure_id-' });
+		expect((await fixture.requests())[0].query).toEqual({
+			page: '1',
+			limit: '2000',
+			s_priority: '4',
+			sort: 'failure_id-',
+		});
 		expect(output).toHaveLength(12);
 		expect(output.every((item) => item.json.priority === 4)).toBe(true);
 		expect(output[0].json.failure_id).toBe(47);
@@ -103,7 +165,12 @@ describe('Work Order (Failure): Get Many Open', () => {
 		const { output, error } = await run('getAllOpen', { returnAll: true });
 		expect(error).toBeUndefined();
 		expect(await fixture.requests()).toEqual([
-			expect.objectContaining({ method: 'GET', path: '/failures/open', query: { page: '1', limit: '2000' }, status: 200 }),
+			expect.objectContaining({
+				method: 'GET',
+				path: '/failures/open',
+				query: { page: '1', limit: '2000' },
+				status: 200,
+			}),
 		]);
 		expect(output).toHaveLength(32);
 		expect(output.every((item) => OPEN.includes(item.json.status as string))).toBe(true);
@@ -143,13 +210,21 @@ describe('Work Order (Failure): Get Many Open', () => {
 
 	it('filters by location with s_local_id alone', async () => {
 		const { output } = await run('getAllOpen', { returnAll: true, filters: { s_local_id: 4 } });
-		expect((await fixture.requests())[0].query).toEqual({ page: '1', limit: '2000', s_local_id: '4' });
+		expect((await fixture.requests())[0].query).toEqual({
+			page: '1',
+			limit: '2000',
+			s_local_id: '4',
+		});
 		expect(output.length).toBeGreaterThan(0);
-		expect(output.every((item) => item.json.local_id === 4 && OPEN.includes(item.json.status as string))).toBe(true);
+		expect(
+			output.every((item) => item.json.local_id === 4 && OPEN.includes(item.json.status as string)),
+		).toBe(true);
 	});
 
 	it('gives an empty list, not an error, for status COMPLETED', async () => {
-		const { output, error, requests } = await run('getAllOpen', { filters: { status: 'COMPLETED' } });
+		const { output, error, requests } = await run('getAllOpen', {
+			filters: { status: 'COMPLETED' },
+		});
 		expect(error).toBeUndefined();
 		expect(requests).toHaveLength(1);
 		expect(output).toEqual([]);
@@ -158,7 +233,17 @@ describe('Work Order (Failure): Get Many Open', () => {
 	it('tells local_id and s_local_id apart in the UI, and lists the spec statuses sorted by name', () => {
 		const options = (propertyOf('getAllOpen', 'filters').options ?? []) as INodeProperties[];
 		expect(options.map((o) => o.name).sort()).toEqual(
-			['approved_date', 'completed_date', 'failure_id', 'last_status_change_date', 'local_id', 'problem_id', 's_local_id', 'start_date', 'status'].sort(),
+			[
+				'approved_date',
+				'completed_date',
+				'failure_id',
+				'last_status_change_date',
+				'local_id',
+				'problem_id',
+				's_local_id',
+				'start_date',
+				'status',
+			].sort(),
 		);
 		const local = options.find((o) => o.name === 'local_id')!;
 		const sLocal = options.find((o) => o.name === 's_local_id')!;
@@ -170,35 +255,67 @@ describe('Work Order (Failure): Get Many Open', () => {
 		const status = options.find((o) => o.name === 'status')!;
 		const names = (status.options ?? []).map((o) => (o as { name: string }).name);
 		expect(names).toEqual([...names].sort());
-		expect((status.options ?? []).map((o) => (o as { value: string }).value).sort()).toEqual(
-			['ARCHIVED', 'COMPLETED', 'IN_RESOLUTION', 'PAUSED', 'WAITING_APPROVAL', 'WAITING_RESOLUTION'],
-		);
+		expect((status.options ?? []).map((o) => (o as { value: string }).value).sort()).toEqual([
+			'ARCHIVED',
+			'COMPLETED',
+			'IN_RESOLUTION',
+			'PAUSED',
+			'WAITING_APPROVAL',
+			'WAITING_RESOLUTION',
+		]);
 		expect(status.description).toMatch(/COMPLETED or ARCHIVED/);
 	});
 });
 
 describe('Work Order (Failure): filters checked before sending', () => {
 	const BAD: Array<[string, IDataObject, RegExp]> = [
-		['a failure ID that is not a number', { failure_id: 'abc' }, /"failure_id" \(Failure ID\) must be a whole number/],
-		['a location ID of 0', { s_local_id: 0 }, /"s_local_id" \(Location ID \(S Local ID\)\) must be a positive ID/],
-		['a local ID with decimals', { local_id: 2.5 }, /"local_id" \(Local ID\) must be a whole number/],
-		['a problem ID below 1', { problem_id: -3 }, /"problem_id" \(Problem ID\) must be a positive ID/],
-		['a status outside the spec', { status: 'OPEN' }, /"status" \(Status\) must be one of WAITING_APPROVAL, WAITING_RESOLUTION/],
+		[
+			'a failure ID that is not a number',
+			{ failure_id: 'abc' },
+			/"failure_id" \(Failure ID\) must be a whole number/,
+		],
+		[
+			'a location ID of 0',
+			{ s_local_id: 0 },
+			/"s_local_id" \(Location ID \(S Local ID\)\) must be a positive ID/,
+		],
+		[
+			'a local ID with decimals',
+			{ local_id: 2.5 },
+			/"local_id" \(Local ID\) must be a whole number/,
+		],
+		[
+			'a problem ID below 1',
+			{ problem_id: -3 },
+			/"problem_id" \(Problem ID\) must be a positive ID/,
+		],
+		[
+			'a status outside the spec',
+			{ status: 'OPEN' },
+			/"status" \(Status\) must be one of WAITING_APPROVAL, WAITING_RESOLUTION/,
+		],
 	];
 
-	it.each(BAD)('refuses %s, naming the filter, and sends nothing', async (_label, filters, message) => {
-		const { error, requests } = await run('getAllOpen', { filters });
-		expect(error?.message).toMatch(message);
-		expect(error?.message).toMatch(/item 0/);
-		expect(error?.description).toMatch(/No request was sent/);
-		expect(requests).toHaveLength(0);
-		expect(await fixture.requests()).toHaveLength(0);
-	});
+	it.each(BAD)(
+		'refuses %s, naming the filter, and sends nothing',
+		async (_label, filters, message) => {
+			const { error, requests } = await run('getAllOpen', { filters });
+			expect(error?.message).toMatch(message);
+			expect(error?.message).toMatch(/item 0/);
+			expect(error?.description).toMatch(/No request was sent/);
+			expect(requests).toHaveLength(0);
+			expect(await fixture.requests()).toHaveLength(0);
+		},
+	);
 
 	it('accepts IDs given as text by an expression', async () => {
 		const { output, error } = await run('getAllOpen', { filters: () => ({ failure_id: '3' }) });
 		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].query).toEqual({ page: '1', limit: '50', failure_id: '3' });
+		expect((await fixture.requests())[0].query).toEqual({
+			page: '1',
+			limit: '50',
+			failure_id: '3',
+		});
 		expect(output.map((item) => item.json.code)).toContain('WO-3');
 	});
 });
@@ -213,7 +330,13 @@ describe('Work Order (Failure): items', () => {
 			{ items: [{ location: 4 }, { location: 'lobby' }, { location: 4 }], continueOnFail: true },
 		);
 		expect(error).toBeUndefined();
-		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 0 }, { item: 1 }, { item: 2 }, { item: 2 }]);
+		expect(output.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+			{ item: 2 },
+		]);
 		expect(output[2].json.error).toMatch(/"s_local_id".*whole number/);
 		expect(output[0].json.local_id).toBe(4);
 		expect(output[4].json.local_id).toBe(4);
@@ -221,7 +344,11 @@ describe('Work Order (Failure): items', () => {
 	});
 
 	it('without Continue On Fail, the bad item stops the run with its index, after the good one before it', async () => {
-		const { error } = await run('getAllOpen', { limit: 1, filters: byLocation }, { items: [{ location: 4 }, { location: 'x' }, { location: 4 }] });
+		const { error } = await run(
+			'getAllOpen',
+			{ limit: 1, filters: byLocation },
+			{ items: [{ location: 4 }, { location: 'x' }, { location: 4 }] },
+		);
 		expect(error?.message).toMatch(/item 1/);
 		expect(await fixture.requests()).toHaveLength(1);
 	});
@@ -237,21 +364,32 @@ describe('Work Order (Failure): API errors', () => {
 		});
 		expect(error?.message).toBe('Authentication token invalid.');
 		expect(error?.httpCode).toBe('401');
-		expect(JSON.stringify({ message: error?.message, description: error?.description })).not.toContain(token);
+		expect(
+			JSON.stringify({ message: error?.message, description: error?.description }),
+		).not.toContain(token);
 	});
 
 	it('500 with the spec message once the attempts are used up', async () => {
 		await fixture.control('POST', '/faults', { status: 500, count: 5, path: '/failures/open' });
-		const { error } = await run('getAllOpen', { requestOptions: { maxAttempts: 2, maxWaitSeconds: 0 } });
+		const { error } = await run('getAllOpen', {
+			requestOptions: { maxAttempts: 2, maxWaitSeconds: 0 },
+		});
 		expect(error?.message).toBe('An error has occurred during the request.');
 		expect(error?.httpCode).toBe('500');
 	});
 
 	it('with Continue On Fail, an API error becomes the error item of each item', async () => {
 		await fixture.control('POST', '/faults', { status: 500, count: 1, path: '/failures' });
-		const { output, error } = await run('getAll', { limit: 1, requestOptions: { maxAttempts: 1 } }, { items: [{}, {}], continueOnFail: true });
+		const { output, error } = await run(
+			'getAll',
+			{ limit: 1, requestOptions: { maxAttempts: 1 } },
+			{ items: [{}, {}], continueOnFail: true },
+		);
 		expect(error).toBeUndefined();
-		expect(output[0]).toEqual({ json: expect.objectContaining({ error: 'An error has occurred during the request.' }), pairedItem: { item: 0 } });
+		expect(output[0]).toEqual({
+			json: expect.objectContaining({ error: 'An error has occurred during the request.' }),
+			pairedItem: { item: 0 },
+		});
 		expect(output[1]).toMatchObject({ json: { code: 'WO-1' }, pairedItem: { item: 1 } });
 	});
 });
@@ -265,21 +403,33 @@ describe('Work Order (Failure): pages', () => {
 		expect(output).toHaveLength(3000);
 		expect(new Set(output.map((item) => item.json.id)).size).toBe(3000);
 		expect(output.every((item) => OPEN.includes(item.json.status as string))).toBe(true);
-		expect((await fixture.requests()).map((r) => `${r.query.page}/${r.query.limit}`)).toEqual(['1/2000', '2/2000']);
+		expect((await fixture.requests()).map((r) => `${r.query.page}/${r.query.limit}`)).toEqual([
+			'1/2000',
+			'2/2000',
+		]);
 	});
 
 	it('a Limit above 2000 reads equal pages with the filters, and stops at a short page', async () => {
-		const { output } = await run('getAllOpen', { limit: 2500, filters: { status: 'PAUSED' }, options: { queryParameters: { parameters: [{ name: 'sort', value: 'failure_id' }] } } });
+		const { output } = await run('getAllOpen', {
+			limit: 2500,
+			filters: { status: 'PAUSED' },
+			options: { queryParameters: { parameters: [{ name: 'sort', value: 'failure_id' }] } },
+		});
 		expect(output).toHaveLength(750);
 		expect(output.every((item) => item.json.status === 'PAUSED')).toBe(true);
 		const logged = await fixture.requests();
-		expect(logged.map((r) => r.query)).toEqual([{ page: '1', limit: '1250', status: 'PAUSED', sort: 'failure_id' }]);
+		expect(logged.map((r) => r.query)).toEqual([
+			{ page: '1', limit: '1250', status: 'PAUSED', sort: 'failure_id' },
+		]);
 	});
 
 	it('a Limit of 2500 on Get Many stops after two pages of 1250', async () => {
 		const { output } = await run('getAll', { limit: 2500 });
 		expect(output).toHaveLength(2500);
 		expect(output[2499].json.code).toBe('WO-2500');
-		expect((await fixture.requests()).map((r) => `${r.query.page}/${r.query.limit}`)).toEqual(['1/1250', '2/1250']);
+		expect((await fixture.requests()).map((r) => `${r.query.page}/${r.query.limit}`)).toEqual([
+			'1/1250',
+			'2/1250',
+		]);
 	});
 });

@@ -27,16 +27,23 @@ const create = (parameters: Record<string, ParameterValue>, options: RunAgainst 
 
 const propertiesOf = (name: string) =>
 	node.description.properties.filter(
-		(p: INodeProperties) => p.name === name && p.displayOptions?.show?.resource?.includes('legacyMaterial'),
+		(p: INodeProperties) =>
+			p.name === name && p.displayOptions?.show?.resource?.includes('legacyMaterial'),
 	);
 
 describe('Legacy Material: Create (Deprecated)', () => {
 	it('is labelled deprecated and names its replacement', () => {
 		const [selector] = propertiesOf('operation');
 		expect(selector.options).toEqual([
-			expect.objectContaining({ name: 'Create (Deprecated)', value: 'create', action: 'Create a legacy material (deprecated)' }),
+			expect.objectContaining({
+				name: 'Create (Deprecated)',
+				value: 'create',
+				action: 'Create a legacy material (deprecated)',
+			}),
 		]);
-		expect((selector.options![0] as { description: string }).description).toMatch(/use Material → Create instead/);
+		expect((selector.options![0] as { description: string }).description).toMatch(
+			/use Material → Create instead/,
+		);
 		const [notice] = propertiesOf('deprecationNotice');
 		expect(notice.type).toBe('notice');
 		expect(notice.displayName).toMatch(/Material → Create \(POST \/stocks\/materials\)/);
@@ -92,45 +99,112 @@ describe('Legacy Material: Create (Deprecated)', () => {
 			mean_price: { value: 4.5 },
 			default_sell_price: 7,
 		});
-		const stored = (await fixture.control('GET', `/state/legacyMaterials/${String(output[0].json.id)}`)) as { attributes: IDataObject };
+		const stored = (await fixture.control(
+			'GET',
+			`/state/legacyMaterials/${String(output[0].json.id)}`,
+		)) as { attributes: IDataObject };
 		expect(stored.attributes).toMatchObject({ code: 'GSK-50', is_real: true });
 	});
 
 	it('sends a warehouse with only its ID when nothing else is filled in', async () => {
-		const { error } = await create({ material_warehouse: { items: [{ warehouse_id: 3, min_stock: '', mean_price: '', observation: '' }] } });
+		const { error } = await create({
+			material_warehouse: {
+				items: [{ warehouse_id: 3, min_stock: '', mean_price: '', observation: '' }],
+			},
+		});
 		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].body).toMatchObject({ material_warehouse: [{ warehouse_id: 3 }] });
+		expect((await fixture.requests())[0].body).toMatchObject({
+			material_warehouse: [{ warehouse_id: 3 }],
+		});
 	});
 
 	it('sends a FOLDER with only the required fields', async () => {
-		const { output, error } = await create({ _type: 'FOLDER', name: 'Seals', code: 'SEALS', additionalFields: {} });
+		const { output, error } = await create({
+			_type: 'FOLDER',
+			name: 'Seals',
+			code: 'SEALS',
+			additionalFields: {},
+		});
 		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].body).toEqual({ _type: 'FOLDER', name: 'Seals', code: 'SEALS' });
+		expect((await fixture.requests())[0].body).toEqual({
+			_type: 'FOLDER',
+			name: 'Seals',
+			code: 'SEALS',
+		});
 		expect(output[0].json).toMatchObject({ type: 'material', name: 'Seals', is_real: false });
 	});
 
 	it('with Simplify off, returns the material in the API shape', async () => {
 		const { output } = await create({ simplify: false });
-		expect(output[0].json).toMatchObject({ type: 'material', attributes: { code: 'GSK-50', is_real: true } });
+		expect(output[0].json).toMatchObject({
+			type: 'material',
+			attributes: { code: 'GSK-50', is_real: true },
+		});
 		expect(output[0].json.code).toBeUndefined();
 	});
 
 	it.each<[string, Record<string, ParameterValue>, RegExp]>([
-		['a MATERIAL without units', { additionalFields: { parent_id: 1 } }, /"units" \(Units\) is required for a MATERIAL: set Units under Additional Fields/],
-		['a MATERIAL with units of spaces', { additionalFields: { parent_id: 1, units: '  ' } }, /"units" \(Units\) must not be empty/],
-		['a MATERIAL without a parent', { additionalFields: { units: 'unit' } }, /"parent_id" \(Parent ID\) is required for a MATERIAL: set Parent ID under Additional Fields/],
-		['a MATERIAL with a parent of 0', { additionalFields: { units: 'unit', parent_id: 0 } }, /"parent_id" \(Parent ID\) must be a positive ID/],
-		['a mean price on a FOLDER', { _type: 'FOLDER', additionalFields: { mean_price: 3 } }, /"mean_price" \(Mean Price\) applies only to a MATERIAL: remove Mean Price for a folder/],
-		['a minimum stock of 0', { material_warehouse: { items: [{ warehouse_id: 1, min_stock: '0' }] } }, /"material_warehouse\[0\]\.min_stock" \(Minimum Stock\) must be greater than 0/],
-		['a negative minimum stock', { material_warehouse: { items: [{ warehouse_id: 1 }, { warehouse_id: 2, min_stock: '-3' }] } }, /"material_warehouse\[1\]\.min_stock" \(Minimum Stock\) must be greater than 0/],
-		['a minimum stock that is not a number', { material_warehouse: { items: [{ warehouse_id: 1, min_stock: 'some' }] } }, /"material_warehouse\[0\]\.min_stock" \(Minimum Stock\) must be a number greater than 0/],
-		['a warehouse mean price that is not a number', { material_warehouse: { items: [{ warehouse_id: 1, mean_price: 'cheap' }] } }, /"material_warehouse\[0\]\.mean_price" \(Mean Price\) must be a number/],
-		['a warehouse left at ID 0', { material_warehouse: { items: [{ warehouse_id: 0, min_stock: '1' }] } }, /"material_warehouse\[0\]\.warehouse_id" \(Warehouse ID\) must be a positive ID/],
+		[
+			'a MATERIAL without units',
+			{ additionalFields: { parent_id: 1 } },
+			/"units" \(Units\) is required for a MATERIAL: set Units under Additional Fields/,
+		],
+		[
+			'a MATERIAL with units of spaces',
+			{ additionalFields: { parent_id: 1, units: '  ' } },
+			/"units" \(Units\) must not be empty/,
+		],
+		[
+			'a MATERIAL without a parent',
+			{ additionalFields: { units: 'unit' } },
+			/"parent_id" \(Parent ID\) is required for a MATERIAL: set Parent ID under Additional Fields/,
+		],
+		[
+			'a MATERIAL with a parent of 0',
+			{ additionalFields: { units: 'unit', parent_id: 0 } },
+			/"parent_id" \(Parent ID\) must be a positive ID/,
+		],
+		[
+			'a mean price on a FOLDER',
+			{ _type: 'FOLDER', additionalFields: { mean_price: 3 } },
+			/"mean_price" \(Mean Price\) applies only to a MATERIAL: remove Mean Price for a folder/,
+		],
+		[
+			'a minimum stock of 0',
+			{ material_warehouse: { items: [{ warehouse_id: 1, min_stock: '0' }] } },
+			/"material_warehouse\[0\]\.min_stock" \(Minimum Stock\) must be greater than 0/,
+		],
+		[
+			'a negative minimum stock',
+			{
+				material_warehouse: { items: [{ warehouse_id: 1 }, { warehouse_id: 2, min_stock: '-3' }] },
+			},
+			/"material_warehouse\[1\]\.min_stock" \(Minimum Stock\) must be greater than 0/,
+		],
+		[
+			'a minimum stock that is not a number',
+			{ material_warehouse: { items: [{ warehouse_id: 1, min_stock: 'some' }] } },
+			/"material_warehouse\[0\]\.min_stock" \(Minimum Stock\) must be a number greater than 0/,
+		],
+		[
+			'a warehouse mean price that is not a number',
+			{ material_warehouse: { items: [{ warehouse_id: 1, mean_price: 'cheap' }] } },
+			/"material_warehouse\[0\]\.mean_price" \(Mean Price\) must be a number/,
+		],
+		[
+			'a warehouse left at ID 0',
+			{ material_warehouse: { items: [{ warehouse_id: 0, min_stock: '1' }] } },
+			/"material_warehouse\[0\]\.warehouse_id" \(Warehouse ID\) must be a positive ID/,
+		],
 		['an empty code', { code: '' }, /"code" \(Code\) is required/],
 		['a code of spaces', { code: '   ' }, /"code" \(Code\) must not be empty/],
 		['an empty name', { name: '' }, /"name" \(Name\) is required/],
 		['an unknown type', { _type: 'KIT' }, /"_type" \(Type\) must be one of FOLDER, MATERIAL/],
-		['a default sell price that is not a number', { additionalFields: { units: 'u', parent_id: 1, default_sell_price: 'free' } }, /"default_sell_price" \(Default Sell Price\) must be a number/],
+		[
+			'a default sell price that is not a number',
+			{ additionalFields: { units: 'u', parent_id: 1, default_sell_price: 'free' } },
+			/"default_sell_price" \(Default Sell Price\) must be a number/,
+		],
 	])('rejects %s before sending anything', async (_label, parameters, message) => {
 		const { error, requests } = await create(parameters);
 		expect(error?.message).toMatch(message);
@@ -156,20 +230,36 @@ describe('Legacy Material: Create (Deprecated)', () => {
 	it('surfaces 403 Action unauthorized for a read-only token, without the token', async () => {
 		const { error } = await create({}, { readOnly: true });
 		expect(error?.message).toBe('Action unauthorized');
-		expect(JSON.stringify({ m: error?.message, d: error?.description })).not.toContain(fixture.readOnlyCredentials.accessToken);
+		expect(JSON.stringify({ m: error?.message, d: error?.description })).not.toContain(
+			fixture.readOnlyCredentials.accessToken,
+		);
 	});
 
 	it('with Continue On Fail, bad items give error items and the others are created, each paired', async () => {
 		const { output, error } = await create(
 			{ code: (_i: number, item: IDataObject) => item.code },
-			{ continueOnFail: true, items: [{ code: 'N-1' }, { code: ' ' }, { code: 'LM-2' }, { code: 'N-4' }] },
+			{
+				continueOnFail: true,
+				items: [{ code: 'N-1' }, { code: ' ' }, { code: 'LM-2' }, { code: 'N-4' }],
+			},
 		);
 		expect(error).toBeUndefined();
-		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+		expect(output.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+			{ item: 3 },
+		]);
 		expect(output[0].json).toMatchObject({ type: 'material', code: 'N-1' });
 		expect(output[1].json.error).toMatch(/item 1: "code" \(Code\) must not be empty/);
-		expect(output[2].json.error).toBe('Property validation error. code: This code is already used.');
+		expect(output[2].json.error).toBe(
+			'Property validation error. code: This code is already used.',
+		);
 		expect(output[3].json).toMatchObject({ type: 'material', code: 'N-4' });
-		expect((await fixture.requests()).map((r) => (r.body as IDataObject).code)).toEqual(['N-1', 'LM-2', 'N-4']);
+		expect((await fixture.requests()).map((r) => (r.body as IDataObject).code)).toEqual([
+			'N-1',
+			'LM-2',
+			'N-4',
+		]);
 	});
 });

@@ -11,15 +11,41 @@ beforeAll(async () => await fixture.start());
 afterAll(async () => await fixture.stop());
 beforeEach(async () => await fixture.reset());
 
-const run = (parameters: Record<string, ParameterValue>, options: RunAgainst = {}) => fixture.run({ resource: 'material', ...parameters }, options);
+const run = (parameters: Record<string, ParameterValue>, options: RunAgainst = {}) =>
+	fixture.run({ resource: 'material', ...parameters }, options);
 
 const create = (parameters: Record<string, ParameterValue>, options: RunAgainst = {}) =>
-	run({ operation: 'create', material_type_id: 2, name: 'Hex bolt M8', code: 'BOLT-M8', units: 'unit', ...parameters }, options);
+	run(
+		{
+			operation: 'create',
+			material_type_id: 2,
+			name: 'Hex bolt M8',
+			code: 'BOLT-M8',
+			units: 'unit',
+			...parameters,
+		},
+		options,
+	);
 
 const update = (parameters: Record<string, ParameterValue>, options: RunAgainst = {}) =>
-	run({ operation: 'update', materialId: '3', material_type_id: 2, name: 'Material 3', code: 'MAT-3-NEW', units: 'unit', ...parameters }, options);
+	run(
+		{
+			operation: 'update',
+			materialId: '3',
+			material_type_id: 2,
+			name: 'Material 3',
+			code: 'MAT-3-NEW',
+			units: 'unit',
+			...parameters,
+		},
+		options,
+	);
 
-const state = async (id: string) => (await fixture.control('GET', `/state/stockMaterials/${id}`)) as { id: string; attributes: IDataObject };
+const state = async (id: string) =>
+	(await fixture.control('GET', `/state/stockMaterials/${id}`)) as {
+		id: string;
+		attributes: IDataObject;
+	};
 
 describe('Material: Create', () => {
 	it('sends the required fields and the additional fields, and returns the created material', async () => {
@@ -37,7 +63,12 @@ describe('Material: Create', () => {
 		expect(error).toBeUndefined();
 		expect(requests).toHaveLength(1);
 		const [logged] = await fixture.requests();
-		expect(logged).toMatchObject({ method: 'POST', path: '/stocks/materials', query: {}, status: 201 });
+		expect(logged).toMatchObject({
+			method: 'POST',
+			path: '/stocks/materials',
+			query: {},
+			status: 201,
+		});
 		expect(logged.body).toEqual({
 			material_type_id: 2,
 			name: 'Hex bolt M8',
@@ -69,11 +100,19 @@ describe('Material: Create', () => {
 		const { error } = await create({ additionalFields: {} });
 		expect(error).toBeUndefined();
 		const [logged] = await fixture.requests();
-		expect(logged.body).toEqual({ material_type_id: 2, name: 'Hex bolt M8', code: 'BOLT-M8', units: 'unit' });
+		expect(logged.body).toEqual({
+			material_type_id: 2,
+			name: 'Hex bolt M8',
+			code: 'BOLT-M8',
+			units: 'unit',
+		});
 	});
 
 	it('takes IDs and numbers given as text by expressions and sends them as numbers', async () => {
-		const { error } = await create({ material_type_id: '2', additionalFields: { sale_price: '1.5' } });
+		const { error } = await create({
+			material_type_id: '2',
+			additionalFields: { sale_price: '1.5' },
+		});
 		expect(error).toBeUndefined();
 		const [logged] = await fixture.requests();
 		expect(logged.body).toMatchObject({ material_type_id: 2, sale_price: 1.5 });
@@ -81,20 +120,47 @@ describe('Material: Create', () => {
 
 	it('with Simplify off, returns the resource in the API shape', async () => {
 		const { output } = await create({ simplify: false });
-		expect(output[0].json).toMatchObject({ type: 'stock-material', attributes: { code: 'BOLT-M8', name: 'Hex bolt M8' } });
+		expect(output[0].json).toMatchObject({
+			type: 'stock-material',
+			attributes: { code: 'BOLT-M8', name: 'Hex bolt M8' },
+		});
 		expect(output[0].json.code).toBeUndefined();
 	});
 
 	it.each<[string, Record<string, unknown>, RegExp]>([
-		['an empty code', { code: '' }, /"code" \(Code\) is required|"code" \(Code\) must not be empty/],
+		[
+			'an empty code',
+			{ code: '' },
+			/"code" \(Code\) is required|"code" \(Code\) must not be empty/,
+		],
 		['a code of spaces', { code: '   ' }, /"code" \(Code\) must not be empty/],
 		['an empty name', { name: '' }, /"name" \(Name\)/],
 		['empty units', { units: ' ' }, /"units" \(Units\) must not be empty/],
-		['no material type', { material_type_id: 0 }, /"material_type_id" \(Material Type ID\) must be a positive ID/],
-		['a material type that is not a number', { material_type_id: 'bolts' }, /"material_type_id" \(Material Type ID\) must be a whole number/],
-		['an unknown consumption type', { additionalFields: { purchase_consumption_type: 'SOMETIMES' } }, /"purchase_consumption_type" .*must be one of INHERIT, AUTOMATIC, MANUAL/],
-		['a sale price that is not a number', { additionalFields: { sale_price: 'cheap' } }, /"sale_price" \(Sale Price\) must be a number/],
-		['a sale VAT that is not a number', { additionalFields: { sale_vat: 'high' } }, /"sale_vat" \(Sale VAT \(%\)\) must be a number/],
+		[
+			'no material type',
+			{ material_type_id: 0 },
+			/"material_type_id" \(Material Type ID\) must be a positive ID/,
+		],
+		[
+			'a material type that is not a number',
+			{ material_type_id: 'bolts' },
+			/"material_type_id" \(Material Type ID\) must be a whole number/,
+		],
+		[
+			'an unknown consumption type',
+			{ additionalFields: { purchase_consumption_type: 'SOMETIMES' } },
+			/"purchase_consumption_type" .*must be one of INHERIT, AUTOMATIC, MANUAL/,
+		],
+		[
+			'a sale price that is not a number',
+			{ additionalFields: { sale_price: 'cheap' } },
+			/"sale_price" \(Sale Price\) must be a number/,
+		],
+		[
+			'a sale VAT that is not a number',
+			{ additionalFields: { sale_vat: 'high' } },
+			/"sale_vat" \(Sale VAT \(%\)\) must be a number/,
+		],
 	])('rejects %s before sending anything', async (_label, parameters, message) => {
 		const { error, requests } = await create(parameters);
 		expect(error?.message).toMatch(message);
@@ -113,13 +179,27 @@ describe('Material: Create', () => {
 
 	it('surfaces the API 400 for an unknown material type', async () => {
 		const { error } = await create({ material_type_id: 999 });
-		expect(error?.message).toMatch(/^Property validation error\. material_type_id: No material type has this id\./);
+		expect(error?.message).toMatch(
+			/^Property validation error\. material_type_id: No material type has this id\./,
+		);
 	});
 
 	it('surfaces 403 Action unauthorized for a read-only token, without the token', async () => {
-		const { error } = await fixture.run({ resource: 'material', operation: 'create', material_type_id: 2, name: 'X', code: 'X-1', units: 'u' }, { readOnly: true });
+		const { error } = await fixture.run(
+			{
+				resource: 'material',
+				operation: 'create',
+				material_type_id: 2,
+				name: 'X',
+				code: 'X-1',
+				units: 'u',
+			},
+			{ readOnly: true },
+		);
 		expect(error?.message).toBe('Action unauthorized');
-		expect(JSON.stringify({ m: error?.message, d: error?.description })).not.toContain(fixture.readOnlyCredentials.accessToken);
+		expect(JSON.stringify({ m: error?.message, d: error?.description })).not.toContain(
+			fixture.readOnlyCredentials.accessToken,
+		);
 	});
 
 	it('with Continue On Fail, a bad item gives an error item and the others are created, each paired', async () => {
@@ -132,7 +212,10 @@ describe('Material: Create', () => {
 		expect(output[0].json).toMatchObject({ code: 'C-1' });
 		expect(output[1].json.error).toMatch(/item 1: "code" \(Code\) must not be empty/);
 		expect(output[2].json).toMatchObject({ code: 'C-3' });
-		expect((await fixture.requests()).map((r) => (r.body as IDataObject).code)).toEqual(['C-1', 'C-3']);
+		expect((await fixture.requests()).map((r) => (r.body as IDataObject).code)).toEqual([
+			'C-1',
+			'C-3',
+		]);
 	});
 
 	it('without Continue On Fail, stops at the bad item after sending the good ones before it', async () => {
@@ -153,7 +236,12 @@ describe('Material: Update', () => {
 		});
 		expect(error).toBeUndefined();
 		const [logged] = await fixture.requests();
-		expect(logged).toMatchObject({ method: 'PATCH', path: '/stocks/materials/3', query: { expanded: 'material_type,warehouse' }, status: 200 });
+		expect(logged).toMatchObject({
+			method: 'PATCH',
+			path: '/stocks/materials/3',
+			query: { expanded: 'material_type,warehouse' },
+			status: 200,
+		});
 		expect(logged.body).toEqual({
 			material_type_id: 2,
 			name: 'Material 3',
@@ -183,23 +271,41 @@ describe('Material: Update', () => {
 			updateFields: { observations: 'Second' },
 		});
 		expect(error).toBeUndefined();
-		expect((await fixture.requests()).map((r) => `${r.method} ${r.path}`)).toEqual(['POST /stocks/materials', `PATCH /stocks/materials/${id}`]);
-		expect(output[0].json).toMatchObject({ id, name: 'Hex bolt M8 (stainless)', code: 'BOLT-M8-SS', observations: 'Second', sku: 'SKU-1' });
+		expect((await fixture.requests()).map((r) => `${r.method} ${r.path}`)).toEqual([
+			'POST /stocks/materials',
+			`PATCH /stocks/materials/${id}`,
+		]);
+		expect(output[0].json).toMatchObject({
+			id,
+			name: 'Hex bolt M8 (stainless)',
+			code: 'BOLT-M8-SS',
+			observations: 'Second',
+			sku: 'SKU-1',
+		});
 		const stored = await state(id);
-		expect(stored.attributes).toMatchObject({ name: 'Hex bolt M8 (stainless)', code: 'BOLT-M8-SS', observations: 'Second', sku: 'SKU-1' });
+		expect(stored.attributes).toMatchObject({
+			name: 'Hex bolt M8 (stainless)',
+			code: 'BOLT-M8-SS',
+			observations: 'Second',
+			sku: 'SKU-1',
+		});
 	});
 
 	it('clears optional text fields with the word null, as the spec allows on update', async () => {
 		const created = await create({ additionalFields: { sku: 'SKU-1', ean_upc: '123' } });
 		const id = String(created.output[0].json.id);
 		expect((await state(id)).attributes).toMatchObject({ sku: 'SKU-1', ean_upc: '123' });
-		const { error } = await update({ materialId: id, code: 'BOLT-M8', updateFields: { sku: 'null', ean_upc: ' NULL ' } });
+		const { error } = await update({
+			materialId: id,
+			code: 'BOLT-M8',
+			updateFields: { sku: 'null', ean_upc: ' NULL ' },
+		});
 		expect(error).toBeUndefined();
 		expect((await fixture.requests()).pop()?.body).toMatchObject({ sku: null, ean_upc: null });
 		expect((await state(id)).attributes).toMatchObject({ sku: null, ean_upc: null });
 	});
 
-	it('keeps the material\'s own code when it is sent unchanged (unique code check skips itself)', async () => {
+	it("keeps the material's own code when it is sent unchanged (unique code check skips itself)", async () => {
 		const { error } = await update({ code: 'MAT-3' });
 		expect(error).toBeUndefined();
 	});
@@ -208,9 +314,21 @@ describe('Material: Update', () => {
 		['an empty material ID', { materialId: ' ' }, /"Material ID" is required/],
 		['an empty code', { code: '' }, /"code" \(Code\)/],
 		['no units', { units: '' }, /"units" \(Units\)/],
-		['a material type of 0', { material_type_id: 0 }, /"material_type_id" \(Material Type ID\) must be a positive ID/],
-		['an unknown consumption type', { updateFields: { purchase_consumption_type: 'NEVER' } }, /"purchase_consumption_type".*INHERIT, AUTOMATIC, MANUAL/],
-		['a SKU that is not text', { updateFields: { sku: 12 } }, /"sku" \(SKU\) must be text, or null to clear it/],
+		[
+			'a material type of 0',
+			{ material_type_id: 0 },
+			/"material_type_id" \(Material Type ID\) must be a positive ID/,
+		],
+		[
+			'an unknown consumption type',
+			{ updateFields: { purchase_consumption_type: 'NEVER' } },
+			/"purchase_consumption_type".*INHERIT, AUTOMATIC, MANUAL/,
+		],
+		[
+			'a SKU that is not text',
+			{ updateFields: { sku: 12 } },
+			/"sku" \(SKU\) must be text, or null to clear it/,
+		],
 	])('rejects %s before sending anything', async (_label, parameters, message) => {
 		const { error, requests } = await update(parameters);
 		expect(error?.message).toMatch(message);
@@ -222,7 +340,13 @@ describe('Material: Update', () => {
 		const updateFields = node.description.properties.find(
 			(p) => p.name === 'updateFields' && p.displayOptions?.show?.resource?.includes('material'),
 		) as { options: Array<{ name: string }> };
-		expect(updateFields.options.map((o) => o.name).sort()).toEqual(['description', 'ean_upc', 'observations', 'purchase_consumption_type', 'sku']);
+		expect(updateFields.options.map((o) => o.name).sort()).toEqual([
+			'description',
+			'ean_upc',
+			'observations',
+			'purchase_consumption_type',
+			'sku',
+		]);
 	});
 
 	it('surfaces 404 Resource not found for an unknown material', async () => {
@@ -239,7 +363,10 @@ describe('Material: Update', () => {
 
 	it('with Continue On Fail, an unknown material gives an error item and the others are updated', async () => {
 		const { output } = await update(
-			{ materialId: (_i: number, item: IDataObject) => item.id, code: (_i: number, item: IDataObject) => `NEW-${String(item.id)}` },
+			{
+				materialId: (_i: number, item: IDataObject) => item.id,
+				code: (_i: number, item: IDataObject) => `NEW-${String(item.id)}`,
+			},
 			{ items: [{ id: '4' }, { id: '88888' }, { id: '5' }], continueOnFail: true },
 		);
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);

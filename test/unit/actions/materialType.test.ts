@@ -10,9 +10,22 @@ afterAll(async () => await fixture.stop());
 beforeEach(async () => await fixture.reset());
 
 const create = (parameters: Record<string, ParameterValue>, options: RunAgainst = {}) =>
-	fixture.run({ resource: 'materialType', operation: 'create', name: 'Fasteners', parent_id: '1', ...parameters }, options);
+	fixture.run(
+		{
+			resource: 'materialType',
+			operation: 'create',
+			name: 'Fasteners',
+			parent_id: '1',
+			...parameters,
+		},
+		options,
+	);
 
-const state = async (id: string) => (await fixture.control('GET', `/state/materialTypes/${id}`)) as { id: string; attributes: IDataObject };
+const state = async (id: string) =>
+	(await fixture.control('GET', `/state/materialTypes/${id}`)) as {
+		id: string;
+		attributes: IDataObject;
+	};
 
 describe('Material Type: Create', () => {
 	it('sends name and parent folder, and the API generates the code when none is sent', async () => {
@@ -20,24 +33,45 @@ describe('Material Type: Create', () => {
 		expect(error).toBeUndefined();
 		expect(requests).toHaveLength(1);
 		const [logged] = await fixture.requests();
-		expect(logged).toMatchObject({ method: 'POST', path: '/stocks/material-types', query: {}, status: 201 });
+		expect(logged).toMatchObject({
+			method: 'POST',
+			path: '/stocks/material-types',
+			query: {},
+			status: 201,
+		});
 		expect(logged.body).toEqual({ name: 'Fasteners', parent_id: '1' });
 		expect(output).toHaveLength(1);
 		expect(output[0].pairedItem).toEqual({ item: 0 });
 		const id = String(output[0].json.id);
-		expect(output[0].json).toMatchObject({ type: 'stock-material-type', name: 'Fasteners', parent_id: '1', code: `MT-${id}` });
-		expect((await state(id)).attributes).toMatchObject({ name: 'Fasteners', parent_id: '1', code: `MT-${id}` });
+		expect(output[0].json).toMatchObject({
+			type: 'stock-material-type',
+			name: 'Fasteners',
+			parent_id: '1',
+			code: `MT-${id}`,
+		});
+		expect((await state(id)).attributes).toMatchObject({
+			name: 'Fasteners',
+			parent_id: '1',
+			code: `MT-${id}`,
+		});
 	});
 
 	it('sends the code when one is given', async () => {
 		const { output, error } = await create({ additionalFields: { code: 'FAST' } });
 		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].body).toEqual({ name: 'Fasteners', parent_id: '1', code: 'FAST' });
+		expect((await fixture.requests())[0].body).toEqual({
+			name: 'Fasteners',
+			parent_id: '1',
+			code: 'FAST',
+		});
 		expect(output[0].json.code).toBe('FAST');
 	});
 
 	it('sends a parent folder given as a number (from an expression) as the string the spec asks for', async () => {
-		const { error } = await create({ parent_id: (_i: number, item: IDataObject) => item.folder }, { items: [{ folder: 2 }] });
+		const { error } = await create(
+			{ parent_id: (_i: number, item: IDataObject) => item.folder },
+			{ items: [{ folder: 2 }] },
+		);
 		expect(error).toBeUndefined();
 		expect((await fixture.requests())[0].body).toMatchObject({ parent_id: '2' });
 	});
@@ -45,7 +79,14 @@ describe('Material Type: Create', () => {
 	it('the new type can hold a new material', async () => {
 		const { output } = await create({ additionalFields: { code: 'FAST' } });
 		const typeId = Number(output[0].json.id);
-		const material = await fixture.run({ resource: 'material', operation: 'create', material_type_id: typeId, name: 'Washer', code: 'W-1', units: 'unit' });
+		const material = await fixture.run({
+			resource: 'material',
+			operation: 'create',
+			material_type_id: typeId,
+			name: 'Washer',
+			code: 'W-1',
+			units: 'unit',
+		});
 		expect(material.error).toBeUndefined();
 		expect(material.output[0].json).toMatchObject({ material_type_id: String(typeId) });
 	});
@@ -71,11 +112,18 @@ describe('Material Type: Create', () => {
 
 	it('surfaces the API 400 for an unknown parent folder', async () => {
 		const { error } = await create({ parent_id: '777' });
-		expect(error?.message).toBe('Property validation error. parent_id: No material type folder has this id.');
+		expect(error?.message).toBe(
+			'Property validation error. parent_id: No material type folder has this id.',
+		);
 	});
 
 	it('surfaces 500 with the spec message, and says it was not retried', async () => {
-		await fixture.control('POST', '/faults', { status: 500, count: 1, method: 'POST', path: '/stocks/material-types' });
+		await fixture.control('POST', '/faults', {
+			status: 500,
+			count: 1,
+			method: 'POST',
+			path: '/stocks/material-types',
+		});
 		const { error } = await create({});
 		expect(error?.message).toBe('An error has occurred during the request.');
 		expect(error?.description).toMatch(/not retried/);
@@ -92,6 +140,9 @@ describe('Material Type: Create', () => {
 		expect(output[0].json).toMatchObject({ name: 'Bolts' });
 		expect(output[1].json.error).toMatch(/item 1: "name" \(Name\)/);
 		expect(output[2].json).toMatchObject({ name: 'Nuts' });
-		expect((await fixture.requests()).map((r) => (r.body as IDataObject).name)).toEqual(['Bolts', 'Nuts']);
+		expect((await fixture.requests()).map((r) => (r.body as IDataObject).name)).toEqual([
+			'Bolts',
+			'Nuts',
+		]);
 	});
 });

@@ -8,7 +8,11 @@ beforeAll(async () => await fixture.start());
 const CASES = operationCases(
 	(method, path) => fixture.control(method, path),
 	async (_collection, id) => {
-		const { output } = await fixture.run({ resource: 'location', operation: 'get', id: { __rl: true, mode: 'id', value: id } });
+		const { output } = await fixture.run({
+			resource: 'location',
+			operation: 'get',
+			id: { __rl: true, mode: 'id', value: id },
+		});
 		return output[0].json;
 	},
 );
@@ -17,21 +21,35 @@ afterAll(async () => await fixture.stop());
 describe('every operation against the sandbox', () => {
 	it('covers all 22 endpoints of the spec, once each', () => {
 		expect(CASES).toHaveLength(22);
-		expect(new Set(CASES.map((c) => `${c.request.method} ${c.request.path.replace(/\/\d+/g, '/{id}')}`)).size).toBe(22);
+		expect(
+			new Set(CASES.map((c) => `${c.request.method} ${c.request.path.replace(/\/\d+/g, '/{id}')}`))
+				.size,
+		).toBe(22);
 	});
 
-	it.each(CASES.map((c) => [`${c.resource} ${c.operation}`, c] as const))('%s', async (_name, testCase) => {
-		await fixture.clear();
-		const { output, error } = await fixture.run({ resource: testCase.resource, operation: testCase.operation, ...testCase.parameters });
-		expect(error).toBeUndefined();
-		const [logged, ...more] = await fixture.requests();
-		expect(more).toHaveLength(0);
-		expect(logged).toMatchObject({ method: testCase.request.method, path: testCase.request.path, env: 'sandbox' });
-		expect(logged.status).toBeLessThan(300);
-		if (testCase.request.query) expect(logged.query).toEqual(testCase.request.query);
-		if (testCase.request.body !== undefined) expect(logged.body).toEqual(testCase.request.body);
-		else expect(logged.body).toBeNull();
-		output.forEach((item) => expect(item.pairedItem).toEqual({ item: 0 }));
-		await testCase.check(output.map((item) => item.json));
-	});
+	it.each(CASES.map((c) => [`${c.resource} ${c.operation}`, c] as const))(
+		'%s',
+		async (_name, testCase) => {
+			await fixture.clear();
+			const { output, error } = await fixture.run({
+				resource: testCase.resource,
+				operation: testCase.operation,
+				...testCase.parameters,
+			});
+			expect(error).toBeUndefined();
+			const [logged, ...more] = await fixture.requests();
+			expect(more).toHaveLength(0);
+			expect(logged).toMatchObject({
+				method: testCase.request.method,
+				path: testCase.request.path,
+				env: 'sandbox',
+			});
+			expect(logged.status).toBeLessThan(300);
+			if (testCase.request.query) expect(logged.query).toEqual(testCase.request.query);
+			if (testCase.request.body !== undefined) expect(logged.body).toEqual(testCase.request.body);
+			else expect(logged.body).toBeNull();
+			output.forEach((item) => expect(item.pairedItem).toEqual({ item: 0 }));
+			await testCase.check(output.map((item) => item.json));
+		},
+	);
 });

@@ -12,7 +12,10 @@ afterAll(async () => await fixture.stop());
 beforeEach(async () => await fixture.reset());
 
 const create = (parameters: Record<string, ParameterValue>, options: RunAgainst = {}) =>
-	fixture.run({ resource: 'quoteLine', operation: 'create', quoteId: '4', type: 'SERVICE', ...parameters }, options);
+	fixture.run(
+		{ resource: 'quoteLine', operation: 'create', quoteId: '4', type: 'SERVICE', ...parameters },
+		options,
+	);
 
 describe('Quote Line: Create', () => {
 	it('sends a SERVICE line with every field of the spec, and returns the created line', async () => {
@@ -33,7 +36,12 @@ describe('Quote Line: Create', () => {
 		expect(requests).toHaveLength(1);
 		const logged = await fixture.requests();
 		expect(logged).toHaveLength(1);
-		expect(logged[0]).toMatchObject({ method: 'POST', path: '/sales/quotes/4/lines', query: {}, status: 201 });
+		expect(logged[0]).toMatchObject({
+			method: 'POST',
+			path: '/sales/quotes/4/lines',
+			query: {},
+			status: 201,
+		});
 		expect(logged[0].body).toEqual({
 			type: 'SERVICE',
 			description: 'Annual inspection',
@@ -69,38 +77,107 @@ describe('Quote Line: Create', () => {
 	});
 
 	it('sends an OTHER_COST line', async () => {
-		const { output, error } = await create({ type: 'OTHER_COST', additionalFields: { other_cost_id: 1, quantity: 40, unit_price: 1 } });
+		const { output, error } = await create({
+			type: 'OTHER_COST',
+			additionalFields: { other_cost_id: 1, quantity: 40, unit_price: 1 },
+		});
 		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].body).toEqual({ type: 'OTHER_COST', other_cost_id: 1, quantity: 40, unit_price: 1 });
-		expect(output[0].json).toMatchObject({ attribute_type: 'OTHER_COST', other_cost_id: 1, total: 40 });
+		expect((await fixture.requests())[0].body).toEqual({
+			type: 'OTHER_COST',
+			other_cost_id: 1,
+			quantity: 40,
+			unit_price: 1,
+		});
+		expect(output[0].json).toMatchObject({
+			attribute_type: 'OTHER_COST',
+			other_cost_id: 1,
+			total: 40,
+		});
 	});
 
 	it('takes whole numbers given as text by expressions and sends them as numbers', async () => {
-		const { error } = await create({ additionalFields: { description: 'x', quantity: '2', unit_price: '15', vat: '6' } });
+		const { error } = await create({
+			additionalFields: { description: 'x', quantity: '2', unit_price: '15', vat: '6' },
+		});
 		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].body).toEqual({ type: 'SERVICE', description: 'x', quantity: 2, unit_price: 15, vat: 6 });
+		expect((await fixture.requests())[0].body).toEqual({
+			type: 'SERVICE',
+			description: 'x',
+			quantity: 2,
+			unit_price: 15,
+			vat: 6,
+		});
 	});
 
 	it('says in the UI that the API does not list the accepted types', () => {
 		const type = node.description.properties.find(
-			(p: INodeProperties) => p.name === 'type' && p.displayOptions?.show?.resource?.includes('quoteLine'),
+			(p: INodeProperties) =>
+				p.name === 'type' && p.displayOptions?.show?.resource?.includes('quoteLine'),
 		);
-		expect(type?.options?.map((o) => ('value' in o ? o.value : undefined))).toEqual(['MATERIAL', 'OTHER_COST', 'SERVICE']);
+		expect(type?.options?.map((o) => ('value' in o ? o.value : undefined))).toEqual([
+			'MATERIAL',
+			'OTHER_COST',
+			'SERVICE',
+		]);
 		expect(type?.description).toMatch(/does not list the values it accepts/);
 	});
 
 	it.each<[string, Record<string, ParameterValue>, RegExp]>([
-		['a SERVICE line without a description', { additionalFields: { quantity: 1 } }, /"description" \(Description\) is required when type is SERVICE: set Description under Additional Fields/],
-		['a SERVICE line whose description is only spaces', { additionalFields: { description: ' ' } }, /"description" \(Description\) is required when type is SERVICE/],
-		['a MATERIAL line without a material', { type: 'MATERIAL' }, /"material_id" \(Material ID\) is required when type is MATERIAL/],
-		['an OTHER_COST line without an other cost', { type: 'OTHER_COST' }, /"other_cost_id" \(Other Cost ID\) is required when type is OTHER_COST/],
-		['a quantity that is not whole', { additionalFields: { description: 'x', quantity: 1.5 } }, /"quantity" \(Quantity\) must be a whole number/],
-		['a unit price that is not whole', { additionalFields: { description: 'x', unit_price: 10.5 } }, /"unit_price" \(Unit Price\) must be a whole number/],
-		['a discount that is not whole', { additionalFields: { description: 'x', discount: 2.5 } }, /"discount" \(Discount \(%\)\) must be a whole number/],
-		['a VAT that is not a number', { additionalFields: { description: 'x', vat: '23%' } }, /"vat" \(VAT \(%\)\) must be a whole number/],
-		['a received quote request line ID of 0', { additionalFields: { description: 'x', received_quote_request_line_id: 0 } }, /"received_quote_request_line_id" \(Received Quote Request Line ID\) must be a positive ID/],
-		['an unknown line type', { type: 'LABOUR', additionalFields: { description: 'x' } }, /"type" \(Type\) must be one of MATERIAL, OTHER_COST, SERVICE/],
-		['an empty quote ID', { quoteId: '', additionalFields: { description: 'x' } }, /"Quote ID" is required/],
+		[
+			'a SERVICE line without a description',
+			{ additionalFields: { quantity: 1 } },
+			/"description" \(Description\) is required when type is SERVICE: set Description under Additional Fields/,
+		],
+		[
+			'a SERVICE line whose description is only spaces',
+			{ additionalFields: { description: ' ' } },
+			/"description" \(Description\) is required when type is SERVICE/,
+		],
+		[
+			'a MATERIAL line without a material',
+			{ type: 'MATERIAL' },
+			/"material_id" \(Material ID\) is required when type is MATERIAL/,
+		],
+		[
+			'an OTHER_COST line without an other cost',
+			{ type: 'OTHER_COST' },
+			/"other_cost_id" \(Other Cost ID\) is required when type is OTHER_COST/,
+		],
+		[
+			'a quantity that is not whole',
+			{ additionalFields: { description: 'x', quantity: 1.5 } },
+			/"quantity" \(Quantity\) must be a whole number/,
+		],
+		[
+			'a unit price that is not whole',
+			{ additionalFields: { description: 'x', unit_price: 10.5 } },
+			/"unit_price" \(Unit Price\) must be a whole number/,
+		],
+		[
+			'a discount that is not whole',
+			{ additionalFields: { description: 'x', discount: 2.5 } },
+			/"discount" \(Discount \(%\)\) must be a whole number/,
+		],
+		[
+			'a VAT that is not a number',
+			{ additionalFields: { description: 'x', vat: '23%' } },
+			/"vat" \(VAT \(%\)\) must be a whole number/,
+		],
+		[
+			'a received quote request line ID of 0',
+			{ additionalFields: { description: 'x', received_quote_request_line_id: 0 } },
+			/"received_quote_request_line_id" \(Received Quote Request Line ID\) must be a positive ID/,
+		],
+		[
+			'an unknown line type',
+			{ type: 'LABOUR', additionalFields: { description: 'x' } },
+			/"type" \(Type\) must be one of MATERIAL, OTHER_COST, SERVICE/,
+		],
+		[
+			'an empty quote ID',
+			{ quoteId: '', additionalFields: { description: 'x' } },
+			/"Quote ID" is required/,
+		],
 	])('rejects %s before sending anything', async (_label, parameters, message) => {
 		const { error, requests } = await create(parameters);
 		expect(error?.message).toMatch(message);
@@ -110,12 +187,17 @@ describe('Quote Line: Create', () => {
 	});
 
 	it('surfaces 403 Action unauthorized for a read-only token, without the token', async () => {
-		const { error, requests } = await create({ additionalFields: { description: 'x' } }, { readOnly: true });
+		const { error, requests } = await create(
+			{ additionalFields: { description: 'x' } },
+			{ readOnly: true },
+		);
 		expect(requests).toHaveLength(1);
 		expect(error?.message).toBe('Action unauthorized');
 		expect(error?.httpCode).toBe('403');
 		expect(error?.description).toMatch(/permission/);
-		expect(JSON.stringify({ m: error?.message, d: error?.description })).not.toContain(fixture.readOnlyCredentials.accessToken);
+		expect(JSON.stringify({ m: error?.message, d: error?.description })).not.toContain(
+			fixture.readOnlyCredentials.accessToken,
+		);
 	});
 
 	it('surfaces Resource not found for an unknown quote', async () => {
@@ -130,14 +212,31 @@ describe('Quote Line: Create', () => {
 				quoteId: (_i: number, item: IDataObject) => item.quote,
 				additionalFields: (_i: number, item: IDataObject) => ({ description: item.d }),
 			},
-			{ continueOnFail: true, items: [{ quote: '1', d: 'A' }, { quote: '1', d: '' }, { quote: '999', d: 'C' }, { quote: '2', d: 'D' }] },
+			{
+				continueOnFail: true,
+				items: [
+					{ quote: '1', d: 'A' },
+					{ quote: '1', d: '' },
+					{ quote: '999', d: 'C' },
+					{ quote: '2', d: 'D' },
+				],
+			},
 		);
 		expect(error).toBeUndefined();
-		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+		expect(output.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+			{ item: 3 },
+		]);
 		expect(output[0].json).toMatchObject({ type: 'quote_line', description: 'A' });
 		expect(output[1].json.error).toMatch(/item 1: "description"/);
 		expect(output[2].json.error).toBe('Resource not found');
 		expect(output[3].json).toMatchObject({ type: 'quote_line', description: 'D' });
-		expect((await fixture.requests()).map((r) => r.path)).toEqual(['/sales/quotes/1/lines', '/sales/quotes/999/lines', '/sales/quotes/2/lines']);
+		expect((await fixture.requests()).map((r) => r.path)).toEqual([
+			'/sales/quotes/1/lines',
+			'/sales/quotes/999/lines',
+			'/sales/quotes/2/lines',
+		]);
 	});
 });

@@ -55,7 +55,13 @@ describe('Planned Job Order (Scheduled Work): the UI', () => {
 		const selector = node.description.properties.find(
 			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes('scheduledWork'),
 		);
-		expect(selector?.options).toEqual([expect.objectContaining({ name: 'Get Many', value: 'getAll', action: 'Get many planned job orders' })]);
+		expect(selector?.options).toEqual([
+			expect.objectContaining({
+				name: 'Get Many',
+				value: 'getAll',
+				action: 'Get many planned job orders',
+			}),
+		]);
 	});
 
 	it('offers every relation the spec lists, and no other, sorted by name', () => {
@@ -75,12 +81,23 @@ describe('Planned Job Order (Scheduled Work): Get Many', () => {
 		expect(error).toBeUndefined();
 		expect(requests).toHaveLength(1);
 		expect(await fixture.requests()).toEqual([
-			expect.objectContaining({ method: 'GET', path: '/works/scheduled', query: { page: '1', limit: '50' }, body: null, status: 200, env: 'sandbox' }),
+			expect.objectContaining({
+				method: 'GET',
+				path: '/works/scheduled',
+				query: { page: '1', limit: '50' },
+				body: null,
+				status: 200,
+				env: 'sandbox',
+			}),
 		]);
 		expect(output).toHaveLength(40);
 		output.forEach((item, index) => {
 			expect(item.pairedItem).toEqual({ item: 0 });
-			expect(item.json).toMatchObject({ id: String(index + 1), type: 'scheduled_work', schedule_work_id: index + 1 });
+			expect(item.json).toMatchObject({
+				id: String(index + 1),
+				type: 'scheduled_work',
+				schedule_work_id: index + 1,
+			});
 		});
 		expect(output[0].json).toMatchObject({ state: 'RUNNING', work_id: 1, visit: 1, running: true });
 		expect(output[0].json).not.toHaveProperty('work');
@@ -117,9 +134,21 @@ describe('Planned Job Order (Scheduled Work): Get Many', () => {
 	it('passes the service filters of Query Parameters through', async () => {
 		const { output } = await getAll({
 			returnAll: true,
-			options: { queryParameters: { parameters: [{ name: 's_state', value: 'RUNNING' }, { name: 'sort', value: 'schedule_work_id-' }] } },
+			options: {
+				queryParameters: {
+					parameters: [
+						{ name: 's_state', value: 'RUNNING' },
+						{ name: 'sort', value: 'schedule_work_id-' },
+					],
+				},
+			},
 		});
-		expect((await fixture.requests())[0].query).toEqual({ page: '1', limit: '2000', s_state: 'RUNNING', sort: 'schedule_work_id-' });
+		expect((await fixture.requests())[0].query).toEqual({
+			page: '1',
+			limit: '2000',
+			s_state: 'RUNNING',
+			sort: 'schedule_work_id-',
+		});
 		expect(output.map((item) => item.json.schedule_work_id)).toEqual([36, 29, 22, 15, 8, 1]);
 	});
 });
@@ -139,11 +168,20 @@ describe('Planned Job Order (Scheduled Work): errors and items', () => {
 
 	it('a server error on one item becomes its error item with Continue On Fail; the next item is read', async () => {
 		await fixture.control('POST', '/faults', { status: 500, count: 1, path: '/works/scheduled' });
-		const { output, error } = await getAll({ limit: 1, requestOptions: { maxAttempts: 1 } }, { items: [{}, {}], continueOnFail: true });
+		const { output, error } = await getAll(
+			{ limit: 1, requestOptions: { maxAttempts: 1 } },
+			{ items: [{}, {}], continueOnFail: true },
+		);
 		expect(error).toBeUndefined();
 		expect(output).toEqual([
-			{ json: expect.objectContaining({ error: 'An error has occurred during the request.' }), pairedItem: { item: 0 } },
-			{ json: expect.objectContaining({ id: '1', type: 'scheduled_work' }), pairedItem: { item: 1 } },
+			{
+				json: expect.objectContaining({ error: 'An error has occurred during the request.' }),
+				pairedItem: { item: 0 },
+			},
+			{
+				json: expect.objectContaining({ id: '1', type: 'scheduled_work' }),
+				pairedItem: { item: 1 },
+			},
 		]);
 	});
 
@@ -163,7 +201,10 @@ describe('Planned Job Order (Scheduled Work): pages', () => {
 		expect(error).toBeUndefined();
 		expect(output).toHaveLength(2100);
 		expect(new Set(output.map((item) => item.json.id)).size).toBe(2100);
-		expect((await fixture.requests()).map((r) => `${r.query.page}/${r.query.limit}`)).toEqual(['1/2000', '2/2000']);
+		expect((await fixture.requests()).map((r) => `${r.query.page}/${r.query.limit}`)).toEqual([
+			'1/2000',
+			'2/2000',
+		]);
 	});
 
 	it('keeps expanded on every page', async () => {

@@ -25,7 +25,8 @@ const create = (parameters: Record<string, ParameterValue>, options: RunAgainst 
 	);
 
 const line = async (id: string) =>
-	((await fixture.control('GET', `/state/sellOrderLines/${id}`)) as { attributes: IDataObject }).attributes;
+	((await fixture.control('GET', `/state/sellOrderLines/${id}`)) as { attributes: IDataObject })
+		.attributes;
 
 describe('Sell Order Line: Create', () => {
 	it('sends a MATERIAL line with expanded relations, and resolves them from included', async () => {
@@ -46,7 +47,14 @@ describe('Sell Order Line: Create', () => {
 			query: { expanded: 'cost_center,material,other_cost' },
 			status: 201,
 		});
-		expect(logged[0].body).toEqual({ type: 'MATERIAL', quantity: '2.5', unit_price: 10, material_id: 3, discount: 10, vat: 23 });
+		expect(logged[0].body).toEqual({
+			type: 'MATERIAL',
+			quantity: '2.5',
+			unit_price: 10,
+			material_id: 3,
+			discount: 10,
+			vat: 23,
+		});
 		expect(output).toHaveLength(1);
 		expect(output[0].pairedItem).toEqual({ item: 0 });
 		const item = output[0].json;
@@ -62,16 +70,31 @@ describe('Sell Order Line: Create', () => {
 		});
 		expect(item.vat_total).toBeCloseTo(5.175, 10);
 		expect(item.material).toMatchObject({ id: '3', type: 'stock-material', code: 'MAT-3' });
-		expect(item.cost_center).toMatchObject({ id: '1', type: 'cost_center', code: 'CC-1', name: 'Cost center 1' });
+		expect(item.cost_center).toMatchObject({
+			id: '1',
+			type: 'cost_center',
+			code: 'CC-1',
+			name: 'Cost center 1',
+		});
 		expect(item.other_cost).toBeNull();
-		expect(await line(String(item.id))).toMatchObject({ sell_order_id: 3, material_id: 3, quantity: '2.5' });
+		expect(await line(String(item.id))).toMatchObject({
+			sell_order_id: 3,
+			material_id: 3,
+			quantity: '2.5',
+		});
 	});
 
 	it('sends a SERVICE line with every additional field', async () => {
 		const { output, error } = await create({
 			quantity: '1.5',
 			unit_price: 35.5,
-			additionalFields: { description: 'Boiler service', observations: 'Night shift', unit: 'h', discount: 5, vat: 6 },
+			additionalFields: {
+				description: 'Boiler service',
+				observations: 'Night shift',
+				unit: 'h',
+				discount: 5,
+				vat: 6,
+			},
 		});
 		expect(error).toBeUndefined();
 		expect((await fixture.requests())[0]).toMatchObject({ query: {} });
@@ -85,7 +108,12 @@ describe('Sell Order Line: Create', () => {
 			discount: 5,
 			vat: 6,
 		});
-		expect(output[0].json).toMatchObject({ attribute_type: 'SERVICE', description: 'Boiler service', unit: 'h', base_total: 53.25 });
+		expect(output[0].json).toMatchObject({
+			attribute_type: 'SERVICE',
+			description: 'Boiler service',
+			unit: 'h',
+			base_total: 53.25,
+		});
 		expect(output[0].json.material).toBeUndefined();
 	});
 
@@ -100,8 +128,18 @@ describe('Sell Order Line: Create', () => {
 		expect(error).toBeUndefined();
 		const [logged] = await fixture.requests();
 		expect(logged.query).toEqual({ expanded: 'other_cost' });
-		expect(logged.body).toEqual({ type: 'OTHER_COST', quantity: '12', unit_price: 0.6, other_cost_id: 2 });
-		expect(output[0].json.other_cost).toMatchObject({ id: '2', type: 'other-cost', name: 'Travel 2', unit: 'km' });
+		expect(logged.body).toEqual({
+			type: 'OTHER_COST',
+			quantity: '12',
+			unit_price: 0.6,
+			other_cost_id: 2,
+		});
+		expect(output[0].json.other_cost).toMatchObject({
+			id: '2',
+			type: 'other-cost',
+			name: 'Travel 2',
+			unit: 'km',
+		});
 		expect(output[0].json.cost_center).toBeUndefined();
 	});
 
@@ -111,7 +149,10 @@ describe('Sell Order Line: Create', () => {
 			{ items: [{ q: 4 }, { q: ' 0.25 ' }] },
 		);
 		expect(error).toBeUndefined();
-		expect((await fixture.requests()).map((r) => (r.body as IDataObject).quantity)).toEqual(['4', '0.25']);
+		expect((await fixture.requests()).map((r) => (r.body as IDataObject).quantity)).toEqual([
+			'4',
+			'0.25',
+		]);
 	});
 
 	it('with Simplify off, returns the line in the API shape with its included records', async () => {
@@ -130,17 +171,57 @@ describe('Sell Order Line: Create', () => {
 	});
 
 	it.each<[string, Record<string, ParameterValue>, RegExp]>([
-		['a SERVICE line without a description', { additionalFields: {} }, /"description" \(Description\) is required when type is SERVICE: set Description under Additional Fields/],
-		['a SERVICE line whose description is only spaces', { additionalFields: { description: '   ' } }, /"description" \(Description\) is required when type is SERVICE/],
-		['a MATERIAL line without a material', { type: 'MATERIAL', additionalFields: {} }, /"material_id" \(Material ID\) is required when type is MATERIAL: set Material ID/],
-		['an OTHER_COST line without an other cost', { type: 'OTHER_COST', additionalFields: {} }, /"other_cost_id" \(Other Cost ID\) is required when type is OTHER_COST: set Other Cost ID/],
-		['a quantity that is not a number', { quantity: 'two' }, /"quantity" \(Quantity\) must be a number, such as 2 or 1.5/],
-		['a quantity with a decimal comma', { quantity: '1,5' }, /"quantity" \(Quantity\) must be a number/],
+		[
+			'a SERVICE line without a description',
+			{ additionalFields: {} },
+			/"description" \(Description\) is required when type is SERVICE: set Description under Additional Fields/,
+		],
+		[
+			'a SERVICE line whose description is only spaces',
+			{ additionalFields: { description: '   ' } },
+			/"description" \(Description\) is required when type is SERVICE/,
+		],
+		[
+			'a MATERIAL line without a material',
+			{ type: 'MATERIAL', additionalFields: {} },
+			/"material_id" \(Material ID\) is required when type is MATERIAL: set Material ID/,
+		],
+		[
+			'an OTHER_COST line without an other cost',
+			{ type: 'OTHER_COST', additionalFields: {} },
+			/"other_cost_id" \(Other Cost ID\) is required when type is OTHER_COST: set Other Cost ID/,
+		],
+		[
+			'a quantity that is not a number',
+			{ quantity: 'two' },
+			/"quantity" \(Quantity\) must be a number, such as 2 or 1.5/,
+		],
+		[
+			'a quantity with a decimal comma',
+			{ quantity: '1,5' },
+			/"quantity" \(Quantity\) must be a number/,
+		],
 		['no quantity', { quantity: '' }, /"quantity" \(Quantity\) is required/],
-		['a unit price that is not a number', { unit_price: 'ten' }, /"unit_price" \(Unit Price\) must be a number/],
-		['a material ID of 0', { type: 'MATERIAL', additionalFields: { material_id: 0 } }, /"material_id" \(Material ID\) must be a positive ID/],
-		['a discount that is not a number', { additionalFields: { description: 'x', discount: 'a lot' } }, /"discount" \(Discount \(%\)\) must be a number/],
-		['an unknown line type', { type: 'GOODS' }, /"type" \(Type\) must be one of MATERIAL, OTHER_COST, SERVICE/],
+		[
+			'a unit price that is not a number',
+			{ unit_price: 'ten' },
+			/"unit_price" \(Unit Price\) must be a number/,
+		],
+		[
+			'a material ID of 0',
+			{ type: 'MATERIAL', additionalFields: { material_id: 0 } },
+			/"material_id" \(Material ID\) must be a positive ID/,
+		],
+		[
+			'a discount that is not a number',
+			{ additionalFields: { description: 'x', discount: 'a lot' } },
+			/"discount" \(Discount \(%\)\) must be a number/,
+		],
+		[
+			'an unknown line type',
+			{ type: 'GOODS' },
+			/"type" \(Type\) must be one of MATERIAL, OTHER_COST, SERVICE/,
+		],
 		['an empty sell order ID', { sellOrderId: '  ' }, /"Sell Order ID" is required/],
 	])('rejects %s before sending anything', async (_label, parameters, message) => {
 		const { error, requests } = await create(parameters);
@@ -152,7 +233,10 @@ describe('Sell Order Line: Create', () => {
 	});
 
 	it('surfaces the API 400 for an unknown material, naming the property', async () => {
-		const { error, requests } = await create({ type: 'MATERIAL', additionalFields: { material_id: 99999 } });
+		const { error, requests } = await create({
+			type: 'MATERIAL',
+			additionalFields: { material_id: 99999 },
+		});
 		expect(requests).toHaveLength(1);
 		expect(error?.httpCode).toBe('400');
 		expect(error?.message).toBe('Property validation error. material_id: No material has this id.');
@@ -167,7 +251,9 @@ describe('Sell Order Line: Create', () => {
 	it('surfaces 403 Action unauthorized for a read-only token, without the token', async () => {
 		const { error } = await create({}, { readOnly: true });
 		expect(error?.message).toBe('Action unauthorized');
-		expect(JSON.stringify({ m: error?.message, d: error?.description })).not.toContain(fixture.readOnlyCredentials.accessToken);
+		expect(JSON.stringify({ m: error?.message, d: error?.description })).not.toContain(
+			fixture.readOnlyCredentials.accessToken,
+		);
 	});
 
 	it('with Continue On Fail, bad items give error items and the others are created, each paired', async () => {
@@ -177,14 +263,31 @@ describe('Sell Order Line: Create', () => {
 				quantity: (_i: number, item: IDataObject) => item.q,
 				additionalFields: (_i: number, item: IDataObject) => ({ material_id: item.m }),
 			},
-			{ continueOnFail: true, items: [{ q: '1', m: 1 }, { q: 'x', m: 1 }, { q: '2', m: 99999 }, { q: '3', m: 4 }] },
+			{
+				continueOnFail: true,
+				items: [
+					{ q: '1', m: 1 },
+					{ q: 'x', m: 1 },
+					{ q: '2', m: 99999 },
+					{ q: '3', m: 4 },
+				],
+			},
 		);
 		expect(error).toBeUndefined();
-		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+		expect(output.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+			{ item: 3 },
+		]);
 		expect(output[0].json).toMatchObject({ material_id: 1, quantity: '1' });
 		expect(output[1].json.error).toMatch(/item 1: "quantity"/);
 		expect(output[2].json.error).toMatch(/material_id: No material has this id/);
 		expect(output[3].json).toMatchObject({ material_id: 4, quantity: '3' });
-		expect((await fixture.requests()).map((r) => (r.body as IDataObject).quantity)).toEqual(['1', '2', '3']);
+		expect((await fixture.requests()).map((r) => (r.body as IDataObject).quantity)).toEqual([
+			'1',
+			'2',
+			'3',
+		]);
 	});
 });

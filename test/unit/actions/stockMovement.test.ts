@@ -11,8 +11,15 @@ beforeAll(async () => await fixture.start());
 afterAll(async () => await fixture.stop());
 beforeEach(async () => await fixture.reset());
 
-const getAll = (parameters: Record<string, ParameterValue> = {}, credentials = fixture.credentials) =>
-	runNode({ node, credentials, parameters: { resource: 'stockMovement', operation: 'getAll', ...parameters } });
+const getAll = (
+	parameters: Record<string, ParameterValue> = {},
+	credentials = fixture.credentials,
+) =>
+	runNode({
+		node,
+		credentials,
+		parameters: { resource: 'stockMovement', operation: 'getAll', ...parameters },
+	});
 
 const pages = async () => (await fixture.requests()).map((r) => `${r.query.page}/${r.query.limit}`);
 
@@ -20,12 +27,21 @@ describe('Stock Movement: Get Many (deprecated)', () => {
 	it('is marked deprecated, and its notice names the replacement and says no list replaces it', () => {
 		const selector = node.description.properties.find(
 			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes('stockMovement'),
-		) as INodeProperties & { options: Array<{ value: string; description: string; action: string }> };
+		) as INodeProperties & {
+			options: Array<{ value: string; description: string; action: string }>;
+		};
 		expect(selector.options).toHaveLength(1);
-		expect(selector.options[0]).toMatchObject({ value: 'getAll', action: 'Get many stock movements (deprecated)' });
+		expect(selector.options[0]).toMatchObject({
+			value: 'getAll',
+			action: 'Get many stock movements (deprecated)',
+		});
 		expect(selector.options[0].description).toMatch(/^\(Deprecated\)/);
-		const resource = node.description.properties.find((p) => p.name === 'resource') as { options: Array<{ name: string; value: string }> };
-		expect(resource.options.find((o) => o.value === 'stockMovement')?.name).toBe('Stock Movement (Deprecated)');
+		const resource = node.description.properties.find((p) => p.name === 'resource') as {
+			options: Array<{ name: string; value: string }>;
+		};
+		expect(resource.options.find((o) => o.value === 'stockMovement')?.name).toBe(
+			'Stock Movement (Deprecated)',
+		);
 		const notice = node.description.properties.find(
 			(p) => p.type === 'notice' && p.displayOptions?.show?.resource?.includes('stockMovement'),
 		);
@@ -39,11 +55,20 @@ describe('Stock Movement: Get Many (deprecated)', () => {
 		expect(error).toBeUndefined();
 		const logged = await fixture.requests();
 		expect(logged).toHaveLength(1);
-		expect(logged[0]).toMatchObject({ method: 'GET', path: '/stock-movements', query: { page: '1', limit: '5' }, status: 200, body: null });
+		expect(logged[0]).toMatchObject({
+			method: 'GET',
+			path: '/stock-movements',
+			query: { page: '1', limit: '5' },
+			status: 200,
+			body: null,
+		});
 		expect(output).toHaveLength(5);
 		output.forEach((item) => {
 			expect(item.pairedItem).toEqual({ item: 0 });
-			expect(item.json).toMatchObject({ type: 'stock-movement', stock_movement_id: Number(item.json.id) });
+			expect(item.json).toMatchObject({
+				type: 'stock-movement',
+				stock_movement_id: Number(item.json.id),
+			});
 			expect(['ADDED', 'CONSUMED', 'MOVED']).toContain(item.json.action);
 		});
 		expect(output[0].json).toHaveProperty('warehouse_id');
@@ -58,17 +83,32 @@ describe('Stock Movement: Get Many (deprecated)', () => {
 
 	it('with Simplify off, returns the API shape', async () => {
 		const { output } = await getAll({ limit: 1, simplify: false });
-		expect(output[0].json).toMatchObject({ type: 'stock-movement', attributes: { stock_movement_id: 1 } });
+		expect(output[0].json).toMatchObject({
+			type: 'stock-movement',
+			attributes: { stock_movement_id: 1 },
+		});
 		expect(output[0].json.stock_movement_id).toBeUndefined();
 	});
 
 	it('passes the service filters of the Query Parameters option', async () => {
 		const { output } = await getAll({
 			returnAll: true,
-			options: { queryParameters: { parameters: [{ name: 's_warehouse_id', value: '2' }, { name: 'sort', value: 'date-' }] } },
+			options: {
+				queryParameters: {
+					parameters: [
+						{ name: 's_warehouse_id', value: '2' },
+						{ name: 'sort', value: 'date-' },
+					],
+				},
+			},
 		});
 		const [logged] = await fixture.requests();
-		expect(logged.query).toMatchObject({ s_warehouse_id: '2', sort: 'date-', page: '1', limit: '2000' });
+		expect(logged.query).toMatchObject({
+			s_warehouse_id: '2',
+			sort: 'date-',
+			page: '1',
+			limit: '2000',
+		});
 		expect(output.length).toBeGreaterThan(0);
 		expect(output.every((item) => item.json.warehouse_id === 2)).toBe(true);
 	});
@@ -96,29 +136,54 @@ describe('Stock Movement: Get Many (deprecated)', () => {
 		const { error } = await getAll({}, credentials);
 		expect(error?.message).toBe('Authentication token invalid.');
 		expect(error?.httpCode).toBe('401');
-		expect(JSON.stringify({ m: error?.message, d: error?.description })).not.toContain('sbx-token-9999-revoked');
+		expect(JSON.stringify({ m: error?.message, d: error?.description })).not.toContain(
+			'sbx-token-9999-revoked',
+		);
 	});
 
 	it('surfaces 500 with the spec message once the retries are spent', async () => {
-		await fixture.control('POST', '/faults', { status: 500, count: 2, method: 'GET', path: '/stock-movements' });
+		await fixture.control('POST', '/faults', {
+			status: 500,
+			count: 2,
+			method: 'GET',
+			path: '/stock-movements',
+		});
 		const { error } = await getAll({ requestOptions: { maxAttempts: 2, maxWaitSeconds: 10 } });
 		expect(error?.message).toBe('An error has occurred during the request.');
 		expect((await fixture.requests()).map((r) => r.status)).toEqual([500, 500]);
 	});
 
 	it('retries a read after a server error and succeeds', async () => {
-		await fixture.control('POST', '/faults', { status: 500, count: 1, method: 'GET', path: '/stock-movements' });
-		const { output, error } = await getAll({ limit: 3, requestOptions: { maxAttempts: 2, maxWaitSeconds: 10 } });
+		await fixture.control('POST', '/faults', {
+			status: 500,
+			count: 1,
+			method: 'GET',
+			path: '/stock-movements',
+		});
+		const { output, error } = await getAll({
+			limit: 3,
+			requestOptions: { maxAttempts: 2, maxWaitSeconds: 10 },
+		});
 		expect(error).toBeUndefined();
 		expect(output).toHaveLength(3);
 		expect((await fixture.requests()).map((r) => r.status)).toEqual([500, 200]);
 	});
 
-	it('runs once per input item, pairing each item\'s movements with it', async () => {
+	it("runs once per input item, pairing each item's movements with it", async () => {
 		const { output } = await fixture.run(
-			{ resource: 'stockMovement', operation: 'getAll', limit: (_i: number, item: IDataObject) => item.n },
+			{
+				resource: 'stockMovement',
+				operation: 'getAll',
+				limit: (_i: number, item: IDataObject) => item.n,
+			},
 			{ items: [{ n: 2 }, { n: 3 }] },
 		);
-		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 0 }, { item: 1 }, { item: 1 }, { item: 1 }]);
+		expect(output.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 1 },
+			{ item: 1 },
+		]);
 	});
 });

@@ -13,12 +13,21 @@ beforeEach(async () => await fixture.reset());
 const SEEDED = 100;
 
 const stock = async (warehouse: number, material: number): Promise<number> =>
-	((await fixture.control('GET', `/state/stock/${warehouse}:${material}`)) as { quantity: number }).quantity;
+	((await fixture.control('GET', `/state/stock/${warehouse}:${material}`)) as { quantity: number })
+		.quantity;
 
-const run = (operation: string, parameters: Record<string, ParameterValue>, options: RunAgainst = {}) =>
-	fixture.run({ resource: 'stockTransaction', operation, ...parameters }, options);
+const run = (
+	operation: string,
+	parameters: Record<string, ParameterValue>,
+	options: RunAgainst = {},
+) => fixture.run({ resource: 'stockTransaction', operation, ...parameters }, options);
 
-const transaction = (material_id: unknown, quantity: unknown, cost_price: unknown = 10, observations?: string) => ({
+const transaction = (
+	material_id: unknown,
+	quantity: unknown,
+	cost_price: unknown = 10,
+	observations?: string,
+) => ({
 	material_id,
 	quantity,
 	cost_price,
@@ -26,16 +35,30 @@ const transaction = (material_id: unknown, quantity: unknown, cost_price: unknow
 });
 
 const batch = (parameters: Record<string, ParameterValue>, options: RunAgainst = {}) =>
-	run('createBatch', { warehouseId: '1', action: 'WAREHOUSE_ADD', transactions: { items: [transaction(7, 5)] }, ...parameters }, options);
+	run(
+		'createBatch',
+		{
+			warehouseId: '1',
+			action: 'WAREHOUSE_ADD',
+			transactions: { items: [transaction(7, 5)] },
+			...parameters,
+		},
+		options,
+	);
 
 /** Items for the combined batch: each has its own transactions. */
 const perItem = {
 	warehouseId: (_i: number, item: IDataObject) => String(item.warehouse ?? 1),
 	action: (_i: number, item: IDataObject) => item.action ?? 'WAREHOUSE_ADD',
 	transactions: (_i: number, item: IDataObject) => ({ items: item.lines }),
-	additionalFields: (_i: number, item: IDataObject) => (item.note ? { observations: item.note } : {}),
+	additionalFields: (_i: number, item: IDataObject) =>
+		item.note ? { observations: item.note } : {},
 };
-const combined = (items: IDataObject[], continueOnFail = false, extra: Record<string, ParameterValue> = {}) =>
+const combined = (
+	items: IDataObject[],
+	continueOnFail = false,
+	extra: Record<string, ParameterValue> = {},
+) =>
 	batch({ ...perItem, batchOptions: { combineItems: true }, ...extra }, { items, continueOnFail });
 
 describe('Stock Transaction: Create Batch', () => {
@@ -47,7 +70,12 @@ describe('Stock Transaction: Create Batch', () => {
 		expect(error).toBeUndefined();
 		expect(requests).toHaveLength(1);
 		const [logged] = await fixture.requests();
-		expect(logged).toMatchObject({ method: 'POST', path: '/stocks/warehouses/1/stock-transactions', query: {}, status: 201 });
+		expect(logged).toMatchObject({
+			method: 'POST',
+			path: '/stocks/warehouses/1/stock-transactions',
+			query: {},
+			status: 201,
+		});
 		expect(logged.body).toEqual({
 			action: 'WAREHOUSE_ADD',
 			transactions: [
@@ -63,8 +91,22 @@ describe('Stock Transaction: Create Batch', () => {
 			action: 'WAREHOUSE_ADD',
 			observations: 'Delivery 42',
 			transactions: [
-				{ type: 'stock-transaction', material_id: 7, quantity: 5, cost_price: 12, action: 'ADD', warehouse_id: 1 },
-				{ type: 'stock-transaction', material_id: 8, quantity: 2, cost_price: 0, action: 'ADD', warehouse_id: 1 },
+				{
+					type: 'stock-transaction',
+					material_id: 7,
+					quantity: 5,
+					cost_price: 12,
+					action: 'ADD',
+					warehouse_id: 1,
+				},
+				{
+					type: 'stock-transaction',
+					material_id: 8,
+					quantity: 2,
+					cost_price: 0,
+					action: 'ADD',
+					warehouse_id: 1,
+				},
 			],
 		});
 		expect(output[0].json.id).toBe(output[0].json.stock_transaction_batch_id);
@@ -74,7 +116,11 @@ describe('Stock Transaction: Create Batch', () => {
 	});
 
 	it('WAREHOUSE_SUBTRACT lowers the stock', async () => {
-		const { error } = await batch({ warehouseId: '3', action: 'WAREHOUSE_SUBTRACT', transactions: { items: [transaction(9, 30)] } });
+		const { error } = await batch({
+			warehouseId: '3',
+			action: 'WAREHOUSE_SUBTRACT',
+			transactions: { items: [transaction(9, 30)] },
+		});
 		expect(error).toBeUndefined();
 		expect((await fixture.requests())[0].path).toBe('/stocks/warehouses/3/stock-transactions');
 		expect(await stock(3, 9)).toBe(SEEDED - 30);
@@ -83,31 +129,113 @@ describe('Stock Transaction: Create Batch', () => {
 	it('takes the transactions as JSON instead of the fields, e.g. from an expression', async () => {
 		const lines = [transaction(7, 1, 3), transaction(8, 4, 5, 'loose')];
 		const { error } = await batch(
-			{ transactions: {}, additionalFields: (_i: number, item: IDataObject) => ({ transactions_json: JSON.stringify(item.lines) }) },
+			{
+				transactions: {},
+				additionalFields: (_i: number, item: IDataObject) => ({
+					transactions_json: JSON.stringify(item.lines),
+				}),
+			},
 			{ items: [{ lines }] },
 		);
 		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].body).toEqual({ action: 'WAREHOUSE_ADD', transactions: lines });
+		expect((await fixture.requests())[0].body).toEqual({
+			action: 'WAREHOUSE_ADD',
+			transactions: lines,
+		});
 		expect(await stock(1, 8)).toBe(SEEDED + 4);
 	});
 
 	it.each<[string, Record<string, unknown>, RegExp]>([
-		['no transactions', { transactions: {} }, /"transactions" \(Transactions\) is required: add at least one transaction/],
-		['a transaction without a material', { transactions: { items: [transaction(0, 1)] } }, /"transactions\[0\].material_id" \(Material ID\) must be a positive ID/],
-		['a quantity of 0', { transactions: { items: [transaction(7, 0)] } }, /"transactions\[0\].quantity" \(Quantity\) must be more than 0/],
-		['a fractional quantity', { transactions: { items: [transaction(7, 1), transaction(7, 1.5)] } }, /"transactions\[1\].quantity" \(Quantity\) must be a whole number/],
-		['a fractional cost price', { transactions: { items: [transaction(7, 1, 2.5)] } }, /"transactions\[0\].cost_price" \(Cost Price\) must be a whole number/],
-		['a negative cost price', { transactions: { items: [transaction(7, 1, -1)] } }, /"transactions\[0\].cost_price" \(Cost Price\) must be 0 or more/],
-		['a quantity that is not a number', { transactions: { items: [transaction(7, 'many')] } }, /"transactions\[0\].quantity" \(Quantity\) must be a whole number/],
-		['an unknown action', { action: 'WAREHOUSE_MOVE' }, /"action" \(Action\) must be one of WAREHOUSE_ADD, WAREHOUSE_SUBTRACT/],
+		[
+			'no transactions',
+			{ transactions: {} },
+			/"transactions" \(Transactions\) is required: add at least one transaction/,
+		],
+		[
+			'a transaction without a material',
+			{ transactions: { items: [transaction(0, 1)] } },
+			/"transactions\[0\].material_id" \(Material ID\) must be a positive ID/,
+		],
+		[
+			'a quantity of 0',
+			{ transactions: { items: [transaction(7, 0)] } },
+			/"transactions\[0\].quantity" \(Quantity\) must be more than 0/,
+		],
+		[
+			'a fractional quantity',
+			{ transactions: { items: [transaction(7, 1), transaction(7, 1.5)] } },
+			/"transactions\[1\].quantity" \(Quantity\) must be a whole number/,
+		],
+		[
+			'a fractional cost price',
+			{ transactions: { items: [transaction(7, 1, 2.5)] } },
+			/"transactions\[0\].cost_price" \(Cost Price\) must be a whole number/,
+		],
+		[
+			'a negative cost price',
+			{ transactions: { items: [transaction(7, 1, -1)] } },
+			/"transactions\[0\].cost_price" \(Cost Price\) must be 0 or more/,
+		],
+		[
+			'a quantity that is not a number',
+			{ transactions: { items: [transaction(7, 'many')] } },
+			/"transactions\[0\].quantity" \(Quantity\) must be a whole number/,
+		],
+		[
+			'an unknown action',
+			{ action: 'WAREHOUSE_MOVE' },
+			/"action" \(Action\) must be one of WAREHOUSE_ADD, WAREHOUSE_SUBTRACT/,
+		],
 		['no warehouse', { warehouseId: '  ' }, /"Warehouse ID" is required/],
-		['JSON transactions without a cost price', { transactions: {}, additionalFields: { transactions_json: '[{"material_id": 7, "quantity": 1}]' } }, /"transactions\[0\].cost_price" \(Cost Price\) is required/],
-		['JSON transactions without a quantity', { transactions: {}, additionalFields: { transactions_json: '[{"material_id": 7, "cost_price": 1}]' } }, /"transactions\[0\].quantity" \(Quantity\) is required/],
-		['JSON transactions without a material', { transactions: {}, additionalFields: { transactions_json: '[{"quantity": 1, "cost_price": 1}]' } }, /"transactions\[0\].material_id" \(Material ID\) is required/],
-		['an empty JSON list', { transactions: {}, additionalFields: { transactions_json: '[]' } }, /"transactions" \(Transactions\) needs at least one transaction/],
-		['invalid JSON', { transactions: {}, additionalFields: { transactions_json: '[{' } }, /"transactions_json" is not valid JSON/],
-		['transactions both as fields and as JSON', { additionalFields: { transactions_json: '[]' } }, /Set "transactions" either with its fields or as JSON, not both/],
-		['an unknown key in the JSON', { transactions: {}, additionalFields: { transactions_json: '[{"material_id": 7, "quantity": 1, "cost_price": 1, "price": 3}]' } }, /"transactions\[0\]".*price/],
+		[
+			'JSON transactions without a cost price',
+			{
+				transactions: {},
+				additionalFields: { transactions_json: '[{"material_id": 7, "quantity": 1}]' },
+			},
+			/"transactions\[0\].cost_price" \(Cost Price\) is required/,
+		],
+		[
+			'JSON transactions without a quantity',
+			{
+				transactions: {},
+				additionalFields: { transactions_json: '[{"material_id": 7, "cost_price": 1}]' },
+			},
+			/"transactions\[0\].quantity" \(Quantity\) is required/,
+		],
+		[
+			'JSON transactions without a material',
+			{
+				transactions: {},
+				additionalFields: { transactions_json: '[{"quantity": 1, "cost_price": 1}]' },
+			},
+			/"transactions\[0\].material_id" \(Material ID\) is required/,
+		],
+		[
+			'an empty JSON list',
+			{ transactions: {}, additionalFields: { transactions_json: '[]' } },
+			/"transactions" \(Transactions\) needs at least one transaction/,
+		],
+		[
+			'invalid JSON',
+			{ transactions: {}, additionalFields: { transactions_json: '[{' } },
+			/"transactions_json" is not valid JSON/,
+		],
+		[
+			'transactions both as fields and as JSON',
+			{ additionalFields: { transactions_json: '[]' } },
+			/Set "transactions" either with its fields or as JSON, not both/,
+		],
+		[
+			'an unknown key in the JSON',
+			{
+				transactions: {},
+				additionalFields: {
+					transactions_json: '[{"material_id": 7, "quantity": 1, "cost_price": 1, "price": 3}]',
+				},
+			},
+			/"transactions\[0\]".*price/,
+		],
 	])('rejects %s before sending anything', async (_label, parameters, message) => {
 		const { error, requests } = await batch(parameters);
 		expect(error?.message).toMatch(message);
@@ -119,8 +247,13 @@ describe('Stock Transaction: Create Batch', () => {
 	});
 
 	it('surfaces the API 400 when subtracting more than the stock, and leaves the stock as it was', async () => {
-		const { error } = await batch({ action: 'WAREHOUSE_SUBTRACT', transactions: { items: [transaction(7, SEEDED + 1)] } });
-		expect(error?.message).toBe('Property validation error. transactions: Not enough stock of material 7 in warehouse 1.');
+		const { error } = await batch({
+			action: 'WAREHOUSE_SUBTRACT',
+			transactions: { items: [transaction(7, SEEDED + 1)] },
+		});
+		expect(error?.message).toBe(
+			'Property validation error. transactions: Not enough stock of material 7 in warehouse 1.',
+		);
 		expect(error?.httpCode).toBe('400');
 		expect(await stock(1, 7)).toBe(SEEDED);
 	});
@@ -134,7 +267,11 @@ describe('Stock Transaction: Create Batch', () => {
 	describe('one batch per item (Combine All Items Into One Batch off)', () => {
 		it('sends one request per item, each its own batch', async () => {
 			const { output, error } = await batch(perItem, {
-				items: [{ lines: [transaction(7, 1)] }, { lines: [transaction(8, 2)], warehouse: 2 }, { lines: [transaction(7, 3)] }],
+				items: [
+					{ lines: [transaction(7, 1)] },
+					{ lines: [transaction(8, 2)], warehouse: 2 },
+					{ lines: [transaction(7, 3)] },
+				],
 			});
 			expect(error).toBeUndefined();
 			expect((await fixture.requests()).map((r) => r.path)).toEqual([
@@ -142,7 +279,11 @@ describe('Stock Transaction: Create Batch', () => {
 				'/stocks/warehouses/2/stock-transactions',
 				'/stocks/warehouses/1/stock-transactions',
 			]);
-			expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+			expect(output.map((item) => item.pairedItem)).toEqual([
+				{ item: 0 },
+				{ item: 1 },
+				{ item: 2 },
+			]);
 			expect(new Set(output.map((item) => item.json.id)).size).toBe(3);
 			expect(await stock(1, 7)).toBe(SEEDED + 4);
 			expect(await stock(2, 8)).toBe(SEEDED + 2);
@@ -150,13 +291,23 @@ describe('Stock Transaction: Create Batch', () => {
 
 		it('with Continue On Fail, one bad item gives an error item and the others are sent', async () => {
 			const { output, error } = await batch(perItem, {
-				items: [{ lines: [transaction(7, 1)] }, { lines: [transaction(7, -2)] }, { lines: [transaction(7, 3)] }],
+				items: [
+					{ lines: [transaction(7, 1)] },
+					{ lines: [transaction(7, -2)] },
+					{ lines: [transaction(7, 3)] },
+				],
 				continueOnFail: true,
 			});
 			expect(error).toBeUndefined();
 			expect(await fixture.requests()).toHaveLength(2);
-			expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-			expect(output[1].json.error).toMatch(/item 1: "transactions\[0\].quantity" \(Quantity\) must be more than 0/);
+			expect(output.map((item) => item.pairedItem)).toEqual([
+				{ item: 0 },
+				{ item: 1 },
+				{ item: 2 },
+			]);
+			expect(output[1].json.error).toMatch(
+				/item 1: "transactions\[0\].quantity" \(Quantity\) must be more than 0/,
+			);
 			expect(output[2].json).toMatchObject({ transactions: [{ material_id: 7, quantity: 3 }] });
 			expect(await stock(1, 7)).toBe(SEEDED + 4);
 		});
@@ -176,15 +327,32 @@ describe('Stock Transaction: Create Batch', () => {
 			expect(requests).toHaveLength(1);
 			const logged = await fixture.requests();
 			expect(logged).toHaveLength(1);
-			expect(logged[0]).toMatchObject({ method: 'POST', path: '/stocks/warehouses/1/stock-transactions', status: 201 });
-			expect(logged[0].body).toEqual({ action: 'WAREHOUSE_ADD', transactions: items.flatMap((item) => item.lines) });
+			expect(logged[0]).toMatchObject({
+				method: 'POST',
+				path: '/stocks/warehouses/1/stock-transactions',
+				status: 201,
+			});
+			expect(logged[0].body).toEqual({
+				action: 'WAREHOUSE_ADD',
+				transactions: items.flatMap((item) => item.lines),
+			});
 			expect(output).toHaveLength(5);
 			const batchId = output[0].json.id;
 			output.forEach((item, index) => {
 				expect(item.pairedItem).toEqual({ item: index });
-				expect(item.json).toMatchObject({ id: batchId, type: 'stock-transaction-batch', action: 'WAREHOUSE_ADD' });
-				const mine = (item.json.transactions as IDataObject[]).map((t) => [t.material_id, t.quantity, t.cost_price]);
-				expect(mine).toEqual(items[index].lines.map((t) => [t.material_id, t.quantity, t.cost_price]));
+				expect(item.json).toMatchObject({
+					id: batchId,
+					type: 'stock-transaction-batch',
+					action: 'WAREHOUSE_ADD',
+				});
+				const mine = (item.json.transactions as IDataObject[]).map((t) => [
+					t.material_id,
+					t.quantity,
+					t.cost_price,
+				]);
+				expect(mine).toEqual(
+					items[index].lines.map((t) => [t.material_id, t.quantity, t.cost_price]),
+				);
 			});
 			expect(await stock(1, 7)).toBe(SEEDED + 5);
 			expect(await stock(1, 8)).toBe(SEEDED + 10);
@@ -202,7 +370,11 @@ describe('Stock Transaction: Create Batch', () => {
 		});
 
 		it('sends the batch observations that the items agree on, also when only some set them', async () => {
-			const { output } = await combined([{ lines: [transaction(7, 1)] }, { lines: [transaction(8, 1)], note: 'Inventory count' }, { lines: [transaction(9, 1)], note: 'Inventory count' }]);
+			const { output } = await combined([
+				{ lines: [transaction(7, 1)] },
+				{ lines: [transaction(8, 1)], note: 'Inventory count' },
+				{ lines: [transaction(9, 1)], note: 'Inventory count' },
+			]);
 			expect((await fixture.requests())[0].body).toMatchObject({ observations: 'Inventory count' });
 			expect(output.every((item) => item.json.observations === 'Inventory count')).toBe(true);
 		});
@@ -211,19 +383,47 @@ describe('Stock Transaction: Create Batch', () => {
 			const { error } = await combined(
 				[{ lines: [transaction(7, 1)] }, { lines: [transaction(8, 2)] }],
 				false,
-				{ transactions: {}, additionalFields: (_i: number, item: IDataObject) => ({ transactions_json: JSON.stringify(item.lines) }) },
+				{
+					transactions: {},
+					additionalFields: (_i: number, item: IDataObject) => ({
+						transactions_json: JSON.stringify(item.lines),
+					}),
+				},
 			);
 			expect(error).toBeUndefined();
-			expect((await fixture.requests())[0].body).toEqual({ action: 'WAREHOUSE_ADD', transactions: [transaction(7, 1), transaction(8, 2)] });
+			expect((await fixture.requests())[0].body).toEqual({
+				action: 'WAREHOUSE_ADD',
+				transactions: [transaction(7, 1), transaction(8, 2)],
+			});
 		});
 
 		it.each<[string, IDataObject, RegExp]>([
-			['another warehouse', { lines: [transaction(8, 1)], warehouse: 2 }, /Item 1 cannot join the combined batch: its Warehouse ID is 2, item 0's is 1/],
-			['another action', { lines: [transaction(8, 1)], action: 'WAREHOUSE_SUBTRACT' }, /Item 1 cannot join the combined batch: its Action is WAREHOUSE_SUBTRACT, item 0's is WAREHOUSE_ADD/],
-			['other batch observations', { lines: [transaction(8, 1)], note: 'Second' }, /Item 1 cannot join the combined batch: its batch Observations differ from item 0's/],
-			['an invalid transaction', { lines: [transaction(8, 1, 'free')] }, /item 1: "transactions\[0\].cost_price" \(Cost Price\) must be a whole number/],
+			[
+				'another warehouse',
+				{ lines: [transaction(8, 1)], warehouse: 2 },
+				/Item 1 cannot join the combined batch: its Warehouse ID is 2, item 0's is 1/,
+			],
+			[
+				'another action',
+				{ lines: [transaction(8, 1)], action: 'WAREHOUSE_SUBTRACT' },
+				/Item 1 cannot join the combined batch: its Action is WAREHOUSE_SUBTRACT, item 0's is WAREHOUSE_ADD/,
+			],
+			[
+				'other batch observations',
+				{ lines: [transaction(8, 1)], note: 'Second' },
+				/Item 1 cannot join the combined batch: its batch Observations differ from item 0's/,
+			],
+			[
+				'an invalid transaction',
+				{ lines: [transaction(8, 1, 'free')] },
+				/item 1: "transactions\[0\].cost_price" \(Cost Price\) must be a whole number/,
+			],
 		])('sends nothing when an item has %s, naming the item', async (_label, second, message) => {
-			const { error, requests } = await combined([{ lines: [transaction(7, 1)], note: 'First' }, second, { lines: [transaction(9, 1)], note: 'First' }]);
+			const { error, requests } = await combined([
+				{ lines: [transaction(7, 1)], note: 'First' },
+				second,
+				{ lines: [transaction(9, 1)], note: 'First' },
+			]);
 			expect(error?.message).toMatch(message);
 			expect(requests).toHaveLength(0);
 			expect(await fixture.requests()).toHaveLength(0);
@@ -243,12 +443,27 @@ describe('Stock Transaction: Create Batch', () => {
 			expect(error).toBeUndefined();
 			const logged = await fixture.requests();
 			expect(logged).toHaveLength(1);
-			expect((logged[0].body as IDataObject).transactions).toEqual([transaction(7, 1), transaction(8, 2), transaction(9, 3)]);
-			expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+			expect((logged[0].body as IDataObject).transactions).toEqual([
+				transaction(7, 1),
+				transaction(8, 2),
+				transaction(9, 3),
+			]);
+			expect(output.map((item) => item.pairedItem)).toEqual([
+				{ item: 0 },
+				{ item: 1 },
+				{ item: 2 },
+				{ item: 3 },
+			]);
 			expect(output[0].json).toMatchObject({ transactions: [{ material_id: 7, quantity: 1 }] });
-			expect(output[1].json.error).toMatch(/Item 1 cannot join the combined batch: its Warehouse ID is 2/);
-			expect(output[2].json.error).toMatch(/item 2: "transactions\[0\].quantity" \(Quantity\) must be more than 0/);
-			expect((output[3].json.transactions as IDataObject[]).map((t) => t.material_id)).toEqual([8, 9]);
+			expect(output[1].json.error).toMatch(
+				/Item 1 cannot join the combined batch: its Warehouse ID is 2/,
+			);
+			expect(output[2].json.error).toMatch(
+				/item 2: "transactions\[0\].quantity" \(Quantity\) must be more than 0/,
+			);
+			expect((output[3].json.transactions as IDataObject[]).map((t) => t.material_id)).toEqual([
+				8, 9,
+			]);
 			expect(output[0].json.id).toBe(output[3].json.id);
 			expect(await stock(1, 7)).toBe(SEEDED + 1);
 			expect(await stock(2, 7)).toBe(SEEDED);
@@ -264,56 +479,123 @@ describe('Stock Transaction: Create Batch', () => {
 			);
 			expect(await fixture.requests()).toHaveLength(1);
 			expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
-			output.forEach((item) => expect(item.json.error).toBe('Property validation error. transactions: Not enough stock of material 7 in warehouse 1.'));
+			output.forEach((item) =>
+				expect(item.json.error).toBe(
+					'Property validation error. transactions: Not enough stock of material 7 in warehouse 1.',
+				),
+			);
 			expect(await stock(1, 7)).toBe(SEEDED);
 		});
 
 		it('without Continue On Fail, an API error fails the run with the spec message', async () => {
-			const { error } = await combined([{ warehouse: 99, lines: [transaction(7, 1)] }, { warehouse: 99, lines: [transaction(8, 1)] }]);
+			const { error } = await combined([
+				{ warehouse: 99, lines: [transaction(7, 1)] },
+				{ warehouse: 99, lines: [transaction(8, 1)] },
+			]);
 			expect(error?.message).toBe('Resource not found');
 		});
 
 		it('with Simplify off, each item still gets the batch and the transactions it contributed', async () => {
-			const { output } = await combined([{ lines: [transaction(7, 1)] }, { lines: [transaction(8, 2)] }], false, { simplify: false });
-			expect(output[0].json).toMatchObject({ type: 'stock-transaction-batch', attributes: { action: 'WAREHOUSE_ADD' } });
-			expect(output[1].json.transactions).toEqual([expect.objectContaining({ type: 'stock-transaction', attributes: expect.objectContaining({ material_id: 8, quantity: 2 }) })]);
+			const { output } = await combined(
+				[{ lines: [transaction(7, 1)] }, { lines: [transaction(8, 2)] }],
+				false,
+				{ simplify: false },
+			);
+			expect(output[0].json).toMatchObject({
+				type: 'stock-transaction-batch',
+				attributes: { action: 'WAREHOUSE_ADD' },
+			});
+			expect(output[1].json.transactions).toEqual([
+				expect.objectContaining({
+					type: 'stock-transaction',
+					attributes: expect.objectContaining({ material_id: 8, quantity: 2 }),
+				}),
+			]);
 		});
 	});
 });
 
 describe('Stock Transaction: Transfer', () => {
 	const transfer = (parameters: Record<string, ParameterValue>, options: RunAgainst = {}) =>
-		run('transfer', { warehouse_from_id: 1, warehouse_to_id: 2, material_id: 7, quantity: 12, ...parameters }, options);
+		run(
+			'transfer',
+			{ warehouse_from_id: 1, warehouse_to_id: 2, material_id: 7, quantity: 12, ...parameters },
+			options,
+		);
 
 	it('sends the transfer, returns the transfer batch, and moves the stock between the warehouses', async () => {
-		const { output, error, requests } = await transfer({ additionalFields: { observations: 'To site B' } });
+		const { output, error, requests } = await transfer({
+			additionalFields: { observations: 'To site B' },
+		});
 		expect(error).toBeUndefined();
 		expect(requests).toHaveLength(1);
 		const [logged] = await fixture.requests();
-		expect(logged).toMatchObject({ method: 'POST', path: '/stocks/stock-transactions/transfer', query: {}, status: 201 });
-		expect(logged.body).toEqual({ warehouse_from_id: 1, warehouse_to_id: 2, material_id: 7, quantity: 12, observations: 'To site B' });
+		expect(logged).toMatchObject({
+			method: 'POST',
+			path: '/stocks/stock-transactions/transfer',
+			query: {},
+			status: 201,
+		});
+		expect(logged.body).toEqual({
+			warehouse_from_id: 1,
+			warehouse_to_id: 2,
+			material_id: 7,
+			quantity: 12,
+			observations: 'To site B',
+		});
 		expect(output).toHaveLength(1);
 		expect(output[0].pairedItem).toEqual({ item: 0 });
-		expect(output[0].json).toMatchObject({ type: 'stock-transactions-batch', action: 'TRANSFER_STOCK', observations: 'To site B', source_id: 1 });
+		expect(output[0].json).toMatchObject({
+			type: 'stock-transactions-batch',
+			action: 'TRANSFER_STOCK',
+			observations: 'To site B',
+			source_id: 1,
+		});
 		expect(await stock(1, 7)).toBe(SEEDED - 12);
 		expect(await stock(2, 7)).toBe(SEEDED + 12);
 	});
 
 	it('sends IDs and quantities given as text by expressions as integers', async () => {
-		const { error } = await transfer({ warehouse_from_id: '3', warehouse_to_id: '4', material_id: '9', quantity: '5' });
+		const { error } = await transfer({
+			warehouse_from_id: '3',
+			warehouse_to_id: '4',
+			material_id: '9',
+			quantity: '5',
+		});
 		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].body).toEqual({ warehouse_from_id: 3, warehouse_to_id: 4, material_id: 9, quantity: 5 });
+		expect((await fixture.requests())[0].body).toEqual({
+			warehouse_from_id: 3,
+			warehouse_to_id: 4,
+			material_id: 9,
+			quantity: 5,
+		});
 		expect(await stock(4, 9)).toBe(SEEDED + 5);
 	});
 
 	it.each<[string, Record<string, unknown>, RegExp]>([
-		['the same warehouse on both ends', { warehouse_to_id: 1 }, /"warehouse_to_id" \(To Warehouse ID\) must differ from From Warehouse ID/],
-		['the same warehouse, once as text', { warehouse_from_id: '2', warehouse_to_id: 2 }, /"warehouse_to_id" \(To Warehouse ID\) must differ/],
-		['no origin warehouse', { warehouse_from_id: 0 }, /"warehouse_from_id" \(From Warehouse ID\) must be a positive ID/],
+		[
+			'the same warehouse on both ends',
+			{ warehouse_to_id: 1 },
+			/"warehouse_to_id" \(To Warehouse ID\) must differ from From Warehouse ID/,
+		],
+		[
+			'the same warehouse, once as text',
+			{ warehouse_from_id: '2', warehouse_to_id: 2 },
+			/"warehouse_to_id" \(To Warehouse ID\) must differ/,
+		],
+		[
+			'no origin warehouse',
+			{ warehouse_from_id: 0 },
+			/"warehouse_from_id" \(From Warehouse ID\) must be a positive ID/,
+		],
 		['no material', { material_id: 0 }, /"material_id" \(Material ID\) must be a positive ID/],
 		['a quantity of 0', { quantity: 0 }, /"quantity" \(Quantity\) must be more than 0/],
 		['a fractional quantity', { quantity: 2.5 }, /"quantity" \(Quantity\) must be a whole number/],
-		['a quantity that is not a number', { quantity: 'ten' }, /"quantity" \(Quantity\) must be a whole number/],
+		[
+			'a quantity that is not a number',
+			{ quantity: 'ten' },
+			/"quantity" \(Quantity\) must be a whole number/,
+		],
 	])('rejects %s before sending anything', async (_label, parameters, message) => {
 		const { error, requests } = await transfer(parameters);
 		expect(error?.message).toMatch(message);
@@ -324,7 +606,9 @@ describe('Stock Transaction: Transfer', () => {
 
 	it('surfaces the API 400 when the origin lacks the stock, and moves nothing', async () => {
 		const { error } = await transfer({ quantity: SEEDED + 1 });
-		expect(error?.message).toBe('Property validation error. quantity: Not enough stock in the origin warehouse.');
+		expect(error?.message).toBe(
+			'Property validation error. quantity: Not enough stock in the origin warehouse.',
+		);
 		expect(error?.httpCode).toBe('400');
 		expect(await stock(1, 7)).toBe(SEEDED);
 		expect(await stock(2, 7)).toBe(SEEDED);
@@ -332,18 +616,38 @@ describe('Stock Transaction: Transfer', () => {
 
 	it('surfaces the API 400 for an unknown warehouse', async () => {
 		const { error } = await transfer({ warehouse_to_id: 99 });
-		expect(error?.message).toBe('Property validation error. warehouse_to_id: No warehouse has this id.');
+		expect(error?.message).toBe(
+			'Property validation error. warehouse_to_id: No warehouse has this id.',
+		);
 	});
 
 	it('with Continue On Fail, a bad item gives an error item and the others are transferred, each paired', async () => {
 		const { output, error } = await transfer(
-			{ warehouse_to_id: (_i: number, item: IDataObject) => item.to, quantity: (_i: number, item: IDataObject) => item.quantity },
-			{ items: [{ to: 2, quantity: 5 }, { to: 1, quantity: 5 }, { to: 3, quantity: 7 }, { to: 2, quantity: 500 }], continueOnFail: true },
+			{
+				warehouse_to_id: (_i: number, item: IDataObject) => item.to,
+				quantity: (_i: number, item: IDataObject) => item.quantity,
+			},
+			{
+				items: [
+					{ to: 2, quantity: 5 },
+					{ to: 1, quantity: 5 },
+					{ to: 3, quantity: 7 },
+					{ to: 2, quantity: 500 },
+				],
+				continueOnFail: true,
+			},
 		);
 		expect(error).toBeUndefined();
-		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+		expect(output.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+			{ item: 3 },
+		]);
 		expect(output[0].json).toMatchObject({ action: 'TRANSFER_STOCK' });
-		expect(output[1].json.error).toMatch(/item 1: "warehouse_to_id" \(To Warehouse ID\) must differ/);
+		expect(output[1].json.error).toMatch(
+			/item 1: "warehouse_to_id" \(To Warehouse ID\) must differ/,
+		);
 		expect(output[2].json).toMatchObject({ action: 'TRANSFER_STOCK' });
 		expect(output[3].json.error).toMatch(/Not enough stock in the origin warehouse/);
 		expect((await fixture.requests()).map((r) => r.status)).toEqual([201, 201, 400]);

@@ -1,7 +1,12 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { loadOptionsContext, runNode, type ParameterValue, type SentRequest } from '../helpers/harness';
+import {
+	loadOptionsContext,
+	runNode,
+	type ParameterValue,
+	type SentRequest,
+} from '../helpers/harness';
 import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
 
 const node = new MaintenanceManagement();
@@ -9,25 +14,38 @@ const fixture = new SandboxFixture();
 
 /** Seeded: suppliers 1 to 24 ("Supplier i", code SUP-i, no contacts); contacts 1 to 30. */
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
-const fromList = (value: string) => ({ __rl: true, mode: 'list', value, cachedResultName: `Supplier ${value} (SUP-${value})` });
+const fromList = (value: string) => ({
+	__rl: true,
+	mode: 'list',
+	value,
+	cachedResultName: `Supplier ${value} (SUP-${value})`,
+});
 
 beforeAll(async () => await fixture.start());
 afterAll(async () => await fixture.stop());
 beforeEach(async () => await fixture.reset());
 
-const run = (operation: string, parameters: Record<string, ParameterValue>, options: RunAgainst = {}) =>
-	fixture.run({ resource: 'supplier', operation, ...parameters }, options);
+const run = (
+	operation: string,
+	parameters: Record<string, ParameterValue>,
+	options: RunAgainst = {},
+) => fixture.run({ resource: 'supplier', operation, ...parameters }, options);
 
-const getAll = (parameters: Record<string, ParameterValue> = {}, options: RunAgainst = {}) => run('getAll', parameters, options);
+const getAll = (parameters: Record<string, ParameterValue> = {}, options: RunAgainst = {}) =>
+	run('getAll', parameters, options);
 const update = (parameters: Record<string, ParameterValue>, options: RunAgainst = {}) =>
 	run('update', { supplier: byId('2'), ...parameters }, options);
 
 const stored = async (id: string) =>
-	((await fixture.control('GET', `/state/suppliers/${id}`)) as { attributes: IDataObject }).attributes;
+	((await fixture.control('GET', `/state/suppliers/${id}`)) as { attributes: IDataObject })
+		.attributes;
 
 const propertyOf = (operation: string, name: string): INodeProperties => {
 	const found = node.description.properties.find(
-		(p) => p.name === name && p.displayOptions?.show?.resource?.includes('supplier') && p.displayOptions?.show?.operation?.includes(operation),
+		(p) =>
+			p.name === name &&
+			p.displayOptions?.show?.resource?.includes('supplier') &&
+			p.displayOptions?.show?.operation?.includes(operation),
 	);
 	if (!found) throw new Error(`no property ${name} for supplier ${operation}`);
 	return found;
@@ -35,8 +53,15 @@ const propertyOf = (operation: string, name: string): INodeProperties => {
 
 describe('Supplier: the UI', () => {
 	it('offers Get Many and Update, and warns in the Update description that contacts replace the list', () => {
-		const selector = node.description.properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes('supplier'));
-		const options = selector?.options as Array<{ name: string; value: string; action: string; description: string }>;
+		const selector = node.description.properties.find(
+			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes('supplier'),
+		);
+		const options = selector?.options as Array<{
+			name: string;
+			value: string;
+			action: string;
+			description: string;
+		}>;
 		expect(options.map((o) => [o.name, o.value, o.action])).toEqual([
 			['Get Many', 'getAll', 'Get many suppliers'],
 			['Update', 'update', 'Update a supplier'],
@@ -45,21 +70,41 @@ describe('Supplier: the UI', () => {
 	});
 
 	it('lists the six relations of the spec in expanded', () => {
-		expect((propertyOf('getAll', 'expanded').options ?? []).map((o) => (o as { value: string }).value).sort()).toEqual(
-			['categories', 'contacts', 'files', 'handshake', 'invite', 'services'],
-		);
+		expect(
+			(propertyOf('getAll', 'expanded').options ?? [])
+				.map((o) => (o as { value: string }).value)
+				.sort(),
+		).toEqual(['categories', 'contacts', 'files', 'handshake', 'invite', 'services']);
 	});
 
 	it('picks the supplier from the searchable list or by ID, and offers every body field of the spec', () => {
 		const locator = propertyOf('update', 'supplier');
 		expect(locator).toMatchObject({ type: 'resourceLocator', required: true });
 		expect(locator.modes?.map((m) => m.name)).toEqual(['list', 'id']);
-		expect(locator.modes?.[0].typeOptions).toEqual({ searchListMethod: 'searchSuppliers', searchable: true });
+		expect(locator.modes?.[0].typeOptions).toEqual({
+			searchListMethod: 'searchSuppliers',
+			searchable: true,
+		});
 		const fields = (propertyOf('update', 'updateFields').options ?? []) as INodeProperties[];
 		expect(fields.map((f) => f.name).sort()).toEqual(
-			['add_to_market', 'address', 'area', 'city', 'code', 'contacts', 'iban', 'latitude', 'longitude', 'name', 'post_code', 'vat'].sort(),
+			[
+				'add_to_market',
+				'address',
+				'area',
+				'city',
+				'code',
+				'contacts',
+				'iban',
+				'latitude',
+				'longitude',
+				'name',
+				'post_code',
+				'vat',
+			].sort(),
 		);
-		expect(fields.find((f) => f.name === 'contacts')?.description).toMatch(/^Warning: replaces the whole list of contacts/);
+		expect(fields.find((f) => f.name === 'contacts')?.description).toMatch(
+			/^Warning: replaces the whole list of contacts/,
+		);
 	});
 });
 
@@ -69,20 +114,49 @@ describe('Supplier: Get Many', () => {
 		expect(error).toBeUndefined();
 		expect(requests).toHaveLength(1);
 		expect(await fixture.requests()).toEqual([
-			expect.objectContaining({ method: 'GET', path: '/suppliers', query: { page: '1', limit: '50' }, body: null, status: 200, env: 'sandbox' }),
+			expect.objectContaining({
+				method: 'GET',
+				path: '/suppliers',
+				query: { page: '1', limit: '50' },
+				body: null,
+				status: 200,
+				env: 'sandbox',
+			}),
 		]);
 		expect(output).toHaveLength(24);
-		expect(output.map((item) => item.json.code)).toEqual(Array.from({ length: 24 }, (_, i) => `SUP-${i + 1}`));
+		expect(output.map((item) => item.json.code)).toEqual(
+			Array.from({ length: 24 }, (_, i) => `SUP-${i + 1}`),
+		);
 		output.forEach((item) => expect(item.pairedItem).toEqual({ item: 0 }));
-		expect(output[1].json).toMatchObject({ id: '2', type: 'supplier', supplier_id: 2, name: 'Supplier 2', has_handshake: false });
+		expect(output[1].json).toMatchObject({
+			id: '2',
+			type: 'supplier',
+			supplier_id: 2,
+			name: 'Supplier 2',
+			has_handshake: false,
+		});
 	});
 
 	it('asks for every relation in expanded and resolves the contacts', async () => {
 		await update({ updateFields: { contacts: '3, 4' } });
 		await fixture.clear();
-		const { output } = await getAll({ limit: 2, expanded: ['contacts', 'files', 'handshake', 'categories', 'services', 'invite'] });
-		expect((await fixture.requests())[0].query).toEqual({ page: '1', limit: '2', expanded: 'contacts,files,handshake,categories,services,invite' });
-		expect(output[1].json).toMatchObject({ id: '2', files: [], categories: [], services: [], handshake: null, invite: null });
+		const { output } = await getAll({
+			limit: 2,
+			expanded: ['contacts', 'files', 'handshake', 'categories', 'services', 'invite'],
+		});
+		expect((await fixture.requests())[0].query).toEqual({
+			page: '1',
+			limit: '2',
+			expanded: 'contacts,files,handshake,categories,services,invite',
+		});
+		expect(output[1].json).toMatchObject({
+			id: '2',
+			files: [],
+			categories: [],
+			services: [],
+			handshake: null,
+			invite: null,
+		});
 		expect(output[1].json.contacts).toEqual([
 			expect.objectContaining({ id: '3', type: 'contact', full_name: 'Contact 3' }),
 			expect.objectContaining({ id: '4', type: 'contact' }),
@@ -91,9 +165,18 @@ describe('Supplier: Get Many', () => {
 	});
 
 	it('passes the service filters of Query Parameters through', async () => {
-		const { output } = await getAll({ returnAll: true, options: { queryParameters: { parameters: [{ name: 's_name_like', value: 'Supplier 1%' }] } } });
-		expect((await fixture.requests())[0].query).toEqual({ page: '1', limit: '2000', s_name_like: 'Supplier 1%' });
-		expect(output.map((item) => item.json.supplier_id)).toEqual([1, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19]);
+		const { output } = await getAll({
+			returnAll: true,
+			options: { queryParameters: { parameters: [{ name: 's_name_like', value: 'Supplier 1%' }] } },
+		});
+		expect((await fixture.requests())[0].query).toEqual({
+			page: '1',
+			limit: '2000',
+			s_name_like: 'Supplier 1%',
+		});
+		expect(output.map((item) => item.json.supplier_id)).toEqual([
+			1, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
+		]);
 	});
 
 	it('Return All reads every page at 2000 a page', async () => {
@@ -102,7 +185,9 @@ describe('Supplier: Get Many', () => {
 		expect(error).toBeUndefined();
 		expect(output).toHaveLength(2100);
 		expect(new Set(output.map((item) => item.json.id)).size).toBe(2100);
-		expect((await fixture.requests()).map((r) => `${r.query.page}/${r.query.limit}/${r.query.expanded}`)).toEqual(['1/2000/contacts', '2/2000/contacts']);
+		expect(
+			(await fixture.requests()).map((r) => `${r.query.page}/${r.query.limit}/${r.query.expanded}`),
+		).toEqual(['1/2000/contacts', '2/2000/contacts']);
 	});
 
 	it('401 with the spec message for a token of the other environment, without the token', async () => {
@@ -140,7 +225,13 @@ describe('Supplier: Update', () => {
 		expect(requests).toHaveLength(1);
 		const logged = await fixture.requests();
 		expect(logged).toHaveLength(1);
-		expect(logged[0]).toMatchObject({ method: 'PATCH', path: '/suppliers/2', query: {}, status: 200, env: 'sandbox' });
+		expect(logged[0]).toMatchObject({
+			method: 'PATCH',
+			path: '/suppliers/2',
+			query: {},
+			status: 200,
+			env: 'sandbox',
+		});
 		expect(logged[0].body).toEqual({
 			name: 'ACME Lifts',
 			code: 'ACME',
@@ -157,12 +248,23 @@ describe('Supplier: Update', () => {
 		});
 		expect(output).toEqual([
 			{
-				json: expect.objectContaining({ id: '2', type: 'supplier', name: 'ACME Lifts', code: 'ACME', postal_code: '1000-001', latitude: 38.7223 }),
+				json: expect.objectContaining({
+					id: '2',
+					type: 'supplier',
+					name: 'ACME Lifts',
+					code: 'ACME',
+					postal_code: '1000-001',
+					latitude: 38.7223,
+				}),
 				pairedItem: { item: 0 },
 			},
 		]);
 		expect(output[0].json.market_supplier_id).toEqual(expect.any(String));
-		expect(await stored('2')).toMatchObject({ contact_ids: [3, 4], city: 'Lisbon', iban: 'PT50000201231234567890154' });
+		expect(await stored('2')).toMatchObject({
+			contact_ids: [3, 4],
+			city: 'Lisbon',
+			iban: 'PT50000201231234567890154',
+		});
 	});
 
 	it('sends only the fields that were added', async () => {
@@ -180,9 +282,15 @@ describe('Supplier: Update', () => {
 	it('the word null clears a text field and the contacts; null from an expression clears a coordinate', async () => {
 		await update({ updateFields: { vat: 'PT1', contacts: '3', latitude: 10 } });
 		await fixture.clear();
-		const { error } = await update({ updateFields: () => ({ vat: ' NULL ', contacts: 'null', latitude: null }) });
+		const { error } = await update({
+			updateFields: () => ({ vat: ' NULL ', contacts: 'null', latitude: null }),
+		});
 		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].body).toEqual({ vat: null, contacts: null, latitude: null });
+		expect((await fixture.requests())[0].body).toEqual({
+			vat: null,
+			contacts: null,
+			latitude: null,
+		});
 		expect(await stored('2')).toMatchObject({ vat: null, contact_ids: [], latitude: null });
 	});
 
@@ -195,38 +303,81 @@ describe('Supplier: Update', () => {
 describe('Supplier: Update is checked before sending', () => {
 	const BAD: Array<[string, Record<string, ParameterValue>, RegExp]> = [
 		['no field to change', {}, /"updateFields" .*nothing to change/],
-		['a name of spaces only', { updateFields: { name: '   ' } }, /"name" \(Name\) must not be empty/],
-		['an empty code from an expression', { updateFields: () => ({ code: ' ' }) }, /"code" \(Code\) must not be empty/],
-		['a latitude above 90', { updateFields: { latitude: 91 } }, /"latitude" \(Latitude\) must be a number from -90 to 90/],
-		['a longitude below -180', { updateFields: { longitude: -180.5 } }, /"longitude" \(Longitude\) must be a number from -180 to 180/],
-		['a latitude that is not a number', { updateFields: () => ({ latitude: 'north' }) }, /"latitude" \(Latitude\) must be a number/],
-		['contact IDs that are not numbers', { updateFields: { contacts: '3, four' } }, /"contacts\[1\]" .*whole-number IDs/],
-		['a VAT number that is not text', { updateFields: () => ({ vat: 509 }) }, /"vat" \(VAT Number\) must be text, or null to clear it/],
-		['add to market that is not true or false', { updateFields: () => ({ add_to_market: 'yes' }) }, /"add_to_market" \(Add to Market\) must be true or false/],
-		['no supplier', { supplier: byId(' ') , updateFields: { city: 'Porto' } }, /"Supplier" is required/],
+		[
+			'a name of spaces only',
+			{ updateFields: { name: '   ' } },
+			/"name" \(Name\) must not be empty/,
+		],
+		[
+			'an empty code from an expression',
+			{ updateFields: () => ({ code: ' ' }) },
+			/"code" \(Code\) must not be empty/,
+		],
+		[
+			'a latitude above 90',
+			{ updateFields: { latitude: 91 } },
+			/"latitude" \(Latitude\) must be a number from -90 to 90/,
+		],
+		[
+			'a longitude below -180',
+			{ updateFields: { longitude: -180.5 } },
+			/"longitude" \(Longitude\) must be a number from -180 to 180/,
+		],
+		[
+			'a latitude that is not a number',
+			{ updateFields: () => ({ latitude: 'north' }) },
+			/"latitude" \(Latitude\) must be a number/,
+		],
+		[
+			'contact IDs that are not numbers',
+			{ updateFields: { contacts: '3, four' } },
+			/"contacts\[1\]" .*whole-number IDs/,
+		],
+		[
+			'a VAT number that is not text',
+			{ updateFields: () => ({ vat: 509 }) },
+			/"vat" \(VAT Number\) must be text, or null to clear it/,
+		],
+		[
+			'add to market that is not true or false',
+			{ updateFields: () => ({ add_to_market: 'yes' }) },
+			/"add_to_market" \(Add to Market\) must be true or false/,
+		],
+		[
+			'no supplier',
+			{ supplier: byId(' '), updateFields: { city: 'Porto' } },
+			/"Supplier" is required/,
+		],
 	];
 
-	it.each(BAD)('refuses %s, naming the field, and sends nothing', async (_label, parameters, message) => {
-		const { error, requests } = await update(parameters);
-		expect(error?.message).toMatch(message);
-		expect(`${error?.message}\n${error?.description}`).toMatch(/item 0|No request was sent/);
-		expect(requests).toHaveLength(0);
-		expect(await fixture.requests()).toHaveLength(0);
-	});
+	it.each(BAD)(
+		'refuses %s, naming the field, and sends nothing',
+		async (_label, parameters, message) => {
+			const { error, requests } = await update(parameters);
+			expect(error?.message).toMatch(message);
+			expect(`${error?.message}\n${error?.description}`).toMatch(/item 0|No request was sent/);
+			expect(requests).toHaveLength(0);
+			expect(await fixture.requests()).toHaveLength(0);
+		},
+	);
 });
 
 describe('Supplier: Update errors and items', () => {
 	it('400 with the spec message and the failing property for a code already used', async () => {
 		const { error } = await update({ updateFields: { code: 'SUP-3' } });
 		expect(error?.message).toMatch(/^Property validation error\./);
-		expect(`${error?.message}\n${error?.description}`).toMatch(/code: This code is already used in the entity\./);
+		expect(`${error?.message}\n${error?.description}`).toMatch(
+			/code: This code is already used in the entity\./,
+		);
 		expect(await stored('2')).toMatchObject({ code: 'SUP-2' });
 	});
 
 	it('400 for an unknown contact, leaving the contacts as they were', async () => {
 		await update({ updateFields: { contacts: '3' } });
 		const { error } = await update({ updateFields: { contacts: '4, 999' } });
-		expect(`${error?.message}\n${error?.description}`).toMatch(/contacts\[1\]: No contact has this id\./);
+		expect(`${error?.message}\n${error?.description}`).toMatch(
+			/contacts\[1\]: No contact has this id\./,
+		);
 		expect(await stored('2')).toMatchObject({ contact_ids: [3] });
 	});
 
@@ -238,7 +389,10 @@ describe('Supplier: Update errors and items', () => {
 
 	it('with Continue On Fail, bad items yield error items paired with them and the others are updated', async () => {
 		const { output, error } = await update(
-			{ supplier: (_i: number, item: IDataObject) => byId(String(item.id)), updateFields: (_i: number, item: IDataObject) => ({ city: item.city }) },
+			{
+				supplier: (_i: number, item: IDataObject) => byId(String(item.id)),
+				updateFields: (_i: number, item: IDataObject) => ({ city: item.city }),
+			},
 			{
 				continueOnFail: true,
 				items: [
@@ -250,12 +404,21 @@ describe('Supplier: Update errors and items', () => {
 			},
 		);
 		expect(error).toBeUndefined();
-		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+		expect(output.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+			{ item: 3 },
+		]);
 		expect(output[0].json).toMatchObject({ id: '2', city: 'Porto' });
 		expect(output[1].json.error).toMatch(/"city"/);
 		expect(output[2].json.error).toBe('Resource not found');
 		expect(output[3].json).toMatchObject({ id: '4', city: 'Braga' });
-		expect((await fixture.requests()).map((r) => r.path)).toEqual(['/suppliers/2', '/suppliers/999', '/suppliers/4']);
+		expect((await fixture.requests()).map((r) => r.path)).toEqual([
+			'/suppliers/2',
+			'/suppliers/999',
+			'/suppliers/4',
+		]);
 	});
 });
 
@@ -276,7 +439,19 @@ describe('Supplier: the list search of the supplier picker', () => {
 		expect(second.paginationToken).toBeUndefined();
 
 		const filtered = await search.call(context, 'supplier 14');
-		expect(filtered.results.map((r) => r.value)).toEqual(['14', '140', '141', '142', '143', '144', '145', '146', '147', '148', '149']);
+		expect(filtered.results.map((r) => r.value)).toEqual([
+			'14',
+			'140',
+			'141',
+			'142',
+			'143',
+			'144',
+			'145',
+			'146',
+			'147',
+			'148',
+			'149',
+		]);
 		expect(filtered.paginationToken).toBeUndefined();
 
 		expect((await fixture.requests()).map((r) => [r.path, r.query])).toEqual([
@@ -284,16 +459,27 @@ describe('Supplier: the list search of the supplier picker', () => {
 			['/suppliers', { page: '2', limit: '100' }],
 			['/suppliers', { page: '1', limit: '100', s_name_like: 'supplier 14' }],
 		]);
-		expect(sent.every((r) => r.headers.Authorization === `Bearer ${fixture.credentials.accessToken}`)).toBe(true);
+		expect(
+			sent.every((r) => r.headers.Authorization === `Bearer ${fixture.credentials.accessToken}`),
+		).toBe(true);
 	});
 
 	it('an ID picked from the list is used in the update path', async () => {
 		await update({ supplier: fromList('7'), updateFields: { area: 'Norte' } });
-		expect((await fixture.requests())[0]).toMatchObject({ method: 'PATCH', path: '/suppliers/7', body: { area: 'Norte' } });
+		expect((await fixture.requests())[0]).toMatchObject({
+			method: 'PATCH',
+			path: '/suppliers/7',
+			body: { area: 'Norte' },
+		});
 	});
 
 	it('a search with a token of the other environment fails with the spec message', async () => {
-		const context = loadOptionsContext(node, { ...fixture.credentials, accessToken: fixture.sandbox.environments.production.token });
-		await expect(node.methods.listSearch.searchSuppliers.call(context, 'x')).rejects.toThrow('Authentication token invalid.');
+		const context = loadOptionsContext(node, {
+			...fixture.credentials,
+			accessToken: fixture.sandbox.environments.production.token,
+		});
+		await expect(node.methods.listSearch.searchSuppliers.call(context, 'x')).rejects.toThrow(
+			'Authentication token invalid.',
+		);
 	});
 });

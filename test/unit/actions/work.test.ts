@@ -48,13 +48,16 @@ async function refused(parameters: Record<string, ParameterValue>): Promise<stri
 
 const createProperties = (): INodeProperties[] =>
 	node.description.properties.filter(
-		(property) => property.displayOptions?.show?.resource?.includes('work') && property.displayOptions?.show?.operation?.includes('create'),
+		(property) =>
+			property.displayOptions?.show?.resource?.includes('work') &&
+			property.displayOptions?.show?.operation?.includes('create'),
 	);
 
 describe('Planned Job (Work): the operation in the node', () => {
 	it('is offered as Create, with the action "Create a planned job"', () => {
 		const selector = node.description.properties.find(
-			(property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes('work'),
+			(property) =>
+				property.name === 'operation' && property.displayOptions?.show?.resource?.includes('work'),
 		);
 		expect(selector?.options).toEqual([
 			expect.objectContaining({ name: 'Create', value: 'create', action: 'Create a planned job' }),
@@ -63,12 +66,16 @@ describe('Planned Job (Work): the operation in the node', () => {
 
 	it('puts the required fields on top and never asks for _type, the API constant', () => {
 		const properties = createProperties();
-		const required = properties.filter((property) => property.required).map((property) => property.name);
+		const required = properties
+			.filter((property) => property.required)
+			.map((property) => property.name);
 		expect(required.sort()).toEqual(['client_id', 'local_id', 'name', 'type', 'work_type_id']);
 		const names = JSON.stringify(properties);
 		expect(names).not.toMatch(/"name":"_type"/);
 		const type = properties.find((property) => property.name === 'type');
-		expect((type?.options as Array<{ value: string }>).map((option) => option.value).sort()).toEqual(['CYCLIC', 'PLAN', 'SPECIAL']);
+		expect(
+			(type?.options as Array<{ value: string }>).map((option) => option.value).sort(),
+		).toEqual(['CYCLIC', 'PLAN', 'SPECIAL']);
 	});
 
 	it('makes every body field of the spec reachable, under its API name', () => {
@@ -76,39 +83,89 @@ describe('Planned Job (Work): the operation in the node', () => {
 		const reachable = new Set<string>();
 		for (const property of properties) {
 			if (property.name === 'additionalFields') {
-				for (const option of property.options as INodeProperties[]) reachable.add(option.name.replace(/_json$/, ''));
+				for (const option of property.options as INodeProperties[])
+					reachable.add(option.name.replace(/_json$/, ''));
 			} else {
 				reachable.add(property.name);
 			}
 		}
 		const spec = [
-			'type', 'name', 'work_type_id', 'local_id', 'client_id', 'description', 'any_responsible', 'auto_close', 'auto_pilot',
-			'auto_schedule', 'calendar_id', 'cost_center_id', 'failure_id', 'gatekeeper_id', 'gatekeeper_notification', 'interventions',
-			'is_protected', 'operator_id', 'procedures', 'recurrence', 'reminder_rules', 'sla_rules', 'supplier_id', 'technical_skill_id',
+			'type',
+			'name',
+			'work_type_id',
+			'local_id',
+			'client_id',
+			'description',
+			'any_responsible',
+			'auto_close',
+			'auto_pilot',
+			'auto_schedule',
+			'calendar_id',
+			'cost_center_id',
+			'failure_id',
+			'gatekeeper_id',
+			'gatekeeper_notification',
+			'interventions',
+			'is_protected',
+			'operator_id',
+			'procedures',
+			'recurrence',
+			'reminder_rules',
+			'sla_rules',
+			'supplier_id',
+			'technical_skill_id',
 			'work_notifications',
 		];
 		for (const field of spec) expect([field, reachable.has(field)]).toEqual([field, true]);
 		const fields = (name: string, nested?: string): string[] => {
 			const collection = properties.find((property) => property.name === name) as INodeProperties;
 			const values = (collection.options as Array<{ values: INodeProperties[] }>)[0].values;
-			const inner = nested ? (values.find((value) => value.name === nested)?.options as Array<{ values: INodeProperties[] }>)[0].values : values;
+			const inner = nested
+				? (
+						values.find((value) => value.name === nested)?.options as Array<{
+							values: INodeProperties[];
+						}>
+					)[0].values
+				: values;
 			return inner.map((value) => value.name).sort();
 		};
 		expect(fields('recurrence')).toEqual(['DTSTART', 'FREQ', 'INTERVAL', 'UNTIL']);
 		expect(fields('auto_schedule')).toEqual(['end_time', 'is_enabled', 'operators', 'start_time']);
 		expect(fields('interventions')).toEqual(['elements', 'id']);
 		expect(fields('procedures')).toEqual(['quantity', 'task', 'unit']);
-		expect(fields('reminder_rules')).toEqual(
-			['calendar_id', 'notes', 'notify_building_contacts', 'notify_client_contacts', 'notify_contacts', 'notify_hours'],
-		);
-		expect(fields('sla_rules')).toEqual([
-			'calendar_id', 'notify_hours', 'pausable', 'pause_reasons', 'sla_rules_receivers', 'specify_pause_reason', 'start_status',
-			'target_hours', 'target_status',
+		expect(fields('reminder_rules')).toEqual([
+			'calendar_id',
+			'notes',
+			'notify_building_contacts',
+			'notify_client_contacts',
+			'notify_contacts',
+			'notify_hours',
 		]);
-		expect(fields('sla_rules', 'sla_rules_receivers')).toEqual(['notify_client_building_responsibles', 'notify_work_responsibles', 'operators']);
+		expect(fields('sla_rules')).toEqual([
+			'calendar_id',
+			'notify_hours',
+			'pausable',
+			'pause_reasons',
+			'sla_rules_receivers',
+			'specify_pause_reason',
+			'start_status',
+			'target_hours',
+			'target_status',
+		]);
+		expect(fields('sla_rules', 'sla_rules_receivers')).toEqual([
+			'notify_client_building_responsibles',
+			'notify_work_responsibles',
+			'operators',
+		]);
 		expect(fields('work_notifications')).toEqual([
-			'building_contacts', 'building_operators', 'client_contacts', 'client_operators', 'specific_contacts', 'specific_operators',
-			'technical_skill_operators', 'trigger',
+			'building_contacts',
+			'building_operators',
+			'client_contacts',
+			'client_operators',
+			'specific_contacts',
+			'specific_operators',
+			'technical_skill_operators',
+			'trigger',
 		]);
 	});
 });
@@ -118,9 +175,23 @@ describe('Planned Job (Work): Create', () => {
 		const { output, error, requests } = await create({
 			...CYCLIC,
 			local_id: '3, 4',
-			recurrence: { values: { DTSTART: '2026-05-01T08:00:00', UNTIL: '2027-05-01T08:00:00', FREQ: 'HOURLY', INTERVAL: 6 } },
-			interventions: { items: [{ id: 5, elements: 'EL-1, EL-2' }, { id: 6, elements: '' }] },
-			auto_schedule: { items: [{ is_enabled: true, start_time: '08:00', end_time: '17:30', operators: '4, 5' }] },
+			recurrence: {
+				values: {
+					DTSTART: '2026-05-01T08:00:00',
+					UNTIL: '2027-05-01T08:00:00',
+					FREQ: 'HOURLY',
+					INTERVAL: 6,
+				},
+			},
+			interventions: {
+				items: [
+					{ id: 5, elements: 'EL-1, EL-2' },
+					{ id: 6, elements: '' },
+				],
+			},
+			auto_schedule: {
+				items: [{ is_enabled: true, start_time: '08:00', end_time: '17:30', operators: '4, 5' }],
+			},
 			reminder_rules: {
 				items: [
 					{
@@ -145,7 +216,13 @@ describe('Planned Job (Work): Create', () => {
 						specify_pause_reason: true,
 						pause_reasons: 'Waiting for parts, No access',
 						sla_rules_receivers: {
-							items: [{ notify_client_building_responsibles: true, notify_work_responsibles: false, operators: '4' }],
+							items: [
+								{
+									notify_client_building_responsibles: true,
+									notify_work_responsibles: false,
+									operators: '4',
+								},
+							],
 						},
 					},
 				],
@@ -185,7 +262,13 @@ describe('Planned Job (Work): Create', () => {
 		expect(requests[0].headers.Authorization).toBe(`Bearer ${fixture.credentials.accessToken}`);
 		const logged = await fixture.requests();
 		expect(logged).toHaveLength(1);
-		expect(logged[0]).toMatchObject({ method: 'POST', path: '/works', query: {}, status: 201, env: 'sandbox' });
+		expect(logged[0]).toMatchObject({
+			method: 'POST',
+			path: '/works',
+			query: {},
+			status: 201,
+			env: 'sandbox',
+		});
 		expect(logged[0].body).toEqual({
 			_type: 'works',
 			type: 'CYCLIC',
@@ -193,9 +276,16 @@ describe('Planned Job (Work): Create', () => {
 			work_type_id: 1,
 			local_id: [3, 4],
 			client_id: 1,
-			recurrence: { DTSTART: '2026-05-01T08:00:00', UNTIL: '2027-05-01T08:00:00', FREQ: 'HOURLY', INTERVAL: 6 },
+			recurrence: {
+				DTSTART: '2026-05-01T08:00:00',
+				UNTIL: '2027-05-01T08:00:00',
+				FREQ: 'HOURLY',
+				INTERVAL: 6,
+			},
 			interventions: [{ id: 5, elements: [{ id: 'EL-1' }, { id: 'EL-2' }] }, { id: 6 }],
-			auto_schedule: [{ is_enabled: true, start_time: '08:00', end_time: '17:30', operators: [4, 5] }],
+			auto_schedule: [
+				{ is_enabled: true, start_time: '08:00', end_time: '17:30', operators: [4, 5] },
+			],
 			reminder_rules: [
 				{
 					calendar_id: 2,
@@ -216,7 +306,13 @@ describe('Planned Job (Work): Create', () => {
 					target_status: 'COMPLETED',
 					specify_pause_reason: true,
 					pause_reasons: ['Waiting for parts', 'No access'],
-					sla_rules_receivers: [{ notify_client_building_responsibles: true, notify_work_responsibles: false, operators: [4] }],
+					sla_rules_receivers: [
+						{
+							notify_client_building_responsibles: true,
+							notify_work_responsibles: false,
+							operators: [4],
+						},
+					],
 				},
 			],
 			work_notifications: [
@@ -265,7 +361,11 @@ describe('Planned Job (Work): Create', () => {
 			recurrence: { DTSTART: '2026-05-01T08:00:00', FREQ: 'HOURLY', INTERVAL: 6 },
 		});
 		const stored = (await fixture.control('GET', '/state/works/25')) as { attributes: IDataObject };
-		expect(stored.attributes).toMatchObject({ name: 'Lift inspection', local_id: [3, 4], type: 'CYCLIC' });
+		expect(stored.attributes).toMatchObject({
+			name: 'Lift inspection',
+			local_id: [3, 4],
+			type: 'CYCLIC',
+		});
 	});
 
 	it('sends a SPECIAL job with procedures and no interventions', async () => {
@@ -299,7 +399,12 @@ describe('Planned Job (Work): Create', () => {
 		});
 		expect(output).toEqual([
 			{
-				json: expect.objectContaining({ type: 'work', attribute_type: 'SPECIAL', name: 'Replace the boiler', recurrence: null }),
+				json: expect.objectContaining({
+					type: 'work',
+					attribute_type: 'SPECIAL',
+					name: 'Replace the boiler',
+					recurrence: null,
+				}),
 				pairedItem: { item: 0 },
 			},
 		]);
@@ -320,9 +425,15 @@ describe('Planned Job (Work): Create', () => {
 	});
 
 	it('accepts HOURLY on a PLAN job without a calendar: the calendar rule is for CYCLIC jobs only', async () => {
-		const { error } = await create({ ...CYCLIC, type: 'PLAN', recurrence: { values: { FREQ: 'HOURLY', INTERVAL: 0 } } });
+		const { error } = await create({
+			...CYCLIC,
+			type: 'PLAN',
+			recurrence: { values: { FREQ: 'HOURLY', INTERVAL: 0 } },
+		});
 		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].body).toMatchObject({ recurrence: { FREQ: 'HOURLY', INTERVAL: 0 } });
+		expect((await fixture.requests())[0].body).toMatchObject({
+			recurrence: { FREQ: 'HOURLY', INTERVAL: 0 },
+		});
 	});
 
 	it('accepts a CYCLIC HOURLY job with a calendar and INTERVAL 0', async () => {
@@ -332,52 +443,106 @@ describe('Planned Job (Work): Create', () => {
 			additionalFields: { calendar_id: 3 },
 		});
 		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].body).toMatchObject({ calendar_id: 3, recurrence: { FREQ: 'HOURLY', INTERVAL: 0 } });
+		expect((await fixture.requests())[0].body).toMatchObject({
+			calendar_id: 3,
+			recurrence: { FREQ: 'HOURLY', INTERVAL: 0 },
+		});
 	});
 
 	it('accepts Any Responsible off with technical skills instead of operators', async () => {
-		const { error } = await create({ ...CYCLIC, additionalFields: { any_responsible: false, technical_skill_id: '3' } });
+		const { error } = await create({
+			...CYCLIC,
+			additionalFields: { any_responsible: false, technical_skill_id: '3' },
+		});
 		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].body).toMatchObject({ any_responsible: false, technical_skill_id: [3] });
+		expect((await fixture.requests())[0].body).toMatchObject({
+			any_responsible: false,
+			technical_skill_id: [3],
+		});
 	});
 
 	it('sends DTSTART and UNTIL as typed, and a date from an expression as ISO 8601', async () => {
 		const { error } = await create({
 			...CYCLIC,
-			recurrence: () => ({ values: { DTSTART: '2026-05-01 08:00:00', UNTIL: new Date(Date.UTC(2027, 0, 31, 18, 0, 0)), FREQ: 'WEEKLY', INTERVAL: 2 } }),
+			recurrence: () => ({
+				values: {
+					DTSTART: '2026-05-01 08:00:00',
+					UNTIL: new Date(Date.UTC(2027, 0, 31, 18, 0, 0)),
+					FREQ: 'WEEKLY',
+					INTERVAL: 2,
+				},
+			}),
 		});
 		expect(error).toBeUndefined();
 		expect((await fixture.requests())[0].body).toMatchObject({
-			recurrence: { DTSTART: '2026-05-01 08:00:00', UNTIL: '2027-01-31T18:00:00.000Z', FREQ: 'WEEKLY', INTERVAL: 2 },
+			recurrence: {
+				DTSTART: '2026-05-01 08:00:00',
+				UNTIL: '2027-01-31T18:00:00.000Z',
+				FREQ: 'WEEKLY',
+				INTERVAL: 2,
+			},
 		});
 	});
 
 	it('turns date objects into ISO 8601 text before sending (a JavaScript Date, or a Luxon DateTime as n8n expressions give)', () => {
-		const base = { type: 'CYCLIC', name: 'Lift', work_type_id: 1, local_id: [3], client_id: 1, interventions: [{ id: 5 }] };
+		const base = {
+			type: 'CYCLIC',
+			name: 'Lift',
+			work_type_id: 1,
+			local_id: [3],
+			client_id: 1,
+			interventions: [{ id: 5 }],
+		};
 		const luxonLike = { toISO: () => '2027-01-31T19:00:00.000+01:00' };
-		const parsed = workSchema().parse({ ...base, recurrence: { DTSTART: new Date(Date.UTC(2026, 4, 1, 8)), UNTIL: luxonLike, FREQ: 'DAILY' } });
-		expect(parsed.recurrence).toEqual({ DTSTART: '2026-05-01T08:00:00.000Z', UNTIL: '2027-01-31T19:00:00.000+01:00', FREQ: 'DAILY' });
-		const invalid = workSchema().safeParse({ ...base, recurrence: { DTSTART: new Date(Number.NaN) } });
+		const parsed = workSchema().parse({
+			...base,
+			recurrence: { DTSTART: new Date(Date.UTC(2026, 4, 1, 8)), UNTIL: luxonLike, FREQ: 'DAILY' },
+		});
+		expect(parsed.recurrence).toEqual({
+			DTSTART: '2026-05-01T08:00:00.000Z',
+			UNTIL: '2027-01-31T19:00:00.000+01:00',
+			FREQ: 'DAILY',
+		});
+		const invalid = workSchema().safeParse({
+			...base,
+			recurrence: { DTSTART: new Date(Number.NaN) },
+		});
 		expect(invalid.success).toBe(false);
 	});
 
 	it('takes values from expressions per item and pairs each created job with its item', async () => {
 		const { output, error } = await create(
-			{ ...CYCLIC, name: (_i: number, item: IDataObject) => item.name, local_id: (_i: number, item: IDataObject) => item.locations },
-			{ items: [{ name: 'North lift', locations: [3, 4] }, { name: 'South lift', locations: '5' }] },
+			{
+				...CYCLIC,
+				name: (_i: number, item: IDataObject) => item.name,
+				local_id: (_i: number, item: IDataObject) => item.locations,
+			},
+			{
+				items: [
+					{ name: 'North lift', locations: [3, 4] },
+					{ name: 'South lift', locations: '5' },
+				],
+			},
 		);
 		expect(error).toBeUndefined();
 		expect(output.map((item) => [item.json.name, item.pairedItem])).toEqual([
 			['North lift', { item: 0 }],
 			['South lift', { item: 1 }],
 		]);
-		expect((await fixture.requests()).map((r) => (r.body as IDataObject).local_id)).toEqual([[3, 4], [5]]);
+		expect((await fixture.requests()).map((r) => (r.body as IDataObject).local_id)).toEqual([
+			[3, 4],
+			[5],
+		]);
 	});
 
 	it('returns the raw resource with Simplify off', async () => {
 		const { output, error } = await create({ ...CYCLIC, simplify: false });
 		expect(error).toBeUndefined();
-		expect(output[0].json).toMatchObject({ id: '25', type: 'work', attributes: { type: 'CYCLIC', name: 'Lift inspection' } });
+		expect(output[0].json).toMatchObject({
+			id: '25',
+			type: 'work',
+			attributes: { type: 'CYCLIC', name: 'Lift inspection' },
+		});
 	});
 });
 
@@ -421,80 +586,275 @@ describe('Planned Job (Work): JSON alternatives', () => {
 	});
 
 	it('refuses JSON that does not parse, naming the field', async () => {
-		expect(await refused({ ...CYCLIC, additionalFields: { sla_rules_json: '[{"target_hours": 8' } })).toMatch(/"sla_rules_json" is not valid JSON/);
+		expect(
+			await refused({ ...CYCLIC, additionalFields: { sla_rules_json: '[{"target_hours": 8' } }),
+		).toMatch(/"sla_rules_json" is not valid JSON/);
 	});
 
 	it('refuses interventions given both as fields and as JSON', async () => {
-		expect(await refused({ ...CYCLIC, additionalFields: { interventions_json: '[{"id": 7}]' } })).toMatch(/"interventions" either with its fields or as JSON/);
+		expect(
+			await refused({ ...CYCLIC, additionalFields: { interventions_json: '[{"id": 7}]' } }),
+		).toMatch(/"interventions" either with its fields or as JSON/);
 	});
 
 	it('applies the same rules to JSON as to the fields', async () => {
 		expect(
-			await refused({ ...CYCLIC, additionalFields: { sla_rules_json: '[{"specify_pause_reason": true, "pause_reasons": []}]' } }),
+			await refused({
+				...CYCLIC,
+				additionalFields: {
+					sla_rules_json: '[{"specify_pause_reason": true, "pause_reasons": []}]',
+				},
+			}),
 		).toMatch(/"sla_rules\[0\].pause_reasons".*at least one pause reason/);
-		expect(await refused({ ...CYCLIC, interventions: {}, additionalFields: { interventions_json: '[]' } })).toMatch(
-			/"interventions".*required for a CYCLIC job/,
-		);
-		expect(await refused({ ...CYCLIC, interventions: {}, additionalFields: { interventions_json: '[{"elements": [{"id": "EL-1"}]}]' } })).toMatch(
-			/"interventions\[0\].id" \(Intervention ID\) is required/,
-		);
-		expect(await refused({ ...CYCLIC, additionalFields: { sla_rules_json: '[{"colour": "red"}]' } })).toMatch(/"sla_rules\[0\]".*colour/);
+		expect(
+			await refused({
+				...CYCLIC,
+				interventions: {},
+				additionalFields: { interventions_json: '[]' },
+			}),
+		).toMatch(/"interventions".*required for a CYCLIC job/);
+		expect(
+			await refused({
+				...CYCLIC,
+				interventions: {},
+				additionalFields: { interventions_json: '[{"elements": [{"id": "EL-1"}]}]' },
+			}),
+		).toMatch(/"interventions\[0\].id" \(Intervention ID\) is required/);
+		expect(
+			await refused({ ...CYCLIC, additionalFields: { sla_rules_json: '[{"colour": "red"}]' } }),
+		).toMatch(/"sla_rules\[0\]".*colour/);
 	});
 });
 
 describe('Planned Job (Work): rules checked before sending', () => {
 	const RULES: Array<[string, Record<string, ParameterValue>, RegExp]> = [
-		['Any Responsible off without operators or technical skills', { ...CYCLIC, additionalFields: { any_responsible: false } }, /"operator_id" \(Operator IDs\) is required when Any Responsible is off: set Operator IDs or Technical Skill IDs/],
-		['Any Responsible off with an empty operator list', { ...CYCLIC, additionalFields: { any_responsible: false, operator_id: ' , ' } }, /"operator_id".*Any Responsible is off/],
-		['Auto Close on a SPECIAL job', { ...SPECIAL, additionalFields: { auto_close: true } }, /"auto_close" \(Auto Close\) applies only to CYCLIC and PLAN jobs: remove Auto Close/],
-		['Auto Close off on a SPECIAL job', { ...SPECIAL, additionalFields: { auto_close: false } }, /"auto_close".*only to CYCLIC and PLAN/],
-		['Auto Pilot on a SPECIAL job', { ...SPECIAL, additionalFields: { auto_pilot: true } }, /"auto_pilot" \(Auto Pilot\) applies only to CYCLIC and PLAN jobs/],
-		['interventions on a SPECIAL job', { ...SPECIAL, interventions: CYCLIC.interventions }, /"interventions" \(Interventions\) applies only to CYCLIC and PLAN jobs/],
-		['a CYCLIC job without interventions', { ...CYCLIC, interventions: {} }, /"interventions".*is required for a CYCLIC job: add at least one intervention/],
-		['a PLAN job without interventions', { ...CYCLIC, type: 'PLAN', interventions: {} }, /"interventions".*is required for a PLAN job/],
-		['procedures on a CYCLIC job', { ...CYCLIC, procedures: { items: [{ task: 'Check', quantity: 1, unit: 'u' }] } }, /"procedures" \(Procedures\) applies only to SPECIAL jobs: remove Procedures/],
-		['procedures on a PLAN job', { ...CYCLIC, type: 'PLAN', procedures: { items: [{ task: 'Check' }] } }, /"procedures".*only to SPECIAL/],
-		['a procedure without a task', { ...SPECIAL, procedures: { items: [{ task: ' ', quantity: 1 }] } }, /"procedures\[0\].task" \(Task\) must not be empty/],
-		['CYCLIC HOURLY without a calendar', { ...CYCLIC, recurrence: { values: { FREQ: 'HOURLY', INTERVAL: 2 } } }, /"calendar_id" \(Calendar ID\) is required for a CYCLIC job repeating HOURLY: set Calendar ID/],
-		['CYCLIC HOURLY without an interval', { ...CYCLIC, recurrence: { values: { FREQ: 'HOURLY', INTERVAL: '' } }, additionalFields: { calendar_id: 1 } }, /"recurrence.INTERVAL" \(Interval \(INTERVAL\)\) is required for a CYCLIC job repeating HOURLY/],
-		['a negative interval', { ...CYCLIC, recurrence: { values: { FREQ: 'DAILY', INTERVAL: -1 } } }, /"recurrence.INTERVAL".*must be 0 or more/],
-		['a frequency outside the list', { ...CYCLIC, recurrence: { values: { FREQ: 'MINUTELY', INTERVAL: 1 } } }, /"recurrence.FREQ".*must be one of HOURLY, DAILY, WEEKLY, MONTHLY, YEARLY, UBM/],
-		['a start that is not a date', { ...CYCLIC, recurrence: { values: { DTSTART: 'next monday', FREQ: 'DAILY', INTERVAL: 1 } } }, /"recurrence.DTSTART" \(Start \(DTSTART\)\) must be a date and time/],
-		['an end before the start', { ...CYCLIC, recurrence: { values: { DTSTART: '2026-05-01T08:00:00', UNTIL: '2026-04-30T08:00:00', FREQ: 'DAILY', INTERVAL: 1 } } }, /"recurrence.UNTIL" \(Until \(UNTIL\)\) must not be before the start/],
-		['an auto schedule start that is not HH:mm', { ...CYCLIC, auto_schedule: { items: [{ start_time: '8am', end_time: '17:00', operators: '1' }] } }, /"auto_schedule\[0\].start_time" \(Start Time\) must be a time as HH:mm/],
-		['an auto schedule without an end time', { ...CYCLIC, auto_schedule: { items: [{ start_time: '08:00', end_time: '', operators: '1' }] } }, /"auto_schedule\[0\].end_time" \(End Time\) is required/],
-		['an auto schedule end of 24:00', { ...CYCLIC, auto_schedule: { items: [{ start_time: '08:00', end_time: '24:00', operators: '1' }] } }, /"auto_schedule\[0\].end_time".*HH:mm/],
-		['an auto schedule without operators', { ...CYCLIC, auto_schedule: { items: [{ start_time: '08:00', end_time: '17:00', operators: '' }] } }, /"auto_schedule\[0\].operators" \(Operator IDs\) is required/],
-		['an auto schedule with a named operator', { ...CYCLIC, auto_schedule: { items: [{ start_time: '08:00', end_time: '17:00', operators: '4, Ana' }] } }, /"auto_schedule\[0\].operators\[1\]".*whole-number IDs/],
-		['Specify Pause Reason without reasons', { ...CYCLIC, sla_rules: { items: [{ specify_pause_reason: true, pause_reasons: '' }] } }, /"sla_rules\[0\].pause_reasons" \(Pause Reasons\) needs at least one pause reason when Specify Pause Reason is on/],
-		['Specify Pause Reason with only commas', { ...CYCLIC, sla_rules: { items: [{ specify_pause_reason: true, pause_reasons: ' , ,' }] } }, /"sla_rules\[0\].pause_reasons".*at least one pause reason/],
-		['a work notification trigger outside the list', { ...CYCLIC, work_notifications: { items: [{ trigger: 'OPEN' }] } }, /"work_notifications\[0\].trigger" \(Trigger\) must be one of CLOSE, CONFIRM/],
+		[
+			'Any Responsible off without operators or technical skills',
+			{ ...CYCLIC, additionalFields: { any_responsible: false } },
+			/"operator_id" \(Operator IDs\) is required when Any Responsible is off: set Operator IDs or Technical Skill IDs/,
+		],
+		[
+			'Any Responsible off with an empty operator list',
+			{ ...CYCLIC, additionalFields: { any_responsible: false, operator_id: ' , ' } },
+			/"operator_id".*Any Responsible is off/,
+		],
+		[
+			'Auto Close on a SPECIAL job',
+			{ ...SPECIAL, additionalFields: { auto_close: true } },
+			/"auto_close" \(Auto Close\) applies only to CYCLIC and PLAN jobs: remove Auto Close/,
+		],
+		[
+			'Auto Close off on a SPECIAL job',
+			{ ...SPECIAL, additionalFields: { auto_close: false } },
+			/"auto_close".*only to CYCLIC and PLAN/,
+		],
+		[
+			'Auto Pilot on a SPECIAL job',
+			{ ...SPECIAL, additionalFields: { auto_pilot: true } },
+			/"auto_pilot" \(Auto Pilot\) applies only to CYCLIC and PLAN jobs/,
+		],
+		[
+			'interventions on a SPECIAL job',
+			{ ...SPECIAL, interventions: CYCLIC.interventions },
+			/"interventions" \(Interventions\) applies only to CYCLIC and PLAN jobs/,
+		],
+		[
+			'a CYCLIC job without interventions',
+			{ ...CYCLIC, interventions: {} },
+			/"interventions".*is required for a CYCLIC job: add at least one intervention/,
+		],
+		[
+			'a PLAN job without interventions',
+			{ ...CYCLIC, type: 'PLAN', interventions: {} },
+			/"interventions".*is required for a PLAN job/,
+		],
+		[
+			'procedures on a CYCLIC job',
+			{ ...CYCLIC, procedures: { items: [{ task: 'Check', quantity: 1, unit: 'u' }] } },
+			/"procedures" \(Procedures\) applies only to SPECIAL jobs: remove Procedures/,
+		],
+		[
+			'procedures on a PLAN job',
+			{ ...CYCLIC, type: 'PLAN', procedures: { items: [{ task: 'Check' }] } },
+			/"procedures".*only to SPECIAL/,
+		],
+		[
+			'a procedure without a task',
+			{ ...SPECIAL, procedures: { items: [{ task: ' ', quantity: 1 }] } },
+			/"procedures\[0\].task" \(Task\) must not be empty/,
+		],
+		[
+			'CYCLIC HOURLY without a calendar',
+			{ ...CYCLIC, recurrence: { values: { FREQ: 'HOURLY', INTERVAL: 2 } } },
+			/"calendar_id" \(Calendar ID\) is required for a CYCLIC job repeating HOURLY: set Calendar ID/,
+		],
+		[
+			'CYCLIC HOURLY without an interval',
+			{
+				...CYCLIC,
+				recurrence: { values: { FREQ: 'HOURLY', INTERVAL: '' } },
+				additionalFields: { calendar_id: 1 },
+			},
+			/"recurrence.INTERVAL" \(Interval \(INTERVAL\)\) is required for a CYCLIC job repeating HOURLY/,
+		],
+		[
+			'a negative interval',
+			{ ...CYCLIC, recurrence: { values: { FREQ: 'DAILY', INTERVAL: -1 } } },
+			/"recurrence.INTERVAL".*must be 0 or more/,
+		],
+		[
+			'a frequency outside the list',
+			{ ...CYCLIC, recurrence: { values: { FREQ: 'MINUTELY', INTERVAL: 1 } } },
+			/"recurrence.FREQ".*must be one of HOURLY, DAILY, WEEKLY, MONTHLY, YEARLY, UBM/,
+		],
+		[
+			'a start that is not a date',
+			{ ...CYCLIC, recurrence: { values: { DTSTART: 'next monday', FREQ: 'DAILY', INTERVAL: 1 } } },
+			/"recurrence.DTSTART" \(Start \(DTSTART\)\) must be a date and time/,
+		],
+		[
+			'an end before the start',
+			{
+				...CYCLIC,
+				recurrence: {
+					values: {
+						DTSTART: '2026-05-01T08:00:00',
+						UNTIL: '2026-04-30T08:00:00',
+						FREQ: 'DAILY',
+						INTERVAL: 1,
+					},
+				},
+			},
+			/"recurrence.UNTIL" \(Until \(UNTIL\)\) must not be before the start/,
+		],
+		[
+			'an auto schedule start that is not HH:mm',
+			{
+				...CYCLIC,
+				auto_schedule: { items: [{ start_time: '8am', end_time: '17:00', operators: '1' }] },
+			},
+			/"auto_schedule\[0\].start_time" \(Start Time\) must be a time as HH:mm/,
+		],
+		[
+			'an auto schedule without an end time',
+			{
+				...CYCLIC,
+				auto_schedule: { items: [{ start_time: '08:00', end_time: '', operators: '1' }] },
+			},
+			/"auto_schedule\[0\].end_time" \(End Time\) is required/,
+		],
+		[
+			'an auto schedule end of 24:00',
+			{
+				...CYCLIC,
+				auto_schedule: { items: [{ start_time: '08:00', end_time: '24:00', operators: '1' }] },
+			},
+			/"auto_schedule\[0\].end_time".*HH:mm/,
+		],
+		[
+			'an auto schedule without operators',
+			{
+				...CYCLIC,
+				auto_schedule: { items: [{ start_time: '08:00', end_time: '17:00', operators: '' }] },
+			},
+			/"auto_schedule\[0\].operators" \(Operator IDs\) is required/,
+		],
+		[
+			'an auto schedule with a named operator',
+			{
+				...CYCLIC,
+				auto_schedule: { items: [{ start_time: '08:00', end_time: '17:00', operators: '4, Ana' }] },
+			},
+			/"auto_schedule\[0\].operators\[1\]".*whole-number IDs/,
+		],
+		[
+			'Specify Pause Reason without reasons',
+			{ ...CYCLIC, sla_rules: { items: [{ specify_pause_reason: true, pause_reasons: '' }] } },
+			/"sla_rules\[0\].pause_reasons" \(Pause Reasons\) needs at least one pause reason when Specify Pause Reason is on/,
+		],
+		[
+			'Specify Pause Reason with only commas',
+			{ ...CYCLIC, sla_rules: { items: [{ specify_pause_reason: true, pause_reasons: ' , ,' }] } },
+			/"sla_rules\[0\].pause_reasons".*at least one pause reason/,
+		],
+		[
+			'a work notification trigger outside the list',
+			{ ...CYCLIC, work_notifications: { items: [{ trigger: 'OPEN' }] } },
+			/"work_notifications\[0\].trigger" \(Trigger\) must be one of CLOSE, CONFIRM/,
+		],
 		['no location', { ...CYCLIC, local_id: ' ' }, /"local_id" \(Location IDs\)/],
-		['location IDs that are not numbers', { ...CYCLIC, local_id: '3, lobby' }, /"local_id\[1\]".*whole-number IDs/],
+		[
+			'location IDs that are not numbers',
+			{ ...CYCLIC, local_id: '3, lobby' },
+			/"local_id\[1\]".*whole-number IDs/,
+		],
 		['a blank name', { ...CYCLIC, name: '   ' }, /"name" \(Name\) must not be empty/],
-		['a work type of 0', { ...CYCLIC, work_type_id: 0 }, /"work_type_id" \(Work Type ID\) must be a positive ID/],
-		['a client that is not a number', { ...CYCLIC, client_id: () => 'ACME' }, /"client_id" \(Client ID\) must be a whole number/],
-		['a type outside the list', { ...CYCLIC, type: () => 'WEEKLY' }, /"type" \(Type\) must be one of CYCLIC, PLAN, SPECIAL/],
-		['an intervention without an ID', { ...CYCLIC, interventions: { items: [{ id: 0, elements: 'EL-1' }] } }, /"interventions\[0\].id" \(Intervention ID\) must be a positive ID/],
-		['a reminder calendar that is not an ID', { ...CYCLIC, reminder_rules: { items: [{ calendar_id: 'main', notify_hours: 24 }] } }, /"reminder_rules\[0\].calendar_id".*whole number/],
-		['reminder hours that are not whole', { ...CYCLIC, reminder_rules: { items: [{ notify_hours: 1.5 }] } }, /"reminder_rules\[0\].notify_hours".*whole number/],
-		['a specific operator list with text', { ...CYCLIC, work_notifications: { items: [{ trigger: 'CLOSE', specific_operators: 'all' }] } }, /"work_notifications\[0\].specific_operators\[0\]"/],
+		[
+			'a work type of 0',
+			{ ...CYCLIC, work_type_id: 0 },
+			/"work_type_id" \(Work Type ID\) must be a positive ID/,
+		],
+		[
+			'a client that is not a number',
+			{ ...CYCLIC, client_id: () => 'ACME' },
+			/"client_id" \(Client ID\) must be a whole number/,
+		],
+		[
+			'a type outside the list',
+			{ ...CYCLIC, type: () => 'WEEKLY' },
+			/"type" \(Type\) must be one of CYCLIC, PLAN, SPECIAL/,
+		],
+		[
+			'an intervention without an ID',
+			{ ...CYCLIC, interventions: { items: [{ id: 0, elements: 'EL-1' }] } },
+			/"interventions\[0\].id" \(Intervention ID\) must be a positive ID/,
+		],
+		[
+			'a reminder calendar that is not an ID',
+			{ ...CYCLIC, reminder_rules: { items: [{ calendar_id: 'main', notify_hours: 24 }] } },
+			/"reminder_rules\[0\].calendar_id".*whole number/,
+		],
+		[
+			'reminder hours that are not whole',
+			{ ...CYCLIC, reminder_rules: { items: [{ notify_hours: 1.5 }] } },
+			/"reminder_rules\[0\].notify_hours".*whole number/,
+		],
+		[
+			'a specific operator list with text',
+			{
+				...CYCLIC,
+				work_notifications: { items: [{ trigger: 'CLOSE', specific_operators: 'all' }] },
+			},
+			/"work_notifications\[0\].specific_operators\[0\]"/,
+		],
 	];
 
-	it.each(RULES)('refuses %s, naming the field, and sends nothing', async (_label, parameters, message) => {
-		expect(await refused(parameters)).toMatch(message);
-	});
+	it.each(RULES)(
+		'refuses %s, naming the field, and sends nothing',
+		async (_label, parameters, message) => {
+			expect(await refused(parameters)).toMatch(message);
+		},
+	);
 
 	it('lists every failing field of the item at once', async () => {
-		const text = await refused({ ...SPECIAL, interventions: CYCLIC.interventions, additionalFields: { auto_close: true, any_responsible: false } });
-		for (const field of ['"operator_id"', '"auto_close"', '"interventions"']) expect(text).toContain(field);
+		const text = await refused({
+			...SPECIAL,
+			interventions: CYCLIC.interventions,
+			additionalFields: { auto_close: true, any_responsible: false },
+		});
+		for (const field of ['"operator_id"', '"auto_close"', '"interventions"'])
+			expect(text).toContain(field);
 	});
 });
 
 describe('Planned Job (Work): items and API errors', () => {
 	it('with Continue On Fail, a bad item yields an error item and the good ones are created', async () => {
 		const { output, error } = await create(
-			{ ...CYCLIC, name: (_i: number, item: IDataObject) => item.name, type: (_i: number, item: IDataObject) => item.type },
+			{
+				...CYCLIC,
+				name: (_i: number, item: IDataObject) => item.name,
+				type: (_i: number, item: IDataObject) => item.type,
+			},
 			{
 				continueOnFail: true,
 				items: [
@@ -506,11 +866,24 @@ describe('Planned Job (Work): items and API errors', () => {
 		);
 		expect(error).toBeUndefined();
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect(output[0].json).toMatchObject({ type: 'work', name: 'North lift', attribute_type: 'CYCLIC' });
-		expect(output[1].json.error).toMatch(/^Invalid input in item 1: "interventions".*only to CYCLIC and PLAN/);
+		expect(output[0].json).toMatchObject({
+			type: 'work',
+			name: 'North lift',
+			attribute_type: 'CYCLIC',
+		});
+		expect(output[1].json.error).toMatch(
+			/^Invalid input in item 1: "interventions".*only to CYCLIC and PLAN/,
+		);
 		expect(output[1].json.description).toMatch(/No request was sent/);
-		expect(output[2].json).toMatchObject({ type: 'work', name: 'South lift', attribute_type: 'PLAN' });
-		expect((await fixture.requests()).map((r) => (r.body as IDataObject).name)).toEqual(['North lift', 'South lift']);
+		expect(output[2].json).toMatchObject({
+			type: 'work',
+			name: 'South lift',
+			attribute_type: 'PLAN',
+		});
+		expect((await fixture.requests()).map((r) => (r.body as IDataObject).name)).toEqual([
+			'North lift',
+			'South lift',
+		]);
 	});
 
 	it('with Continue On Fail, an API error on one item is kept beside the others', async () => {
@@ -521,7 +894,11 @@ describe('Planned Job (Work): items and API errors', () => {
 		expect(error).toBeUndefined();
 		expect(output[0].json).toMatchObject({ type: 'work', client_id: 1 });
 		expect(output[1]).toEqual({
-			json: expect.objectContaining({ error: expect.stringMatching(/^Property validation error\. client_id: No client has this id\./) }),
+			json: expect.objectContaining({
+				error: expect.stringMatching(
+					/^Property validation error\. client_id: No client has this id\./,
+				),
+			}),
 			pairedItem: { item: 1 },
 		});
 		expect((await fixture.requests()).map((r) => r.status)).toEqual([201, 400]);
@@ -556,7 +933,13 @@ describe('Planned Job (Work): items and API errors', () => {
 	it('never puts the token in an error', async () => {
 		const { error } = await create({ ...CYCLIC, client_id: 9999 });
 		const token = fixture.credentials.accessToken;
-		expect(JSON.stringify({ message: error?.message, description: error?.description, context: error?.context })).not.toContain(token);
+		expect(
+			JSON.stringify({
+				message: error?.message,
+				description: error?.description,
+				context: error?.context,
+			}),
+		).not.toContain(token);
 	});
 
 	it('names the environment when the token of the other environment is used', async () => {

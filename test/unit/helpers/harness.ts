@@ -51,23 +51,36 @@ export interface RunResult {
 }
 
 const getPath = (source: unknown, path: string): unknown =>
-	path.split('.').reduce<unknown>((value, key) => (value && typeof value === 'object' ? (value as IDataObject)[key] : undefined), source);
+	path
+		.split('.')
+		.reduce<unknown>(
+			(value, key) =>
+				value && typeof value === 'object' ? (value as IDataObject)[key] : undefined,
+			source,
+		);
 
 /**
  * Applies the credential's own `authenticate` block: its header expressions are evaluated against the
  * credential data, as n8n evaluates them, so the tests exercise the credential's real expression text.
  */
 function authenticationHeaders(credentials: Credentials): Record<string, string> {
-	const { headers } = (new MaintenanceManagementApi().authenticate as IAuthenticateGeneric).properties;
+	const { headers } = (new MaintenanceManagementApi().authenticate as IAuthenticateGeneric)
+		.properties;
 	const result: Record<string, string> = {};
 	for (const [name, expression] of Object.entries(headers ?? {})) {
-		const source = String(expression).replace(/^=\{\{/, '').replace(/\}\}$/, '');
+		const source = String(expression)
+			.replace(/^=\{\{/, '')
+			.replace(/\}\}$/, '');
 		result[name] = String(new Function('$credentials', `return (${source});`)(credentials));
 	}
 	return result;
 }
 
-async function send(options: IHttpRequestOptions, credentials: Credentials, requests: SentRequest[]) {
+async function send(
+	options: IHttpRequestOptions,
+	credentials: Credentials,
+	requests: SentRequest[],
+) {
 	const url = new URL(options.url);
 	for (const [key, value] of Object.entries(options.qs ?? {})) {
 		if (value !== undefined && value !== null) url.searchParams.set(key, String(value));
@@ -75,13 +88,20 @@ async function send(options: IHttpRequestOptions, credentials: Credentials, requ
 	const headers: Record<string, string> = { ...(options.headers as Record<string, string>) };
 	Object.assign(headers, authenticationHeaders(credentials));
 	const body = options.body === undefined ? undefined : JSON.stringify(options.body);
-	requests.push({ method: String(options.method ?? 'GET'), url: url.toString(), headers, body: options.body });
+	requests.push({
+		method: String(options.method ?? 'GET'),
+		url: url.toString(),
+		headers,
+		body: options.body,
+	});
 	let response: Response;
 	try {
 		response = await fetch(url, { method: options.method ?? 'GET', headers, body });
 	} catch (error) {
 		const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-		throw Object.assign(new Error(cause?.message ?? (error as Error).message), { code: cause?.code });
+		throw Object.assign(new Error(cause?.message ?? (error as Error).message), {
+			code: cause?.code,
+		});
 	}
 	const text = await response.text();
 	let parsed: unknown = text;
@@ -93,9 +113,13 @@ async function send(options: IHttpRequestOptions, credentials: Credentials, requ
 	const responseHeaders: IDataObject = {};
 	response.headers.forEach((value, key) => (responseHeaders[key] = value));
 	if (!options.ignoreHttpStatusErrors && response.status >= 400) {
-		throw Object.assign(new Error(`Request failed with status code ${response.status}`), { httpCode: response.status });
+		throw Object.assign(new Error(`Request failed with status code ${response.status}`), {
+			httpCode: response.status,
+		});
 	}
-	return options.returnFullResponse ? { statusCode: response.status, headers: responseHeaders, body: parsed } : parsed;
+	return options.returnFullResponse
+		? { statusCode: response.status, headers: responseHeaders, body: parsed }
+		: parsed;
 }
 
 function makeNode(description: INodeType['description'], parameters: INodeParameters): INode {
@@ -120,10 +144,20 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		if (!parameters) {
 			const raw: INodeParameters = {};
 			for (const [name, value] of Object.entries(options.parameters)) {
-				raw[name] = (typeof value === 'function' ? value(itemIndex, items[itemIndex]?.json ?? {}) : value) as INodeParameters[string];
+				raw[name] = (
+					typeof value === 'function' ? value(itemIndex, items[itemIndex]?.json ?? {}) : value
+				) as INodeParameters[string];
 			}
 			const node = makeNode(nodeType.description, raw);
-			parameters = NodeHelpers.getNodeParameters(nodeType.description.properties, raw, true, false, node, nodeType.description) ?? raw;
+			parameters =
+				NodeHelpers.getNodeParameters(
+					nodeType.description.properties,
+					raw,
+					true,
+					false,
+					node,
+					nodeType.description,
+				) ?? raw;
 			resolved.set(itemIndex, parameters);
 		}
 		return parameters;
@@ -134,7 +168,12 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		getNode: () => node,
 		continueOnFail: () => options.continueOnFail ?? false,
 		getCredentials: async () => ({ ...credentials }) as unknown as IDataObject,
-		getNodeParameter: (name: string, itemIndex: number, fallback?: unknown, extra?: { extractValue?: boolean }) => {
+		getNodeParameter: (
+			name: string,
+			itemIndex: number,
+			fallback?: unknown,
+			extra?: { extractValue?: boolean },
+		) => {
 			let value = getPath(resolve(itemIndex), name);
 			if (value === undefined) return fallback;
 			if (extra?.extractValue && value && typeof value === 'object' && '__rl' in value) {
@@ -145,7 +184,8 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		helpers: {
 			httpRequestWithAuthentication: async (_type: string, request: IHttpRequestOptions) =>
 				await send(request, credentials, requests),
-			returnJsonArray: (data: IDataObject | IDataObject[]) => (Array.isArray(data) ? data : [data]).map((json) => ({ json })),
+			returnJsonArray: (data: IDataObject | IDataObject[]) =>
+				(Array.isArray(data) ? data : [data]).map((json) => ({ json })),
 		},
 	} as unknown as IExecuteFunctions;
 	try {
@@ -157,7 +197,11 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 }
 
 /** A load-options context, for list-search methods. */
-export function loadOptionsContext(nodeType: INodeType, credentials: Credentials, requests: SentRequest[] = []) {
+export function loadOptionsContext(
+	nodeType: INodeType,
+	credentials: Credentials,
+	requests: SentRequest[] = [],
+) {
 	return {
 		getNode: () => makeNode(nodeType.description, {}),
 		getCredentials: async () => ({ ...credentials }) as unknown as IDataObject,

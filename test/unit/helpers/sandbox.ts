@@ -44,7 +44,10 @@ export class SandboxFixture {
 	}
 
 	/** Runs the action node against this sandbox, with its full-access token or, with readOnly, its read-only one. */
-	async run(parameters: Record<string, ParameterValue>, options: RunAgainst = {}): Promise<RunResult> {
+	async run(
+		parameters: Record<string, ParameterValue>,
+		options: RunAgainst = {},
+	): Promise<RunResult> {
 		return await runNode({
 			node: actionNode,
 			credentials: options.readOnly ? this.readOnlyCredentials : this.credentials,

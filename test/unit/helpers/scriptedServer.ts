@@ -87,7 +87,15 @@ export function collectionPage(
 	if (page > 1) links.prev = `/failures?page=${page - 1}`;
 	return {
 		data,
-		meta: { pagination: { total: count, count, per_page: limit, current_page: page, total_pages: page + 1 } },
+		meta: {
+			pagination: {
+				total: count,
+				count,
+				per_page: limit,
+				current_page: page,
+				total_pages: page + 1,
+			},
+		},
 		...(options.links === false ? {} : { links }),
 	};
 }

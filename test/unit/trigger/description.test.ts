@@ -7,7 +7,8 @@ const { description } = new MaintenanceManagementTrigger();
 const property = (name: string) => description.properties.find((p) => p.name === name)!;
 
 /** The 47 events of the spec's "Events" table, copied from the spec by hand. */
-const SPEC_EVENTS = `BUY_ORDER_CONFIRMED BUY_ORDER_CREATED BUY_ORDER_RECEIVED BUY_ORDER_STATE_CHANGED BUY_ORDER_STARTED
+const SPEC_EVENTS =
+	`BUY_ORDER_CONFIRMED BUY_ORDER_CREATED BUY_ORDER_RECEIVED BUY_ORDER_STATE_CHANGED BUY_ORDER_STARTED
 BUY_ORDER_UPDATED ELEMENT_CHARACTERISTICS_UPDATED ELEMENT_CREATED ELEMENT_UPDATED FAILURE_APPROVED FAILURE_CLOSED
 FAILURE_COMPLETED_CONFIRMED FAILURE_CREATED FAILURE_MESSAGE_CREATED FAILURE_NOT_APPROVED FAILURE_PAUSE_REASON_UPDATED
 FAILURE_PAUSED FAILURE_RESUMED FAILURE_STARTED FAILURE_STATE_CHANGED FAILURE_UNDO_APPROVED FAILURE_UPDATED FILE_CREATED
@@ -15,7 +16,9 @@ FILE_UPDATED FILE_UPLOADED FILE_DELETED QUOTE_ACCEPTED QUOTE_READY QUOTE_REQUEST
 SELL_ORDER_COMPLETED SELL_ORDER_CONFIRMED SELL_ORDER_UNCONFIRMED SELL_ORDER_UPDATED SCHEDULED_WORK_COMPLETED
 SCHEDULED_WORK_COMPLETED_CONFIRMED SCHEDULED_WORK_CREATED_BY_FAILURE SCHEDULED_WORK_STATE_CHANGED SCHEDULED_WORK_UPDATED
 SCHEDULED_WORK_PAUSED PLANNED_EVENT_DELETED PLANNED_EVENT_FROM_SCHEDULED_WORK PLANNED_EVENT_STATE_CHANGE
-PLANNED_EVENT_UPDATED MANUAL_METERING_CREATED HOUSEKEEPER_ASSET_STATUS_CHANGED WORK_LOCATIONS_UPDATED`.split(/\s+/);
+PLANNED_EVENT_UPDATED MANUAL_METERING_CREATED HOUSEKEEPER_ASSET_STATUS_CHANGED WORK_LOCATIONS_UPDATED`.split(
+		/\s+/,
+	);
 
 describe('trigger description', () => {
 	it('is a trigger named as the lint rules and n8n expect', () => {
@@ -32,7 +35,11 @@ describe('trigger description', () => {
 	});
 
 	it('offers exactly the 47 events of the spec plus All Events, named for people and described by their trigger text', () => {
-		const options = property('events').options as Array<{ name: string; value: string; description: string }>;
+		const options = property('events').options as Array<{
+			name: string;
+			value: string;
+			description: string;
+		}>;
 		expect(SPEC_EVENTS).toHaveLength(47);
 		expect(EVENTS.map((e) => e.value).sort()).toEqual([...SPEC_EVENTS].sort());
 		expect(options.map((o) => o.value).sort()).toEqual(['*', ...SPEC_EVENTS].sort());
@@ -56,7 +63,15 @@ describe('trigger description', () => {
 	});
 
 	it('listens on one path for both POST and PATCH, answering on receipt with its own body', () => {
-		expect(description.webhooks?.map((w) => [w.name, w.httpMethod, w.path, w.responseMode, w.responseData])).toEqual([
+		expect(
+			description.webhooks?.map((w) => [
+				w.name,
+				w.httpMethod,
+				w.path,
+				w.responseMode,
+				w.responseData,
+			]),
+		).toEqual([
 			['default', 'POST', 'webhook', 'onReceived', ''],
 			['default', 'PATCH', 'webhook', 'onReceived', ''],
 		]);
@@ -90,7 +105,13 @@ describe('trigger description', () => {
 
 	it('tests the credential by asking for a long secret, without echoing it', async () => {
 		const test = new MaintenanceManagementTrigger().methods.credentialTest.checkWebhookSecret;
-		const run = (secret: string) => test.call({} as never, { id: '1', name: 'x', type: 'maintenanceManagementWebhookApi', data: { secret } });
+		const run = (secret: string) =>
+			test.call({} as never, {
+				id: '1',
+				name: 'x',
+				type: 'maintenanceManagementWebhookApi',
+				data: { secret },
+			});
 		const short = await run('short-one');
 		expect(short.status).toBe('Error');
 		expect(short.message).not.toContain('short-one');

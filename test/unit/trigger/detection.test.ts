@@ -1,4 +1,8 @@
-import { detectEvent, toEventName, valueAtPath } from '../../../nodes/MaintenanceManagementTrigger/detection';
+import {
+	detectEvent,
+	toEventName,
+	valueAtPath,
+} from '../../../nodes/MaintenanceManagementTrigger/detection';
 import type { Delivery } from './harness';
 import { answeredBody, deliver, startedItem } from './harness';
 
@@ -15,12 +19,19 @@ describe('toEventName', () => {
 		expect(toEventName(value)).toBe(name);
 	});
 
-	it.each([['CYCLIC'], ['work'], [''], ['FAILURE_CREATED_X'], [42], [null], [undefined], [{ event: 'FAILURE_CREATED' }], ['x'.repeat(200)]])(
-		'refuses %j',
-		(value) => {
-			expect(toEventName(value)).toBeUndefined();
-		},
-	);
+	it.each([
+		['CYCLIC'],
+		['work'],
+		[''],
+		['FAILURE_CREATED_X'],
+		[42],
+		[null],
+		[undefined],
+		[{ event: 'FAILURE_CREATED' }],
+		['x'.repeat(200)],
+	])('refuses %j', (value) => {
+		expect(toEventName(value)).toBeUndefined();
+	});
 });
 
 describe('valueAtPath', () => {
@@ -44,29 +55,63 @@ describe('event detection, in the order of the issue', () => {
 		['topic at the top level', { body: { topic: 'failure.created' } }, 'payload'],
 		['event one level down', { body: { meta: { event: 'FAILURE_CREATED' } } }, 'payload'],
 		['topic one level down', { body: { id: 3, meta: { topic: 'FAILURE_CREATED' } } }, 'payload'],
-		['the event query parameter', { body: { id: 4 }, query: { event: 'FAILURE_CREATED' } }, 'query'],
-		['a repeated event query parameter', { body: { id: 4 }, query: { event: ['FAILURE_CREATED', 'FILE_CREATED'] } }, 'query'],
-		['the X-Event-Name header', { body: { id: 4 }, headers: { 'X-Event-Name': 'FAILURE_CREATED' } }, 'header'],
-		['the X-Event header', { body: { id: 4 }, headers: { 'X-Event': 'FAILURE_CREATED' } }, 'header'],
-		['the X-Event-Type header', { body: { id: 4 }, headers: { 'X-Event-Type': 'FAILURE_CREATED' } }, 'header'],
-		['the X-Webhook-Event header', { body: { id: 4 }, headers: { 'X-Webhook-Event': 'failure_created' } }, 'header'],
+		[
+			'the event query parameter',
+			{ body: { id: 4 }, query: { event: 'FAILURE_CREATED' } },
+			'query',
+		],
+		[
+			'a repeated event query parameter',
+			{ body: { id: 4 }, query: { event: ['FAILURE_CREATED', 'FILE_CREATED'] } },
+			'query',
+		],
+		[
+			'the X-Event-Name header',
+			{ body: { id: 4 }, headers: { 'X-Event-Name': 'FAILURE_CREATED' } },
+			'header',
+		],
+		[
+			'the X-Event header',
+			{ body: { id: 4 }, headers: { 'X-Event': 'FAILURE_CREATED' } },
+			'header',
+		],
+		[
+			'the X-Event-Type header',
+			{ body: { id: 4 }, headers: { 'X-Event-Type': 'FAILURE_CREATED' } },
+			'header',
+		],
+		[
+			'the X-Webhook-Event header',
+			{ body: { id: 4 }, headers: { 'X-Webhook-Event': 'failure_created' } },
+			'header',
+		],
 	];
 
 	it.each(cases)('finds it in %s', async (_label, delivery, from) => {
 		const run = await deliver({ ...none, events: ['FAILURE_CREATED'] }, delivery);
 		expect(startedItem(run)?.event).toBe('FAILURE_CREATED');
 		const headers: Record<string, unknown> = {};
-		for (const [name, value] of Object.entries(delivery.headers ?? {})) headers[name.toLowerCase()] = value;
-		expect(detectEvent(delivery.body as Record<string, unknown>, delivery.query ?? {}, headers)?.from).toBe(from);
+		for (const [name, value] of Object.entries(delivery.headers ?? {}))
+			headers[name.toLowerCase()] = value;
+		expect(
+			detectEvent(delivery.body as Record<string, unknown>, delivery.query ?? {}, headers)?.from,
+		).toBe(from);
 	});
 
 	it('prefers the payload over the query, and the query over the header', async () => {
 		const all = { ...none, events: ['*'] };
 		const query = { event: 'FAILURE_CREATED' };
 		const headers = { 'x-event-name': 'FILE_DELETED' };
-		expect(startedItem(await deliver(all, { body: { event: 'BUY_ORDER_UPDATED' }, query, headers }))?.event).toBe('BUY_ORDER_UPDATED');
-		expect(startedItem(await deliver(all, { body: { id: 1 }, query, headers }))?.event).toBe('FAILURE_CREATED');
-		expect(startedItem(await deliver(all, { body: { id: 1 }, headers }))?.event).toBe('FILE_DELETED');
+		expect(
+			startedItem(await deliver(all, { body: { event: 'BUY_ORDER_UPDATED' }, query, headers }))
+				?.event,
+		).toBe('BUY_ORDER_UPDATED');
+		expect(startedItem(await deliver(all, { body: { id: 1 }, query, headers }))?.event).toBe(
+			'FAILURE_CREATED',
+		);
+		expect(startedItem(await deliver(all, { body: { id: 1 }, headers }))?.event).toBe(
+			'FILE_DELETED',
+		);
 	});
 
 	it('prefers the top level over one level down, and the field order event, event_type, type, name, action, topic', async () => {
@@ -78,20 +123,33 @@ describe('event detection, in the order of the issue', () => {
 	});
 
 	it('does not look two levels down', async () => {
-		const run = await deliver({ ...none, events: ['FAILURE_CREATED'] }, { body: { a: { b: { event: 'FAILURE_CREATED' } } } });
+		const run = await deliver(
+			{ ...none, events: ['FAILURE_CREATED'] },
+			{ body: { a: { b: { event: 'FAILURE_CREATED' } } } },
+		);
 		expect(run.result.workflowData).toBeUndefined();
 	});
 
 	it('does not take resource attributes such as type CYCLIC, type work or a name for an event', async () => {
-		const body = { type: 'CYCLIC', name: 'Boiler check', data: { type: 'work', id: '7', attributes: { type: 'PLAN' } } };
+		const body = {
+			type: 'CYCLIC',
+			name: 'Boiler check',
+			data: { type: 'work', id: '7', attributes: { type: 'PLAN' } },
+		};
 		const all = await deliver({ ...none, events: ['*'] }, { body });
 		expect(startedItem(all)?.event).toBeNull();
-		const withQuery = await deliver({ ...none, events: ['*'] }, { body, query: { event: 'WORK_LOCATIONS_UPDATED' } });
+		const withQuery = await deliver(
+			{ ...none, events: ['*'] },
+			{ body, query: { event: 'WORK_LOCATIONS_UPDATED' } },
+		);
 		expect(startedItem(withQuery)?.event).toBe('WORK_LOCATIONS_UPDATED');
 	});
 
 	it('ignores an unknown value in the query parameter or a header', async () => {
-		const run = await deliver({ ...none, events: ['*'] }, { body: {}, query: { event: 'SOMETHING' }, headers: { 'X-Event-Name': 'ELSE' } });
+		const run = await deliver(
+			{ ...none, events: ['*'] },
+			{ body: {}, query: { event: 'SOMETHING' }, headers: { 'X-Event-Name': 'ELSE' } },
+		);
 		expect(startedItem(run)?.event).toBeNull();
 	});
 });
@@ -100,12 +158,16 @@ describe('the explicit property path', () => {
 	const settings = (events: string[]) => ({ ...none, events, options: { eventPath: 'meta.kind' } });
 
 	it('reads the event at that path', async () => {
-		const run = await deliver(settings(['QUOTE_READY']), { body: { meta: { kind: 'quote.ready' } } });
+		const run = await deliver(settings(['QUOTE_READY']), {
+			body: { meta: { kind: 'quote.ready' } },
+		});
 		expect(startedItem(run)?.event).toBe('QUOTE_READY');
 	});
 
 	it('reads that path instead of the likely fields', async () => {
-		const run = await deliver(settings(['QUOTE_READY']), { body: { event: 'QUOTE_READY', meta: { kind: 'FILE_CREATED' } } });
+		const run = await deliver(settings(['QUOTE_READY']), {
+			body: { event: 'QUOTE_READY', meta: { kind: 'FILE_CREATED' } },
+		});
 		expect(run.result.workflowData).toBeUndefined();
 		expect(answeredBody(run)).toMatchObject({ ignored: true, event: 'FILE_CREATED' });
 		const elsewhere = await deliver(settings(['QUOTE_READY']), { body: { event: 'QUOTE_READY' } });
@@ -121,16 +183,28 @@ describe('the explicit property path', () => {
 	});
 
 	it('falls back to the query parameter and the headers when the path holds no text', async () => {
-		const byQuery = await deliver(settings(['QUOTE_READY']), { body: { meta: { kind: 7 } }, query: { event: 'QUOTE_READY' } });
+		const byQuery = await deliver(settings(['QUOTE_READY']), {
+			body: { meta: { kind: 7 } },
+			query: { event: 'QUOTE_READY' },
+		});
 		expect(startedItem(byQuery)?.event).toBe('QUOTE_READY');
-		const byHeader = await deliver(settings(['QUOTE_READY']), { body: {}, headers: { 'X-Event-Name': 'QUOTE_READY' } });
+		const byHeader = await deliver(settings(['QUOTE_READY']), {
+			body: {},
+			headers: { 'X-Event-Name': 'QUOTE_READY' },
+		});
 		expect(startedItem(byHeader)?.event).toBe('QUOTE_READY');
 	});
 
 	it('is trimmed, and a blank path means the usual scan', async () => {
-		const blank = await deliver({ ...none, events: ['QUOTE_READY'], options: { eventPath: '   ' } }, { body: { event: 'QUOTE_READY' } });
+		const blank = await deliver(
+			{ ...none, events: ['QUOTE_READY'], options: { eventPath: '   ' } },
+			{ body: { event: 'QUOTE_READY' } },
+		);
 		expect(startedItem(blank)?.event).toBe('QUOTE_READY');
-		const padded = await deliver({ ...none, events: ['QUOTE_READY'], options: { eventPath: ' meta.kind ' } }, { body: { meta: { kind: 'QUOTE_READY' } } });
+		const padded = await deliver(
+			{ ...none, events: ['QUOTE_READY'], options: { eventPath: ' meta.kind ' } },
+			{ body: { meta: { kind: 'QUOTE_READY' } } },
+		);
 		expect(startedItem(padded)?.event).toBe('QUOTE_READY');
 	});
 });
@@ -143,10 +217,18 @@ describe('a delivery with no detectable event', () => {
 	});
 
 	it('is answered 200 as ignored with a selection, starting nothing', async () => {
-		const run = await deliver({ ...none, events: ['FAILURE_CREATED', 'FILE_CREATED'] }, { body: { hello: 'world' } });
+		const run = await deliver(
+			{ ...none, events: ['FAILURE_CREATED', 'FILE_CREATED'] },
+			{ body: { hello: 'world' } },
+		);
 		expect(run.result.workflowData).toBeUndefined();
 		expect(run.sent).toBeUndefined();
-		expect(answeredBody(run)).toEqual({ received: true, ignored: true, event: null, reason: 'The event could not be detected' });
+		expect(answeredBody(run)).toEqual({
+			received: true,
+			ignored: true,
+			event: null,
+			reason: 'The event could not be detected',
+		});
 	});
 
 	it('is ignored when no event is selected at all', async () => {

@@ -6,7 +6,10 @@ const otherThan = (event: string) => EVENTS.find((e) => e.value !== event)!.valu
 
 describe.each(EVENTS.map((e) => e.value))('event %s', (event) => {
 	it('starts the workflow when it is selected', async () => {
-		const run = await deliver({ events: [event], authentication: 'none' }, { body: { event, data: { id: '1' } } });
+		const run = await deliver(
+			{ events: [event], authentication: 'none' },
+			{ body: { event, data: { id: '1' } } },
+		);
 		expect(startedItem(run)).toMatchObject({ event, payload: { event, data: { id: '1' } } });
 		expect(answeredBody(run)).toEqual({ received: true, event });
 		expect(run.sent).toBeUndefined();
@@ -15,21 +18,38 @@ describe.each(EVENTS.map((e) => e.value))('event %s', (event) => {
 	it('starts the workflow with All Events and among several selected events', async () => {
 		const all = await deliver({ events: ['*'], authentication: 'none' }, { body: { event } });
 		expect(startedItem(all)?.event).toBe(event);
-		const several = await deliver({ events: [otherThan(event), event], authentication: 'none' }, { body: { event } });
+		const several = await deliver(
+			{ events: [otherThan(event), event], authentication: 'none' },
+			{ body: { event } },
+		);
 		expect(startedItem(several)?.event).toBe(event);
 	});
 
 	it('is answered 200 as ignored, starting nothing, when another event is selected', async () => {
-		const run = await deliver({ events: [otherThan(event)], authentication: 'none' }, { body: { event } });
+		const run = await deliver(
+			{ events: [otherThan(event)], authentication: 'none' },
+			{ body: { event } },
+		);
 		expect(run.result.workflowData).toBeUndefined();
-		expect(answeredBody(run)).toEqual({ received: true, ignored: true, event, reason: 'The event is not selected in the trigger' });
+		expect(answeredBody(run)).toEqual({
+			received: true,
+			ignored: true,
+			event,
+			reason: 'The event is not selected in the trigger',
+		});
 		expect(run.sent).toBeUndefined();
 	});
 
 	it('is found in the event query parameter and in the X-Event-Name header', async () => {
-		const byQuery = await deliver({ events: [event], authentication: 'none' }, { body: { id: 1 }, query: { event } });
+		const byQuery = await deliver(
+			{ events: [event], authentication: 'none' },
+			{ body: { id: 1 }, query: { event } },
+		);
 		expect(startedItem(byQuery)?.event).toBe(event);
-		const byHeader = await deliver({ events: [event], authentication: 'none' }, { body: { id: 1 }, headers: { 'X-Event-Name': event } });
+		const byHeader = await deliver(
+			{ events: [event], authentication: 'none' },
+			{ body: { id: 1 }, headers: { 'X-Event-Name': event } },
+		);
 		expect(startedItem(byHeader)?.event).toBe(event);
 	});
 });

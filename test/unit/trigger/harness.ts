@@ -70,7 +70,16 @@ export function nodeParameters(settings: TriggerSettings): INodeParameters {
 	if (settings.parameterName !== undefined) raw.parameterName = settings.parameterName;
 	if (settings.options) raw.options = { ...settings.options } as INodeParameters;
 	const node = makeNode(raw);
-	return NodeHelpers.getNodeParameters(nodeType.description.properties, raw, true, false, node, nodeType.description) ?? raw;
+	return (
+		NodeHelpers.getNodeParameters(
+			nodeType.description.properties,
+			raw,
+			true,
+			false,
+			node,
+			nodeType.description,
+		) ?? raw
+	);
 }
 
 function makeNode(parameters: INodeParameters): INode {
@@ -116,7 +125,8 @@ function fakeResponse(record: (sent: SentResponse) => void): FakeResponse {
 export async function deliver(settings: TriggerSettings, delivery: Delivery): Promise<TriggerRun> {
 	const parameters = nodeParameters(settings);
 	const headers: IDataObject = {};
-	for (const [name, value] of Object.entries(delivery.headers ?? {})) headers[name.toLowerCase()] = value;
+	for (const [name, value] of Object.entries(delivery.headers ?? {}))
+		headers[name.toLowerCase()] = value;
 	const query = delivery.query ?? {};
 	const request = { method: delivery.method ?? 'POST', headers, query, body: delivery.body };
 	let sent: SentResponse | undefined;
@@ -141,15 +151,20 @@ export async function deliver(settings: TriggerSettings, delivery: Delivery): Pr
 		getParamsData: () => ({}),
 		async getCredentials(type: string) {
 			credentialReads++;
-			if (type !== 'maintenanceManagementWebhookApi') throw new Error(`Unknown credential type ${type}`);
-			if (!settings.credentials) throw new Error('Node does not have any credentials set for "maintenanceManagementWebhookApi"');
+			if (type !== 'maintenanceManagementWebhookApi')
+				throw new Error(`Unknown credential type ${type}`);
+			if (!settings.credentials)
+				throw new Error(
+					'Node does not have any credentials set for "maintenanceManagementWebhookApi"',
+				);
 			return { ...settings.credentials };
 		},
 		getNode: () => makeNode(parameters),
 		getWebhookName: () => 'default',
 		getMode: () => 'webhook',
 		helpers: {
-			returnJsonArray: (data: IDataObject | IDataObject[]) => (Array.isArray(data) ? data : [data]).map((json) => ({ json })),
+			returnJsonArray: (data: IDataObject | IDataObject[]) =>
+				(Array.isArray(data) ? data : [data]).map((json) => ({ json })),
 		},
 	} as unknown as IWebhookFunctions;
 	const result = await nodeType.webhook.call(context);
@@ -157,13 +172,17 @@ export async function deliver(settings: TriggerSettings, delivery: Delivery): Pr
 }
 
 /** The item a delivery starts the workflow with, or undefined when it starts nothing. */
-export const startedItem = (run: TriggerRun): IDataObject | undefined => run.result.workflowData?.[0]?.[0]?.json;
+export const startedItem = (run: TriggerRun): IDataObject | undefined =>
+	run.result.workflowData?.[0]?.[0]?.json;
 
 /** The body n8n sends for a delivery the node did not answer by itself (responseMode onReceived). */
 export const answeredBody = (run: TriggerRun): unknown => run.result.webhookResponse;
 
 /** A stand-in for the hook context of webhookMethods, with the workflow's static data kept across calls. */
-export function hookContext(webhookUrl: string, staticData: IDataObject = {}): { context: IHookFunctions; staticData: IDataObject } {
+export function hookContext(
+	webhookUrl: string,
+	staticData: IDataObject = {},
+): { context: IHookFunctions; staticData: IDataObject } {
 	const context = {
 		getWorkflowStaticData: (type: string) => {
 			if (type !== 'node') throw new Error(`Unexpected static data type ${type}`);

@@ -1,4 +1,8 @@
-import { basicCredentials, isAuthorized, sameSecret } from '../../../nodes/MaintenanceManagementTrigger/protection';
+import {
+	basicCredentials,
+	isAuthorized,
+	sameSecret,
+} from '../../../nodes/MaintenanceManagementTrigger/protection';
 import type { Delivery, Protection, TriggerRun } from './harness';
 import { basicAuth, deliver, startedItem } from './harness';
 
@@ -9,7 +13,9 @@ const body = { event: 'FAILURE_CREATED', data: { id: '1' } };
 /** A 401 that starts nothing and reveals no secret. */
 function expectRefused(run: TriggerRun): void {
 	expect(run.sent?.status).toBe(401);
-	expect(run.sent?.body).toEqual({ message: 'Unauthorized: the webhook secret is missing or wrong' });
+	expect(run.sent?.body).toEqual({
+		message: 'Unauthorized: the webhook secret is missing or wrong',
+	});
 	expect(run.result).toEqual({ noWebhookResponse: true });
 	expect(run.result.workflowData).toBeUndefined();
 	expect(JSON.stringify([run.sent, run.result])).not.toContain(SECRET);
@@ -19,12 +25,24 @@ const modes: Array<[Protection, Delivery, Delivery[]]> = [
 	[
 		'query',
 		{ query: { token: SECRET } },
-		[{ query: { token: 'wrong' } }, { query: { token: `${SECRET}x` } }, { query: { token: SECRET.slice(0, -1) } }, { query: { token: '' } }, { query: {} }, { headers: { 'X-Webhook-Secret': SECRET } }],
+		[
+			{ query: { token: 'wrong' } },
+			{ query: { token: `${SECRET}x` } },
+			{ query: { token: SECRET.slice(0, -1) } },
+			{ query: { token: '' } },
+			{ query: {} },
+			{ headers: { 'X-Webhook-Secret': SECRET } },
+		],
 	],
 	[
 		'header',
 		{ headers: { 'X-Webhook-Secret': SECRET } },
-		[{ headers: { 'X-Webhook-Secret': `${SECRET}x` } }, { headers: { 'X-Webhook-Secret': SECRET.toUpperCase() } }, { headers: {} }, { query: { token: SECRET } }],
+		[
+			{ headers: { 'X-Webhook-Secret': `${SECRET}x` } },
+			{ headers: { 'X-Webhook-Secret': SECRET.toUpperCase() } },
+			{ headers: {} },
+			{ query: { token: SECRET } },
+		],
 	],
 	[
 		'basicAuth',
@@ -41,20 +59,28 @@ const modes: Array<[Protection, Delivery, Delivery[]]> = [
 ];
 
 describe.each(modes)('protection %s', (authentication, right, wrongs) => {
-	it.each(['POST', 'PATCH'] as const)('the right secret starts the workflow (%s)', async (method) => {
-		const run = await deliver({ authentication, credentials }, { method, body, ...right });
-		expect(startedItem(run)).toMatchObject({ event: 'FAILURE_CREATED', method, payload: body });
-		expect(run.sent).toBeUndefined();
-		expect(JSON.stringify(run.result)).not.toContain(SECRET);
-	});
+	it.each(['POST', 'PATCH'] as const)(
+		'the right secret starts the workflow (%s)',
+		async (method) => {
+			const run = await deliver({ authentication, credentials }, { method, body, ...right });
+			expect(startedItem(run)).toMatchObject({ event: 'FAILURE_CREATED', method, payload: body });
+			expect(run.sent).toBeUndefined();
+			expect(JSON.stringify(run.result)).not.toContain(SECRET);
+		},
+	);
 
-	it.each(wrongs.map((wrong, index) => [index, wrong] as const))('wrong or missing secret #%i gets 401 and starts nothing', async (_index, wrong) => {
-		expectRefused(await deliver({ authentication, credentials }, { body, ...wrong }));
-	});
+	it.each(wrongs.map((wrong, index) => [index, wrong] as const))(
+		'wrong or missing secret #%i gets 401 and starts nothing',
+		async (_index, wrong) => {
+			expectRefused(await deliver({ authentication, credentials }, { body, ...wrong }));
+		},
+	);
 
 	it('checks the secret before reading the body, so strangers learn nothing about it', async () => {
 		expectRefused(await deliver({ authentication, credentials }, { body: 'not an object' }));
-		expectRefused(await deliver({ authentication, credentials, events: ['FILE_CREATED'] }, { body }));
+		expectRefused(
+			await deliver({ authentication, credentials, events: ['FILE_CREATED'] }, { body }),
+		);
 	});
 
 	it('reads the credential, never a secret from the workflow parameters', async () => {
@@ -66,7 +92,11 @@ describe.each(modes)('protection %s', (authentication, right, wrongs) => {
 	it('an empty secret in the credential never matches', async () => {
 		const empty = { secret: '', username: '' };
 		const call: Delivery =
-			authentication === 'query' ? { query: { token: '' } } : authentication === 'header' ? { headers: { 'X-Webhook-Secret': '' } } : { headers: { Authorization: basicAuth('', '') } };
+			authentication === 'query'
+				? { query: { token: '' } }
+				: authentication === 'header'
+					? { headers: { 'X-Webhook-Secret': '' } }
+					: { headers: { Authorization: basicAuth('', '') } };
 		const run = await deliver({ authentication, credentials: empty }, { body, ...call });
 		expect(run.sent?.status).toBe(401);
 	});
@@ -85,20 +115,34 @@ describe('protection details', () => {
 
 	it('uses the query parameter name that is set', async () => {
 		const settings = { authentication: 'query' as const, parameterName: 'key', credentials };
-		expect(startedItem(await deliver(settings, { body, query: { key: SECRET } }))?.event).toBe('FAILURE_CREATED');
+		expect(startedItem(await deliver(settings, { body, query: { key: SECRET } }))?.event).toBe(
+			'FAILURE_CREATED',
+		);
 		expect((await deliver(settings, { body, query: { token: SECRET } })).sent?.status).toBe(401);
 	});
 
 	it('uses the header name that is set, in any case', async () => {
-		const settings = { authentication: 'header' as const, parameterName: 'X-Hook-Token', credentials };
-		expect(startedItem(await deliver(settings, { body, headers: { 'x-hook-token': SECRET } }))?.event).toBe('FAILURE_CREATED');
-		expect((await deliver(settings, { body, headers: { 'X-Webhook-Secret': SECRET } })).sent?.status).toBe(401);
+		const settings = {
+			authentication: 'header' as const,
+			parameterName: 'X-Hook-Token',
+			credentials,
+		};
+		expect(
+			startedItem(await deliver(settings, { body, headers: { 'x-hook-token': SECRET } }))?.event,
+		).toBe('FAILURE_CREATED');
+		expect(
+			(await deliver(settings, { body, headers: { 'X-Webhook-Secret': SECRET } })).sent?.status,
+		).toBe(401);
 	});
 
 	it('takes the first value of a repeated query parameter', async () => {
 		const settings = { authentication: 'query' as const, credentials };
-		expect(startedItem(await deliver(settings, { body, query: { token: [SECRET, 'x'] } }))).toBeDefined();
-		expect((await deliver(settings, { body, query: { token: ['x', SECRET] } })).sent?.status).toBe(401);
+		expect(
+			startedItem(await deliver(settings, { body, query: { token: [SECRET, 'x'] } })),
+		).toBeDefined();
+		expect((await deliver(settings, { body, query: { token: ['x', SECRET] } })).sent?.status).toBe(
+			401,
+		);
 	});
 
 	it('asks for Basic auth in the 401 of the Basic auth mode only', async () => {
@@ -110,14 +154,24 @@ describe('protection details', () => {
 
 	it('accepts any Basic auth user name when the credential has none, still checking the secret', async () => {
 		const settings = { authentication: 'basicAuth' as const, credentials: { secret: SECRET } };
-		expect(startedItem(await deliver(settings, { body, headers: { Authorization: basicAuth('anyone', SECRET) } }))).toBeDefined();
-		expect((await deliver(settings, { body, headers: { Authorization: basicAuth('anyone', 'nope') } })).sent?.status).toBe(401);
+		expect(
+			startedItem(
+				await deliver(settings, { body, headers: { Authorization: basicAuth('anyone', SECRET) } }),
+			),
+		).toBeDefined();
+		expect(
+			(await deliver(settings, { body, headers: { Authorization: basicAuth('anyone', 'nope') } }))
+				.sent?.status,
+		).toBe(401);
 		expect((await deliver(settings, { body })).sent?.status).toBe(401);
 	});
 
 	it('accepts a secret that holds a colon as Basic auth password', async () => {
 		const withColon = { secret: 'part:one:two-0123456789', username: 'svc' };
-		const run = await deliver({ authentication: 'basicAuth', credentials: withColon }, { body, headers: { Authorization: basicAuth('svc', withColon.secret) } });
+		const run = await deliver(
+			{ authentication: 'basicAuth', credentials: withColon },
+			{ body, headers: { Authorization: basicAuth('svc', withColon.secret) } },
+		);
 		expect(startedItem(run)).toBeDefined();
 	});
 });
@@ -135,7 +189,10 @@ describe('the protection helpers', () => {
 
 	it('basicCredentials reads user and password, and refuses other schemes', () => {
 		expect(basicCredentials(basicAuth('u', 'p:q'))).toEqual({ user: 'u', password: 'p:q' });
-		expect(basicCredentials(`basic ${Buffer.from('u:p').toString('base64')}`)).toEqual({ user: 'u', password: 'p' });
+		expect(basicCredentials(`basic ${Buffer.from('u:p').toString('base64')}`)).toEqual({
+			user: 'u',
+			password: 'p',
+		});
 		expect(basicCredentials('Bearer abc')).toBeUndefined();
 		expect(basicCredentials(`Basic ${Buffer.from('nocolon').toString('base64')}`)).toBeUndefined();
 		expect(basicCredentials(undefined)).toBeUndefined();
@@ -143,6 +200,8 @@ describe('the protection helpers', () => {
 
 	it('isAuthorized lets none through and refuses a missing credential', () => {
 		expect(isAuthorized('none', { query: {}, headers: {} }, '', undefined)).toBe(true);
-		expect(isAuthorized('query', { query: { token: 'x' }, headers: {} }, 'token', undefined)).toBe(false);
+		expect(isAuthorized('query', { query: { token: 'x' }, headers: {} }, 'token', undefined)).toBe(
+			false,
+		);
 	});
 });

@@ -40,7 +40,9 @@ beforeAll(async () => {
 			try {
 				body = JSON.parse(text);
 			} catch {
-				res.writeHead(422, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message: 'Failed to parse request body' }));
+				res
+					.writeHead(422, { 'Content-Type': 'application/json' })
+					.end(JSON.stringify({ message: 'Failed to parse request body' }));
 				return;
 			}
 		}
@@ -56,7 +58,9 @@ beforeAll(async () => {
 			received.push({ method: req.method ?? '', run, status, body: answer });
 			res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(answer));
 		} catch (error) {
-			res.writeHead(500, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message: (error as Error).message }));
+			res
+				.writeHead(500, { 'Content-Type': 'application/json' })
+				.end(JSON.stringify({ message: (error as Error).message }));
 		}
 	});
 	await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
@@ -82,22 +86,42 @@ async function control(method: string, path: string, body?: unknown): Promise<ID
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
 	const json = (await response.json()) as IDataObject;
-	if (!response.ok) throw new Error(`Sandbox control ${method} ${path} answered ${response.status}: ${JSON.stringify(json)}`);
+	if (!response.ok)
+		throw new Error(
+			`Sandbox control ${method} ${path} answered ${response.status}: ${JSON.stringify(json)}`,
+		);
 	return json;
 }
 
-const subscribe = (subscription: { url?: string; method?: Method; events?: string[]; headers?: Record<string, string> }) =>
-	control('POST', '/webhooks', { url: receiverUrl, method: 'POST', events: ['*'], ...subscription });
+const subscribe = (subscription: {
+	url?: string;
+	method?: Method;
+	events?: string[];
+	headers?: Record<string, string>;
+}) =>
+	control('POST', '/webhooks', {
+		url: receiverUrl,
+		method: 'POST',
+		events: ['*'],
+		...subscription,
+	});
 
 /** Fires one event and returns the statuses the sandbox got back from the receiver. */
-async function fire(event: string, data: IDataObject = { type: 'failure', id: '77', attributes: { status: 'WAITING_APPROVAL' } }): Promise<number[]> {
+async function fire(
+	event: string,
+	data: IDataObject = { type: 'failure', id: '77', attributes: { status: 'WAITING_APPROVAL' } },
+): Promise<number[]> {
 	const { deliveries } = await control('POST', '/events', { event, data });
 	return (deliveries as Array<{ status: number }>).map((d) => d.status);
 }
 
 describe('deliveries from the sandbox webhook emitter', () => {
 	it('a selected event sent by POST starts the workflow with the payload as sent, behind a query-parameter secret', async () => {
-		settings = { authentication: 'query', credentials: { secret: SECRET }, events: ['FAILURE_CREATED'] };
+		settings = {
+			authentication: 'query',
+			credentials: { secret: SECRET },
+			events: ['FAILURE_CREATED'],
+		};
 		await subscribe({ url: `${receiverUrl}?token=${SECRET}`, events: ['FAILURE_CREATED'] });
 		expect(await fire('FAILURE_CREATED')).toEqual([200]);
 		expect(received).toHaveLength(1);
@@ -116,18 +140,28 @@ describe('deliveries from the sandbox webhook emitter', () => {
 	});
 
 	it('a PATCH subscription with a header secret starts the workflow with method PATCH', async () => {
-		settings = { authentication: 'header', credentials: { secret: SECRET }, events: ['*'], options: { includeHeaders: true } };
+		settings = {
+			authentication: 'header',
+			credentials: { secret: SECRET },
+			events: ['*'],
+			options: { includeHeaders: true },
+		};
 		await subscribe({ method: 'PATCH', headers: { 'X-Webhook-Secret': SECRET } });
 		expect(await fire('SCHEDULED_WORK_PAUSED')).toEqual([200]);
 		const item = startedItem(received[0].run)!;
 		expect(item).toMatchObject({ event: 'SCHEDULED_WORK_PAUSED', method: 'PATCH' });
-		expect(item.headers).toMatchObject({ 'x-event-name': 'SCHEDULED_WORK_PAUSED', 'content-type': 'application/json' });
+		expect(item.headers).toMatchObject({
+			'x-event-name': 'SCHEDULED_WORK_PAUSED',
+			'content-type': 'application/json',
+		});
 		expect(JSON.stringify(received[0].run.result)).not.toContain(SECRET);
 	});
 
 	it('Basic auth set as a subscription header is accepted', async () => {
 		settings = { authentication: 'basicAuth', credentials: { secret: SECRET, username: 'svc' } };
-		await subscribe({ headers: { Authorization: `Basic ${Buffer.from(`svc:${SECRET}`).toString('base64')}` } });
+		await subscribe({
+			headers: { Authorization: `Basic ${Buffer.from(`svc:${SECRET}`).toString('base64')}` },
+		});
 		expect(await fire('QUOTE_ACCEPTED')).toEqual([200]);
 		expect(startedItem(received[0].run)?.event).toBe('QUOTE_ACCEPTED');
 	});
@@ -152,21 +186,36 @@ describe('deliveries from the sandbox webhook emitter', () => {
 		await subscribe({});
 		expect(await fire('FILE_UPLOADED')).toEqual([200]);
 		expect(received[0].run.result.workflowData).toBeUndefined();
-		expect(received[0].body).toMatchObject({ received: true, ignored: true, event: 'FILE_UPLOADED' });
+		expect(received[0].body).toMatchObject({
+			received: true,
+			ignored: true,
+			event: 'FILE_UPLOADED',
+		});
 	});
 
 	it('the X-Event-Name header names the event when the payload path given holds none', async () => {
-		settings = { authentication: 'none', events: ['MANUAL_METERING_CREATED'], options: { eventPath: 'meta.kind' } };
+		settings = {
+			authentication: 'none',
+			events: ['MANUAL_METERING_CREATED'],
+			options: { eventPath: 'meta.kind' },
+		};
 		await subscribe({});
 		expect(await fire('MANUAL_METERING_CREATED')).toEqual([200]);
 		expect(startedItem(received[0].run)?.event).toBe('MANUAL_METERING_CREATED');
 	});
 
 	it('an ?event= query parameter registered with the URL names the event when the payload path holds none', async () => {
-		settings = { authentication: 'none', events: ['FILE_DELETED'], options: { eventPath: 'meta.kind' } };
+		settings = {
+			authentication: 'none',
+			events: ['FILE_DELETED'],
+			options: { eventPath: 'meta.kind' },
+		};
 		await subscribe({ url: `${receiverUrl}?event=FILE_DELETED`, events: ['FILE_DELETED'] });
 		expect(await fire('FILE_DELETED')).toEqual([200]);
-		expect(startedItem(received[0].run)).toMatchObject({ event: 'FILE_DELETED', query: { event: 'FILE_DELETED' } });
+		expect(startedItem(received[0].run)).toMatchObject({
+			event: 'FILE_DELETED',
+			query: { event: 'FILE_DELETED' },
+		});
 	});
 
 	it('every one of the 47 events arrives, by POST and by PATCH, and is recognised', async () => {
@@ -198,6 +247,8 @@ describe('deliveries from the sandbox webhook emitter', () => {
 		expect(await fire('FAILURE_UPDATED')).toEqual([200, 200]);
 		const items = received.map((r) => startedItem(r.run)!);
 		expect(items).toHaveLength(2);
-		expect((items[0].payload as IDataObject).event_id).toBe((items[1].payload as IDataObject).event_id);
+		expect((items[0].payload as IDataObject).event_id).toBe(
+			(items[1].payload as IDataObject).event_id,
+		);
 	});
 });

@@ -5,25 +5,33 @@ const SECRET = 'whsec_0a1b2c3d4e5f60718293';
 const none = { authentication: 'none' } as const;
 
 describe('the started item', () => {
-	it.each(['POST', 'PATCH'] as const)('carries the %s payload exactly as received, with the event, the method and the time', async (method) => {
-		const body = { event: 'FAILURE_UPDATED', event_id: 'e-1', data: { id: '9', attributes: { nested: [1, { a: null }], empty: {} } }, extra: 'kept' };
-		const snapshot = JSON.parse(JSON.stringify(body));
-		const before = Date.now();
-		const run = await deliver(none, { method, body });
-		const after = Date.now();
-		expect(run.result.workflowData).toHaveLength(1);
-		expect(run.result.workflowData?.[0]).toHaveLength(1);
-		const item = startedItem(run)!;
-		expect(Object.keys(item).sort()).toEqual(['event', 'method', 'payload', 'receivedAt']);
-		expect(item.event).toBe('FAILURE_UPDATED');
-		expect(item.method).toBe(method);
-		expect(item.payload).toBe(body);
-		expect(body).toEqual(snapshot);
-		const receivedAt = Date.parse(String(item.receivedAt));
-		expect(receivedAt).toBeGreaterThanOrEqual(before);
-		expect(receivedAt).toBeLessThanOrEqual(after);
-		expect(item.receivedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-	});
+	it.each(['POST', 'PATCH'] as const)(
+		'carries the %s payload exactly as received, with the event, the method and the time',
+		async (method) => {
+			const body = {
+				event: 'FAILURE_UPDATED',
+				event_id: 'e-1',
+				data: { id: '9', attributes: { nested: [1, { a: null }], empty: {} } },
+				extra: 'kept',
+			};
+			const snapshot = JSON.parse(JSON.stringify(body));
+			const before = Date.now();
+			const run = await deliver(none, { method, body });
+			const after = Date.now();
+			expect(run.result.workflowData).toHaveLength(1);
+			expect(run.result.workflowData?.[0]).toHaveLength(1);
+			const item = startedItem(run)!;
+			expect(Object.keys(item).sort()).toEqual(['event', 'method', 'payload', 'receivedAt']);
+			expect(item.event).toBe('FAILURE_UPDATED');
+			expect(item.method).toBe(method);
+			expect(item.payload).toBe(body);
+			expect(body).toEqual(snapshot);
+			const receivedAt = Date.parse(String(item.receivedAt));
+			expect(receivedAt).toBeGreaterThanOrEqual(before);
+			expect(receivedAt).toBeLessThanOrEqual(after);
+			expect(item.receivedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+		},
+	);
 
 	it('answers with a useful JSON body, never the text firstEntryJson', async () => {
 		const run = await deliver(none, { body: { event: 'FILE_UPLOADED' } });
@@ -38,22 +46,42 @@ describe('the started item', () => {
 	});
 
 	it('adds the query parameters when there are some', async () => {
-		const run = await deliver(none, { body: { id: 1 }, query: { event: 'FAILURE_CREATED', source: 'svc' } });
+		const run = await deliver(none, {
+			body: { id: 1 },
+			query: { event: 'FAILURE_CREATED', source: 'svc' },
+		});
 		expect(startedItem(run)?.query).toEqual({ event: 'FAILURE_CREATED', source: 'svc' });
 		expect(startedItem(await deliver(none, { body: { id: 1 } }))).not.toHaveProperty('query');
 	});
 
 	it('adds no headers unless asked', async () => {
-		const run = await deliver(none, { body: { event: 'FILE_CREATED' }, headers: { 'x-request-id': 'r-1' } });
+		const run = await deliver(none, {
+			body: { event: 'FILE_CREATED' },
+			headers: { 'x-request-id': 'r-1' },
+		});
 		expect(startedItem(run)).not.toHaveProperty('headers');
 	});
 
 	it('adds the headers on request, leaving Authorization out', async () => {
 		const run = await deliver(
-			{ authentication: 'basicAuth', credentials: { secret: SECRET, username: 'svc' }, options: { includeHeaders: true } },
-			{ body: { event: 'FILE_CREATED' }, headers: { Authorization: basicAuth('svc', SECRET), 'X-Request-Id': 'r-1', 'Content-Type': 'application/json' } },
+			{
+				authentication: 'basicAuth',
+				credentials: { secret: SECRET, username: 'svc' },
+				options: { includeHeaders: true },
+			},
+			{
+				body: { event: 'FILE_CREATED' },
+				headers: {
+					Authorization: basicAuth('svc', SECRET),
+					'X-Request-Id': 'r-1',
+					'Content-Type': 'application/json',
+				},
+			},
 		);
-		expect(startedItem(run)?.headers).toEqual({ 'x-request-id': 'r-1', 'content-type': 'application/json' });
+		expect(startedItem(run)?.headers).toEqual({
+			'x-request-id': 'r-1',
+			'content-type': 'application/json',
+		});
 		expect(JSON.stringify(run.result)).not.toContain(SECRET);
 		expect(JSON.stringify(run.result)).not.toContain(basicAuth('svc', SECRET).slice(6));
 	});
@@ -65,14 +93,24 @@ describe('the started item', () => {
 		);
 		expect(startedItem(run)?.query).toEqual({ event: 'FAILURE_CREATED' });
 		expect(JSON.stringify(run.result)).not.toContain(SECRET);
-		const only = await deliver({ authentication: 'query', credentials: { secret: SECRET } }, { body: { event: 'FILE_CREATED' }, query: { token: SECRET } });
+		const only = await deliver(
+			{ authentication: 'query', credentials: { secret: SECRET } },
+			{ body: { event: 'FILE_CREATED' }, query: { token: SECRET } },
+		);
 		expect(startedItem(only)).not.toHaveProperty('query');
 	});
 
 	it('leaves the secret header out when headers are included', async () => {
 		const run = await deliver(
-			{ authentication: 'header', credentials: { secret: SECRET }, options: { includeHeaders: true } },
-			{ body: { event: 'FAILURE_CREATED' }, headers: { 'X-Webhook-Secret': SECRET, 'x-trace': 't' } },
+			{
+				authentication: 'header',
+				credentials: { secret: SECRET },
+				options: { includeHeaders: true },
+			},
+			{
+				body: { event: 'FAILURE_CREATED' },
+				headers: { 'X-Webhook-Secret': SECRET, 'x-trace': 't' },
+			},
 		);
 		expect(startedItem(run)?.headers).toEqual({ 'x-trace': 't' });
 		expect(JSON.stringify(run.result)).not.toContain(SECRET);
@@ -96,8 +134,15 @@ describe('bodies that are not a JSON object', () => {
 		['nothing', undefined],
 		['an empty string', ''],
 	])('answers 400 to %s and starts nothing', async (_label, body) => {
-		const run = await deliver({ ...none, events: ['*'] }, { body, query: { event: 'FAILURE_CREATED' } });
-		expect(run.sent).toEqual({ status: 400, body: { message: 'The body must be a JSON object' }, headers: {} });
+		const run = await deliver(
+			{ ...none, events: ['*'] },
+			{ body, query: { event: 'FAILURE_CREATED' } },
+		);
+		expect(run.sent).toEqual({
+			status: 400,
+			body: { message: 'The body must be a JSON object' },
+			headers: {},
+		});
 		expect(run.result).toEqual({ noWebhookResponse: true });
 		expect(run.response.status).toHaveBeenCalledWith(400);
 		expect(run.response.json).toHaveBeenCalledTimes(1);
@@ -118,7 +163,11 @@ describe('webhookMethods for the manual registration', () => {
 	});
 
 	it('report no registration before activation, remember the URL on create and forget it on delete', async () => {
-		const { checkExists, create, delete: remove } = new MaintenanceManagementTrigger().webhookMethods.default;
+		const {
+			checkExists,
+			create,
+			delete: remove,
+		} = new MaintenanceManagementTrigger().webhookMethods.default;
 		const { context, staticData } = hookContext(url);
 		await expect(checkExists.call(context)).resolves.toBe(false);
 		await expect(create.call(context)).resolves.toBe(true);
@@ -132,13 +181,19 @@ describe('webhookMethods for the manual registration', () => {
 
 	it('report no registration when the node now has another URL', async () => {
 		const { checkExists } = new MaintenanceManagementTrigger().webhookMethods.default;
-		const { context } = hookContext(url, { webhookUrl: 'https://old.example.com/webhook/x/webhook' });
+		const { context } = hookContext(url, {
+			webhookUrl: 'https://old.example.com/webhook/x/webhook',
+		});
 		await expect(checkExists.call(context)).resolves.toBe(false);
 	});
 
 	it('let errors of the context through instead of hiding them', async () => {
 		const { checkExists } = new MaintenanceManagementTrigger().webhookMethods.default;
-		const broken = { getWorkflowStaticData: () => { throw new Error('static data unavailable'); } };
+		const broken = {
+			getWorkflowStaticData: () => {
+				throw new Error('static data unavailable');
+			},
+		};
 		await expect(checkExists.call(broken as never)).rejects.toThrow('static data unavailable');
 	});
 });

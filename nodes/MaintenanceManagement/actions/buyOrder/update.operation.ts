@@ -9,7 +9,11 @@ import type { OperationModule } from '../types';
 const toNull = (value: unknown): unknown =>
 	typeof value === 'string' && value.trim().toLowerCase() === 'null' ? null : value;
 
-const clearableText = (displayName: string, name: string, description: string): INodeProperties => ({
+const clearableText = (
+	displayName: string,
+	name: string,
+	description: string,
+): INodeProperties => ({
 	displayName,
 	name,
 	type: 'string',
@@ -21,7 +25,8 @@ const clearableText = (displayName: string, name: string, description: string): 
 const properties: INodeProperties[] = [
 	{
 		...recordLocator('buyOrderId', 'Buy Order', 'searchBuyOrders'),
-		description: 'The buy order (purchase) to update: pick it from the list (searched by code) or enter its ID',
+		description:
+			'The buy order (purchase) to update: pick it from the list (searched by code) or enter its ID',
 	},
 	{
 		displayName: 'Update Fields',
@@ -31,7 +36,11 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			clearableText('Description', 'description', 'Description of the order'),
-			clearableText('External Sale ID', 'external_sale_id', 'Reference of the sale in an external system, such as an ERP'),
+			clearableText(
+				'External Sale ID',
+				'external_sale_id',
+				'Reference of the sale in an external system, such as an ERP',
+			),
 			clearableText('Internal Sale ID', 'internal_sale_id', 'Internal reference of the sale'),
 			{
 				displayName: 'Related To ID',
@@ -56,7 +65,8 @@ const properties: INodeProperties[] = [
 					{ name: 'Work Order (Failure)', value: 'FAILURE' },
 				],
 				default: 'FAILURE',
-				description: 'What Related To ID points to. Set it together with Related To ID, or choose None to remove the relation.',
+				description:
+					'What Related To ID points to. Set it together with Related To ID, or choose None to remove the relation.',
 			},
 			{
 				displayName: 'Supplier ID',
@@ -73,7 +83,8 @@ const properties: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { numberPrecision: 0 },
 				default: 0,
-				description: 'ID of the warehouse that receives the materials; outside drafts a MATERIAL order needs one',
+				description:
+					'ID of the warehouse that receives the materials; outside drafts a MATERIAL order needs one',
 			},
 		],
 	},
@@ -84,7 +95,12 @@ const SUPPLIER_MESSAGE =
 	'must be a supplier ID (a whole number), or the word null to remove the supplier (allowed only while the order is SAVED_AS_DRAFT)';
 
 const nullableText = () =>
-	z.preprocess(toNull, z.string({ invalid_type_error: 'must be text, or null to clear it' }).nullable()).optional();
+	z
+		.preprocess(
+			toNull,
+			z.string({ invalid_type_error: 'must be text, or null to clear it' }).nullable(),
+		)
+		.optional();
 
 const schema = lazy(() =>
 	z
@@ -93,16 +109,24 @@ const schema = lazy(() =>
 				.preprocess(
 					(value) => {
 						const cleared = toNull(value);
-						return typeof cleared === 'string' && /^\s*\d+\s*$/.test(cleared) ? Number(cleared) : cleared;
+						return typeof cleared === 'string' && /^\s*\d+\s*$/.test(cleared)
+							? Number(cleared)
+							: cleared;
 					},
-					z.number({ invalid_type_error: SUPPLIER_MESSAGE }).int(SUPPLIER_MESSAGE).positive(SUPPLIER_MESSAGE).nullable(),
+					z
+						.number({ invalid_type_error: SUPPLIER_MESSAGE })
+						.int(SUPPLIER_MESSAGE)
+						.positive(SUPPLIER_MESSAGE)
+						.nullable(),
 				)
 				.optional(),
 			warehouse_id: id().optional(),
 			description: nullableText(),
 			internal_sale_id: nullableText(),
 			external_sale_id: nullableText(),
-			related_to_type: z.preprocess(toNull, oneOf(['FAILURE', 'SCHEDULED_WORK']).nullable()).optional(),
+			related_to_type: z
+				.preprocess(toNull, oneOf(['FAILURE', 'SCHEDULED_WORK']).nullable())
+				.optional(),
 			related_to_id: z.preprocess(toNull, id().nullable()).optional(),
 		})
 		.strict()
@@ -121,14 +145,16 @@ const schema = lazy(() =>
 					context.addIssue({
 						code: 'custom',
 						path: ['related_to_id'],
-						message: 'must be left out when Related To Type is None: remove Related To ID to remove the relation',
+						message:
+							'must be left out when Related To Type is None: remove Related To ID to remove the relation',
 					});
 				}
 			} else if (type !== undefined && (relatedId === undefined || relatedId === null)) {
 				context.addIssue({
 					code: 'custom',
 					path: ['related_to_id'],
-					message: 'is required together with the other: add Related To ID under Update Fields, or remove both',
+					message:
+						'is required together with the other: add Related To ID under Update Fields, or remove both',
 				});
 			} else if (type === undefined && relatedId !== undefined) {
 				context.addIssue({

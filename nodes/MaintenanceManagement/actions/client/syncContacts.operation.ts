@@ -30,7 +30,9 @@ const properties: INodeProperties[] = [
 
 /** Text with no ID in it (blank, or only commas) is a slip, not a request to remove every contact. */
 const noIdsInText = (value: unknown): unknown =>
-	typeof value === 'string' && value.split(',').every((part) => part.trim() === '') ? undefined : value;
+	typeof value === 'string' && value.split(',').every((part) => part.trim() === '')
+		? undefined
+		: value;
 
 const schema = lazy(() => z.object({ contact_ids: z.preprocess(noIdsInText, idList()) }).strict());
 

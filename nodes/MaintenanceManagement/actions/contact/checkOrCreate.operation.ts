@@ -25,7 +25,8 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		placeholder: 'name@email.com',
 		default: '',
-		description: 'Email of the contact. Set Email, Name or both: the service looks the contact up and creates it when absent.',
+		description:
+			'Email of the contact. Set Email, Name or both: the service looks the contact up and creates it when absent.',
 	},
 	{
 		displayName: 'Name',
@@ -41,7 +42,13 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		options: [
-			{ displayName: 'Cellphone', name: 'cellphone', type: 'string', default: '', description: 'Mobile phone number' },
+			{
+				displayName: 'Cellphone',
+				name: 'cellphone',
+				type: 'string',
+				default: '',
+				description: 'Mobile phone number',
+			},
 			{
 				displayName: 'Language',
 				name: 'language',
@@ -50,7 +57,13 @@ const properties: INodeProperties[] = [
 				placeholder: 'e.g. en',
 				description: 'Language of the contact, as a language code',
 			},
-			{ displayName: 'Phone', name: 'phone', type: 'string', default: '', description: 'Landline phone number' },
+			{
+				displayName: 'Phone',
+				name: 'phone',
+				type: 'string',
+				default: '',
+				description: 'Landline phone number',
+			},
 		],
 	},
 	{
@@ -62,10 +75,22 @@ const properties: INodeProperties[] = [
 		description:
 			'Sent as direct_permissions: what the contact may see and do in the client portal. Used when the contact has client-portal access.',
 		options: [
-			booleanField('Allow Share Dashboards', 'allow_share_dashboards', 'Whether the contact may share dashboards'),
-			booleanField('Default Permissions', 'default_permissions', 'Whether to apply the default permissions'),
+			booleanField(
+				'Allow Share Dashboards',
+				'allow_share_dashboards',
+				'Whether the contact may share dashboards',
+			),
+			booleanField(
+				'Default Permissions',
+				'default_permissions',
+				'Whether to apply the default permissions',
+			),
 			booleanField('View Work Orders', 'failure', 'Whether the contact may view work orders'),
-			booleanField('Work Order Reports', 'failure_reports', 'Whether the contact may see work order reports'),
+			booleanField(
+				'Work Order Reports',
+				'failure_reports',
+				'Whether the contact may see work order reports',
+			),
 			{
 				displayName: 'Work Order Reports States',
 				name: 'failure_reports_states',
@@ -85,9 +110,17 @@ const properties: INodeProperties[] = [
 				default: 'all',
 				description: 'Which work orders the contact sees',
 			},
-			booleanField('View Planned Job Orders', 'preventive', 'Whether the contact may view planned job orders'),
+			booleanField(
+				'View Planned Job Orders',
+				'preventive',
+				'Whether the contact may view planned job orders',
+			),
 			booleanField('Quotes', 'quotes', 'Whether the contact may see quotes'),
-			booleanField('Report All Problem Areas', 'report_all_problem_areas', 'Whether the contact may report in every problem area'),
+			booleanField(
+				'Report All Problem Areas',
+				'report_all_problem_areas',
+				'Whether the contact may report in every problem area',
+			),
 			{
 				displayName: 'Reportable Problem Area IDs',
 				name: 'reportable_problem_areas',
@@ -96,9 +129,17 @@ const properties: INodeProperties[] = [
 				placeholder: 'e.g. 1, 4',
 				description: 'Comma-separated IDs of the problem areas the contact may report in',
 			},
-			booleanField('Show Work Order Priority', 'show_failure_priority', 'Whether the contact sees work order priorities'),
+			booleanField(
+				'Show Work Order Priority',
+				'show_failure_priority',
+				'Whether the contact sees work order priorities',
+			),
 			booleanField('Show User Info', 'show_user_info', 'Whether the contact sees user information'),
-			booleanField('Planned Job Order Reports', 'work_scheduled_reports', 'Whether the contact may see planned job order reports'),
+			booleanField(
+				'Planned Job Order Reports',
+				'work_scheduled_reports',
+				'Whether the contact may see planned job order reports',
+			),
 			{
 				displayName: 'Planned Job Order Reports States',
 				name: 'work_scheduled_reports_states',
@@ -161,6 +202,10 @@ export const checkOrCreate: OperationModule = {
 	endpoint: {
 		method: 'POST',
 		path: '/contacts',
-		body: { fields: ['email', 'name', 'direct_permissions'], collections: ['additionalFields'], schema },
+		body: {
+			fields: ['email', 'name', 'direct_permissions'],
+			collections: ['additionalFields'],
+			schema,
+		},
 	},
 };

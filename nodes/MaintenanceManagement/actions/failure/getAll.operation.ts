@@ -2,4 +2,6 @@ import { listOperation, relationOptions } from '../common';
 
 export const FAILURE_RELATIONS = relationOptions(['assignees', 'eventsPlanned']);
 
-export const getAll = listOperation('failure', 'getAll', '/failures', { expanded: FAILURE_RELATIONS });
+export const getAll = listOperation('failure', 'getAll', '/failures', {
+	expanded: FAILURE_RELATIONS,
+});

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { z } from 'zod';
 
 import { validate } from '../../helpers/input';
@@ -87,7 +92,10 @@ const filterSchema = lazy(() =>
 const isBlank = (value: unknown): boolean => value === undefined || value === null || value === '';
 
 /** Runs item by item like the other lists, after checking the item's filters. */
-async function executeAll(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+async function executeAll(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	const output: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
@@ -104,6 +112,9 @@ async function executeAll(this: IExecuteFunctions, items: INodeExecutionData[]):
 	return output;
 }
 
-const list = listOperation('failure', 'getAllOpen', '/failures/open', { filters, expanded: FAILURE_RELATIONS });
+const list = listOperation('failure', 'getAllOpen', '/failures/open', {
+	filters,
+	expanded: FAILURE_RELATIONS,
+});
 
 export const getAllOpen: OperationModule = { ...list, executeAll };

@@ -11,7 +11,12 @@ export const failure: ResourceModule = {
 			noDataExpression: true,
 			displayOptions: { show: { resource: ['failure'] } },
 			options: [
-				{ name: 'Get Many', value: 'getAll', description: 'List work orders', action: 'Get many work orders' },
+				{
+					name: 'Get Many',
+					value: 'getAll',
+					description: 'List work orders',
+					action: 'Get many work orders',
+				},
 				{
 					name: 'Get Many Open',
 					value: 'getAllOpen',

@@ -75,7 +75,8 @@ const properties: INodeProperties[] = [
 		typeOptions: { multipleValues: true },
 		placeholder: 'Add Warehouse',
 		default: {},
-		description: 'Warehouses that stock the material, each with its own minimum stock and mean price',
+		description:
+			'Warehouses that stock the material, each with its own minimum stock and mean price',
 		options: [
 			{
 				displayName: 'Warehouse',
@@ -170,6 +171,10 @@ export const create: OperationModule = {
 	endpoint: {
 		method: 'POST',
 		path: '/materials',
-		body: { fields: ['_type', 'name', 'code', 'material_warehouse'], collections: ['additionalFields'], schema },
+		body: {
+			fields: ['_type', 'name', 'code', 'material_warehouse'],
+			collections: ['additionalFields'],
+			schema,
+		},
 	},
 };

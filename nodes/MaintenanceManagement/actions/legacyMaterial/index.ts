@@ -8,7 +8,8 @@ export const legacyMaterial: ResourceModule = {
 			{
 				name: 'Create (Deprecated)',
 				value: 'create',
-				description: 'Create a material or a folder (deprecated endpoint POST /materials): use Material → Create instead',
+				description:
+					'Create a material or a folder (deprecated endpoint POST /materials): use Material → Create instead',
 				action: 'Create a legacy material (deprecated)',
 			},
 		]),

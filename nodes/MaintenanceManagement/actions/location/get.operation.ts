@@ -3,11 +3,11 @@ import type { INodeProperties } from 'n8n-workflow';
 import { forOperation, recordLocator, simplifyProperty } from '../common';
 import type { OperationModule } from '../types';
 
-
 const properties: INodeProperties[] = [
 	{
 		...recordLocator('id', 'Location', 'searchLocations'),
-		description: 'The building, location folder or location to get; the output type field says which one it is',
+		description:
+			'The building, location folder or location to get; the output type field says which one it is',
 	},
 	simplifyProperty,
 ];

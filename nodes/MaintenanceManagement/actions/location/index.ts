@@ -27,7 +27,8 @@ const operationSelector: INodeProperties = {
 		{
 			name: 'Update Many',
 			value: 'updateMany',
-			description: 'Update the base attributes of several locations, one per input item, 50 per request',
+			description:
+				'Update the base attributes of several locations, one per input item, 50 per request',
 			action: 'Update many locations',
 		},
 	],
@@ -35,6 +36,11 @@ const operationSelector: INodeProperties = {
 };
 
 export const location: ResourceModule = {
-	description: [operationSelector, ...getAll.description, ...get.description, ...updateMany.description],
+	description: [
+		operationSelector,
+		...getAll.description,
+		...get.description,
+		...updateMany.description,
+	],
 	operations: { get, getAll, updateMany },
 };

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { z } from 'zod';
 
 import { id, lazy, number, oneOf, text } from '../../helpers/schemas';
@@ -7,7 +12,6 @@ import { apiRequest, asNodeError } from '../../transport';
 import { forOperation, recordLocator, simplifyProperty } from '../common';
 import { errorItem, readBody, readRetry } from '../executor';
 import type { OperationModule } from '../types';
-
 
 /** The spec's limit of locations per PATCH /locations request. */
 export const LOCATIONS_PER_REQUEST = 50;
@@ -24,7 +28,8 @@ const properties: INodeProperties[] = [
 	},
 	{
 		...recordLocator('id', 'Location', 'searchLocations'),
-		description: 'The location to update. Its ID is sent as "id" in its element of the locations array.',
+		description:
+			'The location to update. Its ID is sent as "id" in its element of the locations array.',
 	},
 	{
 		displayName: 'Update Fields',
@@ -33,7 +38,13 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		options: [
-			{ displayName: 'Area', name: 'area', type: 'number', default: 0, description: 'Floor area of the location' },
+			{
+				displayName: 'Area',
+				name: 'area',
+				type: 'number',
+				default: 0,
+				description: 'Floor area of the location',
+			},
 			{
 				displayName: 'Code',
 				name: 'code',
@@ -42,10 +53,28 @@ const properties: INodeProperties[] = [
 				description: 'Code of the location; unique across its level',
 			},
 			{ displayName: 'Glass Area', name: 'glass_area', type: 'number', default: 0 },
-			{ displayName: 'Latitude', name: 'latitude', type: 'number', typeOptions: { numberPrecision: 7 }, default: 0 },
-			{ displayName: 'Longitude', name: 'longitude', type: 'number', typeOptions: { numberPrecision: 7 }, default: 0 },
+			{
+				displayName: 'Latitude',
+				name: 'latitude',
+				type: 'number',
+				typeOptions: { numberPrecision: 7 },
+				default: 0,
+			},
+			{
+				displayName: 'Longitude',
+				name: 'longitude',
+				type: 'number',
+				typeOptions: { numberPrecision: 7 },
+				default: 0,
+			},
 			{ displayName: 'Name', name: 'name', type: 'string', default: '' },
-			{ displayName: 'Observation', name: 'observation', type: 'string', typeOptions: { rows: 2 }, default: '' },
+			{
+				displayName: 'Observation',
+				name: 'observation',
+				type: 'string',
+				typeOptions: { rows: 2 },
+				default: '',
+			},
 			{
 				displayName: 'Orientation',
 				name: 'orientation',
@@ -82,11 +111,15 @@ const locationSchema = lazy(() =>
 
 const chunk = <T>(list: T[], size: number): T[][] => {
 	const chunks: T[][] = [];
-	for (let start = 0; start < list.length; start += size) chunks.push(list.slice(start, start + size));
+	for (let start = 0; start < list.length; start += size)
+		chunks.push(list.slice(start, start + size));
 	return chunks;
 };
 
-async function executeAll(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+async function executeAll(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	const output: INodeExecutionData[] = new Array(items.length);
 	const valid: Array<{ itemIndex: number; location: IDataObject }> = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
@@ -102,16 +135,27 @@ async function executeAll(this: IExecuteFunctions, items: INodeExecutionData[]):
 		try {
 			const envelope = await apiRequest.call(
 				this,
-				{ method: 'PATCH', path: '/locations', body: { locations: group.map((entry) => entry.location) } },
+				{
+					method: 'PATCH',
+					path: '/locations',
+					body: { locations: group.map((entry) => entry.location) },
+				},
 				readRetry.call(this, first),
 				first,
 			);
-			const data = Array.isArray(envelope.data) ? envelope.data : envelope.data ? [envelope.data] : [];
+			const data = Array.isArray(envelope.data)
+				? envelope.data
+				: envelope.data
+					? [envelope.data]
+					: [];
 			const simplify = this.getNodeParameter('simplify', first, true) as boolean;
 			const records = toItems(data, envelope.included, simplify);
 			const byId = new Map(records.map((record, index) => [String(data[index].id), record]));
 			for (const { itemIndex, location } of group) {
-				output[itemIndex] = { json: byId.get(String(location.id)) ?? location, pairedItem: { item: itemIndex } };
+				output[itemIndex] = {
+					json: byId.get(String(location.id)) ?? location,
+					pairedItem: { item: itemIndex },
+				};
 			}
 		} catch (error) {
 			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error, first);

@@ -7,8 +7,22 @@ import type { OperationModule } from '../types';
 import { materialShape, optionalMaterialFields, requiredMaterialFields } from './fields';
 
 const saleFields: INodeProperties[] = [
-	{ displayName: 'Sale Price', name: 'sale_price', type: 'number', typeOptions: { numberPrecision: 2 }, default: 0, description: 'Default sale price' },
-	{ displayName: 'Sale VAT (%)', name: 'sale_vat', type: 'number', typeOptions: { numberPrecision: 2 }, default: 0, description: 'Default sale VAT' },
+	{
+		displayName: 'Sale Price',
+		name: 'sale_price',
+		type: 'number',
+		typeOptions: { numberPrecision: 2 },
+		default: 0,
+		description: 'Default sale price',
+	},
+	{
+		displayName: 'Sale VAT (%)',
+		name: 'sale_vat',
+		type: 'number',
+		typeOptions: { numberPrecision: 2 },
+		default: 0,
+		description: 'Default sale VAT',
+	},
 ];
 
 const properties: INodeProperties[] = [
@@ -26,7 +40,11 @@ const properties: INodeProperties[] = [
 
 const schema = lazy(() =>
 	z
-		.object({ ...materialShape(false), sale_price: number().optional(), sale_vat: number().optional() })
+		.object({
+			...materialShape(false),
+			sale_price: number().optional(),
+			sale_vat: number().optional(),
+		})
 		.strict(),
 );
 
@@ -35,6 +53,10 @@ export const create: OperationModule = {
 	endpoint: {
 		method: 'POST',
 		path: '/stocks/materials',
-		body: { fields: ['material_type_id', 'name', 'code', 'units'], collections: ['additionalFields'], schema },
+		body: {
+			fields: ['material_type_id', 'name', 'code', 'units'],
+			collections: ['additionalFields'],
+			schema,
+		},
 	},
 };

@@ -24,7 +24,14 @@ export const requiredMaterialFields: INodeProperties[] = [
 		default: '',
 		description: 'Material code, unique across materials',
 	},
-	{ displayName: 'Units', name: 'units', type: 'string', required: true, default: '', placeholder: 'e.g. unit, kg, m' },
+	{
+		displayName: 'Units',
+		name: 'units',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. unit, kg, m',
+	},
 ];
 
 /** The optional text fields; on update the API also accepts null for them, which clears them. */
@@ -35,7 +42,9 @@ const textField = (displayName: string, name: string, update: boolean): INodePro
 	name,
 	type: 'string',
 	default: '',
-	...(update ? { description: 'Enter null to clear it', placeholder: 'e.g. text, or null to clear it' } : {}),
+	...(update
+		? { description: 'Enter null to clear it', placeholder: 'e.g. text, or null to clear it' }
+		: {}),
 });
 
 /** Optional fields of Create ("Additional Fields") or Update ("Update Fields"), sorted by display name. */
@@ -53,17 +62,22 @@ export const optionalMaterialFields = (update: boolean): INodeProperties[] => [
 			{ name: 'Manual', value: 'MANUAL' },
 		],
 		default: 'INHERIT',
-		description: 'How purchases of the material are consumed; Inherit takes the setting of its material type',
+		description:
+			'How purchases of the material are consumed; Inherit takes the setting of its material type',
 	},
 	textField('SKU', 'sku', update),
 ];
 
 /** On update, the word null (or a null from an expression) clears the field, as the Buy Order supplier does. */
-const toNull = (value: unknown): unknown => (typeof value === 'string' && value.trim().toLowerCase() === 'null' ? null : value);
+const toNull = (value: unknown): unknown =>
+	typeof value === 'string' && value.trim().toLowerCase() === 'null' ? null : value;
 
 const optionalText = (update: boolean) =>
 	update
-		? z.preprocess(toNull, z.string({ invalid_type_error: 'must be text, or null to clear it' }).nullable().optional())
+		? z.preprocess(
+				toNull,
+				z.string({ invalid_type_error: 'must be text, or null to clear it' }).nullable().optional(),
+			)
 		: z.string({ invalid_type_error: 'must be text' }).optional();
 
 /** The body fields Create and Update share; Update lets the optional text fields be null. */

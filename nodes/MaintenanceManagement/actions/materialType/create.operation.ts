@@ -38,7 +38,10 @@ const schema = lazy(() =>
 	z
 		.object({
 			name: text(),
-			parent_id: z.preprocess((value) => (typeof value === 'number' ? String(value) : value), text()),
+			parent_id: z.preprocess(
+				(value) => (typeof value === 'number' ? String(value) : value),
+				text(),
+			),
 			code: text().optional(),
 		})
 		.strict(),

@@ -5,7 +5,12 @@ import { create } from './create.operation';
 export const quoteLine: ResourceModule = {
 	description: [
 		operationSelector('quoteLine', [
-			{ name: 'Create', value: 'create', description: 'Add a line to a quote', action: 'Create a quote line' },
+			{
+				name: 'Create',
+				value: 'create',
+				description: 'Add a line to a quote',
+				action: 'Create a quote line',
+			},
 		]),
 		...create.description,
 	],

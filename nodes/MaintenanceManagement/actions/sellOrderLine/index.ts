@@ -5,7 +5,12 @@ import { create } from './create.operation';
 export const sellOrderLine: ResourceModule = {
 	description: [
 		operationSelector('sellOrderLine', [
-			{ name: 'Create', value: 'create', description: 'Add a line to a sell order', action: 'Create a sell order line' },
+			{
+				name: 'Create',
+				value: 'create',
+				description: 'Add a line to a sell order',
+				action: 'Create a sell order line',
+			},
 		]),
 		...create.description,
 	],

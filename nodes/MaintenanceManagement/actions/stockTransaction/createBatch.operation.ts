@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
@@ -12,7 +17,14 @@ import { runPerItem } from '../router';
 import type { OperationModule } from '../types';
 
 const properties: INodeProperties[] = [
-	{ displayName: 'Warehouse ID', name: 'warehouseId', type: 'string', required: true, default: '', placeholder: 'e.g. 2' },
+	{
+		displayName: 'Warehouse ID',
+		name: 'warehouseId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 2',
+	},
 	{
 		displayName: 'Action',
 		name: 'action',
@@ -33,7 +45,8 @@ const properties: INodeProperties[] = [
 		typeOptions: { multipleValues: true },
 		placeholder: 'Add Transaction',
 		default: {},
-		description: 'Each needs a material, a quantity and a cost price. To map a list from the input, use Transactions (JSON) under Additional Fields instead.',
+		description:
+			'Each needs a material, a quantity and a cost price. To map a list from the input, use Transactions (JSON) under Additional Fields instead.',
 		options: [
 			{
 				displayName: 'Transaction',
@@ -109,7 +122,10 @@ const transaction = () =>
 	z
 		.object({
 			material_id: id(),
-			quantity: integer().refine((value) => (value as number) > 0, 'must be more than 0: the action sets the direction'),
+			quantity: integer().refine(
+				(value) => (value as number) > 0,
+				'must be more than 0: the action sets the direction',
+			),
 			cost_price: integer().refine((value) => (value as number) >= 0, 'must be 0 or more'),
 			observations: z.string().optional(),
 		})
@@ -132,18 +148,22 @@ interface BatchPart {
 	request: ApiRequest;
 }
 
-const warehouseOf = (part: BatchPart): string => decodeURIComponent(part.request.path.split('/')[3] ?? '');
+const warehouseOf = (part: BatchPart): string =>
+	decodeURIComponent(part.request.path.split('/')[3] ?? '');
 
 /** Why an item cannot join the items already in the combined request, or '' when it can. */
 function joinProblem(parts: BatchPart[], part: BatchPart): string {
 	const [first] = parts;
 	const problems: string[] = [];
 	if (warehouseOf(part) !== warehouseOf(first)) {
-		problems.push(`its Warehouse ID is ${warehouseOf(part)}, item ${first.itemIndex}'s is ${warehouseOf(first)}`);
+		problems.push(
+			`its Warehouse ID is ${warehouseOf(part)}, item ${first.itemIndex}'s is ${warehouseOf(first)}`,
+		);
 	}
 	const action = String(part.request.body!.action);
 	const firstAction = String(first.request.body!.action);
-	if (action !== firstAction) problems.push(`its Action is ${action}, item ${first.itemIndex}'s is ${firstAction}`);
+	if (action !== firstAction)
+		problems.push(`its Action is ${action}, item ${first.itemIndex}'s is ${firstAction}`);
 	const observations = part.request.body!.observations;
 	const other = parts.find((entry) => entry.request.body!.observations !== undefined);
 	if (observations !== undefined && other && other.request.body!.observations !== observations) {
@@ -157,7 +177,10 @@ function joinProblem(parts: BatchPart[], part: BatchPart): string {
  * transactions go into ONE request; all items are read and validated before it is sent, and each
  * input item gets one output item: the batch plus the transactions it contributed.
  */
-async function executeAll(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+async function executeAll(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	const options = this.getNodeParameter('batchOptions', 0, {}) as IDataObject;
 	if (!options.combineItems) return await runPerItem.call(this, createBatch, items);
 
@@ -169,10 +192,14 @@ async function executeAll(this: IExecuteFunctions, items: INodeExecutionData[]):
 			if (parts.length) {
 				const mismatch = joinProblem(parts, { itemIndex, request });
 				if (mismatch) {
-					throw new NodeOperationError(this.getNode(), `Item ${itemIndex} cannot join the combined batch: ${mismatch}`, {
-						itemIndex,
-						description: `A combined batch has one warehouse, one action and one batch observation. Make them match across the items, or turn off "Combine All Items Into One Batch". No request was sent for this item.`,
-					});
+					throw new NodeOperationError(
+						this.getNode(),
+						`Item ${itemIndex} cannot join the combined batch: ${mismatch}`,
+						{
+							itemIndex,
+							description: `A combined batch has one warehouse, one action and one batch observation. Make them match across the items, or turn off "Combine All Items Into One Batch". No request was sent for this item.`,
+						},
+					);
 				}
 			}
 			parts.push({ itemIndex, request });
@@ -184,19 +211,31 @@ async function executeAll(this: IExecuteFunctions, items: INodeExecutionData[]):
 	if (parts.length) {
 		const [first] = parts;
 		const transactions = parts.flatMap((part) => part.request.body!.transactions as IDataObject[]);
-		const observations = parts.find((part) => part.request.body!.observations !== undefined)?.request.body!.observations;
+		const observations = parts.find((part) => part.request.body!.observations !== undefined)
+			?.request.body!.observations;
 		const body: IDataObject = {
 			action: first.request.body!.action,
 			transactions,
 			...(observations !== undefined ? { observations } : {}),
 		};
 		try {
-			const envelope = await apiRequest.call(this, { ...first.request, body }, readRetry.call(this, first.itemIndex), first.itemIndex);
+			const envelope = await apiRequest.call(
+				this,
+				{ ...first.request, body },
+				readRetry.call(this, first.itemIndex),
+				first.itemIndex,
+			);
 			const simplify = this.getNodeParameter('simplify', first.itemIndex, true) as boolean;
-			const data = Array.isArray(envelope.data) ? envelope.data : envelope.data ? [envelope.data] : [];
+			const data = Array.isArray(envelope.data)
+				? envelope.data
+				: envelope.data
+					? [envelope.data]
+					: [];
 			const [batch] = toItems(data, envelope.included, simplify);
 			// The batch's transactions, in the order they were sent; each item gets its own slice.
-			const sent = (envelope.included ?? []).filter((resource) => resource.type === 'stock-transaction');
+			const sent = (envelope.included ?? []).filter(
+				(resource) => resource.type === 'stock-transaction',
+			);
 			const created = toItems(sent, [], simplify);
 			let offset = 0;
 			for (const { itemIndex, request } of parts) {

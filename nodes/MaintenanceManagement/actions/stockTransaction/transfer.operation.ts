@@ -6,10 +6,29 @@ import { forOperation, simplifyProperty } from '../common';
 import type { OperationModule } from '../types';
 
 const properties: INodeProperties[] = [
-	{ displayName: 'From Warehouse ID', name: 'warehouse_from_id', type: 'number', required: true, default: 0 },
-	{ displayName: 'To Warehouse ID', name: 'warehouse_to_id', type: 'number', required: true, default: 0 },
+	{
+		displayName: 'From Warehouse ID',
+		name: 'warehouse_from_id',
+		type: 'number',
+		required: true,
+		default: 0,
+	},
+	{
+		displayName: 'To Warehouse ID',
+		name: 'warehouse_to_id',
+		type: 'number',
+		required: true,
+		default: 0,
+	},
 	{ displayName: 'Material ID', name: 'material_id', type: 'number', required: true, default: 0 },
-	{ displayName: 'Quantity', name: 'quantity', type: 'number', typeOptions: { numberPrecision: 0 }, required: true, default: 1 },
+	{
+		displayName: 'Quantity',
+		name: 'quantity',
+		type: 'number',
+		typeOptions: { numberPrecision: 0 },
+		required: true,
+		default: 1,
+	},
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',

@@ -6,11 +6,17 @@ import { update } from './update.operation';
 export const supplier: ResourceModule = {
 	description: [
 		operationSelector('supplier', [
-			{ name: 'Get Many', value: 'getAll', description: 'List suppliers', action: 'Get many suppliers' },
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: 'List suppliers',
+				action: 'Get many suppliers',
+			},
 			{
 				name: 'Update',
 				value: 'update',
-				description: 'Update a supplier. Contact IDs, when sent, replace its whole list of contacts.',
+				description:
+					'Update a supplier. Contact IDs, when sent, replace its whole list of contacts.',
 				action: 'Update a supplier',
 			},
 		]),

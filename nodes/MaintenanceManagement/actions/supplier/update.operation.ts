@@ -9,7 +9,11 @@ import type { OperationModule } from '../types';
 const toNull = (value: unknown): unknown =>
 	typeof value === 'string' && value.trim().toLowerCase() === 'null' ? null : value;
 
-const clearableText = (displayName: string, name: string, description: string): INodeProperties => ({
+const clearableText = (
+	displayName: string,
+	name: string,
+	description: string,
+): INodeProperties => ({
 	displayName,
 	name,
 	type: 'string',
@@ -69,7 +73,13 @@ const properties: INodeProperties[] = [
 			clearableText('IBAN', 'iban', 'Bank account number (IBAN)'),
 			coordinateField('Latitude', 'latitude', 90),
 			coordinateField('Longitude', 'longitude', 180),
-			{ displayName: 'Name', name: 'name', type: 'string', default: '', description: 'Name of the supplier' },
+			{
+				displayName: 'Name',
+				name: 'name',
+				type: 'string',
+				default: '',
+				description: 'Name of the supplier',
+			},
 			clearableText('Post Code', 'post_code', 'Postal code'),
 			clearableText('VAT Number', 'vat', 'VAT (tax) number'),
 		],
@@ -78,7 +88,12 @@ const properties: INodeProperties[] = [
 ];
 
 const nullableText = () =>
-	z.preprocess(toNull, z.string({ invalid_type_error: 'must be text, or null to clear it' }).nullable()).optional();
+	z
+		.preprocess(
+			toNull,
+			z.string({ invalid_type_error: 'must be text, or null to clear it' }).nullable(),
+		)
+		.optional();
 
 const coordinate = (limit: number) => {
 	const message = `must be a number from -${limit} to ${limit}, or null to clear it`;
@@ -86,7 +101,9 @@ const coordinate = (limit: number) => {
 		.preprocess(
 			(value) => {
 				const cleared = toNull(value);
-				return typeof cleared === 'string' && cleared.trim() !== '' && !Number.isNaN(Number(cleared))
+				return typeof cleared === 'string' &&
+					cleared.trim() !== '' &&
+					!Number.isNaN(Number(cleared))
 					? Number(cleared)
 					: cleared;
 			},

@@ -14,7 +14,13 @@ const ids = (displayName: string, name: string, description: string): INodePrope
 });
 
 /** A repeatable group of fields that becomes an array of objects in the body. */
-const list = (displayName: string, name: string, itemName: string, values: INodeProperties[], description?: string): INodeProperties => ({
+const list = (
+	displayName: string,
+	name: string,
+	itemName: string,
+	values: INodeProperties[],
+	description?: string,
+): INodeProperties => ({
 	displayName,
 	name,
 	type: 'fixedCollection',
@@ -35,16 +41,32 @@ const properties: INodeProperties[] = [
 			{
 				name: 'Cyclic',
 				value: 'CYCLIC',
-				description: 'Repeats on its recurrence; needs interventions, may close automatically and run on auto pilot',
+				description:
+					'Repeats on its recurrence; needs interventions, may close automatically and run on auto pilot',
 			},
-			{ name: 'Plan', value: 'PLAN', description: 'Needs interventions; may close automatically and run on auto pilot' },
-			{ name: 'Special', value: 'SPECIAL', description: 'May list procedures; takes no interventions, auto close or auto pilot' },
+			{
+				name: 'Plan',
+				value: 'PLAN',
+				description: 'Needs interventions; may close automatically and run on auto pilot',
+			},
+			{
+				name: 'Special',
+				value: 'SPECIAL',
+				description: 'May list procedures; takes no interventions, auto close or auto pilot',
+			},
 		],
 		default: 'CYCLIC',
 	},
 	{ displayName: 'Name', name: 'name', type: 'string', required: true, default: '' },
 	{ displayName: 'Work Type ID', name: 'work_type_id', type: 'number', required: true, default: 0 },
-	{ ...ids('Location IDs', 'local_id', 'Comma-separated IDs of the locations the job covers; at least one'), required: true },
+	{
+		...ids(
+			'Location IDs',
+			'local_id',
+			'Comma-separated IDs of the locations the job covers; at least one',
+		),
+		required: true,
+	},
 	{ displayName: 'Client ID', name: 'client_id', type: 'number', required: true, default: 0 },
 	{
 		displayName: 'Recurrence',
@@ -52,7 +74,8 @@ const properties: INodeProperties[] = [
 		type: 'fixedCollection',
 		placeholder: 'Add Recurrence',
 		default: {},
-		description: 'When and how often the job repeats. A CYCLIC job repeating HOURLY also needs Calendar ID and Interval.',
+		description:
+			'When and how often the job repeats. A CYCLIC job repeating HOURLY also needs Calendar ID and Interval.',
 		options: [
 			{
 				displayName: 'Recurrence',
@@ -63,7 +86,8 @@ const properties: INodeProperties[] = [
 						name: 'DTSTART',
 						type: 'dateTime',
 						default: '',
-						description: 'When the job starts repeating; sent as entered (ISO 8601 or YYYY-MM-DD HH:mm:ss)',
+						description:
+							'When the job starts repeating; sent as entered (ISO 8601 or YYYY-MM-DD HH:mm:ss)',
 					},
 					{
 						displayName: 'Until (UNTIL)',
@@ -92,7 +116,8 @@ const properties: INodeProperties[] = [
 						type: 'number',
 						typeOptions: { minValue: 0 },
 						default: 1,
-						description: 'Every how many periods; 0 or more. Required for CYCLIC jobs repeating HOURLY.',
+						description:
+							'Every how many periods; 0 or more. Required for CYCLIC jobs repeating HOURLY.',
 					},
 				],
 			},
@@ -128,8 +153,20 @@ const properties: INodeProperties[] = [
 	),
 	list('Auto Schedule', 'auto_schedule', 'Time Window', [
 		{ ...booleanField('Is Enabled', 'is_enabled', 'Whether this window is used'), default: true },
-		{ displayName: 'Start Time', name: 'start_time', type: 'string', default: '08:00', placeholder: 'HH:mm' },
-		{ displayName: 'End Time', name: 'end_time', type: 'string', default: '17:00', placeholder: 'HH:mm' },
+		{
+			displayName: 'Start Time',
+			name: 'start_time',
+			type: 'string',
+			default: '08:00',
+			placeholder: 'HH:mm',
+		},
+		{
+			displayName: 'End Time',
+			name: 'end_time',
+			type: 'string',
+			default: '17:00',
+			placeholder: 'HH:mm',
+		},
 		ids('Operator IDs', 'operators', 'Comma-separated IDs of the operators to schedule'),
 	]),
 	list('Reminder Rules', 'reminder_rules', 'Reminder Rule', [
@@ -150,8 +187,16 @@ const properties: INodeProperties[] = [
 			default: 24,
 			description: 'How many hours ahead to remind',
 		},
-		booleanField('Notify Client Contacts', 'notify_client_contacts', 'Whether to notify the contacts of the client'),
-		booleanField('Notify Building Contacts', 'notify_building_contacts', 'Whether to notify the contacts of the building'),
+		booleanField(
+			'Notify Client Contacts',
+			'notify_client_contacts',
+			'Whether to notify the contacts of the client',
+		),
+		booleanField(
+			'Notify Building Contacts',
+			'notify_building_contacts',
+			'Whether to notify the contacts of the building',
+		),
 		ids('Contact IDs to Notify', 'notify_contacts', 'Comma-separated contact IDs'),
 	]),
 	list(
@@ -186,11 +231,29 @@ const properties: INodeProperties[] = [
 				description: 'Hours allowed between the start status and the target status',
 			},
 			{ displayName: 'Target Status', name: 'target_status', type: 'string', default: '' },
-			booleanField('Specify Pause Reason', 'specify_pause_reason', 'Whether a pause needs one of the pause reasons'),
-			{ displayName: 'Pause Reasons', name: 'pause_reasons', type: 'string', default: '', description: 'Comma-separated; at least one when Specify Pause Reason is on' },
+			booleanField(
+				'Specify Pause Reason',
+				'specify_pause_reason',
+				'Whether a pause needs one of the pause reasons',
+			),
+			{
+				displayName: 'Pause Reasons',
+				name: 'pause_reasons',
+				type: 'string',
+				default: '',
+				description: 'Comma-separated; at least one when Specify Pause Reason is on',
+			},
 			list('Receivers', 'sla_rules_receivers', 'Receiver', [
-				booleanField('Notify Client Building Responsibles', 'notify_client_building_responsibles', 'Whether to notify the responsibles of the building'),
-				booleanField('Notify Work Responsibles', 'notify_work_responsibles', 'Whether to notify the responsibles of the job'),
+				booleanField(
+					'Notify Client Building Responsibles',
+					'notify_client_building_responsibles',
+					'Whether to notify the responsibles of the building',
+				),
+				booleanField(
+					'Notify Work Responsibles',
+					'notify_work_responsibles',
+					'Whether to notify the responsibles of the job',
+				),
 				ids('Operator IDs', 'operators', 'Comma-separated operator IDs'),
 			]),
 		],
@@ -207,11 +270,31 @@ const properties: INodeProperties[] = [
 			],
 			default: 'CLOSE',
 		},
-		booleanField('Client Contacts', 'client_contacts', 'Whether to notify the contacts of the client'),
-		booleanField('Building Contacts', 'building_contacts', 'Whether to notify the contacts of the building'),
-		booleanField('Client Operators', 'client_operators', 'Whether to notify the operators of the client'),
-		booleanField('Building Operators', 'building_operators', 'Whether to notify the operators of the building'),
-		booleanField('Technical Skill Operators', 'technical_skill_operators', 'Whether to notify the operators with the technical skill'),
+		booleanField(
+			'Client Contacts',
+			'client_contacts',
+			'Whether to notify the contacts of the client',
+		),
+		booleanField(
+			'Building Contacts',
+			'building_contacts',
+			'Whether to notify the contacts of the building',
+		),
+		booleanField(
+			'Client Operators',
+			'client_operators',
+			'Whether to notify the operators of the client',
+		),
+		booleanField(
+			'Building Operators',
+			'building_operators',
+			'Whether to notify the operators of the building',
+		),
+		booleanField(
+			'Technical Skill Operators',
+			'technical_skill_operators',
+			'Whether to notify the operators with the technical skill',
+		),
 		ids('Specific Contact IDs', 'specific_contacts', 'Comma-separated contact IDs'),
 		ids('Specific Operator IDs', 'specific_operators', 'Comma-separated operator IDs'),
 	]),
@@ -223,26 +306,65 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			{
-				...booleanField('Any Responsible', 'any_responsible', 'Whether anyone may start it; when off, set Operator IDs or Technical Skill IDs'),
+				...booleanField(
+					'Any Responsible',
+					'any_responsible',
+					'Whether anyone may start it; when off, set Operator IDs or Technical Skill IDs',
+				),
 				default: true,
 			},
-			booleanField('Auto Close', 'auto_close', 'Whether to close orders automatically (CYCLIC and PLAN only)'),
-			booleanField('Auto Pilot', 'auto_pilot', 'Whether to run on auto pilot (CYCLIC and PLAN only)'),
-			{ displayName: 'Calendar ID', name: 'calendar_id', type: 'number', default: 0, description: 'Required for CYCLIC jobs repeating HOURLY' },
+			booleanField(
+				'Auto Close',
+				'auto_close',
+				'Whether to close orders automatically (CYCLIC and PLAN only)',
+			),
+			booleanField(
+				'Auto Pilot',
+				'auto_pilot',
+				'Whether to run on auto pilot (CYCLIC and PLAN only)',
+			),
+			{
+				displayName: 'Calendar ID',
+				name: 'calendar_id',
+				type: 'number',
+				default: 0,
+				description: 'Required for CYCLIC jobs repeating HOURLY',
+			},
 			{ displayName: 'Cost Center ID', name: 'cost_center_id', type: 'number', default: 0 },
-			{ displayName: 'Description', name: 'description', type: 'string', typeOptions: { rows: 3 }, default: '' },
-			{ displayName: 'Failure ID', name: 'failure_id', type: 'number', default: 0, description: 'The related work order' },
+			{
+				displayName: 'Description',
+				name: 'description',
+				type: 'string',
+				typeOptions: { rows: 3 },
+				default: '',
+			},
+			{
+				displayName: 'Failure ID',
+				name: 'failure_id',
+				type: 'number',
+				default: 0,
+				description: 'The related work order',
+			},
 			{ displayName: 'Gatekeeper ID', name: 'gatekeeper_id', type: 'number', default: 0 },
-			ids('Gatekeeper Notification Operator IDs', 'gatekeeper_notification', 'Comma-separated operator IDs'),
+			ids(
+				'Gatekeeper Notification Operator IDs',
+				'gatekeeper_notification',
+				'Comma-separated operator IDs',
+			),
 			{
 				displayName: 'Interventions (JSON)',
 				name: 'interventions_json',
 				type: 'json',
 				default: '[]',
-				description: 'Interventions as a JSON array, instead of the Interventions fields, for example from an expression',
+				description:
+					'Interventions as a JSON array, instead of the Interventions fields, for example from an expression',
 				hint: 'For example: [{"id": 5, "elements": [{"id": "EL-1"}, {"id": "EL-2"}]}]',
 			},
-			booleanField('Is Protected', 'is_protected', 'Whether to protect it from edition and deletion by managers'),
+			booleanField(
+				'Is Protected',
+				'is_protected',
+				'Whether to protect it from edition and deletion by managers',
+			),
 			ids('Operator IDs', 'operator_id', 'Comma-separated IDs of the responsible operators'),
 			{
 				displayName: 'SLA Rules (JSON)',
@@ -253,7 +375,11 @@ const properties: INodeProperties[] = [
 				hint: 'For example: [{"calendar_id": "1", "target_hours": 8, "pausable": true, "specify_pause_reason": true, "pause_reasons": ["Waiting for parts"], "sla_rules_receivers": [{"notify_work_responsibles": true, "operators": [4]}]}]',
 			},
 			{ displayName: 'Supplier ID', name: 'supplier_id', type: 'number', default: 0 },
-			ids('Technical Skill IDs', 'technical_skill_id', 'Comma-separated IDs of the responsible technical skills'),
+			ids(
+				'Technical Skill IDs',
+				'technical_skill_id',
+				'Comma-separated IDs of the responsible technical skills',
+			),
 		],
 	},
 	simplifyProperty,

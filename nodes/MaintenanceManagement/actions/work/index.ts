@@ -5,7 +5,12 @@ import { create } from './create.operation';
 export const work: ResourceModule = {
 	description: [
 		operationSelector('work', [
-			{ name: 'Create', value: 'create', description: 'Create a planned job', action: 'Create a planned job' },
+			{
+				name: 'Create',
+				value: 'create',
+				description: 'Create a planned job',
+				action: 'Create a planned job',
+			},
 		]),
 		...create.description,
 	],

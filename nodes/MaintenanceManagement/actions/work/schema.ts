@@ -1,6 +1,16 @@
 import { z } from 'zod';
 
-import { boolean, hhmm, id, idList, integer, lazy, number, oneOf, text } from '../../helpers/schemas';
+import {
+	boolean,
+	hhmm,
+	id,
+	idList,
+	integer,
+	lazy,
+	number,
+	oneOf,
+	text,
+} from '../../helpers/schemas';
 
 export const WORK_TYPES = ['CYCLIC', 'PLAN', 'SPECIAL'] as const;
 export const FREQUENCIES = ['HOURLY', 'DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY', 'UBM'] as const;
@@ -15,7 +25,9 @@ const stringList = () =>
 						.map((part) => part.trim())
 						.filter(Boolean)
 				: value,
-		z.array(z.string({ invalid_type_error: 'must be text' }), { invalid_type_error: 'must be a comma-separated list' }),
+		z.array(z.string({ invalid_type_error: 'must be text' }), {
+			invalid_type_error: 'must be a comma-separated list',
+		}),
 	);
 
 /** Milliseconds of an ISO 8601 or `YYYY-MM-DD HH:mm:ss` date-time, NaN when it is not one. */
@@ -27,12 +39,17 @@ const dateTime = () =>
 		(value) => {
 			if (value instanceof Date) return Number.isNaN(value.getTime()) ? value : value.toISOString();
 			const toISO = (value as { toISO?: unknown } | null)?.toISO;
-			return typeof value === 'object' && typeof toISO === 'function' ? (toISO.call(value) ?? value) : value;
+			return typeof value === 'object' && typeof toISO === 'function'
+				? (toISO.call(value) ?? value)
+				: value;
 		},
 		z
 			.string({ invalid_type_error: 'must be a date and time, such as 2026-05-01T08:00:00' })
 			.trim()
-			.refine((value) => !Number.isNaN(timeOf(value)), 'must be a date and time, such as 2026-05-01T08:00:00'),
+			.refine(
+				(value) => !Number.isNaN(timeOf(value)),
+				'must be a date and time, such as 2026-05-01T08:00:00',
+			),
 	);
 
 const intervention = () =>
@@ -49,7 +66,11 @@ const intervention = () =>
 									.filter(Boolean)
 									.map((element) => ({ id: element }))
 							: value,
-					z.array(z.object({ id: z.preprocess((v) => (typeof v === 'number' ? String(v) : v), text()) }).strict()),
+					z.array(
+						z
+							.object({ id: z.preprocess((v) => (typeof v === 'number' ? String(v) : v), text()) })
+							.strict(),
+					),
 				)
 				.optional(),
 		})
@@ -96,7 +117,10 @@ export const workSchema = lazy(() =>
 			type: oneOf(WORK_TYPES),
 			name: text(),
 			work_type_id: id(),
-			local_id: idList().refine((list) => (list as number[]).length > 0, 'needs at least one location ID'),
+			local_id: idList().refine(
+				(list) => (list as number[]).length > 0,
+				'needs at least one location ID',
+			),
 			client_id: id(),
 			description: z.string({ invalid_type_error: 'must be text' }).nullable().optional(),
 			any_responsible: boolean().optional(),
@@ -109,7 +133,10 @@ export const workSchema = lazy(() =>
 							is_enabled: boolean().optional(),
 							start_time: hhmm(),
 							end_time: hhmm(),
-							operators: idList().refine((list) => (list as number[]).length > 0, 'needs at least one operator ID'),
+							operators: idList().refine(
+								(list) => (list as number[]).length > 0,
+								'needs at least one operator ID',
+							),
 						})
 						.strict(),
 				)
@@ -123,14 +150,20 @@ export const workSchema = lazy(() =>
 			is_protected: boolean().optional(),
 			operator_id: idList().optional(),
 			procedures: z
-				.array(z.object({ task: text(), quantity: number().optional(), unit: z.string().optional() }).strict())
+				.array(
+					z
+						.object({ task: text(), quantity: number().optional(), unit: z.string().optional() })
+						.strict(),
+				)
 				.optional(),
 			recurrence: z
 				.object({
 					DTSTART: dateTime().optional(),
 					UNTIL: dateTime().optional(),
 					FREQ: oneOf(FREQUENCIES).optional(),
-					INTERVAL: number().refine((value) => (value as number) >= 0, 'must be 0 or more').optional(),
+					INTERVAL: number()
+						.refine((value) => (value as number) >= 0, 'must be 0 or more')
+						.optional(),
 				})
 				.strict()
 				.optional(),
@@ -170,16 +203,25 @@ export const workSchema = lazy(() =>
 		})
 		.strict()
 		.superRefine((work, context) => {
-			const issue = (path: Array<string | number>, message: string) => context.addIssue({ code: 'custom', path, message });
+			const issue = (path: Array<string | number>, message: string) =>
+				context.addIssue({ code: 'custom', path, message });
 			const cyclicOrPlan = work.type === 'CYCLIC' || work.type === 'PLAN';
-			if (work.any_responsible === false && !work.operator_id?.length && !work.technical_skill_id?.length) {
-				issue(['operator_id'], 'is required when Any Responsible is off: set Operator IDs or Technical Skill IDs');
+			if (
+				work.any_responsible === false &&
+				!work.operator_id?.length &&
+				!work.technical_skill_id?.length
+			) {
+				issue(
+					['operator_id'],
+					'is required when Any Responsible is off: set Operator IDs or Technical Skill IDs',
+				);
 			}
 			for (const [field, label] of [
 				['auto_close', 'Auto Close'],
 				['auto_pilot', 'Auto Pilot'],
 			] as const) {
-				if (!cyclicOrPlan && work[field] !== undefined) issue([field], `applies only to CYCLIC and PLAN jobs: remove ${label}`);
+				if (!cyclicOrPlan && work[field] !== undefined)
+					issue([field], `applies only to CYCLIC and PLAN jobs: remove ${label}`);
 			}
 			if (!cyclicOrPlan && work.interventions !== undefined) {
 				issue(['interventions'], 'applies only to CYCLIC and PLAN jobs: remove Interventions');
@@ -194,9 +236,13 @@ export const workSchema = lazy(() =>
 				issue(['procedures'], 'applies only to SPECIAL jobs: remove Procedures');
 			}
 			if (work.type === 'CYCLIC' && work.recurrence?.FREQ === 'HOURLY') {
-				if (work.calendar_id === undefined) issue(['calendar_id'], 'is required for a CYCLIC job repeating HOURLY: set Calendar ID');
+				if (work.calendar_id === undefined)
+					issue(['calendar_id'], 'is required for a CYCLIC job repeating HOURLY: set Calendar ID');
 				if (work.recurrence.INTERVAL === undefined) {
-					issue(['recurrence', 'INTERVAL'], 'is required for a CYCLIC job repeating HOURLY: set Interval (0 or more)');
+					issue(
+						['recurrence', 'INTERVAL'],
+						'is required for a CYCLIC job repeating HOURLY: set Interval (0 or more)',
+					);
 				}
 			}
 			const { DTSTART, UNTIL } = work.recurrence ?? {};
