@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { OperationModule } from './types';
+import type { Endpoint, OperationModule } from './types';
 
 /**
  * The operation's properties, each shown only for its resource and operation. A plain spread rather
@@ -137,6 +137,8 @@ export function listOperation(
 		filters?: INodeProperties[];
 		expanded?: INodePropertyOptions[];
 		notice?: INodeProperties;
+		/** Checks the filters before anything is sent. */
+		querySchema?: Endpoint['querySchema'];
 	} = {},
 ): OperationModule {
 	const properties: INodeProperties[] = [
@@ -163,6 +165,7 @@ export function listOperation(
 			list: true,
 			query: extra.expanded ? ['expanded'] : undefined,
 			queryCollections: extra.filters ? ['filters'] : undefined,
+			...(extra.querySchema ? { querySchema: extra.querySchema } : {}),
 		},
 	};
 }

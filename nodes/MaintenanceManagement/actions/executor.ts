@@ -2,9 +2,15 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 
 import { displayNames, normalize, validate } from '../helpers/input';
-import { toItems } from '../helpers/simplify';
-import type { ApiRequest, ApiResource, RetryPolicy } from '../transport';
-import { apiRequest, apiRequestAllItems, buildPath, DEFAULT_RETRY } from '../transport';
+import { recordsOf, toItems } from '../helpers/simplify';
+import type { ApiEnvelope, ApiRequest, ApiResource, RetryPolicy } from '../transport';
+import {
+	apiRequest,
+	apiRequestAllItems,
+	asNodeError,
+	buildPath,
+	DEFAULT_RETRY,
+} from '../transport';
 import type { OperationModule } from './types';
 
 const nameCache = new WeakMap<OperationModule, Map<string, string>>();
@@ -67,12 +73,12 @@ export function readBody(
 	);
 }
 
-/** Builds the request of item i: path, query and validated body. */
-export function buildRequest(
+/** The path parameters of item i, slot by slot. Throws before anything is sent when one is missing. */
+export function readPathValues(
 	this: IExecuteFunctions,
 	operation: OperationModule,
 	itemIndex: number,
-): ApiRequest {
+): Record<string, string> {
 	const { endpoint } = operation;
 	const names = namesOf(operation);
 	const pathValues: Record<string, string> = {};
@@ -91,7 +97,18 @@ export function buildRequest(
 		}
 		pathValues[slot] = String(value).trim();
 	}
-	const qs: IDataObject = {};
+	return pathValues;
+}
+
+/** Builds the request of item i: path, query and validated body. */
+export function buildRequest(
+	this: IExecuteFunctions,
+	operation: OperationModule,
+	itemIndex: number,
+): ApiRequest {
+	const { endpoint } = operation;
+	const pathValues = readPathValues.call(this, operation, itemIndex);
+	let qs: IDataObject = {};
 	for (const name of endpoint.query ?? []) {
 		const value = this.getNodeParameter(name, itemIndex, undefined) as unknown;
 		if (isSet(value)) qs[name] = queryValue(value);
@@ -100,6 +117,15 @@ export function buildRequest(
 		const values = this.getNodeParameter(collection, itemIndex, {}) as IDataObject;
 		for (const [name, value] of Object.entries(values))
 			if (isSet(value)) qs[name] = queryValue(value);
+	}
+	if (endpoint.querySchema) {
+		qs = validate<IDataObject>(
+			endpoint.querySchema(),
+			qs,
+			this.getNode(),
+			itemIndex,
+			namesOf(operation),
+		);
 	}
 	const extra = this.getNodeParameter(
 		'options.queryParameters.parameters',
@@ -145,7 +171,7 @@ export async function executeEndpoint(
 		);
 	}
 	const envelope = await apiRequest.call(this, request, retry, itemIndex);
-	const data = Array.isArray(envelope.data) ? envelope.data : envelope.data ? [envelope.data] : [];
+	const data = recordsOf(envelope);
 	// The meta beside a single record (its custom_fields, a buy order's cost_centers) describes that record.
 	const meta: IDataObject = { ...envelope.meta };
 	delete meta.pagination;
@@ -156,10 +182,132 @@ export async function executeEndpoint(
 }
 
 /** The output of a failed item when "Continue On Fail" is on. */
-export function errorItem(error: unknown, itemIndex: number): INodeExecutionData {
+function errorItem(error: unknown, itemIndex: number): INodeExecutionData {
 	const { message, description } = error as { message?: string; description?: string };
 	return {
 		json: { error: message ?? String(error), ...(description ? { description } : {}) },
 		pairedItem: { item: itemIndex },
 	};
+}
+
+/** The output of each input item, by item index. */
+type Outputs = INodeExecutionData[][];
+
+const paired = (records: IDataObject[], itemIndex: number): INodeExecutionData[] =>
+	records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
+
+/**
+ * Runs one step for some items (one item, or a group sent as one request). When it fails, the error
+ * stops the node, or, with "Continue On Fail", becomes the output of each of those items.
+ */
+async function guarded(
+	this: IExecuteFunctions,
+	itemIndexes: number[],
+	outputs: Outputs,
+	step: () => Promise<void> | void,
+): Promise<void> {
+	try {
+		await step();
+	} catch (error) {
+		if (!this.continueOnFail()) throw asNodeError(this.getNode(), error, itemIndexes[0]);
+		for (const itemIndex of itemIndexes) outputs[itemIndex] = [errorItem(error, itemIndex)];
+	}
+}
+
+/**
+ * The execution primitive of every operation: item i in, its records out, paired with it; with
+ * "Continue On Fail" a failed item gets its error as output and the others go on.
+ */
+export async function forEachItem(
+	this: IExecuteFunctions,
+	itemCount: number,
+	run: (itemIndex: number) => Promise<IDataObject[]> | IDataObject[],
+	outputs: Outputs = [],
+): Promise<Outputs> {
+	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
+		await guarded.call(this, [itemIndex], outputs, async () => {
+			outputs[itemIndex] = paired(await run(itemIndex), itemIndex);
+		});
+	}
+	return outputs;
+}
+
+/** The default run of an operation: one request of its endpoint per input item. */
+export async function runEndpoint(
+	this: IExecuteFunctions,
+	operation: OperationModule,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	const outputs = await forEachItem.call(this, items.length, async (itemIndex) =>
+		executeEndpoint.call(this, operation, itemIndex),
+	);
+	return outputs.flat();
+}
+
+/** An item's share of a grouped request: its path values and its validated body. */
+export interface ItemPart {
+	itemIndex: number;
+	pathValues: Record<string, string>;
+	body: IDataObject;
+}
+
+/** How an operation sends its items together. */
+export interface Grouping {
+	/** The most items in one request; all items share one request when absent. */
+	size?: number;
+	/** Throws when the item cannot share a request with the items already taken. */
+	check?: (this: IExecuteFunctions, part: ItemPart, taken: ItemPart[]) => void;
+	/** The body of one group's request. */
+	body: (group: ItemPart[]) => IDataObject;
+	/** The output record of each item of the group, in the group's order, from its answer. */
+	share: (group: ItemPart[], envelope: ApiEnvelope, simplify: boolean) => IDataObject[];
+}
+
+/**
+ * Sends the items in groups, each group one request of the operation's endpoint. Every item is read
+ * and validated before anything is sent; a failing item, or group, fails alone with "Continue On Fail".
+ * Each item gets one output item, paired with it.
+ */
+export async function sendGrouped(
+	this: IExecuteFunctions,
+	operation: OperationModule,
+	itemCount: number,
+	grouping: Grouping,
+): Promise<INodeExecutionData[]> {
+	const { endpoint } = operation;
+	const parts: ItemPart[] = [];
+	const outputs = await forEachItem.call(this, itemCount, (itemIndex) => {
+		const part: ItemPart = {
+			itemIndex,
+			pathValues: readPathValues.call(this, operation, itemIndex),
+			body: readBody.call(this, operation, itemIndex),
+		};
+		grouping.check?.call(this, part, parts);
+		parts.push(part);
+		return [];
+	});
+	const size = grouping.size ?? Math.max(parts.length, 1);
+	for (let start = 0; start < parts.length; start += size) {
+		const group = parts.slice(start, start + size);
+		const first = group[0].itemIndex;
+		await guarded.call(
+			this,
+			group.map((part) => part.itemIndex),
+			outputs,
+			async () => {
+				const request: ApiRequest = {
+					method: endpoint.method,
+					path: buildPath(endpoint.path, group[0].pathValues),
+					body: grouping.body(group),
+				};
+				const envelope = await apiRequest.call(this, request, readRetry.call(this, first), first);
+				const simplify = this.getNodeParameter('simplify', first, true) as boolean;
+				const records = grouping.share(group, envelope, simplify);
+				group.forEach((part, index) => {
+					outputs[part.itemIndex] = paired([records[index]], part.itemIndex);
+				});
+			},
+		);
+	}
+	return outputs.flat();
 }

@@ -1,29 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { asNodeError } from '../transport';
-import { errorItem, executeEndpoint } from './executor';
+import { runEndpoint } from './executor';
 import { resources } from './resources';
-import type { OperationModule } from './types';
-
-/** The per-item loop: item i in, its records out, paired with it; "Continue On Fail" keeps the others going. */
-export async function runPerItem(
-	this: IExecuteFunctions,
-	operation: OperationModule,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	const output: INodeExecutionData[] = [];
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			const records = await executeEndpoint.call(this, operation, itemIndex);
-			for (const json of records) output.push({ json, pairedItem: { item: itemIndex } });
-		} catch (error) {
-			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error, itemIndex);
-			output.push(errorItem(error, itemIndex));
-		}
-	}
-	return output;
-}
 
 /** Dispatches on the selected resource and operation. */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -37,8 +16,6 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			`The operation "${operationName}" of "${resource}" is not supported`,
 		);
 	}
-	const run =
-		operation.executeAll ??
-		((input: INodeExecutionData[]) => runPerItem.call(this, operation, input));
-	return [await run.call(this, items)];
+	if (operation.executeAll) return [await operation.executeAll.call(this, items)];
+	return [await runEndpoint.call(this, operation, items)];
 }

@@ -17,6 +17,8 @@ export interface Endpoint {
 	query?: string[];
 	/** Collection parameters ("Filters") whose entries are sent as query parameters. */
 	queryCollections?: string[];
+	/** Validates the query parameters read above (not the free "Query Parameters" option) before anything is sent. */
+	querySchema?: () => ZodTypeAny;
 	/** A paginated collection: Return All / Limit drive `page` and `limit`. */
 	list?: boolean;
 	body?: {

@@ -1,6 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ApiResource, ResourceRef } from '../transport';
+import type { ApiEnvelope, ApiResource, ResourceRef } from '../transport';
+
+/** The records of an answer: its `data`, whether one resource, a list or none. */
+export const recordsOf = (envelope: ApiEnvelope): ApiResource[] =>
+	Array.isArray(envelope.data) ? envelope.data : envelope.data ? [envelope.data] : [];
 
 export type IncludedIndex = Map<string, ApiResource>;
 

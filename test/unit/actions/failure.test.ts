@@ -318,6 +318,18 @@ describe('Work Order (Failure): filters checked before sending', () => {
 		});
 		expect(output.map((item) => item.json.code)).toContain('WO-3');
 	});
+
+	it('leaves the free Query Parameters to the service: only the Filters are checked', async () => {
+		const { error } = await run('getAllOpen', {
+			options: { queryParameters: { parameters: [{ name: 'failure_id', value: 'WO-3' }] } },
+		});
+		expect(error).toBeUndefined();
+		expect((await fixture.requests())[0].query).toEqual({
+			page: '1',
+			limit: '50',
+			failure_id: 'WO-3',
+		});
+	});
 });
 
 describe('Work Order (Failure): items', () => {

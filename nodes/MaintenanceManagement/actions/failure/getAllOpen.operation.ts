@@ -1,16 +1,8 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { validate } from '../../helpers/input';
 import { id, lazy, oneOf } from '../../helpers/schemas';
-import { asNodeError } from '../../transport';
 import { listOperation } from '../common';
-import { errorItem, executeEndpoint, namesOf } from '../executor';
 import type { OperationModule } from '../types';
 import { FAILURE_RELATIONS } from './getAll.operation';
 
@@ -89,32 +81,13 @@ const filterSchema = lazy(() =>
 		.passthrough(),
 );
 
-const isBlank = (value: unknown): boolean => value === undefined || value === null || value === '';
-
-/** Runs item by item like the other lists, after checking the item's filters. */
-async function executeAll(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	const output: INodeExecutionData[] = [];
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			const raw = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-			const set = Object.fromEntries(Object.entries(raw).filter(([, value]) => !isBlank(value)));
-			validate(filterSchema(), set, this.getNode(), itemIndex, namesOf(getAllOpen));
-			const records = await executeEndpoint.call(this, getAllOpen, itemIndex);
-			for (const json of records) output.push({ json, pairedItem: { item: itemIndex } });
-		} catch (error) {
-			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error, itemIndex);
-			output.push(errorItem(error, itemIndex));
-		}
-	}
-	return output;
-}
-
-const list = listOperation('failure', 'getAllOpen', '/failures/open', {
-	filters,
-	expanded: FAILURE_RELATIONS,
-});
-
-export const getAllOpen: OperationModule = { ...list, executeAll };
+export const getAllOpen: OperationModule = listOperation(
+	'failure',
+	'getAllOpen',
+	'/failures/open',
+	{
+		filters,
+		expanded: FAILURE_RELATIONS,
+		querySchema: filterSchema,
+	},
+);

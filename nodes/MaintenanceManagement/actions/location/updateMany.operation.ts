@@ -1,16 +1,11 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { id, lazy, number, oneOf, text } from '../../helpers/schemas';
-import { toItems } from '../../helpers/simplify';
-import { apiRequest, asNodeError } from '../../transport';
+import { recordsOf, toItems } from '../../helpers/simplify';
 import { forOperation, recordLocator, simplifyProperty } from '../common';
-import { errorItem, readBody, readRetry } from '../executor';
+import type { Grouping } from '../executor';
+import { sendGrouped } from '../executor';
 import type { OperationModule } from '../types';
 
 /** The spec's limit of locations per PATCH /locations request. */
@@ -109,61 +104,17 @@ const locationSchema = lazy(() =>
 		}),
 );
 
-const chunk = <T>(list: T[], size: number): T[][] => {
-	const chunks: T[][] = [];
-	for (let start = 0; start < list.length; start += size)
-		chunks.push(list.slice(start, start + size));
-	return chunks;
+/** Up to 50 locations per request; each item's output is its location as the answer gives it back. */
+const grouping: Grouping = {
+	size: LOCATIONS_PER_REQUEST,
+	body: (group) => ({ locations: group.map((part) => part.body) }),
+	share: (group, envelope, simplify) => {
+		const data = recordsOf(envelope);
+		const records = toItems(data, envelope.included, simplify);
+		const byId = new Map(records.map((record, index) => [String(data[index].id), record]));
+		return group.map(({ body }) => byId.get(String(body.id)) ?? body);
+	},
 };
-
-async function executeAll(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	const output: INodeExecutionData[] = new Array(items.length);
-	const valid: Array<{ itemIndex: number; location: IDataObject }> = [];
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			valid.push({ itemIndex, location: readBody.call(this, updateMany, itemIndex) });
-		} catch (error) {
-			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error, itemIndex);
-			output[itemIndex] = errorItem(error, itemIndex);
-		}
-	}
-	for (const group of chunk(valid, LOCATIONS_PER_REQUEST)) {
-		const first = group[0].itemIndex;
-		try {
-			const envelope = await apiRequest.call(
-				this,
-				{
-					method: 'PATCH',
-					path: '/locations',
-					body: { locations: group.map((entry) => entry.location) },
-				},
-				readRetry.call(this, first),
-				first,
-			);
-			const data = Array.isArray(envelope.data)
-				? envelope.data
-				: envelope.data
-					? [envelope.data]
-					: [];
-			const simplify = this.getNodeParameter('simplify', first, true) as boolean;
-			const records = toItems(data, envelope.included, simplify);
-			const byId = new Map(records.map((record, index) => [String(data[index].id), record]));
-			for (const { itemIndex, location } of group) {
-				output[itemIndex] = {
-					json: byId.get(String(location.id)) ?? location,
-					pairedItem: { item: itemIndex },
-				};
-			}
-		} catch (error) {
-			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error, first);
-			for (const { itemIndex } of group) output[itemIndex] = errorItem(error, itemIndex);
-		}
-	}
-	return output;
-}
 
 export const updateMany: OperationModule = {
 	description: forOperation('location', 'updateMany', properties),
@@ -172,5 +123,7 @@ export const updateMany: OperationModule = {
 		path: '/locations',
 		body: { fields: ['id'], collections: ['updateFields'], schema: locationSchema },
 	},
-	executeAll,
+	async executeAll(items) {
+		return await sendGrouped.call(this, updateMany, items.length, grouping);
+	},
 };

@@ -8,12 +8,10 @@ import { NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { id, integer, lazy, oneOf } from '../../helpers/schemas';
-import { toItems } from '../../helpers/simplify';
-import type { ApiRequest } from '../../transport';
-import { apiRequest, asNodeError } from '../../transport';
+import { recordsOf, toItems } from '../../helpers/simplify';
 import { forOperation, simplifyProperty } from '../common';
-import { buildRequest, errorItem, readRetry } from '../executor';
-import { runPerItem } from '../router';
+import type { Grouping, ItemPart } from '../executor';
+import { runEndpoint, sendGrouped } from '../executor';
 import type { OperationModule } from '../types';
 
 const properties: INodeProperties[] = [
@@ -143,34 +141,70 @@ const schema = lazy(() =>
 		.strict(),
 );
 
-interface BatchPart {
-	itemIndex: number;
-	request: ApiRequest;
-}
-
-const warehouseOf = (part: BatchPart): string =>
-	decodeURIComponent(part.request.path.split('/')[3] ?? '');
-
 /** Why an item cannot join the items already in the combined request, or '' when it can. */
-function joinProblem(parts: BatchPart[], part: BatchPart): string {
+function joinProblem(parts: ItemPart[], part: ItemPart): string {
 	const [first] = parts;
 	const problems: string[] = [];
-	if (warehouseOf(part) !== warehouseOf(first)) {
+	const warehouse = part.pathValues.warehouseId;
+	const firstWarehouse = first.pathValues.warehouseId;
+	if (warehouse !== firstWarehouse) {
 		problems.push(
-			`its Warehouse ID is ${warehouseOf(part)}, item ${first.itemIndex}'s is ${warehouseOf(first)}`,
+			`its Warehouse ID is ${warehouse}, item ${first.itemIndex}'s is ${firstWarehouse}`,
 		);
 	}
-	const action = String(part.request.body!.action);
-	const firstAction = String(first.request.body!.action);
+	const action = String(part.body.action);
+	const firstAction = String(first.body.action);
 	if (action !== firstAction)
 		problems.push(`its Action is ${action}, item ${first.itemIndex}'s is ${firstAction}`);
-	const observations = part.request.body!.observations;
-	const other = parts.find((entry) => entry.request.body!.observations !== undefined);
-	if (observations !== undefined && other && other.request.body!.observations !== observations) {
+	const observations = part.body.observations;
+	const other = parts.find((entry) => entry.body.observations !== undefined);
+	if (observations !== undefined && other && other.body.observations !== observations) {
 		problems.push(`its batch Observations differ from item ${other.itemIndex}'s`);
 	}
 	return problems.join('; ');
 }
+
+const transactionsOf = (part: ItemPart): IDataObject[] => part.body.transactions as IDataObject[];
+
+/** Every valid item's transactions in ONE request; each item's output is the batch plus its own transactions. */
+const combined: Grouping = {
+	check(part, taken) {
+		const mismatch = taken.length ? joinProblem(taken, part) : '';
+		if (mismatch) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`Item ${part.itemIndex} cannot join the combined batch: ${mismatch}`,
+				{
+					itemIndex: part.itemIndex,
+					description: `A combined batch has one warehouse, one action and one batch observation. Make them match across the items, or turn off "Combine All Items Into One Batch". No request was sent for this item.`,
+				},
+			);
+		}
+	},
+	body(group) {
+		const observations = group.find((part) => part.body.observations !== undefined)?.body
+			.observations;
+		return {
+			action: group[0].body.action,
+			transactions: group.flatMap(transactionsOf),
+			...(observations !== undefined ? { observations } : {}),
+		};
+	},
+	share(group, envelope, simplify) {
+		const [batch] = toItems(recordsOf(envelope), envelope.included, simplify);
+		// The batch's transactions, in the order they were sent; each item gets its own slice.
+		const sent = (envelope.included ?? []).filter(
+			(resource) => resource.type === 'stock-transaction',
+		);
+		const created = toItems(sent, [], simplify);
+		let offset = 0;
+		return group.map((part) => {
+			const count = transactionsOf(part).length;
+			offset += count;
+			return { ...batch, transactions: created.slice(offset - count, offset) };
+		});
+	},
+};
 
 /**
  * Without "Combine All Items Into One Batch", each item is one request. With it, every valid item's
@@ -182,76 +216,8 @@ async function executeAll(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	const options = this.getNodeParameter('batchOptions', 0, {}) as IDataObject;
-	if (!options.combineItems) return await runPerItem.call(this, createBatch, items);
-
-	const output: INodeExecutionData[] = new Array(items.length);
-	const parts: BatchPart[] = [];
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			const request = buildRequest.call(this, createBatch, itemIndex);
-			if (parts.length) {
-				const mismatch = joinProblem(parts, { itemIndex, request });
-				if (mismatch) {
-					throw new NodeOperationError(
-						this.getNode(),
-						`Item ${itemIndex} cannot join the combined batch: ${mismatch}`,
-						{
-							itemIndex,
-							description: `A combined batch has one warehouse, one action and one batch observation. Make them match across the items, or turn off "Combine All Items Into One Batch". No request was sent for this item.`,
-						},
-					);
-				}
-			}
-			parts.push({ itemIndex, request });
-		} catch (error) {
-			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error, itemIndex);
-			output[itemIndex] = errorItem(error, itemIndex);
-		}
-	}
-	if (parts.length) {
-		const [first] = parts;
-		const transactions = parts.flatMap((part) => part.request.body!.transactions as IDataObject[]);
-		const observations = parts.find((part) => part.request.body!.observations !== undefined)
-			?.request.body!.observations;
-		const body: IDataObject = {
-			action: first.request.body!.action,
-			transactions,
-			...(observations !== undefined ? { observations } : {}),
-		};
-		try {
-			const envelope = await apiRequest.call(
-				this,
-				{ ...first.request, body },
-				readRetry.call(this, first.itemIndex),
-				first.itemIndex,
-			);
-			const simplify = this.getNodeParameter('simplify', first.itemIndex, true) as boolean;
-			const data = Array.isArray(envelope.data)
-				? envelope.data
-				: envelope.data
-					? [envelope.data]
-					: [];
-			const [batch] = toItems(data, envelope.included, simplify);
-			// The batch's transactions, in the order they were sent; each item gets its own slice.
-			const sent = (envelope.included ?? []).filter(
-				(resource) => resource.type === 'stock-transaction',
-			);
-			const created = toItems(sent, [], simplify);
-			let offset = 0;
-			for (const { itemIndex, request } of parts) {
-				const count = (request.body!.transactions as IDataObject[]).length;
-				output[itemIndex] = {
-					json: { ...batch, transactions: created.slice(offset, offset + count) },
-					pairedItem: { item: itemIndex },
-				};
-				offset += count;
-			}
-		} catch (error) {
-			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error, first.itemIndex);
-			for (const { itemIndex } of parts) output[itemIndex] = errorItem(error, itemIndex);
-		}
-	}
-	return output;
+	if (!options.combineItems) return await runEndpoint.call(this, createBatch, items);
+	return await sendGrouped.call(this, createBatch, items.length, combined);
 }
 
 export const createBatch: OperationModule = {
