@@ -7,7 +7,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { requestOptions } from './actions/common';
-import { resources } from './actions/resources';
+import { resourceOptions, resources } from './actions/resources';
 import { router } from './actions/router';
 import { searchBuyOrders, searchLocations, searchSuppliers } from './methods/listSearch';
 
@@ -32,23 +32,7 @@ export class MaintenanceManagement implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [
-					{ name: 'Buy Order', value: 'buyOrder' },
-					{ name: 'Client', value: 'client' },
-					{ name: 'Contact', value: 'contact' },
-					{ name: 'Legacy Material (Deprecated)', value: 'legacyMaterial' },
-					{ name: 'Location', value: 'location' },
-					{ name: 'Material', value: 'material' },
-					{ name: 'Material Type', value: 'materialType' },
-					{ name: 'Planned Job (Work)', value: 'work' },
-					{ name: 'Planned Job Order (Scheduled Work)', value: 'scheduledWork' },
-					{ name: 'Quote Line', value: 'quoteLine' },
-					{ name: 'Sell Order Line', value: 'sellOrderLine' },
-					{ name: 'Stock Movement (Deprecated)', value: 'stockMovement' },
-					{ name: 'Stock Transaction', value: 'stockTransaction' },
-					{ name: 'Supplier', value: 'supplier' },
-					{ name: 'Work Order (Failure)', value: 'failure' },
-				],
+				options: resourceOptions,
 				default: 'failure',
 			},
 			...Object.values(resources).flatMap((resource) => resource.description),

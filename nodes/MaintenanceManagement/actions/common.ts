@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { Endpoint, OperationModule } from './types';
+import type { Endpoint, OperationEntry, OperationModule, ResourceModule } from './types';
 
 /**
  * The operation's properties, each shown only for its resource and operation. A plain spread rather
@@ -216,20 +216,34 @@ export const recordLocator = (
 	],
 });
 
-/** The operation selector of a resource. */
-export const operationSelector = (
+/**
+ * A resource, defined once: its Resource option, and its operations with their selector options, in
+ * the order their properties appear. The selector lists them by name and defaults to the first.
+ */
+export function defineResource(
 	resource: string,
-	options: Array<{ name: string; value: string; description: string; action: string }>,
-	defaultOperation = options[0].value,
-): INodeProperties => ({
-	displayName: 'Operation',
-	name: 'operation',
-	type: 'options',
-	noDataExpression: true,
-	displayOptions: { show: { resource: [resource] } },
-	options,
-	default: defaultOperation,
-});
+	displayName: string,
+	operations: OperationEntry[],
+	defaultOperation = operations[0].value,
+): ResourceModule {
+	const selector: INodeProperties = {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: [resource] } },
+		options: operations
+			.map(({ name, value, description, action }) => ({ name, value, description, action }))
+			.sort(byText('name')),
+		default: defaultOperation,
+	};
+	return {
+		value: resource,
+		displayName,
+		description: [selector, ...operations.flatMap(({ run }) => run.description)],
+		operations: Object.fromEntries(operations.map(({ value, run }) => [value, run])),
+	};
+}
 
 /**
  * Sorts by a text field. A plain comparison, not localeCompare: the first localeCompare loads the ICU

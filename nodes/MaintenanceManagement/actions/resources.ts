@@ -12,11 +12,11 @@ import { sellOrderLine } from './sellOrderLine';
 import { stockMovement } from './stockMovement';
 import { stockTransaction } from './stockTransaction';
 import { supplier } from './supplier';
+import { byText } from './common';
 import type { ResourceModule } from './types';
 import { work } from './work';
 
-/** Every resource of the node, keyed by the value of the Resource selector. */
-export const resources: Record<string, ResourceModule> = {
+const all: ResourceModule[] = [
 	buyOrder,
 	client,
 	contact,
@@ -32,4 +32,14 @@ export const resources: Record<string, ResourceModule> = {
 	stockTransaction,
 	supplier,
 	work,
-};
+];
+
+/** Every resource of the node, keyed by the value of the Resource selector. */
+export const resources: Record<string, ResourceModule> = Object.fromEntries(
+	all.map((resource) => [resource.value, resource]),
+);
+
+/** The options of the Resource selector, by name. */
+export const resourceOptions = all
+	.map(({ displayName, value }) => ({ name: displayName, value }))
+	.sort(byText('name'));

@@ -42,7 +42,23 @@ export interface OperationModule {
 	) => Promise<INodeExecutionData[]>;
 }
 
+/** An operation as its resource lists it: its option in the Operation selector, and its module. */
+export interface OperationEntry {
+	/** The option's label, in n8n's words ("Get Many"). */
+	name: string;
+	/** The value of the Operation selector. */
+	value: string;
+	description: string;
+	/** The action label ("Get many buy orders"). */
+	action: string;
+	run: OperationModule;
+}
+
 export interface ResourceModule {
+	/** The value of the Resource selector. */
+	value: string;
+	/** The label of the Resource selector. */
+	displayName: string;
 	/** The operation selector plus every operation's properties. */
 	description: INodeProperties[];
 	operations: Record<string, OperationModule>;

@@ -1,26 +1,20 @@
-import { operationSelector } from '../common';
-import type { ResourceModule } from '../types';
+import { defineResource } from '../common';
 import { getAll } from './getAll.operation';
 import { update } from './update.operation';
 
-export const buyOrder: ResourceModule = {
-	description: [
-		operationSelector('buyOrder', [
-			{
-				name: 'Get Many',
-				value: 'getAll',
-				description: 'List buy orders (purchases)',
-				action: 'Get many buy orders',
-			},
-			{
-				name: 'Update',
-				value: 'update',
-				description: 'Update a buy order',
-				action: 'Update a buy order',
-			},
-		]),
-		...getAll.description,
-		...update.description,
-	],
-	operations: { getAll, update },
-};
+export const buyOrder = defineResource('buyOrder', 'Buy Order', [
+	{
+		name: 'Get Many',
+		value: 'getAll',
+		description: 'List buy orders (purchases)',
+		action: 'Get many buy orders',
+		run: getAll,
+	},
+	{
+		name: 'Update',
+		value: 'update',
+		description: 'Update a buy order',
+		action: 'Update a buy order',
+		run: update,
+	},
+]);

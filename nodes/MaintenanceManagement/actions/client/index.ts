@@ -1,18 +1,12 @@
-import { operationSelector } from '../common';
-import type { ResourceModule } from '../types';
+import { defineResource } from '../common';
 import { syncContacts } from './syncContacts.operation';
 
-export const client: ResourceModule = {
-	description: [
-		operationSelector('client', [
-			{
-				name: 'Sync Contacts',
-				value: 'syncContacts',
-				description: "Set a client's contacts to exactly the given contact IDs",
-				action: 'Sync the contacts of a client',
-			},
-		]),
-		...syncContacts.description,
-	],
-	operations: { syncContacts },
-};
+export const client = defineResource('client', 'Client', [
+	{
+		name: 'Sync Contacts',
+		value: 'syncContacts',
+		description: "Set a client's contacts to exactly the given contact IDs",
+		action: 'Sync the contacts of a client',
+		run: syncContacts,
+	},
+]);

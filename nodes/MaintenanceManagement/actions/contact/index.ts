@@ -1,19 +1,13 @@
-import { operationSelector } from '../common';
-import type { ResourceModule } from '../types';
+import { defineResource } from '../common';
 import { checkOrCreate } from './checkOrCreate.operation';
 
-export const contact: ResourceModule = {
-	description: [
-		operationSelector('contact', [
-			{
-				name: 'Check or Create (Deprecated)',
-				value: 'checkOrCreate',
-				description:
-					'Return a contact, creating it when absent. Deprecated: the API replaces it with separate get-contact and create-contact operations.',
-				action: 'Check or create a contact (deprecated)',
-			},
-		]),
-		...checkOrCreate.description,
-	],
-	operations: { checkOrCreate },
-};
+export const contact = defineResource('contact', 'Contact', [
+	{
+		name: 'Check or Create (Deprecated)',
+		value: 'checkOrCreate',
+		description:
+			'Return a contact, creating it when absent. Deprecated: the API replaces it with separate get-contact and create-contact operations.',
+		action: 'Check or create a contact (deprecated)',
+		run: checkOrCreate,
+	},
+]);

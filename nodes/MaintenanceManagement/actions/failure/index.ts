@@ -1,33 +1,25 @@
-import type { ResourceModule } from '../types';
+import { defineResource } from '../common';
 import { getAll } from './getAll.operation';
 import { getAllOpen } from './getAllOpen.operation';
 
-export const failure: ResourceModule = {
-	description: [
+export const failure = defineResource(
+	'failure',
+	'Work Order (Failure)',
+	[
 		{
-			displayName: 'Operation',
-			name: 'operation',
-			type: 'options',
-			noDataExpression: true,
-			displayOptions: { show: { resource: ['failure'] } },
-			options: [
-				{
-					name: 'Get Many',
-					value: 'getAll',
-					description: 'List work orders',
-					action: 'Get many work orders',
-				},
-				{
-					name: 'Get Many Open',
-					value: 'getAllOpen',
-					description: 'List work orders that are not completed or archived',
-					action: 'Get many open work orders',
-				},
-			],
-			default: 'getAllOpen',
+			name: 'Get Many',
+			value: 'getAll',
+			description: 'List work orders',
+			action: 'Get many work orders',
+			run: getAll,
 		},
-		...getAll.description,
-		...getAllOpen.description,
+		{
+			name: 'Get Many Open',
+			value: 'getAllOpen',
+			description: 'List work orders that are not completed or archived',
+			action: 'Get many open work orders',
+			run: getAllOpen,
+		},
 	],
-	operations: { getAll, getAllOpen },
-};
+	'getAllOpen',
+);

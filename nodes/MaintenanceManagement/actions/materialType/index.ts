@@ -1,18 +1,12 @@
-import { operationSelector } from '../common';
-import type { ResourceModule } from '../types';
+import { defineResource } from '../common';
 import { create } from './create.operation';
 
-export const materialType: ResourceModule = {
-	description: [
-		operationSelector('materialType', [
-			{
-				name: 'Create',
-				value: 'create',
-				description: 'Create a material type',
-				action: 'Create a material type',
-			},
-		]),
-		...create.description,
-	],
-	operations: { create },
-};
+export const materialType = defineResource('materialType', 'Material Type', [
+	{
+		name: 'Create',
+		value: 'create',
+		description: 'Create a material type',
+		action: 'Create a material type',
+		run: create,
+	},
+]);

@@ -1,25 +1,12 @@
-import type { ResourceModule } from '../types';
+import { defineResource } from '../common';
 import { getAll } from './getAll.operation';
 
-export const scheduledWork: ResourceModule = {
-	description: [
-		{
-			displayName: 'Operation',
-			name: 'operation',
-			type: 'options',
-			noDataExpression: true,
-			displayOptions: { show: { resource: ['scheduledWork'] } },
-			options: [
-				{
-					name: 'Get Many',
-					value: 'getAll',
-					description: 'List planned job orders (the dated occurrences of planned jobs)',
-					action: 'Get many planned job orders',
-				},
-			],
-			default: 'getAll',
-		},
-		...getAll.description,
-	],
-	operations: { getAll },
-};
+export const scheduledWork = defineResource('scheduledWork', 'Planned Job Order (Scheduled Work)', [
+	{
+		name: 'Get Many',
+		value: 'getAll',
+		description: 'List planned job orders (the dated occurrences of planned jobs)',
+		action: 'Get many planned job orders',
+		run: getAll,
+	},
+]);

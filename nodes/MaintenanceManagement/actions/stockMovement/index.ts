@@ -1,19 +1,13 @@
-import { operationSelector } from '../common';
-import type { ResourceModule } from '../types';
+import { defineResource } from '../common';
 import { getAll } from './getAll.operation';
 
-export const stockMovement: ResourceModule = {
-	description: [
-		operationSelector('stockMovement', [
-			{
-				name: 'Get Many',
-				value: 'getAll',
-				description:
-					'(Deprecated) List stock movements. Stock changes are now made with Stock Transaction operations, which have no list endpoint.',
-				action: 'Get many stock movements (deprecated)',
-			},
-		]),
-		...getAll.description,
-	],
-	operations: { getAll },
-};
+export const stockMovement = defineResource('stockMovement', 'Stock Movement (Deprecated)', [
+	{
+		name: 'Get Many',
+		value: 'getAll',
+		description:
+			'(Deprecated) List stock movements. Stock changes are now made with Stock Transaction operations, which have no list endpoint.',
+		action: 'Get many stock movements (deprecated)',
+		run: getAll,
+	},
+]);

@@ -1,18 +1,12 @@
-import { operationSelector } from '../common';
-import type { ResourceModule } from '../types';
+import { defineResource } from '../common';
 import { create } from './create.operation';
 
-export const work: ResourceModule = {
-	description: [
-		operationSelector('work', [
-			{
-				name: 'Create',
-				value: 'create',
-				description: 'Create a planned job',
-				action: 'Create a planned job',
-			},
-		]),
-		...create.description,
-	],
-	operations: { create },
-};
+export const work = defineResource('work', 'Planned Job (Work)', [
+	{
+		name: 'Create',
+		value: 'create',
+		description: 'Create a planned job',
+		action: 'Create a planned job',
+		run: create,
+	},
+]);
