@@ -12,7 +12,7 @@ import { sellOrderLine } from './sellOrderLine';
 import { stockMovement } from './stockMovement';
 import { stockTransaction } from './stockTransaction';
 import { supplier } from './supplier';
-import { byText } from './common';
+import { byText } from './shared/properties';
 import type { ResourceModule } from './types';
 import { work } from './work';
 

@@ -2,25 +2,9 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { id, lazy, oneOf } from '../../helpers/schemas';
-import { forOperation, recordLocator, simplifyProperty } from '../common';
+import { clearableText, nullableText, toNull, updateFields } from '../shared/fields';
+import { forOperation, recordLocator, simplifyProperty } from '../shared/properties';
 import type { OperationModule } from '../types';
-
-/** The word null (any case, spaces around it ignored) or a null from an expression: clear the field. */
-const toNull = (value: unknown): unknown =>
-	typeof value === 'string' && value.trim().toLowerCase() === 'null' ? null : value;
-
-const clearableText = (
-	displayName: string,
-	name: string,
-	description: string,
-): INodeProperties => ({
-	displayName,
-	name,
-	type: 'string',
-	default: '',
-	placeholder: 'e.g. text, or null to clear it',
-	description: `${description}. Enter null to clear it.`,
-});
 
 const properties: INodeProperties[] = [
 	{
@@ -28,79 +12,64 @@ const properties: INodeProperties[] = [
 		description:
 			'The buy order (purchase) to update: pick it from the list (searched by code) or enter its ID',
 	},
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			clearableText('Description', 'description', 'Description of the order'),
-			clearableText(
-				'External Sale ID',
-				'external_sale_id',
-				'Reference of the sale in an external system, such as an ERP',
-			),
-			clearableText('Internal Sale ID', 'internal_sale_id', 'Internal reference of the sale'),
-			{
-				displayName: 'Related To ID',
-				name: 'related_to_id',
-				type: 'number',
-				typeOptions: { numberPrecision: 0 },
-				default: 0,
-				description:
-					'ID of the work order (failure) or planned job order (scheduled work) the order relates to. Set it together with Related To Type; leave it out when removing the relation.',
-			},
-			{
-				displayName: 'Related To Type',
-				name: 'related_to_type',
-				type: 'options',
-				options: [
-					{
-						name: 'None (Remove the Relation)',
-						value: 'null',
-						description: 'Sends null for both Related To Type and Related To ID',
-					},
-					{ name: 'Planned Job Order (Scheduled Work)', value: 'SCHEDULED_WORK' },
-					{ name: 'Work Order (Failure)', value: 'FAILURE' },
-				],
-				default: 'FAILURE',
-				description:
-					'What Related To ID points to. Set it together with Related To ID, or choose None to remove the relation.',
-			},
-			{
-				displayName: 'Supplier ID',
-				name: 'supplier_id',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. 12, or null',
-				description:
-					'ID of the supplier, or the word null to remove the supplier. Removing it is allowed only while the order is in state SAVED_AS_DRAFT: in any other state the API refuses it with a property validation error on supplier_id, which this node passes on. Outside drafts a SERVICE order needs a supplier.',
-			},
-			{
-				displayName: 'Warehouse ID',
-				name: 'warehouse_id',
-				type: 'number',
-				typeOptions: { numberPrecision: 0 },
-				default: 0,
-				description:
-					'ID of the warehouse that receives the materials; outside drafts a MATERIAL order needs one',
-			},
-		],
-	},
+	updateFields([
+		clearableText('Description', 'description', 'Description of the order'),
+		clearableText(
+			'External Sale ID',
+			'external_sale_id',
+			'Reference of the sale in an external system, such as an ERP',
+		),
+		clearableText('Internal Sale ID', 'internal_sale_id', 'Internal reference of the sale'),
+		{
+			displayName: 'Related To ID',
+			name: 'related_to_id',
+			type: 'number',
+			typeOptions: { numberPrecision: 0 },
+			default: 0,
+			description:
+				'ID of the work order (failure) or planned job order (scheduled work) the order relates to. Set it together with Related To Type; leave it out when removing the relation.',
+		},
+		{
+			displayName: 'Related To Type',
+			name: 'related_to_type',
+			type: 'options',
+			options: [
+				{
+					name: 'None (Remove the Relation)',
+					value: 'null',
+					description: 'Sends null for both Related To Type and Related To ID',
+				},
+				{ name: 'Planned Job Order (Scheduled Work)', value: 'SCHEDULED_WORK' },
+				{ name: 'Work Order (Failure)', value: 'FAILURE' },
+			],
+			default: 'FAILURE',
+			description:
+				'What Related To ID points to. Set it together with Related To ID, or choose None to remove the relation.',
+		},
+		{
+			displayName: 'Supplier ID',
+			name: 'supplier_id',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 12, or null',
+			description:
+				'ID of the supplier, or the word null to remove the supplier. Removing it is allowed only while the order is in state SAVED_AS_DRAFT: in any other state the API refuses it with a property validation error on supplier_id, which this node passes on. Outside drafts a SERVICE order needs a supplier.',
+		},
+		{
+			displayName: 'Warehouse ID',
+			name: 'warehouse_id',
+			type: 'number',
+			typeOptions: { numberPrecision: 0 },
+			default: 0,
+			description:
+				'ID of the warehouse that receives the materials; outside drafts a MATERIAL order needs one',
+		},
+	]),
 	simplifyProperty,
 ];
 
 const SUPPLIER_MESSAGE =
 	'must be a supplier ID (a whole number), or the word null to remove the supplier (allowed only while the order is SAVED_AS_DRAFT)';
-
-const nullableText = () =>
-	z
-		.preprocess(
-			toNull,
-			z.string({ invalid_type_error: 'must be text, or null to clear it' }).nullable(),
-		)
-		.optional();
 
 const schema = lazy(() =>
 	z

@@ -1,4 +1,4 @@
-import { defineResource } from '../common';
+import { defineResource } from '../shared/properties';
 import { syncContacts } from './syncContacts.operation';
 
 export const client = defineResource('client', 'Client', [

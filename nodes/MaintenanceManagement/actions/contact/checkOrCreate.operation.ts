@@ -2,7 +2,8 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { boolean, idList, lazy, oneOf } from '../../helpers/schemas';
-import { booleanField, forOperation, simplifyProperty } from '../common';
+import { additionalFields } from '../shared/fields';
+import { booleanField, forOperation, simplifyProperty } from '../shared/properties';
 import type { OperationModule } from '../types';
 
 const REPORT_STATES = [
@@ -35,37 +36,30 @@ const properties: INodeProperties[] = [
 		default: '',
 		description: 'Full name of the contact. Set Email, Name or both.',
 	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{
-				displayName: 'Cellphone',
-				name: 'cellphone',
-				type: 'string',
-				default: '',
-				description: 'Mobile phone number',
-			},
-			{
-				displayName: 'Language',
-				name: 'language',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. en',
-				description: 'Language of the contact, as a language code',
-			},
-			{
-				displayName: 'Phone',
-				name: 'phone',
-				type: 'string',
-				default: '',
-				description: 'Landline phone number',
-			},
-		],
-	},
+	additionalFields([
+		{
+			displayName: 'Cellphone',
+			name: 'cellphone',
+			type: 'string',
+			default: '',
+			description: 'Mobile phone number',
+		},
+		{
+			displayName: 'Language',
+			name: 'language',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. en',
+			description: 'Language of the contact, as a language code',
+		},
+		{
+			displayName: 'Phone',
+			name: 'phone',
+			type: 'string',
+			default: '',
+			description: 'Landline phone number',
+		},
+	]),
 	{
 		displayName: 'Client Portal Permissions',
 		name: 'direct_permissions',

@@ -1,4 +1,4 @@
-import { defineResource } from '../common';
+import { defineResource } from '../shared/properties';
 import { checkOrCreate } from './checkOrCreate.operation';
 
 export const contact = defineResource('contact', 'Contact', [

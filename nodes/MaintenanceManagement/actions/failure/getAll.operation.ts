@@ -1,4 +1,4 @@
-import { listOperation, relationOptions } from '../common';
+import { listOperation, relationOptions } from '../shared/properties';
 
 export const FAILURE_RELATIONS = relationOptions(['assignees', 'eventsPlanned']);
 

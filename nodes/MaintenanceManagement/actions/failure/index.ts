@@ -1,4 +1,4 @@
-import { defineResource } from '../common';
+import { defineResource } from '../shared/properties';
 import { getAll } from './getAll.operation';
 import { getAllOpen } from './getAllOpen.operation';
 

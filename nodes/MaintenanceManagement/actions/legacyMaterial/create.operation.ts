@@ -2,7 +2,8 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { id, lazy, number, oneOf, text } from '../../helpers/schemas';
-import { forOperation, simplifyProperty } from '../common';
+import { additionalFields } from '../shared/fields';
+import { forOperation, simplifyProperty } from '../shared/properties';
 import type { OperationModule } from '../types';
 
 const properties: INodeProperties[] = [
@@ -33,41 +34,34 @@ const properties: INodeProperties[] = [
 		default: '',
 		description: 'Unique material code; must not be empty',
 	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{ displayName: 'Default Sell Price', name: 'default_sell_price', type: 'number', default: 0 },
-			{ displayName: 'Default Sell VAT (%)', name: 'default_sell_vat', type: 'number', default: 0 },
-			{
-				displayName: 'Mean Price',
-				name: 'mean_price',
-				type: 'number',
-				default: 0,
-				description: 'Only for a material, not for a folder',
-			},
-			{ displayName: 'Observation', name: 'observation', type: 'string', default: '' },
-			{
-				displayName: 'Parent ID',
-				name: 'parent_id',
-				type: 'number',
-				typeOptions: { numberPrecision: 0 },
-				default: 0,
-				description: 'ID of the folder the material goes in; required for a material',
-			},
-			{
-				displayName: 'Units',
-				name: 'units',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. unit',
-				description: 'Unit of measure; required for a material',
-			},
-		],
-	},
+	additionalFields([
+		{ displayName: 'Default Sell Price', name: 'default_sell_price', type: 'number', default: 0 },
+		{ displayName: 'Default Sell VAT (%)', name: 'default_sell_vat', type: 'number', default: 0 },
+		{
+			displayName: 'Mean Price',
+			name: 'mean_price',
+			type: 'number',
+			default: 0,
+			description: 'Only for a material, not for a folder',
+		},
+		{ displayName: 'Observation', name: 'observation', type: 'string', default: '' },
+		{
+			displayName: 'Parent ID',
+			name: 'parent_id',
+			type: 'number',
+			typeOptions: { numberPrecision: 0 },
+			default: 0,
+			description: 'ID of the folder the material goes in; required for a material',
+		},
+		{
+			displayName: 'Units',
+			name: 'units',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. unit',
+			description: 'Unit of measure; required for a material',
+		},
+	]),
 	{
 		displayName: 'Warehouses',
 		name: 'material_warehouse',

@@ -1,4 +1,4 @@
-import { listOperation } from '../common';
+import { listOperation } from '../shared/properties';
 
 export const getAll = listOperation('location', 'getAll', '/locations', {
 	filters: [

@@ -1,4 +1,4 @@
-import { defineResource } from '../common';
+import { defineResource } from '../shared/properties';
 import { get } from './get.operation';
 import { getAll } from './getAll.operation';
 import { updateMany } from './updateMany.operation';

@@ -3,7 +3,8 @@ import { z } from 'zod';
 
 import { id, lazy, number, oneOf, text } from '../../helpers/schemas';
 import { recordsOf, toItems } from '../../helpers/simplify';
-import { forOperation, recordLocator, simplifyProperty } from '../common';
+import { updateFields } from '../shared/fields';
+import { forOperation, recordLocator, simplifyProperty } from '../shared/properties';
 import type { Grouping } from '../executor';
 import { sendGrouped } from '../executor';
 import type { OperationModule } from '../types';
@@ -26,60 +27,53 @@ const properties: INodeProperties[] = [
 		description:
 			'The location to update. Its ID is sent as "id" in its element of the locations array.',
 	},
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{
-				displayName: 'Area',
-				name: 'area',
-				type: 'number',
-				default: 0,
-				description: 'Floor area of the location',
-			},
-			{
-				displayName: 'Code',
-				name: 'code',
-				type: 'string',
-				default: '',
-				description: 'Code of the location; unique across its level',
-			},
-			{ displayName: 'Glass Area', name: 'glass_area', type: 'number', default: 0 },
-			{
-				displayName: 'Latitude',
-				name: 'latitude',
-				type: 'number',
-				typeOptions: { numberPrecision: 7 },
-				default: 0,
-			},
-			{
-				displayName: 'Longitude',
-				name: 'longitude',
-				type: 'number',
-				typeOptions: { numberPrecision: 7 },
-				default: 0,
-			},
-			{ displayName: 'Name', name: 'name', type: 'string', default: '' },
-			{
-				displayName: 'Observation',
-				name: 'observation',
-				type: 'string',
-				typeOptions: { rows: 2 },
-				default: '',
-			},
-			{
-				displayName: 'Orientation',
-				name: 'orientation',
-				type: 'options',
-				options: ORIENTATIONS.map((value) => ({ name: value, value })),
-				default: 'North',
-			},
-			{ displayName: 'Volume', name: 'volume', type: 'number', default: 0 },
-		],
-	},
+	updateFields([
+		{
+			displayName: 'Area',
+			name: 'area',
+			type: 'number',
+			default: 0,
+			description: 'Floor area of the location',
+		},
+		{
+			displayName: 'Code',
+			name: 'code',
+			type: 'string',
+			default: '',
+			description: 'Code of the location; unique across its level',
+		},
+		{ displayName: 'Glass Area', name: 'glass_area', type: 'number', default: 0 },
+		{
+			displayName: 'Latitude',
+			name: 'latitude',
+			type: 'number',
+			typeOptions: { numberPrecision: 7 },
+			default: 0,
+		},
+		{
+			displayName: 'Longitude',
+			name: 'longitude',
+			type: 'number',
+			typeOptions: { numberPrecision: 7 },
+			default: 0,
+		},
+		{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+		{
+			displayName: 'Observation',
+			name: 'observation',
+			type: 'string',
+			typeOptions: { rows: 2 },
+			default: '',
+		},
+		{
+			displayName: 'Orientation',
+			name: 'orientation',
+			type: 'options',
+			options: ORIENTATIONS.map((value) => ({ name: value, value })),
+			default: 'North',
+		},
+		{ displayName: 'Volume', name: 'volume', type: 'number', default: 0 },
+	]),
 	simplifyProperty,
 ];
 

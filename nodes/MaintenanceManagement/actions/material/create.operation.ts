@@ -2,7 +2,8 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { lazy, number } from '../../helpers/schemas';
-import { byText, forOperation, simplifyProperty } from '../common';
+import { additionalFields } from '../shared/fields';
+import { byText, forOperation, simplifyProperty } from '../shared/properties';
 import type { OperationModule } from '../types';
 import { materialShape, optionalMaterialFields, requiredMaterialFields } from './fields';
 
@@ -27,14 +28,7 @@ const saleFields: INodeProperties[] = [
 
 const properties: INodeProperties[] = [
 	...requiredMaterialFields,
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [...optionalMaterialFields(false), ...saleFields].sort(byText('displayName')),
-	},
+	additionalFields([...optionalMaterialFields(false), ...saleFields].sort(byText('displayName'))),
 	simplifyProperty,
 ];
 

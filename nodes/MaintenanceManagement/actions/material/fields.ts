@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { id, oneOf, text } from '../../helpers/schemas';
+import { nullableText } from '../shared/fields';
 
 export const CONSUMPTION_TYPES = ['INHERIT', 'AUTOMATIC', 'MANUAL'] as const;
 
@@ -68,17 +69,8 @@ export const optionalMaterialFields = (update: boolean): INodeProperties[] => [
 	textField('SKU', 'sku', update),
 ];
 
-/** On update, the word null (or a null from an expression) clears the field, as the Buy Order supplier does. */
-const toNull = (value: unknown): unknown =>
-	typeof value === 'string' && value.trim().toLowerCase() === 'null' ? null : value;
-
 const optionalText = (update: boolean) =>
-	update
-		? z.preprocess(
-				toNull,
-				z.string({ invalid_type_error: 'must be text, or null to clear it' }).nullable().optional(),
-			)
-		: z.string({ invalid_type_error: 'must be text' }).optional();
+	update ? nullableText() : z.string({ invalid_type_error: 'must be text' }).optional();
 
 /** The body fields Create and Update share; Update lets the optional text fields be null. */
 export const materialShape = (update: boolean) => ({

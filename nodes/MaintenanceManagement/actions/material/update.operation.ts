@@ -2,7 +2,13 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { lazy } from '../../helpers/schemas';
-import { expandedProperty, forOperation, relationOptions, simplifyProperty } from '../common';
+import { updateFields } from '../shared/fields';
+import {
+	expandedProperty,
+	forOperation,
+	relationOptions,
+	simplifyProperty,
+} from '../shared/properties';
 import type { OperationModule } from '../types';
 import { materialShape, optionalMaterialFields, requiredMaterialFields } from './fields';
 
@@ -24,14 +30,7 @@ const properties: INodeProperties[] = [
 		default: '',
 	},
 	...requiredMaterialFields,
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: optionalMaterialFields(true),
-	},
+	updateFields(optionalMaterialFields(true)),
 	expandedProperty(relationOptions(['material_type', 'supplier_custom_price', 'warehouse'])),
 	simplifyProperty,
 ];

@@ -2,7 +2,8 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { lazy, text } from '../../helpers/schemas';
-import { forOperation, simplifyProperty } from '../common';
+import { additionalFields } from '../shared/fields';
+import { forOperation, simplifyProperty } from '../shared/properties';
 import type { OperationModule } from '../types';
 
 const properties: INodeProperties[] = [
@@ -15,22 +16,15 @@ const properties: INodeProperties[] = [
 		default: '',
 		description: 'ID of the material type folder to create it in',
 	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{
-				displayName: 'Code',
-				name: 'code',
-				type: 'string',
-				default: '',
-				description: 'Unique code. Leave it out to have one generated.',
-			},
-		],
-	},
+	additionalFields([
+		{
+			displayName: 'Code',
+			name: 'code',
+			type: 'string',
+			default: '',
+			description: 'Unique code. Leave it out to have one generated.',
+		},
+	]),
 	simplifyProperty,
 ];
 

@@ -2,8 +2,9 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { id, integer, lazy, lineDescription, oneOf } from '../../helpers/schemas';
-import { forOperation, simplifyProperty } from '../common';
-import { checkLineType, LINE_TYPES, lineTypeProperty } from '../lineRules';
+import { additionalFields } from '../shared/fields';
+import { forOperation, simplifyProperty } from '../shared/properties';
+import { checkLineType, LINE_TYPES, lineTypeProperty } from '../shared/lineRules';
 import type { OperationModule } from '../types';
 
 const whole = (displayName: string, name: string, description?: string): INodeProperties => ({
@@ -28,37 +29,30 @@ const properties: INodeProperties[] = [
 	lineTypeProperty(
 		'What the line quotes. The API does not list the values it accepts for a new quote line; these are the types its quote lines carry.',
 	),
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{
-				displayName: 'Description',
-				name: 'description',
-				type: 'string',
-				default: '',
-				description: 'Required for SERVICE lines',
-			},
-			whole('Discount (%)', 'discount', 'Whole-number percentage'),
-			whole('Material ID', 'material_id', 'Required for MATERIAL lines'),
-			{ displayName: 'Observations', name: 'observations', type: 'string', default: '' },
-			whole('Other Cost ID', 'other_cost_id', 'Required for OTHER_COST lines'),
-			whole('Quantity', 'quantity', 'Whole number of units'),
-			whole('Received Quote Request Line ID', 'received_quote_request_line_id'),
-			{
-				displayName: 'Received Quote Request Line UUID',
-				name: 'received_quote_request_line_uuid',
-				type: 'string',
-				default: '',
-			},
-			{ displayName: 'Unit', name: 'unit', type: 'string', default: '' },
-			whole('Unit Price', 'unit_price', 'Whole number, as the API expects for quote lines'),
-			whole('VAT (%)', 'vat', 'Whole-number percentage'),
-		],
-	},
+	additionalFields([
+		{
+			displayName: 'Description',
+			name: 'description',
+			type: 'string',
+			default: '',
+			description: 'Required for SERVICE lines',
+		},
+		whole('Discount (%)', 'discount', 'Whole-number percentage'),
+		whole('Material ID', 'material_id', 'Required for MATERIAL lines'),
+		{ displayName: 'Observations', name: 'observations', type: 'string', default: '' },
+		whole('Other Cost ID', 'other_cost_id', 'Required for OTHER_COST lines'),
+		whole('Quantity', 'quantity', 'Whole number of units'),
+		whole('Received Quote Request Line ID', 'received_quote_request_line_id'),
+		{
+			displayName: 'Received Quote Request Line UUID',
+			name: 'received_quote_request_line_uuid',
+			type: 'string',
+			default: '',
+		},
+		{ displayName: 'Unit', name: 'unit', type: 'string', default: '' },
+		whole('Unit Price', 'unit_price', 'Whole number, as the API expects for quote lines'),
+		whole('VAT (%)', 'vat', 'Whole-number percentage'),
+	]),
 	simplifyProperty,
 ];
 

@@ -1,4 +1,4 @@
-import { listOperation, relationOptions } from '../common';
+import { listOperation, relationOptions } from '../shared/properties';
 
 export const getAll = listOperation('scheduledWork', 'getAll', '/works/scheduled', {
 	expanded: relationOptions([

@@ -2,8 +2,14 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { id, lazy, lineDescription, number, numericString, oneOf } from '../../helpers/schemas';
-import { expandedProperty, forOperation, relationOptions, simplifyProperty } from '../common';
-import { checkLineType, LINE_TYPES, lineTypeProperty } from '../lineRules';
+import { additionalFields } from '../shared/fields';
+import {
+	expandedProperty,
+	forOperation,
+	relationOptions,
+	simplifyProperty,
+} from '../shared/properties';
+import { checkLineType, LINE_TYPES, lineTypeProperty } from '../shared/lineRules';
 import type { OperationModule } from '../types';
 
 const properties: INodeProperties[] = [
@@ -33,52 +39,45 @@ const properties: INodeProperties[] = [
 		default: 0,
 		description: 'Price of one unit, before discount and VAT',
 	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{
-				displayName: 'Description',
-				name: 'description',
-				type: 'string',
-				default: '',
-				description: 'Required for SERVICE lines',
-			},
-			{
-				displayName: 'Discount (%)',
-				name: 'discount',
-				type: 'number',
-				default: 0,
-				description: 'Percentage; 10.23 means 10.23 percent',
-			},
-			{
-				displayName: 'Material ID',
-				name: 'material_id',
-				type: 'number',
-				default: 0,
-				description: 'Required for MATERIAL lines',
-			},
-			{ displayName: 'Observations', name: 'observations', type: 'string', default: '' },
-			{
-				displayName: 'Other Cost ID',
-				name: 'other_cost_id',
-				type: 'number',
-				default: 0,
-				description: 'Required for OTHER_COST lines',
-			},
-			{ displayName: 'Unit', name: 'unit', type: 'string', default: '' },
-			{
-				displayName: 'VAT (%)',
-				name: 'vat',
-				type: 'number',
-				default: 0,
-				description: 'Percentage; 10.23 means 10.23 percent',
-			},
-		],
-	},
+	additionalFields([
+		{
+			displayName: 'Description',
+			name: 'description',
+			type: 'string',
+			default: '',
+			description: 'Required for SERVICE lines',
+		},
+		{
+			displayName: 'Discount (%)',
+			name: 'discount',
+			type: 'number',
+			default: 0,
+			description: 'Percentage; 10.23 means 10.23 percent',
+		},
+		{
+			displayName: 'Material ID',
+			name: 'material_id',
+			type: 'number',
+			default: 0,
+			description: 'Required for MATERIAL lines',
+		},
+		{ displayName: 'Observations', name: 'observations', type: 'string', default: '' },
+		{
+			displayName: 'Other Cost ID',
+			name: 'other_cost_id',
+			type: 'number',
+			default: 0,
+			description: 'Required for OTHER_COST lines',
+		},
+		{ displayName: 'Unit', name: 'unit', type: 'string', default: '' },
+		{
+			displayName: 'VAT (%)',
+			name: 'vat',
+			type: 'number',
+			default: 0,
+			description: 'Percentage; 10.23 means 10.23 percent',
+		},
+	]),
 	expandedProperty(relationOptions(['cost_center', 'material', 'other_cost'])),
 	simplifyProperty,
 ];

@@ -1,4 +1,4 @@
-import { defineResource } from '../common';
+import { defineResource } from '../shared/properties';
 import { create } from './create.operation';
 
 export const sellOrderLine = defineResource('sellOrderLine', 'Sell Order Line', [

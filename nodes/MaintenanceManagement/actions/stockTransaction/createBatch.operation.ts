@@ -9,7 +9,8 @@ import { z } from 'zod';
 
 import { id, integer, lazy, oneOf } from '../../helpers/schemas';
 import { recordsOf, toItems } from '../../helpers/simplify';
-import { forOperation, simplifyProperty } from '../common';
+import { additionalFields } from '../shared/fields';
+import { forOperation, simplifyProperty } from '../shared/properties';
 import type { Grouping, ItemPart } from '../executor';
 import { runEndpoint, sendGrouped } from '../executor';
 import type { OperationModule } from '../types';
@@ -72,30 +73,23 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{
-				displayName: 'Observations',
-				name: 'observations',
-				type: 'string',
-				default: '',
-				description: 'For the whole batch. In a combined batch, items that set it must agree.',
-			},
-			{
-				displayName: 'Transactions (JSON)',
-				name: 'transactions_json',
-				type: 'json',
-				default: '[]',
-				description:
-					'The transactions as a JSON array, instead of the Transactions fields, for example from an expression over the item\'s lines: [{"material_id": 7, "quantity": 2, "cost_price": 10}]',
-			},
-		],
-	},
+	additionalFields([
+		{
+			displayName: 'Observations',
+			name: 'observations',
+			type: 'string',
+			default: '',
+			description: 'For the whole batch. In a combined batch, items that set it must agree.',
+		},
+		{
+			displayName: 'Transactions (JSON)',
+			name: 'transactions_json',
+			type: 'json',
+			default: '[]',
+			description:
+				'The transactions as a JSON array, instead of the Transactions fields, for example from an expression over the item\'s lines: [{"material_id": 7, "quantity": 2, "cost_price": 10}]',
+		},
+	]),
 	{
 		displayName: 'Options',
 		name: 'batchOptions',

@@ -1,4 +1,4 @@
-import { defineResource } from '../common';
+import { defineResource } from '../shared/properties';
 import { createBatch } from './createBatch.operation';
 import { transfer } from './transfer.operation';
 

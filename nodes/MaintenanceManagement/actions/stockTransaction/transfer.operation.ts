@@ -2,7 +2,8 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { id, integer, lazy } from '../../helpers/schemas';
-import { forOperation, simplifyProperty } from '../common';
+import { additionalFields } from '../shared/fields';
+import { forOperation, simplifyProperty } from '../shared/properties';
 import type { OperationModule } from '../types';
 
 const properties: INodeProperties[] = [
@@ -29,14 +30,9 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: 1,
 	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [{ displayName: 'Observations', name: 'observations', type: 'string', default: '' }],
-	},
+	additionalFields([
+		{ displayName: 'Observations', name: 'observations', type: 'string', default: '' },
+	]),
 	simplifyProperty,
 ];
 

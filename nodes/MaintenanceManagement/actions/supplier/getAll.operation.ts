@@ -1,4 +1,4 @@
-import { listOperation, relationOptions } from '../common';
+import { listOperation, relationOptions } from '../shared/properties';
 
 export const getAll = listOperation('supplier', 'getAll', '/suppliers', {
 	expanded: relationOptions(['categories', 'contacts', 'files', 'handshake', 'invite', 'services']),

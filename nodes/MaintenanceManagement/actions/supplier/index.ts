@@ -1,4 +1,4 @@
-import { defineResource } from '../common';
+import { defineResource } from '../shared/properties';
 import { getAll } from './getAll.operation';
 import { update } from './update.operation';
 

@@ -2,25 +2,9 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { boolean, idList, lazy, text } from '../../helpers/schemas';
-import { forOperation, recordLocator, simplifyProperty } from '../common';
+import { clearableText, nullableText, toNull, updateFields } from '../shared/fields';
+import { forOperation, recordLocator, simplifyProperty } from '../shared/properties';
 import type { OperationModule } from '../types';
-
-/** The word null (any case, spaces around it ignored): send null, which the API takes to clear the field. */
-const toNull = (value: unknown): unknown =>
-	typeof value === 'string' && value.trim().toLowerCase() === 'null' ? null : value;
-
-const clearableText = (
-	displayName: string,
-	name: string,
-	description: string,
-): INodeProperties => ({
-	displayName,
-	name,
-	type: 'string',
-	default: '',
-	placeholder: 'e.g. text, or null to clear it',
-	description: `${description}. Enter null to clear it.`,
-});
 
 const coordinateField = (displayName: string, name: string, limit: number): INodeProperties => ({
 	displayName,
@@ -36,64 +20,49 @@ const properties: INodeProperties[] = [
 		...recordLocator('supplier', 'Supplier', 'searchSuppliers'),
 		description: 'The supplier to update: pick it from the list (searched by name) or enter its ID',
 	},
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{
-				displayName: 'Add to Market',
-				name: 'add_to_market',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to add the supplier to the marketplace. The API takes false when this is left out; a supplier already there is not added again.',
-			},
-			clearableText('Address', 'address', 'Street address'),
-			clearableText('Area', 'area', 'District, region or state'),
-			clearableText('City', 'city', 'City or town'),
-			{
-				displayName: 'Code',
-				name: 'code',
-				type: 'string',
-				default: '',
-				description: 'Code of the supplier, unique in the entity',
-			},
-			{
-				displayName: 'Contact IDs',
-				name: 'contacts',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. 12, 15',
-				description:
-					'Warning: replaces the whole list of contacts associated with the supplier; contacts not listed here are removed from it. Comma-separated contact IDs, or null to remove every contact.',
-			},
-			clearableText('IBAN', 'iban', 'Bank account number (IBAN)'),
-			coordinateField('Latitude', 'latitude', 90),
-			coordinateField('Longitude', 'longitude', 180),
-			{
-				displayName: 'Name',
-				name: 'name',
-				type: 'string',
-				default: '',
-				description: 'Name of the supplier',
-			},
-			clearableText('Post Code', 'post_code', 'Postal code'),
-			clearableText('VAT Number', 'vat', 'VAT (tax) number'),
-		],
-	},
+	updateFields([
+		{
+			displayName: 'Add to Market',
+			name: 'add_to_market',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to add the supplier to the marketplace. The API takes false when this is left out; a supplier already there is not added again.',
+		},
+		clearableText('Address', 'address', 'Street address'),
+		clearableText('Area', 'area', 'District, region or state'),
+		clearableText('City', 'city', 'City or town'),
+		{
+			displayName: 'Code',
+			name: 'code',
+			type: 'string',
+			default: '',
+			description: 'Code of the supplier, unique in the entity',
+		},
+		{
+			displayName: 'Contact IDs',
+			name: 'contacts',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 12, 15',
+			description:
+				'Warning: replaces the whole list of contacts associated with the supplier; contacts not listed here are removed from it. Comma-separated contact IDs, or null to remove every contact.',
+		},
+		clearableText('IBAN', 'iban', 'Bank account number (IBAN)'),
+		coordinateField('Latitude', 'latitude', 90),
+		coordinateField('Longitude', 'longitude', 180),
+		{
+			displayName: 'Name',
+			name: 'name',
+			type: 'string',
+			default: '',
+			description: 'Name of the supplier',
+		},
+		clearableText('Post Code', 'post_code', 'Postal code'),
+		clearableText('VAT Number', 'vat', 'VAT (tax) number'),
+	]),
 	simplifyProperty,
 ];
-
-const nullableText = () =>
-	z
-		.preprocess(
-			toNull,
-			z.string({ invalid_type_error: 'must be text, or null to clear it' }).nullable(),
-		)
-		.optional();
 
 const coordinate = (limit: number) => {
 	const message = `must be a number from -${limit} to ${limit}, or null to clear it`;

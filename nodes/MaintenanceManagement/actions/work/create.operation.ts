@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { booleanField, forOperation, simplifyProperty } from '../common';
+import { additionalFields } from '../shared/fields';
+import { booleanField, forOperation, simplifyProperty } from '../shared/properties';
 import type { OperationModule } from '../types';
 import { workSchema } from './schema';
 
@@ -298,90 +299,79 @@ const properties: INodeProperties[] = [
 		ids('Specific Contact IDs', 'specific_contacts', 'Comma-separated contact IDs'),
 		ids('Specific Operator IDs', 'specific_operators', 'Comma-separated operator IDs'),
 	]),
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{
-				...booleanField(
-					'Any Responsible',
-					'any_responsible',
-					'Whether anyone may start it; when off, set Operator IDs or Technical Skill IDs',
-				),
-				default: true,
-			},
-			booleanField(
-				'Auto Close',
-				'auto_close',
-				'Whether to close orders automatically (CYCLIC and PLAN only)',
+	additionalFields([
+		{
+			...booleanField(
+				'Any Responsible',
+				'any_responsible',
+				'Whether anyone may start it; when off, set Operator IDs or Technical Skill IDs',
 			),
-			booleanField(
-				'Auto Pilot',
-				'auto_pilot',
-				'Whether to run on auto pilot (CYCLIC and PLAN only)',
-			),
-			{
-				displayName: 'Calendar ID',
-				name: 'calendar_id',
-				type: 'number',
-				default: 0,
-				description: 'Required for CYCLIC jobs repeating HOURLY',
-			},
-			{ displayName: 'Cost Center ID', name: 'cost_center_id', type: 'number', default: 0 },
-			{
-				displayName: 'Description',
-				name: 'description',
-				type: 'string',
-				typeOptions: { rows: 3 },
-				default: '',
-			},
-			{
-				displayName: 'Failure ID',
-				name: 'failure_id',
-				type: 'number',
-				default: 0,
-				description: 'The related work order',
-			},
-			{ displayName: 'Gatekeeper ID', name: 'gatekeeper_id', type: 'number', default: 0 },
-			ids(
-				'Gatekeeper Notification Operator IDs',
-				'gatekeeper_notification',
-				'Comma-separated operator IDs',
-			),
-			{
-				displayName: 'Interventions (JSON)',
-				name: 'interventions_json',
-				type: 'json',
-				default: '[]',
-				description:
-					'Interventions as a JSON array, instead of the Interventions fields, for example from an expression',
-				hint: 'For example: [{"id": 5, "elements": [{"id": "EL-1"}, {"id": "EL-2"}]}]',
-			},
-			booleanField(
-				'Is Protected',
-				'is_protected',
-				'Whether to protect it from edition and deletion by managers',
-			),
-			ids('Operator IDs', 'operator_id', 'Comma-separated IDs of the responsible operators'),
-			{
-				displayName: 'SLA Rules (JSON)',
-				name: 'sla_rules_json',
-				type: 'json',
-				default: '[]',
-				description: 'SLA rules as a JSON array, instead of the SLA Rules fields',
-				hint: 'For example: [{"calendar_id": "1", "target_hours": 8, "pausable": true, "specify_pause_reason": true, "pause_reasons": ["Waiting for parts"], "sla_rules_receivers": [{"notify_work_responsibles": true, "operators": [4]}]}]',
-			},
-			{ displayName: 'Supplier ID', name: 'supplier_id', type: 'number', default: 0 },
-			ids(
-				'Technical Skill IDs',
-				'technical_skill_id',
-				'Comma-separated IDs of the responsible technical skills',
-			),
-		],
-	},
+			default: true,
+		},
+		booleanField(
+			'Auto Close',
+			'auto_close',
+			'Whether to close orders automatically (CYCLIC and PLAN only)',
+		),
+		booleanField('Auto Pilot', 'auto_pilot', 'Whether to run on auto pilot (CYCLIC and PLAN only)'),
+		{
+			displayName: 'Calendar ID',
+			name: 'calendar_id',
+			type: 'number',
+			default: 0,
+			description: 'Required for CYCLIC jobs repeating HOURLY',
+		},
+		{ displayName: 'Cost Center ID', name: 'cost_center_id', type: 'number', default: 0 },
+		{
+			displayName: 'Description',
+			name: 'description',
+			type: 'string',
+			typeOptions: { rows: 3 },
+			default: '',
+		},
+		{
+			displayName: 'Failure ID',
+			name: 'failure_id',
+			type: 'number',
+			default: 0,
+			description: 'The related work order',
+		},
+		{ displayName: 'Gatekeeper ID', name: 'gatekeeper_id', type: 'number', default: 0 },
+		ids(
+			'Gatekeeper Notification Operator IDs',
+			'gatekeeper_notification',
+			'Comma-separated operator IDs',
+		),
+		{
+			displayName: 'Interventions (JSON)',
+			name: 'interventions_json',
+			type: 'json',
+			default: '[]',
+			description:
+				'Interventions as a JSON array, instead of the Interventions fields, for example from an expression',
+			hint: 'For example: [{"id": 5, "elements": [{"id": "EL-1"}, {"id": "EL-2"}]}]',
+		},
+		booleanField(
+			'Is Protected',
+			'is_protected',
+			'Whether to protect it from edition and deletion by managers',
+		),
+		ids('Operator IDs', 'operator_id', 'Comma-separated IDs of the responsible operators'),
+		{
+			displayName: 'SLA Rules (JSON)',
+			name: 'sla_rules_json',
+			type: 'json',
+			default: '[]',
+			description: 'SLA rules as a JSON array, instead of the SLA Rules fields',
+			hint: 'For example: [{"calendar_id": "1", "target_hours": 8, "pausable": true, "specify_pause_reason": true, "pause_reasons": ["Waiting for parts"], "sla_rules_receivers": [{"notify_work_responsibles": true, "operators": [4]}]}]',
+		},
+		{ displayName: 'Supplier ID', name: 'supplier_id', type: 'number', default: 0 },
+		ids(
+			'Technical Skill IDs',
+			'technical_skill_id',
+			'Comma-separated IDs of the responsible technical skills',
+		),
+	]),
 	simplifyProperty,
 ];
 

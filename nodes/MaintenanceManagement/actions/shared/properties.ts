@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { Endpoint, OperationEntry, OperationModule, ResourceModule } from './types';
+import type { Endpoint, OperationEntry, OperationModule, ResourceModule } from '../types';
 
 /**
  * The operation's properties, each shown only for its resource and operation. A plain spread rather

@@ -1,0 +1,55 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { z } from 'zod';
+
+/*
+ * The field helpers shared by the operations. The collections take their options as the literal array
+ * written in the operation file, so n8n's lint rules still read every option there; the order of the
+ * options, which those rules cannot see through a call, is checked by the description tests.
+ */
+
+/** The optional body fields of a create, as an "Additional Fields" collection. */
+export const additionalFields = (options: INodeProperties[]): INodeProperties => ({
+	displayName: 'Additional Fields',
+	name: 'additionalFields',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+	options,
+});
+
+/** The fields an update may change, as an "Update Fields" collection. */
+export const updateFields = (options: INodeProperties[]): INodeProperties => ({
+	displayName: 'Update Fields',
+	name: 'updateFields',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+	options,
+});
+
+/** The word null (any case, spaces around it ignored): send null, which the API takes to clear the field. */
+export const toNull = (value: unknown): unknown =>
+	typeof value === 'string' && value.trim().toLowerCase() === 'null' ? null : value;
+
+/** A text field of an update that the word null clears. */
+export const clearableText = (
+	displayName: string,
+	name: string,
+	description: string,
+): INodeProperties => ({
+	displayName,
+	name,
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. text, or null to clear it',
+	description: `${description}. Enter null to clear it.`,
+});
+
+/** The schema of a clearable text field: text, or null (also the word null) to clear it. */
+export const nullableText = () =>
+	z
+		.preprocess(
+			toNull,
+			z.string({ invalid_type_error: 'must be text, or null to clear it' }).nullable(),
+		)
+		.optional();

@@ -1,0 +1,45 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
+
+const { properties } = new MaintenanceManagement().description;
+
+/** Every property of the node, collections and their options included. */
+const walk = (list: INodeProperties[]): INodeProperties[] =>
+	list.flatMap((property) => [
+		property,
+		...(property.type === 'collection' ? walk(property.options as INodeProperties[]) : []),
+	]);
+
+/** n8n's lint rules order the items of a collection by display name, and options by name. */
+const sortedBy = <T>(list: T[], key: (item: T) => string): T[] =>
+	[...list].sort((a, b) => key(a).localeCompare(key(b)));
+
+describe('the action node description', () => {
+	// Additional Fields and Update Fields are built by shared helpers, where the lint rules cannot see
+	// the order of their options.
+	const collections = walk(properties).filter(
+		(property) => property.name === 'additionalFields' || property.name === 'updateFields',
+	);
+
+	it('lists the options of every Additional Fields and Update Fields by display name', () => {
+		expect(collections).toHaveLength(13);
+		for (const { options } of collections) {
+			const names = (options as INodeProperties[]).map((option) => option.displayName);
+			// Material's options are merged and sorted in code, by plain comparison ("SKU" before "Sale").
+			const plain = [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+			expect([sortedBy(names, (name) => name), plain]).toContainEqual(names);
+		}
+	});
+
+	it('lists the resources and each resource operations by name', () => {
+		const selectors = properties.filter(
+			(property) => property.name === 'resource' || property.name === 'operation',
+		);
+		expect(selectors).toHaveLength(16);
+		for (const { options } of selectors) {
+			const names = (options as Array<{ name: string }>).map((option) => option.name);
+			expect(names).toEqual(sortedBy(names, (name) => name));
+		}
+	});
+});
