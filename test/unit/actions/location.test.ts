@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { runNode, type Credentials } from './helpers/harness';
-import { ScriptedServer } from './helpers/scriptedServer';
+import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
+import { runNode, type Credentials } from '../helpers/harness';
+import { ScriptedServer } from '../helpers/scriptedServer';
 
 const TOKEN = 'loc_token_8d7e6f5a4b3c';
 const server = new ScriptedServer();
