@@ -1175,5 +1175,3 @@ export function matchRoute(
 	}
 	return pathFound ? 'methodMismatch' : undefined;
 }
-
-export { OPEN as OPEN_FAILURE_STATUSES };

@@ -203,23 +203,14 @@ export class MaintenanceManagementTrigger implements INodeType {
 	webhookMethods = {
 		default: {
 			// The service's webhooks are registered by hand in its settings (the API has no endpoint for
-			// them), so nothing remote is created or deleted. The node only remembers which URL it was
-			// activated on, so checkExists answers whether this URL is the one already set up.
+			// them), so nothing remote is checked, created or deleted.
 			async checkExists(this: IHookFunctions): Promise<boolean> {
-				const staticData = this.getWorkflowStaticData('node');
-				return (
-					staticData.webhookUrl !== undefined &&
-					staticData.webhookUrl === this.getNodeWebhookUrl('default')
-				);
+				return false;
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
-				const staticData = this.getWorkflowStaticData('node');
-				staticData.webhookUrl = this.getNodeWebhookUrl('default');
 				return true;
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
-				const staticData = this.getWorkflowStaticData('node');
-				delete staticData.webhookUrl;
 				return true;
 			},
 		},
@@ -261,7 +252,7 @@ export class MaintenanceManagementTrigger implements INodeType {
 
 		const options = this.getNodeParameter('options', {}) as TriggerOptions;
 		const eventPath = options.eventPath?.trim();
-		const event = detectEvent(payload, query, headers, eventPath || undefined)?.event ?? null;
+		const event = detectEvent(payload, query, headers, eventPath || undefined) ?? null;
 		const events = this.getNodeParameter('events', []) as string[];
 		if (!events.includes(ALL_EVENTS) && (event === null || !events.includes(event))) {
 			// Answered 200 so the service does not retry it; nothing starts.

@@ -14,13 +14,6 @@ export const EVENT_HEADERS = [
 	'x-webhook-event',
 ] as const;
 
-export type DetectedFrom = 'payload' | 'path' | 'query' | 'header';
-
-export interface DetectedEvent {
-	event: string;
-	from: DetectedFrom;
-}
-
 const SEPARATORS = /[\s.-]+/g;
 
 /**
@@ -89,20 +82,19 @@ export function detectEvent(
 	query: Record<string, unknown>,
 	headers: Record<string, unknown>,
 	propertyPath?: string,
-): DetectedEvent | undefined {
+): string | undefined {
 	if (propertyPath) {
 		const value = valueAtPath(payload, propertyPath);
-		if (typeof value === 'string' && value.trim() !== '')
-			return { event: toEventName(value) ?? value.trim(), from: 'path' };
+		if (typeof value === 'string' && value.trim() !== '') return toEventName(value) ?? value.trim();
 	} else {
 		const event = fromPayload(payload);
-		if (event !== undefined) return { event, from: 'payload' };
+		if (event !== undefined) return event;
 	}
 	const fromQuery = toEventName(first(query[EVENT_QUERY_PARAMETER]));
-	if (fromQuery !== undefined) return { event: fromQuery, from: 'query' };
+	if (fromQuery !== undefined) return fromQuery;
 	for (const name of EVENT_HEADERS) {
 		const event = toEventName(first(headers[name]));
-		if (event !== undefined) return { event, from: 'header' };
+		if (event !== undefined) return event;
 	}
 	return undefined;
 }

@@ -46,56 +46,44 @@ describe('valueAtPath', () => {
 });
 
 describe('event detection, in the order of the issue', () => {
-	const cases: Array<[string, Delivery, string]> = [
-		['event at the top level', { body: { event: 'FAILURE_CREATED' } }, 'payload'],
-		['event_type at the top level', { body: { event_type: 'failure_created' } }, 'payload'],
-		['type at the top level', { body: { type: 'FAILURE_CREATED' } }, 'payload'],
-		['name at the top level', { body: { name: 'FAILURE_CREATED' } }, 'payload'],
-		['action at the top level', { body: { action: 'FAILURE_CREATED' } }, 'payload'],
-		['topic at the top level', { body: { topic: 'failure.created' } }, 'payload'],
-		['event one level down', { body: { meta: { event: 'FAILURE_CREATED' } } }, 'payload'],
-		['topic one level down', { body: { id: 3, meta: { topic: 'FAILURE_CREATED' } } }, 'payload'],
-		[
-			'the event query parameter',
-			{ body: { id: 4 }, query: { event: 'FAILURE_CREATED' } },
-			'query',
-		],
+	const cases: Array<[string, Delivery]> = [
+		['event at the top level', { body: { event: 'FAILURE_CREATED' } }],
+		['event_type at the top level', { body: { event_type: 'failure_created' } }],
+		['type at the top level', { body: { type: 'FAILURE_CREATED' } }],
+		['name at the top level', { body: { name: 'FAILURE_CREATED' } }],
+		['action at the top level', { body: { action: 'FAILURE_CREATED' } }],
+		['topic at the top level', { body: { topic: 'failure.created' } }],
+		['event one level down', { body: { meta: { event: 'FAILURE_CREATED' } } }],
+		['topic one level down', { body: { id: 3, meta: { topic: 'FAILURE_CREATED' } } }],
+		['the event query parameter', { body: { id: 4 }, query: { event: 'FAILURE_CREATED' } }],
 		[
 			'a repeated event query parameter',
 			{ body: { id: 4 }, query: { event: ['FAILURE_CREATED', 'FILE_CREATED'] } },
-			'query',
 		],
 		[
 			'the X-Event-Name header',
 			{ body: { id: 4 }, headers: { 'X-Event-Name': 'FAILURE_CREATED' } },
-			'header',
 		],
-		[
-			'the X-Event header',
-			{ body: { id: 4 }, headers: { 'X-Event': 'FAILURE_CREATED' } },
-			'header',
-		],
+		['the X-Event header', { body: { id: 4 }, headers: { 'X-Event': 'FAILURE_CREATED' } }],
 		[
 			'the X-Event-Type header',
 			{ body: { id: 4 }, headers: { 'X-Event-Type': 'FAILURE_CREATED' } },
-			'header',
 		],
 		[
 			'the X-Webhook-Event header',
 			{ body: { id: 4 }, headers: { 'X-Webhook-Event': 'failure_created' } },
-			'header',
 		],
 	];
 
-	it.each(cases)('finds it in %s', async (_label, delivery, from) => {
+	it.each(cases)('finds it in %s', async (_label, delivery) => {
 		const run = await deliver({ ...none, events: ['FAILURE_CREATED'] }, delivery);
 		expect(startedItem(run)?.event).toBe('FAILURE_CREATED');
 		const headers: Record<string, unknown> = {};
 		for (const [name, value] of Object.entries(delivery.headers ?? {}))
 			headers[name.toLowerCase()] = value;
 		expect(
-			detectEvent(delivery.body as Record<string, unknown>, delivery.query ?? {}, headers)?.from,
-		).toBe(from);
+			detectEvent(delivery.body as Record<string, unknown>, delivery.query ?? {}, headers),
+		).toBe('FAILURE_CREATED');
 	});
 
 	it('prefers the payload over the query, and the query over the header', async () => {
