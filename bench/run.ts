@@ -1,15 +1,18 @@
 /**
  * `npm run bench`: every figure is the median of several runs, beside its anchor measured in the same
- * run, and the ratio between them. Writes BENCHMARKS.md. Not part of the tests.
+ * run, and the ratio between them. Writes BENCHMARKS.md from bench/BENCHMARKS.template.md. Not part of
+ * the tests.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { format, resolveConfig } from 'prettier';
 
 import { startSandbox, type RunningSandbox } from '../sandbox';
 import { N8nInstance } from '../test/e2e/n8n';
+import { renderBenchmarks } from './report';
 
 const ROOT = join(__dirname, '..');
 const execFileAsync = promisify(execFile);
@@ -443,25 +446,18 @@ async function main() {
 	}
 	const n8nVersion = JSON.parse(readFileSync(join(ROOT, 'e2e/n8n/package.json'), 'utf8'))
 		.dependencies.n8n;
-	const text = [
-		'# Benchmarks',
-		'',
-		`Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version} (the in-process figures) and n8n ${n8nVersion} on Node 24 (the n8n figures). Each figure is the median of ${ROUNDS} runs (3 for the slower ones), measured beside its anchor in the same run.`,
-		'',
-		'| Measure | This package | Anchor | Ratio | Target | |',
-		'|---|---|---|---|---|---|',
-		...rows.map((row) => `| ${row.join(' | ')} |`),
-		'',
-		...notes.map((note) => `- ${note}`),
-		'',
-		'## What limits the figures',
-		'',
-		"- **Trigger throughput.** n8n 2.41 acquires an expression-engine isolate for each webhook call of every trigger except its own Webhook node (`webhookPhaseNeedsIsolate` in n8n's live-webhooks), on top of the one the execution uses. No community trigger can avoid that extra cost (the two trigger rows above). The trigger keeps `webhook()` to a few property reads and offers version 2, for which n8n skips one more expression per call. `N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true` raises both rates several times over. At a few dozen events a second on two cores the rates move from run to run; the two figures of a row are taken side by side, so compare within a row.",
-		"- **Package load.** Each node and credential is bundled into one file (esbuild, run by gulp), request schemas are built on first use, and nothing heavy is imported at load (zod and n8n-workflow are n8n's own, already loaded). What remains, once when n8n starts, is mostly the action node's file (about 115 KB: the 22 operations' descriptions and their execution code): V8 compiling it, and building the description of 22 operations. Minifying it changes nothing measurable. Shipping the description as generated JSON and loading the execution code on first use measured about 6 ms, but n8n's community-node lint rules read the description, icon and credential tests in the node class itself, so the package keeps them there.",
-		'- **Return All against a fetch loop.** Both parse the same JSON; the node also turns every record into an n8n item. Simplify works in place on the parsed records, so it adds little; what remains is the item wrapper and pairing, which n8n needs.',
-		'',
-	].join('\n');
-	writeFileSync(join(ROOT, 'BENCHMARKS.md'), text);
+	const filled = renderBenchmarks({
+		date: new Date().toISOString().slice(0, 10),
+		machine: `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB`,
+		node: process.version,
+		n8n: n8nVersion,
+		rounds: String(ROUNDS),
+		rows,
+		notes,
+	});
+	const target = join(ROOT, 'BENCHMARKS.md');
+	const text = await format(filled, { ...(await resolveConfig(target)), parser: 'markdown' });
+	writeFileSync(target, text);
 	print('\nWrote BENCHMARKS.md');
 }
 

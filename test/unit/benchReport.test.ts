@@ -1,0 +1,34 @@
+import { readFileSync } from 'node:fs';
+
+import { fill, renderBenchmarks, TEMPLATE } from '../../bench/report';
+
+const report = {
+	date: '2026-11-23',
+	machine: '2 × Test CPU, 8 GiB',
+	node: 'v20.0.0',
+	n8n: '2.41.1',
+	rounds: '5',
+	rows: [['Package load', '16.7 ms', '479.7 ms', '0.03', 'a few ms', '**missed**']],
+	notes: ['Rate limit scaled from 60 a minute to 20 every 2 s.'],
+};
+
+describe('the benchmark report (a dry run of its template)', () => {
+	it('fills every placeholder of the template with the figures and keeps its prose', () => {
+		const text = renderBenchmarks(report);
+		expect(text).not.toMatch(/\{\{|\}\}/);
+		expect(text).toMatch(/^# Benchmarks\n\nWritten by `npm run bench` on 2026-11-23: 2 × Test CPU/);
+		expect(text).toContain('Node v20.0.0 (the in-process figures) and n8n 2.41.1 on Node 24');
+		expect(text).toContain('the median of 5 runs');
+		expect(text).toContain('| Package load | 16.7 ms | 479.7 ms | 0.03 | a few ms | **missed** |');
+		expect(text).toContain('- Rate limit scaled from 60 a minute to 20 every 2 s.');
+		expect(text).toContain('## What limits the figures');
+		expect(text).toContain('- **Trigger throughput.** n8n 2.41 acquires');
+	});
+
+	it('refuses a placeholder without a value, and a value without a placeholder', () => {
+		expect(() => fill('{{a}} {{b}}', { a: '1' })).toThrow('{{b}} has no value');
+		expect(() => fill('{{a}}', { a: '1', c: '3' })).toThrow('no place for c');
+		expect(fill('{{a}}-{{a}}', { a: '1' })).toBe('1-1');
+		expect(readFileSync(TEMPLATE, 'utf8')).toContain('{{rows}}');
+	});
+});
