@@ -1,15 +1,31 @@
 import js from '@eslint/js';
-import { n8nCommunityNodesPlugin } from '@n8n/eslint-plugin-community-nodes';
-import n8nNodesBase from 'eslint-plugin-n8n-nodes-base';
+import { config as n8nNodeConfig } from '@n8n/node-cli/eslint';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
+
+/** What the package ships: n8n's rules apply here, and nowhere else. */
+const PACKAGE_SOURCES = ['nodes/**/*.ts', 'credentials/**/*.ts'];
+
+/**
+ * `n8n-node lint`'s own configuration (@n8n/node-cli/eslint), unchanged except that its blocks for every
+ * `.ts` file cover only the package's sources: the tests, the sandbox and the benchmarks run in Node and
+ * rightly use fs, process and http, which n8n's rules forbid in a node.
+ */
+const n8nRules = n8nNodeConfig.map((block) =>
+	block.files?.length === 1 && block.files[0] === '**/*.ts'
+		? { ...block, files: PACKAGE_SOURCES }
+		: block,
+);
 
 export default tseslint.config(
 	{
 		ignores: ['dist/**', 'node_modules/**', '.runtime/**', '.dev/**', 'coverage/**', 'e2e/n8n/**'],
 	},
+	...n8nRules,
 	{
+		// The package's sources get these from n8n's configuration above (its own typescript-eslint).
 		files: ['**/*.ts'],
+		ignores: PACKAGE_SOURCES,
 		extends: [js.configs.recommended, tseslint.configs.recommended],
 		rules: {
 			'@typescript-eslint/no-unused-vars': [
@@ -39,40 +55,6 @@ export default tseslint.config(
 				fetch: 'readonly',
 				Buffer: 'readonly',
 			},
-		},
-	},
-	{
-		files: ['nodes/**/*.ts', 'credentials/**/*.ts', 'package.json'],
-		...n8nCommunityNodesPlugin.configs.recommended,
-		ignores: [],
-	},
-	{
-		files: ['package.json'],
-		plugins: { 'n8n-nodes-base': n8nNodesBase },
-		rules: { ...n8nNodesBase.configs.community.rules },
-		languageOptions: {
-			parser: tseslint.parser,
-			parserOptions: { extraFileExtensions: ['.json'] },
-		},
-	},
-	{
-		files: ['credentials/**/*.ts'],
-		plugins: { 'n8n-nodes-base': n8nNodesBase },
-		rules: {
-			...n8nNodesBase.configs.credentials.rules,
-			// As in n8n's own community-node lint config: a full URL is the right value for a community package.
-			'n8n-nodes-base/cred-class-field-documentation-url-miscased': 'off',
-		},
-	},
-	{
-		files: ['nodes/**/*.ts'],
-		plugins: { 'n8n-nodes-base': n8nNodesBase },
-		rules: {
-			...n8nNodesBase.configs.nodes.rules,
-			// As in n8n's own community-node lint config: inputs and outputs use NodeConnectionTypes,
-			// which @n8n/community-nodes/node-connection-type-literal requires.
-			'n8n-nodes-base/node-class-description-inputs-wrong-regular-node': 'off',
-			'n8n-nodes-base/node-class-description-outputs-wrong': 'off',
 		},
 	},
 	// Formatting is Prettier's (npm run lint runs prettier --check): no ESLint rule may fight it.

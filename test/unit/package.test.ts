@@ -22,7 +22,7 @@ describe('package.json', () => {
 		expect(pkg.files).toEqual(['dist']);
 		expect(pkg.dependencies).toBeUndefined();
 		expect(pkg.peerDependencies).toEqual({ 'n8n-workflow': '*' });
-		expect(pkg.n8n).toMatchObject({ n8nNodesApiVersion: 1, strict: true });
+		expect(pkg.n8n).toMatchObject({ n8nNodesApiVersion: 1 });
 	});
 
 	it('names, in its n8n section, a source file for every built node and credential', () => {
