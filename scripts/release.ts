@@ -1,0 +1,51 @@
+/**
+ * `npm run release [-- patch|minor|major|<version>]`: bumps package.json's version (none given: releases
+ * the current version if it has no tag yet), moves CHANGELOG.md's Unreleased notes into a section dated
+ * today, commits both and tags v<version>. It never publishes: pushing the tag makes GitHub Actions
+ * publish (.github/workflows/publish.yml).
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { releaseChangelog } from './changelog';
+
+const ROOT = join(__dirname, '..');
+const git = (...args: string[]) =>
+	execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+
+function main(): void {
+	if (git('status', '--porcelain').trim()) throw new Error('commit or stash your changes first');
+	const bump = process.argv[2];
+	const current = (
+		JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }
+	).version;
+	if (!bump && git('tag', '--list', `v${current}`).trim())
+		throw new Error(`v${current} is already tagged: say patch, minor, major or a version`);
+	if (bump)
+		execFileSync('npm', ['version', bump, '--no-git-tag-version'], { cwd: ROOT, stdio: 'ignore' });
+	const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+		version: string;
+		repository: { url: string };
+	};
+	const repositoryUrl = pkg.repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
+	const file = join(ROOT, 'CHANGELOG.md');
+	const date = new Date().toISOString().slice(0, 10);
+	writeFileSync(
+		file,
+		releaseChangelog(readFileSync(file, 'utf8'), pkg.version, date, repositoryUrl),
+	);
+	git('add', 'package.json', 'package-lock.json', 'CHANGELOG.md');
+	git('commit', '--quiet', '-m', `Release ${pkg.version}`);
+	git('tag', '--annotate', `v${pkg.version}`, '-m', `Release ${pkg.version}`);
+	process.stdout.write(
+		`Tagged v${pkg.version}. Push it to publish from CI: git push --follow-tags\n`,
+	);
+}
+
+try {
+	main();
+} catch (error) {
+	process.stderr.write(`release: ${(error as Error).message}\n`);
+	process.exit(1);
+}

@@ -1,0 +1,127 @@
+/**
+ * The checks `npm run verify` makes on package.json and on the packed tarball, as pure functions: each
+ * returns what is wrong, in words that say how to fix it (an empty list when all is well).
+ */
+
+/** Lifecycle scripts npm runs on the user's machine when it installs a package: n8n refuses them. */
+export const INSTALL_SCRIPTS = [
+	'preinstall',
+	'install',
+	'postinstall',
+	'prepublish',
+	'preprepare',
+	'prepare',
+	'postprepare',
+];
+
+export interface Manifest {
+	name?: string;
+	license?: string;
+	files?: string[];
+	scripts?: Record<string, string>;
+	dependencies?: Record<string, string>;
+	optionalDependencies?: Record<string, string>;
+	bundleDependencies?: unknown;
+	bundledDependencies?: unknown;
+	peerDependencies?: Record<string, string>;
+	keywords?: string[];
+	n8n?: { nodes?: string[]; credentials?: string[] };
+	[field: string]: unknown;
+}
+
+export function checkManifest(pkg: Manifest): string[] {
+	const problems: string[] = [];
+	for (const field of ['dependencies', 'optionalDependencies'] as const) {
+		const names = Object.keys(pkg[field] ?? {});
+		if (names.length)
+			problems.push(
+				`package.json ${field} must be empty (n8n installs community packages without them): move ${names.join(', ')} to devDependencies`,
+			);
+	}
+	for (const field of ['bundleDependencies', 'bundledDependencies'] as const) {
+		if (pkg[field] !== undefined)
+			problems.push(`package.json ${field}: remove it; a community package bundles nothing`);
+	}
+	const peers = pkg.peerDependencies ?? {};
+	if (peers['n8n-workflow'] !== '*' || Object.keys(peers).length !== 1)
+		problems.push(
+			`package.json peerDependencies must be exactly {"n8n-workflow": "*"}, found ${JSON.stringify(peers)}`,
+		);
+	const lifecycle = Object.keys(pkg.scripts ?? {}).filter((name) => INSTALL_SCRIPTS.includes(name));
+	if (lifecycle.length)
+		problems.push(
+			`package.json scripts: remove ${lifecycle.join(', ')}; n8n refuses packages that run code when installed`,
+		);
+	if (pkg.license !== 'MIT')
+		problems.push(`package.json license must be "MIT", found ${JSON.stringify(pkg.license)}`);
+	if (JSON.stringify(pkg.files) !== JSON.stringify(['dist']))
+		problems.push(`package.json files must be ["dist"], found ${JSON.stringify(pkg.files)}`);
+	if (!pkg.keywords?.includes('n8n-community-node-package'))
+		problems.push('package.json keywords must include "n8n-community-node-package"');
+	for (const file of [...(pkg.n8n?.nodes ?? []), ...(pkg.n8n?.credentials ?? [])]) {
+		if (!file.startsWith('dist/'))
+			problems.push(`package.json n8n lists ${file}, outside dist/: list the built file`);
+	}
+	return problems;
+}
+
+/** Files npm always packs beside `files`. */
+const ALWAYS_PACKED = /^(package\.json|README(\.md)?|LICEN[CS]E(\.md)?|CHANGELOG\.md)$/i;
+
+/** The tarball holds dist/ and npm's own files only, and every node and credential package.json lists. */
+export function checkTarball(pkg: Manifest, files: string[]): string[] {
+	const problems: string[] = [];
+	const stray = files.filter((file) => !file.startsWith('dist/') && !ALWAYS_PACKED.test(file));
+	if (stray.length) problems.push(`the tarball holds files outside dist/: ${stray.join(', ')}`);
+	if (!files.some((file) => /^LICEN[CS]E(\.md)?$/i.test(file)))
+		problems.push('the tarball has no LICENSE file: add the MIT licence text as LICENSE');
+	for (const file of [...(pkg.n8n?.nodes ?? []), ...(pkg.n8n?.credentials ?? [])]) {
+		if (!files.includes(file))
+			problems.push(`the tarball lacks ${file}, which package.json lists: run npm run build`);
+	}
+	const sources = files.filter((file) => /\.ts$/.test(file) && !file.endsWith('.d.ts'));
+	if (sources.length) problems.push(`the tarball holds TypeScript sources: ${sources.join(', ')}`);
+	return problems;
+}
+
+/** Who publishes the package: publisher.json, the one place the owner fills in. */
+export interface Publisher {
+	github: string;
+	author: { name: string; email: string };
+}
+
+/** The package.json fields publisher.json decides. */
+export function metadataFields(publisher: Publisher) {
+	const url = `https://github.com/${publisher.github}`;
+	return {
+		homepage: `${url}#readme`,
+		bugs: { url: `${url}/issues` },
+		author: { name: publisher.author.name, email: publisher.author.email },
+		repository: { type: 'git', url: `git+${url}.git` },
+	};
+}
+
+/** Fields of publisher.json still holding the placeholders it ships with, or malformed. */
+export function publisherProblems(publisher: Publisher): string[] {
+	const problems: string[] = [];
+	const [owner, repo, ...rest] = publisher.github.split('/');
+	if (!owner || !repo || rest.length || !/^[A-Za-z0-9-]+$/.test(owner))
+		problems.push(`github must be "owner/repository", found ${JSON.stringify(publisher.github)}`);
+	else if (owner === 'OWNER') problems.push('github still names the placeholder owner OWNER');
+	if (/OWNER/.test(publisher.author.name))
+		problems.push('author.name is still the placeholder "OWNER NAME"');
+	if (/@example\.(com|org|net)$/i.test(publisher.author.email))
+		problems.push(`author.email is a placeholder address (${publisher.author.email})`);
+	else if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(publisher.author.email))
+		problems.push(
+			`author.email is not an email address: ${JSON.stringify(publisher.author.email)}`,
+		);
+	return problems;
+}
+
+/** package.json fields that differ from what publisher.json decides. */
+export function metadataDrift(pkg: Manifest, publisher: Publisher): string[] {
+	return Object.entries(metadataFields(publisher))
+		.filter(([field, value]) => JSON.stringify(pkg[field]) !== JSON.stringify(value))
+		.map(([field]) => field);
+}

@@ -1,0 +1,82 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { releaseChangelog, unreleasedNotes } from '../../scripts/changelog';
+
+const URL = 'https://github.com/acme/n8n-nodes-maintenance-management';
+
+const first = `# Changelog
+
+Intro.
+
+## [Unreleased]
+
+### Added
+
+- The action node.
+
+[Unreleased]: ${URL}/commits/HEAD
+`;
+
+describe('releaseChangelog', () => {
+	it('moves the Unreleased notes under the dated version and links its tag', () => {
+		expect(releaseChangelog(first, '0.1.0', '2026-11-23', URL)).toBe(`# Changelog
+
+Intro.
+
+## [Unreleased]
+
+## [0.1.0] - 2026-11-23
+
+### Added
+
+- The action node.
+
+[Unreleased]: ${URL}/compare/v0.1.0...HEAD
+[0.1.0]: ${URL}/releases/tag/v0.1.0
+`);
+	});
+
+	it('keeps older releases below the new one and links each to the one before', () => {
+		const released = releaseChangelog(first, '0.1.0', '2026-11-23', URL).replace(
+			'## [Unreleased]\n',
+			'## [Unreleased]\n\n### Fixed\n\n- A bug.\n',
+		);
+		const next = releaseChangelog(released, '0.1.1', '2026-12-01', URL);
+		expect(next).toContain(
+			'## [Unreleased]\n\n## [0.1.1] - 2026-12-01\n\n### Fixed\n\n- A bug.\n\n## [0.1.0] - 2026-11-23\n\n### Added\n\n- The action node.\n',
+		);
+		expect(next.trim().split('\n').slice(-3)).toEqual([
+			`[Unreleased]: ${URL}/compare/v0.1.1...HEAD`,
+			`[0.1.1]: ${URL}/compare/v0.1.0...v0.1.1`,
+			`[0.1.0]: ${URL}/releases/tag/v0.1.0`,
+		]);
+		expect(unreleasedNotes(next)).toBe('');
+	});
+
+	it('refuses a release with nothing under Unreleased', () => {
+		const released = releaseChangelog(first, '0.1.0', '2026-11-23', URL);
+		expect(() => releaseChangelog(released, '0.1.1', '2026-12-01', URL)).toThrow(
+			'nothing under Unreleased',
+		);
+	});
+
+	it('refuses a version the changelog already has, and a changelog without Unreleased', () => {
+		const released = releaseChangelog(first, '0.1.0', '2026-11-23', URL).replace(
+			'## [Unreleased]\n',
+			'## [Unreleased]\n\n- More.\n',
+		);
+		expect(() => releaseChangelog(released, '0.1.0', '2026-12-01', URL)).toThrow(
+			'already has a section for 0.1.0',
+		);
+		expect(() => unreleasedNotes('# Changelog\n')).toThrow('no "## [Unreleased]" section');
+	});
+
+	it('leaves CHANGELOG.md with the first release, 0.1.0, ready under Unreleased', () => {
+		const changelog = readFileSync(join(__dirname, '..', '..', 'CHANGELOG.md'), 'utf8');
+		expect(unreleasedNotes(changelog)).toContain('The first release, 0.1.0.');
+		expect(releaseChangelog(changelog, '0.1.0', '2026-11-23', URL)).toContain(
+			'## [0.1.0] - 2026-11-23\n\nThe first release, 0.1.0.\n\n### Added\n\n- **Maintenance Management** action node',
+		);
+	});
+});
