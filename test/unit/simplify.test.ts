@@ -56,6 +56,21 @@ describe('Simplify', () => {
 		});
 	});
 
+	it('puts id and type first, so the table view shows them, and leaves out the internal fts_vector', () => {
+		const order: ApiResource = {
+			id: '9',
+			type: 'failure',
+			attributes: { failure_id: 9, fts_vector: 'wo-9 boiler', code: 'WO-9', status: 'PAUSED' },
+		};
+		const item = simplifyResource(order, new Map());
+		expect(Object.keys(item)).toEqual(['id', 'type', 'failure_id', 'code', 'status']);
+		expect(item).not.toHaveProperty('fts_vector');
+		// The raw record keeps every attribute the API sent.
+		expect(toItems([order], undefined, false)[0]).toMatchObject({
+			attributes: { fts_vector: 'wo-9 boiler' },
+		});
+	});
+
 	it('keeps an attribute named type as attribute_type, so the resource type stays in type', () => {
 		const work: ApiResource = {
 			id: '5',

@@ -16,10 +16,13 @@ export function indexIncluded(included: ApiResource[] | undefined): IncludedInde
 	return index;
 }
 
+/** Attributes the API fills for its own use (a search index), left out of simplified items. */
+export const INTERNAL_ATTRIBUTES: readonly string[] = ['fts_vector'];
+
 /**
- * One flat item per resource: the attributes, with `id` and `type` beside them, each expanded
- * relationship resolved from `included` under its own name, and the entries of its `meta`
- * (`custom_fields`, `cost_centers`).
+ * One flat item per resource: `id` and `type` first (so n8n's table view shows them), then the
+ * attributes, each expanded relationship resolved from `included` under its own name, and the
+ * entries of its `meta` (`custom_fields`, `cost_centers`). Internal attributes are left out.
  * An attribute whose name collides with `id` or `type` (a planned job's `type`, say) is kept as
  * `attribute_<name>`, so no value is lost.
  */
@@ -28,19 +31,12 @@ export function simplifyResource(
 	included: IncludedIndex,
 	depth = 0,
 ): IDataObject {
+	const item: IDataObject = { id: resource.id, type: resource.type };
 	const attributes = resource.attributes ?? {};
-	// A record of the page is flattened in place: its attributes object, freshly parsed and used once,
-	// becomes the item (copying 100,000 records would double the time and the memory of a Return All).
-	// An included record may be shared by several items, so it is copied.
-	const item: IDataObject = depth === 0 ? attributes : { ...attributes };
-	for (const name of ['id', 'type'] as const) {
-		if (name in item) {
-			item[`attribute_${name}`] = item[name];
-			delete item[name];
-		}
+	for (const name in attributes) {
+		if (INTERNAL_ATTRIBUTES.includes(name)) continue;
+		item[name === 'id' || name === 'type' ? `attribute_${name}` : name] = attributes[name];
 	}
-	item.id = resource.id;
-	item.type = resource.type;
 	const relationships = resource.relationships;
 	if (relationships) {
 		for (const name of Object.keys(relationships)) {
