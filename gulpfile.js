@@ -1,8 +1,9 @@
-const { rmSync } = require('node:fs');
+const { mkdirSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
+const { dirname, join } = require('node:path');
 const { build, context } = require('esbuild');
 const { dest, parallel, series, src, task } = require('gulp');
 
-const { n8n } = require('./package.json');
+const { homepage, n8n } = require('./package.json');
 
 /**
  * Each node and credential that package.json lists becomes one CommonJS file at that path, built from
@@ -35,7 +36,26 @@ task('build:icons', () =>
 	),
 );
 
-task('build', series('clean', parallel('build:bundle', 'build:icons')));
+/**
+ * Writes each node's codex (`<node>.node.json`: categories, search aliases, documentation links) next
+ * to its bundle. The source links name README sections (`#operations`); they are made absolute with
+ * the package's homepage, so the repository address lives only in package.json.
+ */
+task('build:codex', async () => {
+	const documentation = homepage.split('#')[0];
+	for (const node of n8n.nodes) {
+		const source = node.replace(/^dist\//, '').replace(/\.js$/, '.json');
+		const codex = JSON.parse(readFileSync(source, 'utf8'));
+		for (const links of Object.values(codex.resources)) {
+			for (const link of links) link.url = `${documentation}${link.url}`;
+		}
+		const target = join(process.env.BUNDLE_OUTDIR ?? 'dist', source);
+		mkdirSync(dirname(target), { recursive: true });
+		writeFileSync(target, `${JSON.stringify(codex, null, '\t')}\n`);
+	}
+});
+
+task('build', series('clean', parallel('build:bundle', 'build:icons', 'build:codex')));
 
 /** Rebuilds the bundles whenever a source file changes (used by `npm run dev`). */
 task('watch', async () => {

@@ -145,6 +145,18 @@ describe('the trigger and the AI tool in a running n8n', () => {
 		);
 	});
 
+	it("gives n8n's node creator the codex: categories and the words users search for", async () => {
+		const types = (await n8n.getAsOwner('/types/nodes.json')) as Array<{
+			name: string;
+			codex?: { categories?: string[]; alias?: string[] };
+		}>;
+		for (const name of ['maintenanceManagement', 'maintenanceManagementTrigger']) {
+			const type = types.find((t) => t.name === `n8n-nodes-maintenance-management.${name}`);
+			expect(type?.codex?.categories).toEqual(expect.arrayContaining(['Productivity']));
+			expect(type?.codex?.alias).toEqual(expect.arrayContaining(['work order', 'planned job']));
+		}
+	});
+
 	it('receives events from the sandbox by POST and PATCH, ignores an unselected one, refuses a wrong secret', async () => {
 		const good = (method: string, events: string[]) =>
 			control('POST', '/webhooks', { url: webhookUrl(`?token=${WEBHOOK_SECRET}`), method, events });

@@ -1,0 +1,109 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { INodeProperties, INodeType } from 'n8n-workflow';
+
+import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/MaintenanceManagement.node';
+import { MaintenanceManagementTrigger } from '../../nodes/MaintenanceManagementTrigger/MaintenanceManagementTrigger.node';
+
+const ROOT = join(__dirname, '..', '..');
+const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+/** GitHub's anchors of the README's headings. */
+const anchors = new Set(
+	[...readme.matchAll(/^#+ (.+)$/gm)].map(
+		([, heading]) =>
+			'#' +
+			heading
+				.trim()
+				.toLowerCase()
+				.replace(/[^\w\s-]/g, '')
+				.replace(/\s/g, '-'),
+	),
+);
+
+/** The categories n8n's node creator knows. */
+const N8N_CATEGORIES = [
+	'Analytics',
+	'Communication',
+	'Data & Storage',
+	'Development',
+	'Finance & Accounting',
+	'Marketing & Content',
+	'Miscellaneous',
+	'Productivity',
+	'Sales',
+	'Utility',
+];
+
+interface Codex {
+	node: string;
+	categories: string[];
+	alias: string[];
+	resources: Record<string, Array<{ url: string }>>;
+}
+
+const nodes: Array<[string, INodeType]> = [
+	['nodes/MaintenanceManagement/MaintenanceManagement.node.json', new MaintenanceManagement()],
+	[
+		'nodes/MaintenanceManagementTrigger/MaintenanceManagementTrigger.node.json',
+		new MaintenanceManagementTrigger(),
+	],
+];
+
+describe.each(nodes)('codex %s', (file, nodeType) => {
+	const codex = JSON.parse(readFileSync(join(ROOT, file), 'utf8')) as Codex;
+
+	it("names its node as n8n keys it: the package name, then the node's name", () => {
+		expect(codex.node).toBe(`n8n-nodes-maintenance-management.${nodeType.description.name}`);
+	});
+
+	it("takes its categories from n8n's list", () => {
+		expect(codex.categories.length).toBeGreaterThan(0);
+		for (const category of codex.categories) expect(N8N_CATEGORIES).toContain(category);
+	});
+
+	it("is found by the words users search for, not only by the API's name", () => {
+		const aliases = codex.alias.map((alias) => alias.toLowerCase());
+		for (const word of [
+			'work order',
+			'planned job',
+			'preventive maintenance',
+			'cmms',
+			'facility',
+		]) {
+			expect(aliases).toContain(word);
+		}
+	});
+
+	it('links its documentation to sections that exist in the README', () => {
+		const links = Object.values(codex.resources).flat();
+		expect(links.length).toBeGreaterThan(0);
+		for (const { url } of links) expect(anchors).toContain(url);
+	});
+});
+
+it('the action node codex names every main resource among its aliases', () => {
+	const codex = JSON.parse(readFileSync(join(ROOT, nodes[0][0]), 'utf8')) as Codex;
+	for (const word of ['purchase order', 'stock', 'supplier', 'asset', 'location']) {
+		expect(codex.alias).toContain(word);
+	}
+});
+
+/** Every parameter of a node, nested ones included, with its path. */
+function* parameters(list: unknown[], path = ''): Generator<[string, INodeProperties]> {
+	for (const entry of list as Array<INodeProperties & { values?: INodeProperties[] }>) {
+		const here = `${path}/${entry.name}`;
+		if (entry.type !== undefined) yield [here, entry];
+		if (entry.values) yield* parameters(entry.values, here);
+		if (Array.isArray(entry.options)) yield* parameters(entry.options, here);
+	}
+}
+
+describe.each(nodes)('required parameters of %s', (_file, nodeType) => {
+	it('start empty, so n8n marks them as missing until they are set', () => {
+		const zeroes = [...parameters(nodeType.description.properties)]
+			.filter(([, parameter]) => parameter.required === true && parameter.default === 0)
+			.map(([path]) => path);
+		expect(zeroes).toEqual([]);
+	});
+});
