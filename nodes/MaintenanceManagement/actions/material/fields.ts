@@ -11,9 +11,10 @@ export const requiredMaterialFields: INodeProperties[] = [
 	{
 		displayName: 'Material Type ID',
 		name: 'material_type_id',
-		type: 'number',
+		type: 'string',
 		required: true,
-		default: 0,
+		default: '',
+		placeholder: 'e.g. 3',
 		description: 'ID of the material type the material belongs to',
 	},
 	{ displayName: 'Name', name: 'name', type: 'string', required: true, default: '' },

@@ -34,9 +34,10 @@ const properties: INodeProperties[] = [
 	{
 		displayName: 'Unit Price',
 		name: 'unit_price',
-		type: 'number',
+		type: 'string',
 		required: true,
-		default: 0,
+		default: '',
+		placeholder: 'e.g. 12.50',
 		description: 'Price of one unit, before discount and VAT',
 	},
 	additionalFields([

@@ -59,7 +59,14 @@ const properties: INodeProperties[] = [
 		default: 'CYCLIC',
 	},
 	{ displayName: 'Name', name: 'name', type: 'string', required: true, default: '' },
-	{ displayName: 'Work Type ID', name: 'work_type_id', type: 'number', required: true, default: 0 },
+	{
+		displayName: 'Work Type ID',
+		name: 'work_type_id',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 4',
+	},
 	{
 		...ids(
 			'Location IDs',
@@ -68,7 +75,14 @@ const properties: INodeProperties[] = [
 		),
 		required: true,
 	},
-	{ displayName: 'Client ID', name: 'client_id', type: 'number', required: true, default: 0 },
+	{
+		displayName: 'Client ID',
+		name: 'client_id',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 1',
+	},
 	{
 		displayName: 'Recurrence',
 		name: 'recurrence',
