@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { displayNames, normalize, validate } from '../helpers/input';
+import { displayNames, LINE_BREAK, normalize, validate } from '../helpers/input';
 import { recordsOf, toItems } from '../helpers/simplify';
 import type { ApiEnvelope, ApiRequest, ApiResource, RetryPolicy } from '../transport';
 import {
@@ -184,8 +184,10 @@ export async function executeEndpoint(
 /** The output of a failed item when "Continue On Fail" is on. */
 function errorItem(error: unknown, itemIndex: number): INodeExecutionData {
 	const { message, description } = error as { message?: string; description?: string };
+	// In item data a description's lines are plain text lines, not the error panel's HTML breaks.
+	const text = description?.split(LINE_BREAK).join('\n');
 	return {
-		json: { error: message ?? String(error), ...(description ? { description } : {}) },
+		json: { error: message ?? String(error), ...(text ? { description: text } : {}) },
 		pairedItem: { item: itemIndex },
 	};
 }

@@ -99,9 +99,18 @@ const issuePath = (issue: ZodIssue): string =>
 		'',
 	);
 
+/** Items as n8n's editor counts them: the first input item is item 1. */
+export const itemNumber = (itemIndex: number): number => itemIndex + 1;
+
+/**
+ * Line breaks in an error's description: n8n's error panel renders the description as HTML, so
+ * each problem stands on its own line there.
+ */
+export const LINE_BREAK = '<br>';
+
 /**
  * Validates a request part with its zod schema. On failure the error names every failing field,
- * with its display name and how to fix it, and the item index. Nothing has been sent at that point.
+ * one a line, with its display name and how to fix it, and the item. Nothing has been sent then.
  */
 export function validate<T>(
 	schema: ZodTypeAny,
@@ -118,8 +127,16 @@ export function validate<T>(
 		const label = leaf && names.has(leaf) ? ` (${names.get(leaf)})` : '';
 		return `"${path}"${label} ${issue.message}`;
 	});
-	throw new NodeOperationError(node, `Invalid input in item ${itemIndex}: ${problems[0]}`, {
-		itemIndex,
-		description: `${problems.join('\n')}\nFix the field(s) above and run again. No request was sent for this item.`,
-	});
+	const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem(s))` : '';
+	throw new NodeOperationError(
+		node,
+		`Invalid input in item ${itemNumber(itemIndex)}: ${problems[0]}${more}`,
+		{
+			itemIndex,
+			description: [
+				...problems,
+				'Fix the field(s) above and run again. No request was sent for this item.',
+			].join(LINE_BREAK),
+		},
+	);
 }

@@ -432,7 +432,7 @@ describe('Buy Order: Update', () => {
 			{ updateFields: (_i: number, item: IDataObject) => item.fields as IDataObject },
 			{ items: [{ fields: { description: 'ok' } }, { fields: { related_to_id: 3 } }] },
 		);
-		expect(error?.message).toMatch(/^Invalid input in item 1: "related_to_type"/);
+		expect(error?.message).toMatch(/^Invalid input in item 2: "related_to_type"/);
 		expect((await fixture.requests()).map((r) => r.body)).toEqual([{ description: 'ok' }]);
 	});
 
@@ -487,7 +487,7 @@ describe('Buy Order: Update', () => {
 		]);
 		expect(output[0].json).toMatchObject({ id: '1', external_sale_id: 'E-1' });
 		expect(output[1].json.error).toBe('Resource not found');
-		expect(output[2].json.error).toMatch(/item 2: "related_to_id"/);
+		expect(output[2].json.error).toMatch(/item 3: "related_to_id"/);
 		expect(output[3].json).toMatchObject({ id: '4', external_sale_id: 'E-4' });
 		expect((await fixture.requests()).map((r) => r.path)).toEqual([
 			'/sales/buy-orders/1',

@@ -140,7 +140,7 @@ describe('Client: Sync Contacts is checked before sending', () => {
 		async (_label, parameters, message) => {
 			const { error, requests } = await sync(parameters);
 			expect(error?.message).toMatch(message);
-			expect(`${error?.message}\n${error?.description}`).toMatch(/item 0|No request was sent/);
+			expect(`${error?.message}\n${error?.description}`).toMatch(/item 1|No request was sent/);
 			expect(requests).toHaveLength(0);
 			expect(await fixture.requests()).toHaveLength(0);
 		},

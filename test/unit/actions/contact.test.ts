@@ -200,7 +200,7 @@ describe('Contact: checked before sending', () => {
 		async (_label, parameters, message) => {
 			const { error, requests } = await checkOrCreate(parameters);
 			expect(error?.message).toMatch(message);
-			expect(error?.message).toMatch(/item 0/);
+			expect(error?.message).toMatch(/item 1/);
 			expect(error?.description).toMatch(/No request was sent/);
 			expect(requests).toHaveLength(0);
 			expect(await fixture.requests()).toHaveLength(0);

@@ -208,7 +208,7 @@ describe('Legacy Material: Create (Deprecated)', () => {
 	])('rejects %s before sending anything', async (_label, parameters, message) => {
 		const { error, requests } = await create(parameters);
 		expect(error?.message).toMatch(message);
-		expect(error?.message).toMatch(/item 0/);
+		expect(error?.message).toMatch(/item 1/);
 		expect(error?.description).toMatch(/No request was sent/);
 		expect(requests).toHaveLength(0);
 		expect(await fixture.requests()).toHaveLength(0);
@@ -251,7 +251,7 @@ describe('Legacy Material: Create (Deprecated)', () => {
 			{ item: 3 },
 		]);
 		expect(output[0].json).toMatchObject({ type: 'material', code: 'N-1' });
-		expect(output[1].json.error).toMatch(/item 1: "code" \(Code\) must not be empty/);
+		expect(output[1].json.error).toMatch(/item 2: "code" \(Code\) must not be empty/);
 		expect(output[2].json.error).toBe(
 			'Property validation error. code: This code is already used.',
 		);

@@ -80,7 +80,7 @@ describe('Location: Update Many', () => {
 		echoLocations();
 		const { error } = await updateMany([{ id: 4, fields }]);
 		expect(error?.message).toMatch(message);
-		expect(error?.message).toMatch(/item 0/);
+		expect(error?.message).toMatch(/item 1/);
 		expect(server.requests).toHaveLength(0);
 	});
 

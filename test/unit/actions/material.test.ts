@@ -164,7 +164,7 @@ describe('Material: Create', () => {
 	])('rejects %s before sending anything', async (_label, parameters, message) => {
 		const { error, requests } = await create(parameters);
 		expect(error?.message).toMatch(message);
-		expect(error?.message).toMatch(/item 0/);
+		expect(error?.message).toMatch(/item 1/);
 		expect(error?.description).toMatch(/No request was sent/);
 		expect(requests).toHaveLength(0);
 		expect(await fixture.requests()).toHaveLength(0);
@@ -210,7 +210,7 @@ describe('Material: Create', () => {
 		expect(error).toBeUndefined();
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(output[0].json).toMatchObject({ code: 'C-1' });
-		expect(output[1].json.error).toMatch(/item 1: "code" \(Code\) must not be empty/);
+		expect(output[1].json.error).toMatch(/item 2: "code" \(Code\) must not be empty/);
 		expect(output[2].json).toMatchObject({ code: 'C-3' });
 		expect((await fixture.requests()).map((r) => (r.body as IDataObject).code)).toEqual([
 			'C-1',
@@ -223,7 +223,7 @@ describe('Material: Create', () => {
 			{ code: (_i: number, item: IDataObject) => item.code },
 			{ items: [{ code: 'C-1' }, { code: '' }, { code: 'C-3' }] },
 		);
-		expect(error?.message).toMatch(/item 1/);
+		expect(error?.message).toMatch(/item 2/);
 		expect((await fixture.requests()).map((r) => (r.body as IDataObject).code)).toEqual(['C-1']);
 	});
 });

@@ -99,7 +99,7 @@ describe('Material Type: Create', () => {
 	])('rejects %s before sending anything', async (_label, parameters, message) => {
 		const { error, requests } = await create(parameters);
 		expect(error?.message).toMatch(message);
-		expect(error?.message).toMatch(/item 0/);
+		expect(error?.message).toMatch(/item 1/);
 		expect(requests).toHaveLength(0);
 		expect(await fixture.requests()).toHaveLength(0);
 	});
@@ -138,7 +138,7 @@ describe('Material Type: Create', () => {
 		expect(error).toBeUndefined();
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(output[0].json).toMatchObject({ name: 'Bolts' });
-		expect(output[1].json.error).toMatch(/item 1: "name" \(Name\)/);
+		expect(output[1].json.error).toMatch(/item 2: "name" \(Name\)/);
 		expect(output[2].json).toMatchObject({ name: 'Nuts' });
 		expect((await fixture.requests()).map((r) => (r.body as IDataObject).name)).toEqual([
 			'Bolts',

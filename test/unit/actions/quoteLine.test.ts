@@ -230,7 +230,7 @@ describe('Quote Line: Create', () => {
 			{ item: 3 },
 		]);
 		expect(output[0].json).toMatchObject({ type: 'quote_line', description: 'A' });
-		expect(output[1].json.error).toMatch(/item 1: "description"/);
+		expect(output[1].json.error).toMatch(/item 2: "description"/);
 		expect(output[2].json.error).toBe('Resource not found');
 		expect(output[3].json).toMatchObject({ type: 'quote_line', description: 'D' });
 		expect((await fixture.requests()).map((r) => r.path)).toEqual([

@@ -226,7 +226,7 @@ describe('Sell Order Line: Create', () => {
 	])('rejects %s before sending anything', async (_label, parameters, message) => {
 		const { error, requests } = await create(parameters);
 		expect(error?.message).toMatch(message);
-		expect(error?.message).toMatch(/item 0|is required/);
+		expect(error?.message).toMatch(/item 1|is required/);
 		expect(error?.description).toMatch(/No request was sent/);
 		expect(requests).toHaveLength(0);
 		expect(await fixture.requests()).toHaveLength(0);
@@ -281,7 +281,7 @@ describe('Sell Order Line: Create', () => {
 			{ item: 3 },
 		]);
 		expect(output[0].json).toMatchObject({ material_id: 1, quantity: '1' });
-		expect(output[1].json.error).toMatch(/item 1: "quantity"/);
+		expect(output[1].json.error).toMatch(/item 2: "quantity"/);
 		expect(output[2].json.error).toMatch(/material_id: No material has this id/);
 		expect(output[3].json).toMatchObject({ material_id: 4, quantity: '3' });
 		expect((await fixture.requests()).map((r) => (r.body as IDataObject).quantity)).toEqual([

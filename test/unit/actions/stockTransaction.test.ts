@@ -306,7 +306,7 @@ describe('Stock Transaction: Create Batch', () => {
 				{ item: 2 },
 			]);
 			expect(output[1].json.error).toMatch(
-				/item 1: "transactions\[0\].quantity" \(Quantity\) must be more than 0/,
+				/item 2: "transactions\[0\].quantity" \(Quantity\) must be more than 0/,
 			);
 			expect(output[2].json).toMatchObject({ transactions: [{ material_id: 7, quantity: 3 }] });
 			expect(await stock(1, 7)).toBe(SEEDED + 4);
@@ -401,22 +401,22 @@ describe('Stock Transaction: Create Batch', () => {
 			[
 				'another warehouse',
 				{ lines: [transaction(8, 1)], warehouse: 2 },
-				/Item 1 cannot join the combined batch: its Warehouse ID is 2, item 0's is 1/,
+				/Item 2 cannot join the combined batch: its Warehouse ID is 2, item 1's is 1/,
 			],
 			[
 				'another action',
 				{ lines: [transaction(8, 1)], action: 'WAREHOUSE_SUBTRACT' },
-				/Item 1 cannot join the combined batch: its Action is WAREHOUSE_SUBTRACT, item 0's is WAREHOUSE_ADD/,
+				/Item 2 cannot join the combined batch: its Action is WAREHOUSE_SUBTRACT, item 1's is WAREHOUSE_ADD/,
 			],
 			[
 				'other batch observations',
 				{ lines: [transaction(8, 1)], note: 'Second' },
-				/Item 1 cannot join the combined batch: its batch Observations differ from item 0's/,
+				/Item 2 cannot join the combined batch: its batch Observations differ from item 1's/,
 			],
 			[
 				'an invalid transaction',
 				{ lines: [transaction(8, 1, 'free')] },
-				/item 1: "transactions\[0\].cost_price" \(Cost Price\) must be a whole number/,
+				/item 2: "transactions\[0\].cost_price" \(Cost Price\) must be a whole number/,
 			],
 		])('sends nothing when an item has %s, naming the item', async (_label, second, message) => {
 			const { error, requests } = await combined([
@@ -456,10 +456,10 @@ describe('Stock Transaction: Create Batch', () => {
 			]);
 			expect(output[0].json).toMatchObject({ transactions: [{ material_id: 7, quantity: 1 }] });
 			expect(output[1].json.error).toMatch(
-				/Item 1 cannot join the combined batch: its Warehouse ID is 2/,
+				/Item 2 cannot join the combined batch: its Warehouse ID is 2/,
 			);
 			expect(output[2].json.error).toMatch(
-				/item 2: "transactions\[0\].quantity" \(Quantity\) must be more than 0/,
+				/item 3: "transactions\[0\].quantity" \(Quantity\) must be more than 0/,
 			);
 			expect((output[3].json.transactions as IDataObject[]).map((t) => t.material_id)).toEqual([
 				8, 9,
@@ -599,7 +599,7 @@ describe('Stock Transaction: Transfer', () => {
 	])('rejects %s before sending anything', async (_label, parameters, message) => {
 		const { error, requests } = await transfer(parameters);
 		expect(error?.message).toMatch(message);
-		expect(error?.message).toMatch(/item 0/);
+		expect(error?.message).toMatch(/item 1/);
 		expect(requests).toHaveLength(0);
 		expect(await fixture.requests()).toHaveLength(0);
 	});
@@ -646,7 +646,7 @@ describe('Stock Transaction: Transfer', () => {
 		]);
 		expect(output[0].json).toMatchObject({ action: 'TRANSFER_STOCK' });
 		expect(output[1].json.error).toMatch(
-			/item 1: "warehouse_to_id" \(To Warehouse ID\) must differ/,
+			/item 2: "warehouse_to_id" \(To Warehouse ID\) must differ/,
 		);
 		expect(output[2].json).toMatchObject({ action: 'TRANSFER_STOCK' });
 		expect(output[3].json.error).toMatch(/Not enough stock in the origin warehouse/);

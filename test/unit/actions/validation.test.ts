@@ -306,7 +306,7 @@ describe('validation before sending', () => {
 			await fixture.clear();
 			const { error, requests } = await fixture.run({ resource, operation, ...parameters });
 			expect(error?.message).toMatch(message);
-			expect(`${error?.message}\n${error?.description}`).toMatch(/item 0|No request was sent/);
+			expect(`${error?.message}\n${error?.description}`).toMatch(/item 1|No request was sent/);
 			expect(requests).toHaveLength(0);
 			expect(await fixture.requests()).toHaveLength(0);
 		},
@@ -351,7 +351,38 @@ describe('items', () => {
 			},
 			{ items: [{ q: '1' }, { q: 'x' }] },
 		);
-		expect(error?.message).toMatch(/item 1/);
+		expect(error?.message).toMatch(/item 2/);
+	});
+});
+
+describe('validation errors are easy to read', () => {
+	const twoProblems = {
+		resource: 'stockTransaction',
+		operation: 'transfer',
+		warehouse_from_id: 'abc',
+		warehouse_to_id: '',
+		material_id: '7',
+		quantity: 1,
+	};
+
+	it('counts items from 1, as the editor does, and puts each problem on its own line of the error panel', async () => {
+		const { error } = await fixture.run(twoProblems, { items: [{}] });
+		expect(error?.message).toMatch(
+			/^Invalid input in item 1: "warehouse_from_id" \(From Warehouse ID\).*\(and 1 more problem\(s\)\)$/,
+		);
+		expect(error?.description?.split('<br>')).toEqual([
+			expect.stringMatching(/^"warehouse_from_id" \(From Warehouse ID\) must be a whole number/),
+			expect.stringMatching(/^"warehouse_to_id" \(To Warehouse ID\) is required/),
+			'Fix the field(s) above and run again. No request was sent for this item.',
+		]);
+		expect(await fixture.requests()).toHaveLength(0);
+	});
+
+	it("gives an error item plain text lines, not the panel's HTML breaks", async () => {
+		const { output } = await fixture.run(twoProblems, { items: [{}], continueOnFail: true });
+		const description = String(output[0].json.description);
+		expect(description).not.toContain('<br>');
+		expect(description.split('\n')).toHaveLength(3);
 	});
 });
 

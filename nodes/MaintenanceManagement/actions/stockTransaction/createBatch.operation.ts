@@ -7,6 +7,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
+import { itemNumber } from '../../helpers/input';
 import { id, integer, lazy, oneOf } from '../../helpers/schemas';
 import { recordsOf, toItems } from '../../helpers/simplify';
 import { additionalFields } from '../shared/fields';
@@ -51,7 +52,14 @@ const properties: INodeProperties[] = [
 				displayName: 'Transaction',
 				name: 'items',
 				values: [
-					{ displayName: 'Material ID', name: 'material_id', type: 'number', default: 0 },
+					{
+						displayName: 'Material ID',
+						name: 'material_id',
+						type: 'string',
+						required: true,
+						default: '',
+						placeholder: 'e.g. 7',
+					},
 					{
 						displayName: 'Quantity',
 						name: 'quantity',
@@ -63,23 +71,30 @@ const properties: INodeProperties[] = [
 					{
 						displayName: 'Cost Price',
 						name: 'cost_price',
-						type: 'number',
-						typeOptions: { numberPrecision: 0 },
-						default: 0,
+						type: 'string',
+						required: true,
+						default: '',
+						placeholder: 'e.g. 10',
 						description: 'Whole number, 0 or more, as the API expects',
 					},
-					{ displayName: 'Observations', name: 'observations', type: 'string', default: '' },
+					{
+						displayName: 'Transaction Observations',
+						name: 'observations',
+						type: 'string',
+						default: '',
+						description: 'A note on this transaction only',
+					},
 				],
 			},
 		],
 	},
 	additionalFields([
 		{
-			displayName: 'Observations',
+			displayName: 'Batch Observations',
 			name: 'observations',
 			type: 'string',
 			default: '',
-			description: 'For the whole batch. In a combined batch, items that set it must agree.',
+			description: 'A note on the whole batch. In a combined batch, items that set it must agree.',
 		},
 		{
 			displayName: 'Transactions (JSON)',
@@ -98,7 +113,7 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			{
-				displayName: 'Combine All Items Into One Batch',
+				displayName: 'One Batch for All Items',
 				name: 'combineItems',
 				type: 'boolean',
 				default: false,
@@ -143,17 +158,19 @@ function joinProblem(parts: ItemPart[], part: ItemPart): string {
 	const firstWarehouse = first.pathValues.warehouseId;
 	if (warehouse !== firstWarehouse) {
 		problems.push(
-			`its Warehouse ID is ${warehouse}, item ${first.itemIndex}'s is ${firstWarehouse}`,
+			`its Warehouse ID is ${warehouse}, item ${itemNumber(first.itemIndex)}'s is ${firstWarehouse}`,
 		);
 	}
 	const action = String(part.body.action);
 	const firstAction = String(first.body.action);
 	if (action !== firstAction)
-		problems.push(`its Action is ${action}, item ${first.itemIndex}'s is ${firstAction}`);
+		problems.push(
+			`its Action is ${action}, item ${itemNumber(first.itemIndex)}'s is ${firstAction}`,
+		);
 	const observations = part.body.observations;
 	const other = parts.find((entry) => entry.body.observations !== undefined);
 	if (observations !== undefined && other && other.body.observations !== observations) {
-		problems.push(`its batch Observations differ from item ${other.itemIndex}'s`);
+		problems.push(`its batch Observations differ from item ${itemNumber(other.itemIndex)}'s`);
 	}
 	return problems.join('; ');
 }
@@ -167,7 +184,7 @@ const combined: Grouping = {
 		if (mismatch) {
 			throw new NodeOperationError(
 				this.getNode(),
-				`Item ${part.itemIndex} cannot join the combined batch: ${mismatch}`,
+				`Item ${itemNumber(part.itemIndex)} cannot join the combined batch: ${mismatch}`,
 				{
 					itemIndex: part.itemIndex,
 					description: `A combined batch has one warehouse, one action and one batch observation. Make them match across the items, or turn off "Combine All Items Into One Batch". No request was sent for this item.`,

@@ -229,7 +229,7 @@ export const workSchema = lazy(() =>
 			if (cyclicOrPlan && !work.interventions?.length) {
 				issue(
 					['interventions'],
-					`is required for a ${work.type} job: add at least one intervention() in Interventions (or in Additional Fields → Interventions (JSON))`,
+					`is required for a ${work.type} job: add at least one intervention under Interventions (or in Additional Fields → Interventions (JSON))`,
 				);
 			}
 			if (work.type !== 'SPECIAL' && work.procedures !== undefined) {
