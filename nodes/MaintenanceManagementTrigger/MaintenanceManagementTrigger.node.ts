@@ -53,6 +53,14 @@ const eventOptions = [
 	})),
 ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
+/**
+ * The canvas subtitle names the chosen events in words ("Work Order Created, Work Order Approved +1
+ * more"), from the same labels as the Events list.
+ */
+const subtitle = `={{ ((names, events) => events.includes("${ALL_EVENTS}") ? "All events" : events.slice(0, 2).map((event) => names[event] || event).join(", ") + (events.length > 2 ? " +" + (events.length - 2) + " more" : ""))(${JSON.stringify(
+	Object.fromEntries(EVENTS.map((event) => [event.value, event.name])),
+)}, $parameter["events"] || []) }}`;
+
 export class MaintenanceManagementTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Maintenance Management Trigger',
@@ -63,11 +71,20 @@ export class MaintenanceManagementTrigger implements INodeType {
 		// before every delivery (the binary-data option of its first Webhook node), which costs an
 		// expression isolate per call; from version 2 on it does not, so new nodes get version 2.
 		version: [1, 2],
-		subtitle: '={{$parameter["events"].join(", ")}}',
+		subtitle,
 		description: 'Starts the workflow when the Maintenance Management API sends a webhook event',
 		defaults: { name: 'Maintenance Management Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
+		triggerPanel: {
+			header: 'Waiting for a Maintenance Management event',
+			activationHint: {
+				inactive:
+					"To receive events for good, register this node's Production URL in the service's webhook settings (with ?token=SECRET for query protection), then publish the workflow.",
+				active:
+					'The workflow is published: events sent to its Production URL start it. They show under Executions, not here.',
+			},
+		},
 		credentials: [
 			{
 				name: 'maintenanceManagementWebhookApi',
@@ -95,7 +112,7 @@ export class MaintenanceManagementTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					"Register this node's Production URL by hand in the service's webhook settings: once per event or once for all of them, with the method the service is set to use (POST and PATCH are both accepted on this URL). If the payload does not name its event, add it to the URL you register, such as …/webhook?event=FAILURE_CREATED. With the query-parameter protection, add the secret too, such as …/webhook?token=YOUR_SECRET. The service may deliver an event more than once: duplicates are passed on as they come, so remove them downstream if that matters (for example on the payload's event ID).",
+					"Register the Production URL (under Webhook URLs above) in the service's webhook settings, for POST or PATCH. With a secret in a query parameter, register it as …/webhook?token=SECRET; the README's Webhook setup has the details.",
 				name: 'setupNotice',
 				type: 'notice',
 				default: '',
@@ -155,6 +172,14 @@ export class MaintenanceManagementTrigger implements INodeType {
 				default: 'X-Webhook-Secret',
 				displayOptions: { show: { authentication: ['header'] } },
 				description: 'The header the service sends the secret in',
+			},
+			{
+				// Where the editor shows the credential: after the protection that decides whether it is needed.
+				displayName: 'Credential',
+				name: 'credential',
+				type: 'credentials',
+				default: '',
+				displayOptions: { show: { authentication: ['query', 'header', 'basicAuth'] } },
 			},
 			{
 				displayName: 'Options',

@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { MaintenanceManagementWebhookApi } from '../../../credentials/MaintenanceManagementWebhookApi.credentials';
 import { MaintenanceManagementTrigger } from '../../../nodes/MaintenanceManagementTrigger/MaintenanceManagementTrigger.node';
 import { EVENTS } from '../../../nodes/MaintenanceManagementTrigger/events';
@@ -77,14 +80,28 @@ describe('trigger description', () => {
 		]);
 	});
 
-	it('explains the manual registration in a notice: per event or all, POST or PATCH, the event query parameter, duplicates', () => {
+	it('says in a short notice what to register and where, and leaves the details to the README', () => {
 		const notice = description.properties[0];
 		expect(notice.type).toBe('notice');
 		const text = notice.displayName;
-		expect(text).toMatch(/once per event or once for all/);
-		expect(text).toMatch(/POST and PATCH/);
-		expect(text).toContain('?event=FAILURE_CREATED');
-		expect(text).toMatch(/duplicates are passed on/i);
+		expect(text.split(/(?<=\.) /)).toHaveLength(2);
+		expect(text).toMatch(/Production URL/);
+		expect(text).toMatch(/POST or PATCH/);
+		expect(text).toContain('?token=');
+		const readme = readFileSync(join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
+		const setup = readme.slice(readme.indexOf('## Webhook setup'));
+		expect(setup).toMatch(/once for all events or once per event/);
+		expect(setup).toMatch(/POST or PATCH/);
+		expect(setup).toContain('event=FAILURE_CREATED');
+		expect(setup).toMatch(/Duplicate deliveries are passed on/);
+	});
+
+	it('gives the trigger panel a hint on registering the URL, before and after publishing', () => {
+		const panel = description.triggerPanel as {
+			activationHint: { active: string; inactive: string };
+		};
+		expect(panel.activationHint.inactive).toMatch(/register .*Production URL/);
+		expect(panel.activationHint.active).toMatch(/Executions/);
 	});
 
 	it('keeps the secret in a credential, shown only when a protection needs it', () => {
