@@ -5,7 +5,8 @@
  * n8n's user folder is .dev/ (git-ignored) and is kept between runs, so workflows you create stay. The
  * example credential and the three example workflows are imported again on every run (edits to those
  * three are replaced). Delete .dev/ to start from scratch. Login: dev@example.com / Dev-password-1.
- * N8N_PORT (5678) and SANDBOX_PORT (4010) change the ports.
+ * N8N_PORT (5678) and SANDBOX_PORT (4010) change the ports; DEV_USER_FOLDER another folder for n8n's
+ * data (`npm run screenshots` uses a temporary one).
  */
 const { spawn, spawnSync } = require('node:child_process');
 const { cpSync, mkdirSync, rmSync, writeFileSync } = require('node:fs');
@@ -17,7 +18,7 @@ const { ensureRuntime, ROOT, N8N_DIR } = require('./runtime');
 
 const PORT = Number(process.env.N8N_PORT ?? 5678);
 const SANDBOX_PORT = Number(process.env.SANDBOX_PORT ?? 4010);
-const USER_FOLDER = join(ROOT, '.dev');
+const USER_FOLDER = process.env.DEV_USER_FOLDER ?? join(ROOT, '.dev');
 const LOGIN = { email: 'dev@example.com', password: 'Dev-password-1' };
 const WEBHOOK_ID = '0d5e8a52-7c1b-4f3e-9a64-2b8c1d7e6f50';
 const WEBHOOK_SECRET = 'dev-webhook-secret-0123456789';
@@ -140,7 +141,11 @@ function workflows() {
 					typeVersion: 2,
 					position: [0, 0],
 					webhookId: WEBHOOK_ID,
-					parameters: { events: ['*'], authentication: 'query', parameterName: 'token' },
+					parameters: {
+						events: ['FAILURE_CREATED', 'FAILURE_APPROVED', 'FAILURE_STATE_CHANGED'],
+						authentication: 'query',
+						parameterName: 'token',
+					},
 					credentials: {
 						maintenanceManagementWebhookApi: {
 							id: 'devHookCredential',
@@ -150,7 +155,13 @@ function workflows() {
 				},
 				node(
 					'Open Work Orders Of Location',
-					{ resource: 'failure', operation: 'getAllOpen', limit: 10 },
+					{
+						resource: 'failure',
+						operation: 'getAllOpen',
+						limit: 10,
+						// The location of the work order the event is about.
+						filters: { s_local_id: '={{ $json.payload.data.attributes.local_id }}' },
+					},
 					[250, 0],
 				),
 			],
