@@ -12,26 +12,29 @@ import { sellOrderLine } from './sellOrderLine';
 import { stockMovement } from './stockMovement';
 import { stockTransaction } from './stockTransaction';
 import { supplier } from './supplier';
-import { byText } from './shared/properties';
 import type { ResourceModule } from './types';
 import { work } from './work';
 
+/**
+ * In the order of the Resource selector: work orders, the resource users reach for most, first; then
+ * planned work, places and parties, purchasing and stock; the deprecated ones last.
+ */
 const all: ResourceModule[] = [
-	buyOrder,
-	client,
-	contact,
 	failure,
-	legacyMaterial,
+	work,
+	scheduledWork,
 	location,
+	client,
+	supplier,
+	buyOrder,
+	sellOrderLine,
+	quoteLine,
 	material,
 	materialType,
-	quoteLine,
-	scheduledWork,
-	sellOrderLine,
-	stockMovement,
 	stockTransaction,
-	supplier,
-	work,
+	contact,
+	legacyMaterial,
+	stockMovement,
 ];
 
 /** Every resource of the node, keyed by the value of the Resource selector. */
@@ -39,7 +42,9 @@ export const resources: Record<string, ResourceModule> = Object.fromEntries(
 	all.map((resource) => [resource.value, resource]),
 );
 
-/** The options of the Resource selector, by name. */
-export const resourceOptions = all
-	.map(({ displayName, value }) => ({ name: displayName, value }))
-	.sort(byText('name'));
+/** The options of the Resource selector, in the order above. */
+export const resourceOptions = all.map(({ displayName, hint, value }) => ({
+	name: displayName,
+	value,
+	...(hint ? { description: hint } : {}),
+}));

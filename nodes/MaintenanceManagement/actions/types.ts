@@ -57,8 +57,10 @@ export interface OperationEntry {
 export interface ResourceModule {
 	/** The value of the Resource selector. */
 	value: string;
-	/** The label of the Resource selector. */
+	/** The label of the Resource selector, in users' words. */
 	displayName: string;
+	/** The hint under that label: the API's own name where it differs. */
+	hint?: string;
 	/** The operation selector plus every operation's properties. */
 	description: INodeProperties[];
 	operations: Record<string, OperationModule>;

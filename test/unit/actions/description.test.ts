@@ -32,14 +32,27 @@ describe('the action node description', () => {
 		}
 	});
 
-	it('lists the resources and each resource operations by name', () => {
-		const selectors = properties.filter(
-			(property) => property.name === 'resource' || property.name === 'operation',
-		);
-		expect(selectors).toHaveLength(16);
+	it("lists each resource's operations by name", () => {
+		const selectors = properties.filter((property) => property.name === 'operation');
+		expect(selectors).toHaveLength(15);
 		for (const { options } of selectors) {
 			const names = (options as Array<{ name: string }>).map((option) => option.name);
 			expect(names).toEqual(sortedBy(names, (name) => name));
 		}
+	});
+
+	it("lists the resources in users' words, work orders first and the deprecated ones last", () => {
+		const selector = properties.find((property) => property.name === 'resource')!;
+		const options = selector.options as Array<{ name: string; description?: string }>;
+		const names = options.map((option) => option.name);
+		expect(names[0]).toBe('Work Order');
+		expect(selector.default).toBe('failure');
+		const deprecated = names.filter((name) => name.endsWith('(Deprecated)'));
+		expect(deprecated.length).toBeGreaterThan(0);
+		expect(names.slice(-deprecated.length)).toEqual(deprecated);
+		// The API's own names go in the hint, not in the label.
+		for (const name of names) expect(name).not.toMatch(/\((?!Deprecated)/);
+		expect(options.find((option) => option.name === 'Work Order')?.description).toMatch(/failure/);
+		expect(options.find((option) => option.name === 'Planned Job')?.description).toMatch(/work/);
 	});
 });

@@ -264,7 +264,7 @@ describe('Stock Transaction: Create Batch', () => {
 		expect(error?.description).toMatch(/POST \/stocks\/warehouses\/99\/stock-transactions/);
 	});
 
-	describe('one batch per item (Combine All Items Into One Batch off)', () => {
+	describe('one batch per item (One Batch for All Items off)', () => {
 		it('sends one request per item, each its own batch', async () => {
 			const { output, error } = await batch(perItem, {
 				items: [
@@ -313,7 +313,7 @@ describe('Stock Transaction: Create Batch', () => {
 		});
 	});
 
-	describe('Combine All Items Into One Batch', () => {
+	describe('One Batch for All Items', () => {
 		it('sends exactly 1 request for N items and pairs each output with its item and its own transactions', async () => {
 			const items = [
 				{ lines: [transaction(7, 1, 5), transaction(8, 2, 5)] },

@@ -366,6 +366,7 @@ describe('validation errors are easy to read', () => {
 	};
 
 	it('counts items from 1, as the editor does, and puts each problem on its own line of the error panel', async () => {
+		await fixture.clear();
 		const { error } = await fixture.run(twoProblems, { items: [{}] });
 		expect(error?.message).toMatch(
 			/^Invalid input in item 1: "warehouse_from_id" \(From Warehouse ID\).*\(and 1 more problem\(s\)\)$/,

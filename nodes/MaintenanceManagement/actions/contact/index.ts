@@ -1,13 +1,20 @@
 import { defineResource } from '../shared/properties';
 import { checkOrCreate } from './checkOrCreate.operation';
 
-export const contact = defineResource('contact', 'Contact', [
+export const contact = defineResource(
+	'contact',
 	{
-		name: 'Check or Create (Deprecated)',
-		value: 'checkOrCreate',
-		description:
-			'Return a contact, creating it when absent. Deprecated: the API replaces it with separate get-contact and create-contact operations.',
-		action: 'Check or create a contact (deprecated)',
-		run: checkOrCreate,
+		displayName: 'Contact (Deprecated)',
+		hint: 'Its one operation is deprecated by the API',
 	},
-]);
+	[
+		{
+			name: 'Check or Create (Deprecated)',
+			value: 'checkOrCreate',
+			description:
+				'Return a contact, creating it when absent. Deprecated: the API replaces it with separate get-contact and create-contact operations.',
+			action: 'Check or create a contact (deprecated)',
+			run: checkOrCreate,
+		},
+	],
+);

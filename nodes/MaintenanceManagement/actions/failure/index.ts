@@ -4,7 +4,7 @@ import { getAllOpen } from './getAllOpen.operation';
 
 export const failure = defineResource(
 	'failure',
-	'Work Order (Failure)',
+	{ displayName: 'Work Order', hint: 'The API calls a work order a failure' },
 	[
 		{
 			name: 'Get Many',

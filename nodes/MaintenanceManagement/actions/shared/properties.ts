@@ -222,10 +222,12 @@ export const recordLocator = (
  */
 export function defineResource(
 	resource: string,
-	displayName: string,
+	label: string | { displayName: string; hint: string },
 	operations: OperationEntry[],
 	defaultOperation = operations[0].value,
 ): ResourceModule {
+	const { displayName, hint } =
+		typeof label === 'string' ? { displayName: label, hint: undefined } : label;
 	const selector: INodeProperties = {
 		displayName: 'Operation',
 		name: 'operation',
@@ -240,6 +242,7 @@ export function defineResource(
 	return {
 		value: resource,
 		displayName,
+		...(hint ? { hint } : {}),
 		description: [selector, ...operations.flatMap(({ run }) => run.description)],
 		operations: Object.fromEntries(operations.map(({ value, run }) => [value, run])),
 	};

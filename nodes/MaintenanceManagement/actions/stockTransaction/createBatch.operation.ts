@@ -187,7 +187,7 @@ const combined: Grouping = {
 				`Item ${itemNumber(part.itemIndex)} cannot join the combined batch: ${mismatch}`,
 				{
 					itemIndex: part.itemIndex,
-					description: `A combined batch has one warehouse, one action and one batch observation. Make them match across the items, or turn off "Combine All Items Into One Batch". No request was sent for this item.`,
+					description: `A combined batch has one warehouse, one action and one batch observation. Make them match across the items, or turn off "One Batch for All Items". No request was sent for this item.`,
 				},
 			);
 		}
@@ -218,7 +218,7 @@ const combined: Grouping = {
 };
 
 /**
- * Without "Combine All Items Into One Batch", each item is one request. With it, every valid item's
+ * Without "One Batch for All Items", each item is one request. With it, every valid item's
  * transactions go into ONE request; all items are read and validated before it is sent, and each
  * input item gets one output item: the batch plus the transactions it contributed.
  */
