@@ -160,6 +160,67 @@ describe('Work Order (Failure): Get Many', () => {
 	});
 });
 
+describe('Work Order (Failure): Get Many with named filters', () => {
+	it('finds the work orders awaiting approval, by priority and location, newest first, in the service syntax', async () => {
+		const filters = {
+			s_status_in: ['WAITING_APPROVAL'],
+			s_priority_in: ['3', '4'],
+			date_min_start_date: '2020-01-01T00:00:00',
+			sort: 'start_date-',
+		};
+		const { output, error } = await run('getAll', { returnAll: true, filters });
+		expect(error).toBeUndefined();
+		expect((await fixture.requests())[0].query).toEqual({
+			page: '1',
+			limit: '2000',
+			s_status_in: 'WAITING_APPROVAL',
+			s_priority_in: '3,4',
+			date_min_start_date: '2020-01-01T00:00:00',
+			sort: 'start_date-',
+		});
+		expect(output.length).toBeGreaterThan(0);
+		for (const { json } of output) {
+			expect(json.status).toBe('WAITING_APPROVAL');
+			expect([3, 4]).toContain(json.priority);
+		}
+		const starts = output.map(({ json }) => String(json.start_date));
+		expect(starts).toEqual([...starts].sort().reverse());
+	});
+
+	it("offers the filters in users' words, sorted by name, with the API name in each description", () => {
+		const options = (propertyOf('getAll', 'filters').options ?? []) as INodeProperties[];
+		const names = options.map((o) => o.displayName);
+		expect(names).toEqual([...names].sort());
+		expect(names).toEqual(
+			expect.arrayContaining(['Status', 'Priority', 'Location ID', 'Problem ID', 'Sort']),
+		);
+		for (const option of options) expect(option.description).toContain(option.name);
+	});
+
+	const BAD: Array<[string, IDataObject, RegExp]> = [
+		[
+			'a status outside the spec list',
+			{ s_status_in: ['OPEN'] },
+			/"s_status_in" \(Status\) must list values among WAITING_APPROVAL/,
+		],
+		['a priority of 5', { s_priority_in: ['5'] }, /"s_priority_in" \(Priority\) must list/],
+		[
+			'a reported-after date that is no date',
+			{ date_min_start_date: 'yesterday' },
+			/"date_min_start_date" \(Reported After\) must be a date/,
+		],
+		['a location ID of 0', { s_local_id: 0 }, /"s_local_id" \(Location ID\) must be a positive ID/],
+	];
+	it.each(BAD)(
+		'refuses %s, naming the filter, and sends nothing',
+		async (_label, filters, message) => {
+			const { error } = await run('getAll', { filters });
+			expect(error?.message).toMatch(message);
+			expect(await fixture.requests()).toHaveLength(0);
+		},
+	);
+});
+
 describe('Work Order (Failure): Get Many Open', () => {
 	it('sends GET /failures/open and returns only open work orders', async () => {
 		const { output, error } = await run('getAllOpen', { returnAll: true });
@@ -177,19 +238,22 @@ describe('Work Order (Failure): Get Many Open', () => {
 		output.forEach((item) => expect(item.pairedItem).toEqual({ item: 0 }));
 	});
 
-	it('sends every filter under its API name, local_id and s_local_id each as given', async () => {
+	it('sends every filter under its API name, and the plain local_id through Query Parameters', async () => {
 		const filters = {
 			approved_date: '2026-01-02',
 			completed_date: '',
 			failure_id: 3,
 			last_status_change_date: '2026-01-01 21:00',
-			local_id: 4,
 			s_local_id: 4,
 			problem_id: 4,
 			start_date: '2026-01-01',
 			status: 'PAUSED',
 		};
-		const { output, error } = await run('getAllOpen', { filters, expanded: ['assignees'] });
+		const { output, error } = await run('getAllOpen', {
+			filters,
+			expanded: ['assignees'],
+			options: { queryParameters: { parameters: [{ name: 'local_id', value: '4' }] } },
+		});
 		expect(error).toBeUndefined();
 		expect((await fixture.requests())[0].query).toEqual({
 			page: '1',
@@ -230,7 +294,7 @@ describe('Work Order (Failure): Get Many Open', () => {
 		expect(output).toEqual([]);
 	});
 
-	it('tells local_id and s_local_id apart in the UI, and lists the spec statuses sorted by name', () => {
+	it('offers one location filter, clearly named, and lists the spec statuses sorted by name', () => {
 		const options = (propertyOf('getAllOpen', 'filters').options ?? []) as INodeProperties[];
 		expect(options.map((o) => o.name).sort()).toEqual(
 			[
@@ -238,20 +302,15 @@ describe('Work Order (Failure): Get Many Open', () => {
 				'completed_date',
 				'failure_id',
 				'last_status_change_date',
-				'local_id',
 				'problem_id',
 				's_local_id',
 				'start_date',
 				'status',
 			].sort(),
 		);
-		const local = options.find((o) => o.name === 'local_id')!;
-		const sLocal = options.find((o) => o.name === 's_local_id')!;
-		expect(local.displayName).not.toBe(sLocal.displayName);
-		expect(sLocal.description).toMatch(/sent as s_local_id/);
-		expect(sLocal.description).toMatch(/exact-match/);
-		expect(local.description).toMatch(/plain local_id parameter/);
-		expect(local.description).toMatch(/S Local ID/);
+		const locations = options.filter((o) => /location/i.test(o.displayName));
+		expect(locations.map((o) => [o.name, o.displayName])).toEqual([['s_local_id', 'Location ID']]);
+		expect(locations[0].description).toMatch(/s_local_id, the exact-match filter/);
 		const status = options.find((o) => o.name === 'status')!;
 		const names = (status.options ?? []).map((o) => (o as { name: string }).name);
 		expect(names).toEqual([...names].sort());
@@ -274,16 +333,7 @@ describe('Work Order (Failure): filters checked before sending', () => {
 			{ failure_id: 'abc' },
 			/"failure_id" \(Failure ID\) must be a whole number/,
 		],
-		[
-			'a location ID of 0',
-			{ s_local_id: 0 },
-			/"s_local_id" \(Location ID \(S Local ID\)\) must be a positive ID/,
-		],
-		[
-			'a local ID with decimals',
-			{ local_id: 2.5 },
-			/"local_id" \(Local ID\) must be a whole number/,
-		],
+		['a location ID of 0', { s_local_id: 0 }, /"s_local_id" \(Location ID\) must be a positive ID/],
 		[
 			'a problem ID below 1',
 			{ problem_id: -3 },

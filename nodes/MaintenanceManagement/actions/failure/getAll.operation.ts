@@ -1,7 +1,117 @@
-import { listOperation, relationOptions } from '../shared/properties';
+import type { INodeProperties } from 'n8n-workflow';
+import { z } from 'zod';
 
-export const FAILURE_RELATIONS = relationOptions(['assignees', 'eventsPlanned']);
+import { id, lazy } from '../../helpers/schemas';
+import { listOperation } from '../shared/properties';
+import type { OperationModule } from '../types';
+import {
+	dateValue,
+	FAILURE_RELATIONS,
+	FAILURE_STATUSES,
+	idFilter,
+	locationFilter,
+	oneOfList,
+} from './filters';
 
-export const getAll = listOperation('failure', 'getAll', '/failures', {
+const PRIORITIES = ['1', '2', '3', '4'] as const;
+
+const dateRange = (name: string, displayName: string, description: string): INodeProperties => ({
+	displayName,
+	name,
+	type: 'dateTime',
+	default: '',
+	description,
+});
+
+/**
+ * Named filters in the service's query syntax: `s_<field>` (exact), `s_<field>_in` (any of a list),
+ * `date_min_<field>` / `date_max_<field>` (a range), and `sort=<field>` or `sort=<field>-`.
+ */
+const filters: INodeProperties[] = [
+	dateRange(
+		'date_min_completed_date',
+		'Completed After',
+		'Only work orders completed at or after this time (date_min_completed_date)',
+	),
+	dateRange(
+		'date_max_completed_date',
+		'Completed Before',
+		'Only work orders completed at or before this time (date_max_completed_date)',
+	),
+	locationFilter,
+	{
+		displayName: 'Priority',
+		name: 's_priority_in',
+		type: 'multiOptions',
+		options: [
+			{ name: '1 (Lowest)', value: '1' },
+			{ name: '2', value: '2' },
+			{ name: '3', value: '3' },
+			{ name: '4 (Highest)', value: '4' },
+		],
+		default: [],
+		description: 'Only work orders with one of these priorities (s_priority_in)',
+	},
+	idFilter('s_problem_id', 'Problem ID', 'Only work orders of this problem type (s_problem_id)'),
+	dateRange(
+		'date_min_start_date',
+		'Reported After',
+		'Only work orders reported at or after this time (date_min_start_date)',
+	),
+	dateRange(
+		'date_max_start_date',
+		'Reported Before',
+		'Only work orders reported at or before this time (date_max_start_date)',
+	),
+	{
+		displayName: 'Sort',
+		name: 'sort',
+		type: 'options',
+		options: [
+			{ name: 'Highest Priority First', value: 'priority-' },
+			{ name: 'Latest Status Change First', value: 'last_status_change_date-' },
+			{ name: 'Newest Reported First', value: 'start_date-' },
+			{ name: 'Oldest Reported First', value: 'start_date' },
+		],
+		default: 'start_date-',
+		description: 'The order of the work orders (sort)',
+	},
+	{
+		displayName: 'Status',
+		name: 's_status_in',
+		type: 'multiOptions',
+		options: [
+			{ name: 'Archived', value: 'ARCHIVED' },
+			{ name: 'Completed', value: 'COMPLETED' },
+			{ name: 'In Resolution', value: 'IN_RESOLUTION' },
+			{ name: 'Paused', value: 'PAUSED' },
+			{ name: 'Waiting Approval', value: 'WAITING_APPROVAL' },
+			{ name: 'Waiting Resolution', value: 'WAITING_RESOLUTION' },
+		],
+		default: [],
+		description:
+			'Only work orders in one of these statuses (s_status_in). Waiting Approval lists the orders awaiting approval.',
+	},
+];
+
+/** The named filters, checked before anything is sent. */
+const filterSchema = lazy(() =>
+	z
+		.object({
+			s_local_id: id().optional(),
+			s_problem_id: id().optional(),
+			s_status_in: oneOfList(FAILURE_STATUSES).optional(),
+			s_priority_in: oneOfList(PRIORITIES).optional(),
+			date_min_start_date: dateValue().optional(),
+			date_max_start_date: dateValue().optional(),
+			date_min_completed_date: dateValue().optional(),
+			date_max_completed_date: dateValue().optional(),
+		})
+		.passthrough(),
+);
+
+export const getAll: OperationModule = listOperation('failure', 'getAll', '/failures', {
+	filters,
 	expanded: FAILURE_RELATIONS,
+	querySchema: filterSchema,
 });

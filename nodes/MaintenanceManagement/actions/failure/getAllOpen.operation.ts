@@ -4,16 +4,7 @@ import { z } from 'zod';
 import { id, lazy, oneOf } from '../../helpers/schemas';
 import { listOperation } from '../shared/properties';
 import type { OperationModule } from '../types';
-import { FAILURE_RELATIONS } from './getAll.operation';
-
-export const FAILURE_STATUSES = [
-	'WAITING_APPROVAL',
-	'WAITING_RESOLUTION',
-	'IN_RESOLUTION',
-	'PAUSED',
-	'COMPLETED',
-	'ARCHIVED',
-] as const;
+import { FAILURE_RELATIONS, FAILURE_STATUSES, idFilter, locationFilter } from './filters';
 
 const dateFilter = (name: string, displayName: string, what: string): INodeProperties => ({
 	displayName,
@@ -24,30 +15,12 @@ const dateFilter = (name: string, displayName: string, what: string): INodePrope
 	description: `Only work orders whose ${what} matches this value, sent as ${name} and read by the service's query language`,
 });
 
-const idFilter = (name: string, displayName: string, description: string): INodeProperties => ({
-	displayName,
-	name,
-	type: 'number',
-	typeOptions: { numberPrecision: 0 },
-	default: 0,
-	description,
-});
-
 const filters: INodeProperties[] = [
 	dateFilter('approved_date', 'Approved Date', 'approval date'),
 	dateFilter('completed_date', 'Completed Date', 'completion date'),
 	idFilter('failure_id', 'Failure ID', 'Only the work order with this ID'),
 	dateFilter('last_status_change_date', 'Last Status Change Date', 'last status change date'),
-	idFilter(
-		'local_id',
-		'Local ID',
-		'Location ID sent as the plain local_id parameter of the spec, which the service reads with its query language. For an exact match on the location, use Location ID (S Local ID) instead.',
-	),
-	idFilter(
-		's_local_id',
-		'Location ID (S Local ID)',
-		'Location ID sent as s_local_id: the exact-match filter form (s_FIELD) that the spec says this endpoint uses. Usually the one to choose rather than Local ID.',
-	),
+	locationFilter,
 	idFilter('problem_id', 'Problem ID', 'Only work orders of this problem (problem type) ID'),
 	dateFilter('start_date', 'Start Date', 'report date (start_date)'),
 	{

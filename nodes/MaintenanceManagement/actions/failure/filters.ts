@@ -1,0 +1,55 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { relationOptions } from '../shared/properties';
+
+/** The relations a work order list can include (`expanded`). */
+export const FAILURE_RELATIONS = relationOptions(['assignees', 'eventsPlanned']);
+
+export const FAILURE_STATUSES = [
+	'WAITING_APPROVAL',
+	'WAITING_RESOLUTION',
+	'IN_RESOLUTION',
+	'PAUSED',
+	'COMPLETED',
+	'ARCHIVED',
+] as const;
+
+/** A filter on an ID; 0 (its default) is refused before sending, as any ID that is not positive. */
+export const idFilter = (
+	name: string,
+	displayName: string,
+	description: string,
+): INodeProperties => ({
+	displayName,
+	name,
+	type: 'number',
+	typeOptions: { numberPrecision: 0 },
+	default: 0,
+	description,
+});
+
+/** The location filter of both lists: the spec's exact-match form, s_local_id. */
+export const locationFilter = idFilter(
+	's_local_id',
+	'Location ID',
+	'Only work orders of this location (sent as s_local_id, the exact-match filter)',
+);
+
+/** A list of values sent joined by commas, each one of the allowed values. */
+export const oneOfList = (values: readonly [string, ...string[]]) =>
+	z
+		.string()
+		.refine(
+			(list) => list.split(',').every((value) => (values as readonly string[]).includes(value)),
+			`must list values among ${values.join(', ')}`,
+		);
+
+/** A date the service can read: ISO 8601 or YYYY-MM-DD HH:mm:ss. */
+export const dateValue = () =>
+	z
+		.string()
+		.refine(
+			(value) => !Number.isNaN(Date.parse(value.replace(' ', 'T'))),
+			'must be a date, such as 2026-05-01 or 2026-05-01T08:00:00',
+		);
