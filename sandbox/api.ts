@@ -18,6 +18,8 @@ export interface Context {
 	body: unknown;
 	url: URL;
 	emit: (event: string, resource: Resource) => void;
+	/** The page-size cap of this collection, when one is set (see SandboxOptions.pageCaps). */
+	pageCap?: number;
 }
 
 type Handler = (context: Context) => Answer;
@@ -95,8 +97,8 @@ const list =
 			) => ((r: Resource) => Record<string, unknown>) | undefined;
 		} = {},
 	): Handler =>
-	({ store, query, url }) => {
-		const paging = readPaging(query);
+	({ store, query, url, pageCap }) => {
+		const paging = readPaging(query, pageCap);
 		let items = pick(store);
 		if (options.where) items = items.filter(options.where);
 		items = applyFilters(items, query, options.plain);
@@ -1002,7 +1004,8 @@ const transfer: Handler = (context) => {
 			action: 'TRANSFER_STOCK',
 			observations: body.observations ?? null,
 			source_id: from,
-			source_type: 'MANUAL',
+			// The transfer result's own values, as the spec spells them (not the batch's MANUAL).
+			source_type: 'MANUEL',
 		},
 		'stock-transactions-batch',
 	);
@@ -1148,6 +1151,11 @@ export const ROUTES: Route[] = [
 		list((s) => s.stockMovements.items),
 	),
 ];
+
+/** The collection endpoints, by path without the leading slash: the keys of page-size caps. */
+export const COLLECTIONS = ROUTES.filter((r) => r.method === 'GET' && !r.pattern.includes('{')).map(
+	(r) => r.pattern.slice(1),
+);
 
 const compiled = ROUTES.map((r) => ({
 	...r,

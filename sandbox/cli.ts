@@ -1,6 +1,10 @@
-import { startSandbox } from './index';
+import { parsePageCaps, startSandbox } from './index';
 
-/** `npm run sandbox`: prints one JSON line with the URLs and tokens, then serves until stopped. */
+/**
+ * `npm run sandbox`: prints one JSON line with the URLs and tokens, then serves until stopped. It checks
+ * requests and answers against spec/openapi.yaml and prints each violation (SANDBOX_CONTRACT=0 turns that
+ * off); SANDBOX_PAGE_CAPS="failures=100,locations=50" sets page-size caps.
+ */
 async function main(): Promise<void> {
 	const seed: Record<string, number> = {};
 	for (const [name, value] of Object.entries(process.env)) {
@@ -9,7 +13,12 @@ async function main(): Promise<void> {
 			seed[match[1].toLowerCase().replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase())] =
 				Number(value);
 	}
-	const sandbox = await startSandbox({ port: Number(process.env.SANDBOX_PORT ?? 4010), seed });
+	const sandbox = await startSandbox({
+		port: Number(process.env.SANDBOX_PORT ?? 4010),
+		seed,
+		contract: process.env.SANDBOX_CONTRACT !== '0',
+		pageCaps: parsePageCaps(process.env.SANDBOX_PAGE_CAPS ?? ''),
+	});
 	const { url, controlUrl, environments } = sandbox;
 	process.stdout.write(`${JSON.stringify({ url, controlUrl, environments })}\n`);
 	const stop = () => void sandbox.close().then(() => process.exit(0));

@@ -114,11 +114,11 @@ const BUY_ORDER_STATES = [
 	'CONFIRMED',
 ];
 const CITIES = ['Lisbon', 'Porto', 'Madrid', 'Lyon', 'Turin', 'Ghent'];
-const uuid = (n: number, prefix: string): string =>
-	`${prefix}${n.toString(16).padStart(8, '0')}-0000-4000-8000-${n.toString(16).padStart(12, '0')}`.slice(
-		0,
-		36,
-	);
+/** Which collection a generated UUID belongs to: its first group, so UUIDs never repeat across collections. */
+const UUID_KINDS = { client: 0xc1, operator: 0x0e, location: 0x10, failure: 0xf0, supplier: 0x50 };
+/** A deterministic UUID in version 4 form (version nibble 4, variant 8): kind, then the record's number. */
+const uuid = (n: number, kind: keyof typeof UUID_KINDS): string =>
+	`${UUID_KINDS[kind].toString(16).padStart(8, '0')}-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 const day = (n: number): string => new Date(Date.UTC(2026, 0, 1) + n * 3_600_000 * 7).toISOString();
 const sqlDate = (n: number): string => day(n).replace('T', ' ').slice(0, 19);
 
@@ -186,7 +186,7 @@ export function seedStore(sizes: SeedSizes, seed = 20261122): Store {
 	for (let i = 1; i <= Math.max(1, sizes.clients); i++) {
 		store.clients.add({
 			client_id: i,
-			client_uuid: uuid(i, 'c'),
+			client_uuid: uuid(i, 'client'),
 			name: `Client ${i}`,
 			code: `CLI-${i}`,
 			nif: `PT5000${String(i).padStart(5, '0')}`,
@@ -205,7 +205,7 @@ export function seedStore(sizes: SeedSizes, seed = 20261122): Store {
 	for (let i = 1; i <= 10; i++) {
 		store.operators.add({
 			operator_id: i,
-			operator_uuid: uuid(i, 'o'),
+			operator_uuid: uuid(i, 'operator'),
 			full_name: `Operator ${i}`,
 			email: `operator${i}@example.com`,
 			phone: null,
@@ -273,7 +273,7 @@ export function seedStore(sizes: SeedSizes, seed = 20261122): Store {
 					local_id: i,
 					has_children: true,
 					client_id: ((i - 1) % Math.max(1, sizes.clients)) + 1,
-					local_uuid: uuid(i, 'l'),
+					local_uuid: uuid(i, 'location'),
 					matched: false,
 				},
 				'building',
@@ -308,7 +308,7 @@ export function seedStore(sizes: SeedSizes, seed = 20261122): Store {
 					glass_area: int(0, 30),
 					volume: int(30, 600),
 					orientation: pick(['North', 'South', 'West', 'East']),
-					local_uuid: uuid(i, 'l'),
+					local_uuid: uuid(i, 'location'),
 					associations: ['DIRECT'],
 					assets: int(0, 12),
 				},
@@ -327,7 +327,7 @@ export function seedStore(sizes: SeedSizes, seed = 20261122): Store {
 		const start = sqlDate(i % 5000);
 		store.failures.add({
 			failure_id: i,
-			uuid: uuid(i, 'f'),
+			uuid: uuid(i, 'failure'),
 			problem_id: (i % 9) + 1,
 			status,
 			start_date: start,
@@ -471,7 +471,7 @@ export function seedStore(sizes: SeedSizes, seed = 20261122): Store {
 			country: 'PT',
 			iban: null,
 			market_supplier_id: null,
-			supplier_uuid: uuid(i, 's'),
+			supplier_uuid: uuid(i, 'supplier'),
 			date_created: day(i),
 			has_handshake: false,
 			profile_steps_count: 3,

@@ -2,13 +2,35 @@ import type { IncomingMessage } from 'node:http';
 
 import type { Resource } from './data';
 
-/** The whole body of a request, as text. */
-export const readBody = (req: IncomingMessage): Promise<string> =>
+/** The largest request body the sandbox reads: 10 MB. A larger one is answered with 413 in the spec's error body. */
+export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+/** A request body larger than the limit. */
+export class BodyTooLarge extends Error {}
+
+/**
+ * The whole body of a request, as text. Past `limit` bytes the rest is read and dropped, and the promise
+ * rejects with BodyTooLarge; it rejects too when the client goes away before the body ends.
+ */
+export const readBody = (req: IncomingMessage, limit = Infinity): Promise<string> =>
 	new Promise((resolve, reject) => {
 		const chunks: Buffer[] = [];
-		req.on('data', (chunk: Buffer) => chunks.push(chunk));
-		req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+		let size = 0;
+		let ended = false;
+		req.on('data', (chunk: Buffer) => {
+			size += chunk.length;
+			if (size > limit) chunks.length = 0;
+			else chunks.push(chunk);
+		});
+		req.on('end', () => {
+			ended = true;
+			if (size > limit) reject(new BodyTooLarge(`The body is larger than ${limit} bytes.`));
+			else resolve(Buffer.concat(chunks).toString('utf8'));
+		});
 		req.on('error', reject);
+		req.on('close', () => {
+			if (!ended) reject(new Error('The client went away before the body ended.'));
+		});
 	});
 
 /** An error answer in the spec's error body. */
@@ -41,6 +63,7 @@ export const MESSAGES = {
 	401: 'Authentication token invalid.',
 	403: 'Action unauthorized',
 	404: 'Resource not found',
+	413: 'Request body too large.',
 	429: 'Too Many Requests.',
 	500: 'An error has occurred during the request.',
 } as const;
@@ -152,8 +175,11 @@ export interface ListQuery {
 	limit: number;
 }
 
-/** Reads `page` and `limit` as the spec's Limits section says: default 1 and 200, limit capped at 2000. */
-export function readPaging(query: URLSearchParams): ListQuery {
+/**
+ * Reads `page` and `limit` as the spec's Limits section says: default 1 and 200, limit capped at 2000, and
+ * at `cap` when the resource has a lower page-size cap (as the live API has for some resources).
+ */
+export function readPaging(query: URLSearchParams, cap = Infinity): ListQuery {
 	const problems = new Problems();
 	const read = (name: string, fallback: number): number => {
 		const raw = query.get(name);
@@ -166,7 +192,7 @@ export function readPaging(query: URLSearchParams): ListQuery {
 		return value;
 	};
 	const page = read('page', 1);
-	const limit = Math.min(read('limit', 200), 2000);
+	const limit = Math.min(read('limit', 200), 2000, cap);
 	problems.throwIfAny();
 	return { page, limit };
 }

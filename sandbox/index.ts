@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { EVENT_NAMES } from '../nodes/MaintenanceManagementTrigger/events';
-import { matchRoute } from './api';
+import { COLLECTIONS, matchRoute } from './api';
+import { Contract, type ContractViolation } from './contract';
 import type { Resource, SeedSizes, Store } from './data';
 import { DEFAULT_SEED, seedStore } from './data';
-import { ApiError, MESSAGES, readBody } from './http';
+import { ApiError, BodyTooLarge, MAX_BODY_BYTES, MESSAGES, readBody } from './http';
 
 export type Environment = 'production' | 'sandbox';
 
@@ -17,6 +18,42 @@ export interface SandboxOptions {
 	rateLimit?: { limit: number; windowMs: number } | null;
 	latencyMs?: number;
 	quiet?: boolean;
+	/**
+	 * Checks every API request and answer against spec/openapi.yaml. Violations go to the request log
+	 * (`violations` of an entry), to `violations()` and `GET /__sandbox/violations`, and, unless quiet, to
+	 * the console.
+	 */
+	contract?: boolean;
+	/**
+	 * Page-size caps per collection, as the live API has: a list answers at most this many records
+	 * whatever `limit` asks, with a `links.next`. Keys are collection paths without the leading slash
+	 * (see COLLECTIONS), for example `{ failures: 100, locations: 50 }`.
+	 */
+	pageCaps?: PageCaps;
+}
+
+export type PageCaps = Record<string, number>;
+
+/** Reads page-size caps written as `failures=100,locations=50` (the SANDBOX_PAGE_CAPS variable). */
+export function parsePageCaps(text: string): PageCaps {
+	const caps: PageCaps = {};
+	for (const part of text.split(',').map((p) => p.trim())) {
+		if (!part) continue;
+		const [name, value] = part.split('=').map((p) => p.trim());
+		caps[name] = Number(value);
+	}
+	return checkPageCaps(caps);
+}
+
+/** Refuses a cap on something that is not a collection, or a cap that is not a positive whole number. */
+function checkPageCaps(caps: PageCaps): PageCaps {
+	for (const [name, value] of Object.entries(caps)) {
+		if (!COLLECTIONS.includes(name))
+			throw new Error(`No collection "${name}" to cap: use one of ${COLLECTIONS.join(', ')}`);
+		if (!Number.isInteger(value) || value < 1)
+			throw new Error(`The page-size cap of ${name} must be a positive whole number`);
+	}
+	return caps;
 }
 
 export interface EnvironmentInfo {
@@ -29,6 +66,9 @@ export interface RunningSandbox {
 	url: string;
 	controlUrl: string;
 	environments: Record<Environment, EnvironmentInfo>;
+	/** The contract violations seen since the start or the last clearViolations (contract mode only). */
+	violations(): ContractViolation[];
+	clearViolations(): void;
 	close(): Promise<void>;
 }
 
@@ -64,6 +104,8 @@ export interface LoggedRequest {
 	status: number;
 	headers: Record<string, string>;
 	at: string;
+	/** With the contract option: what in this request or its answer breaks spec/openapi.yaml. */
+	violations?: string[];
 }
 
 const send = (
@@ -81,6 +123,10 @@ const send = (
 	res.end(text);
 };
 
+let loaded: Contract | undefined;
+/** The contract is read once per process: every sandbox of a test run shares it. */
+const sharedContract = (): Contract => (loaded ??= Contract.load());
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Starts the sandbox: all 22 endpoints of the spec under /production/v3 and /sandbox/v3, and the control API under /__sandbox. */
@@ -93,6 +139,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 	let subscriptions: Subscription[] = [];
 	let log: LoggedRequest[] = [];
 	let seq = 0;
+	let pageCaps: PageCaps = checkPageCaps({ ...options.pageCaps });
+	let violations: ContractViolation[] = [];
+	const contract = options.contract ? sharedContract() : undefined;
+	const report = (entry: LoggedRequest, kind: ContractViolation['kind'], messages: string[]) => {
+		for (const message of messages) {
+			violations.push({ kind, method: entry.method, path: entry.path, message });
+			(entry.violations ??= []).push(`${kind}: ${message}`);
+			if (!options.quiet)
+				console.warn(`[sandbox] contract: ${entry.method} ${entry.path} ${kind}: ${message}`);
+		}
+	};
 	const windows = new Map<string, { start: number; count: number }>();
 	const pending = new Set<Promise<unknown>>();
 	const storeOf = (env: Environment): Store => (stores[env] ??= seedStore(seed));
@@ -136,6 +193,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		faults = [];
 		subscriptions = [];
 		log = [];
+		pageCaps = checkPageCaps({ ...options.pageCaps, ...(body.pageCaps as PageCaps) });
 		windows.clear();
 	};
 
@@ -173,6 +231,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 				: null;
 			windows.clear();
 			return send(res, 200, { rateLimit });
+		}
+		if (path === '/violations') {
+			if (method === 'DELETE') violations = [];
+			return send(res, 200, { violations });
+		}
+		if (method === 'POST' && path === '/page-caps') {
+			try {
+				pageCaps = checkPageCaps({ ...(body as PageCaps) });
+			} catch (error) {
+				return send(res, 400, { error: (error as Error).message });
+			}
+			return send(res, 200, { pageCaps });
 		}
 		if (method === 'POST' && path === '/latency') {
 			latencyMs = Number(body.ms ?? 0);
@@ -310,9 +380,35 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		return { headers, limited };
 	};
 
-	const server = createServer(async (req, res) => {
-		const url = new URL(req.url ?? '/', 'http://sandbox.local');
-		const text = await readBody(req);
+	const handle = async (req: IncomingMessage, res: ServerResponse) => {
+		let url: URL;
+		try {
+			url = new URL(req.url ?? '/', 'http://sandbox.local');
+		} catch {
+			return send(
+				res,
+				400,
+				new ApiError(400, MESSAGES[400], {
+					url: ['The request target is not a valid URL.'],
+				}).body(),
+				{ Connection: 'close' },
+			);
+		}
+		let text = '';
+		let tooLarge = Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES;
+		if (!tooLarge) {
+			try {
+				text = await readBody(req, MAX_BODY_BYTES);
+			} catch (error) {
+				// A client that went away has no one to answer.
+				if (!(error instanceof BodyTooLarge)) return;
+				tooLarge = true;
+			}
+		}
+		const tooLargeBody = () =>
+			new ApiError(413, MESSAGES[413], {
+				body: [`The body is larger than the sandbox's limit of ${MAX_BODY_BYTES} bytes.`],
+			}).body();
 		let body: unknown = null;
 		let malformed = false;
 		if (text) {
@@ -323,6 +419,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			}
 		}
 		if (url.pathname.startsWith('/__sandbox/')) {
+			if (tooLarge) return send(res, 413, tooLargeBody(), { Connection: 'close' });
 			return await control(
 				req.method ?? 'GET',
 				url.pathname.slice('/__sandbox'.length),
@@ -350,6 +447,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			at: new Date().toISOString(),
 		};
 		log.push(entry);
+		if (contract)
+			report(
+				entry,
+				'request',
+				malformed
+					? ['body: not valid JSON']
+					: contract.checkRequest({
+							method,
+							path,
+							query: url.searchParams,
+							headers: req.headers,
+							body: text && !tooLarge ? body : undefined,
+						}),
+			);
 		const fault = faults.find(
 			(f) => f.count > 0 && (!f.method || f.method === method) && (!f.path || f.path === path),
 		);
@@ -367,8 +478,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		const token = auth?.startsWith('Bearer ') ? auth.slice(7) : undefined;
 		const answer = (status: number, payload: unknown, extra: Record<string, string> = {}) => {
 			entry.status = status;
+			if (contract)
+				report(entry, 'response', contract.checkResponse(method, path, status, payload));
 			send(res, status, payload, extra);
 		};
+		if (tooLarge) return answer(413, tooLargeBody(), { Connection: 'close' });
 		if (!auth)
 			return answer(401, {
 				status: 'error',
@@ -418,6 +532,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 				body,
 				url,
 				emit,
+				pageCap: pageCaps[found.route.pattern.slice(1)],
 			});
 			return answer(result.status, result.body, limit.headers);
 		} catch (error) {
@@ -425,6 +540,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			if (!options.quiet) console.error(error);
 			return answer(500, new ApiError(500, MESSAGES[500]).body(), limit.headers);
 		}
+	};
+	const server = createServer((req, res) => {
+		// Whatever a request does, the sandbox answers it or drops it, and keeps serving.
+		handle(req, res).catch((error: unknown) => {
+			if (!options.quiet) console.error(error);
+			if (res.headersSent) res.destroy();
+			else send(res, 500, new ApiError(500, MESSAGES[500]).body(), { Connection: 'close' });
+		});
 	});
 	server.keepAliveTimeout = 5000;
 
@@ -439,6 +562,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		environments: {
 			production: { baseUrl: `${url}/production/v3`, ...TOKENS.production },
 			sandbox: { baseUrl: `${url}/sandbox/v3`, ...TOKENS.sandbox },
+		},
+		violations: () => [...violations],
+		clearViolations: () => {
+			violations = [];
 		},
 		close: async () => {
 			await Promise.allSettled([...pending]);

@@ -39,6 +39,10 @@ afterAll(async () => {
 });
 
 describe('the action node in a real n8n', () => {
+	it('sends requests that keep spec/openapi.yaml and gets answers that keep it', () => {
+		expect(api.sandbox.violations()).toEqual([]);
+	});
+
 	it('runs the workflow to success', () => {
 		expect(run.data.resultData.error).toBeUndefined();
 		expect(run.status).toBe('success');

@@ -3,7 +3,8 @@ import { operationCases } from '../cases/operations';
 
 /**
  * The sandbox an n8n suite runs against (4,500 work orders, so Return All reads three pages), its control
- * API, and the operation cases, which prepare their records through that API.
+ * API, and the operation cases, which prepare their records through that API. It checks every request
+ * and answer against spec/openapi.yaml.
  */
 export class SandboxClient {
 	private running?: RunningSandbox;
@@ -14,7 +15,12 @@ export class SandboxClient {
 	}
 
 	async start(): Promise<void> {
-		this.running = await startSandbox({ port: 0, seed: { failures: 4500 }, quiet: true });
+		this.running = await startSandbox({
+			port: 0,
+			seed: { failures: 4500 },
+			quiet: true,
+			contract: true,
+		});
 	}
 
 	async close(): Promise<void> {

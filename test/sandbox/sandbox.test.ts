@@ -2,17 +2,20 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { startSandbox, type RunningSandbox } from '../../sandbox';
+import { keepsContract } from '../unit/helpers/contract';
 
 let sandbox: RunningSandbox;
 let base: string;
 let token: string;
 
 beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, quiet: true });
+	sandbox = await startSandbox({ port: 0, quiet: true, contract: true });
 	base = sandbox.environments.sandbox.baseUrl;
 	token = sandbox.environments.sandbox.token;
 });
 afterAll(async () => await sandbox.close());
+// Every answer keeps spec/openapi.yaml; requests here break it on purpose, to test the refusals.
+keepsContract(() => sandbox, ['response']);
 beforeEach(async () => {
 	await control('POST', '/reset');
 });

@@ -379,6 +379,10 @@ describe('Work Order (Failure): filters checked before sending', () => {
 			limit: '50',
 			failure_id: 'WO-3',
 		});
+		// The user's own parameter breaks the spec (failure_id is an integer): the contract check says so.
+		expect(fixture.takeViolations()).toEqual([
+			expect.objectContaining({ kind: 'request', message: 'query failure_id must be integer' }),
+		]);
 	});
 });
 

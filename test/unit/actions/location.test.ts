@@ -1,11 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
+import { keepsContract } from '../helpers/contract';
 import { runNode, type Credentials } from '../helpers/harness';
 import { ScriptedServer } from '../helpers/scriptedServer';
 
 const TOKEN = 'loc_token_8d7e6f5a4b3c';
-const server = new ScriptedServer();
+const server = new ScriptedServer({ contract: true });
+keepsContract(() => server, ['request']);
 let credentials: Credentials;
 const node = new MaintenanceManagement();
 

@@ -2,6 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { startSandbox, type RunningSandbox } from '../../../sandbox';
+import type { ContractViolation } from '../../../sandbox/contract';
+import { keepsContract } from './contract';
 import { runNode, type Credentials, type ParameterValue, type RunResult } from './harness';
 
 export interface SandboxLog {
@@ -22,12 +24,19 @@ export interface RunAgainst {
 
 const actionNode = new MaintenanceManagement();
 
-/** A sandbox started for one test file, with helpers to run the action node and to read and clear its request log. */
+/**
+ * A sandbox started for one test file, with helpers to run the action node and to read and clear its request
+ * log. The sandbox checks every request and answer against spec/openapi.yaml: a test fails on a violation.
+ */
 export class SandboxFixture {
 	sandbox!: RunningSandbox;
 
+	constructor() {
+		keepsContract(() => this.sandbox);
+	}
+
 	async start(seed?: Record<string, number>): Promise<void> {
-		this.sandbox = await startSandbox({ port: 0, seed, quiet: true });
+		this.sandbox = await startSandbox({ port: 0, seed, quiet: true, contract: true });
 	}
 
 	async stop(): Promise<void> {
@@ -55,6 +64,13 @@ export class SandboxFixture {
 			items: options.items,
 			continueOnFail: options.continueOnFail,
 		});
+	}
+
+	/** Returns and clears the contract violations seen so far: for a test that sends one on purpose. */
+	takeViolations(): ContractViolation[] {
+		const violations = this.sandbox.violations();
+		this.sandbox.clearViolations();
+		return violations;
 	}
 
 	async control(method: string, path: string, body?: unknown): Promise<unknown> {

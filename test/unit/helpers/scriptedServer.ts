@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { Contract, type ContractViolation } from '../../../sandbox/contract';
 import { readBody } from '../../../sandbox/http';
 
 /** A request as the scripted server received it. */
@@ -17,9 +18,29 @@ export type Reply = { status: number; headers?: Record<string, string>; body?: u
 
 export type Handler = (request: ReceivedRequest, index: number) => Reply;
 
-/** A local HTTP server whose answers each test scripts, recording every request it receives. */
+/**
+ * A local HTTP server whose answers each test scripts, recording every request it receives. With
+ * `contract`, it checks each request (the path after `/v3`) against spec/openapi.yaml; its scripted
+ * answers are the test's own, so they are not checked.
+ */
 export class ScriptedServer {
 	readonly requests: ReceivedRequest[] = [];
+
+	private found: ContractViolation[] = [];
+
+	private readonly contract?: Contract;
+
+	constructor(options: { contract?: boolean } = {}) {
+		if (options.contract) this.contract = Contract.load();
+	}
+
+	violations(): ContractViolation[] {
+		return [...this.found];
+	}
+
+	clearViolations(): void {
+		this.found = [];
+	}
 
 	handler: Handler = () => ({ status: 200, body: { data: [] } });
 
@@ -40,6 +61,7 @@ export class ScriptedServer {
 					body: text ? JSON.parse(text) : undefined,
 				};
 				this.requests.push(request);
+				this.check(request, url.searchParams);
 				const reply = this.handler(request, this.requests.length - 1);
 				if (reply === 'drop') {
 					req.socket.destroy();
@@ -51,6 +73,14 @@ export class ScriptedServer {
 		});
 		await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
 		this.url = `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
+	}
+
+	private check(request: ReceivedRequest, query: URLSearchParams): void {
+		if (!this.contract) return;
+		const path = request.path.replace(/^.*?\/v3(?=\/)/, '');
+		const { method, headers, body } = request;
+		for (const message of this.contract.checkRequest({ method, path, query, headers, body }))
+			this.found.push({ kind: 'request', method, path, message });
 	}
 
 	reset(handler: Handler): void {

@@ -1,0 +1,257 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { parse } from 'yaml';
+
+/** The API contract: the OpenAPI 3.1 document of the spec. */
+export const SPEC_PATH = join(__dirname, '..', 'spec', 'openapi.yaml');
+
+/** One request or answer that breaks the contract, with what breaks it. */
+export interface ContractViolation {
+	kind: 'request' | 'response';
+	method: string;
+	path: string;
+	message: string;
+}
+
+export interface RequestToCheck {
+	method: string;
+	/** The API path after the version segment, for example `/failures/open`. */
+	path: string;
+	query: URLSearchParams;
+	headers: Record<string, string | string[] | undefined>;
+	/** The parsed JSON body; undefined when the request had none. */
+	body: unknown;
+}
+
+type Json = Record<string, unknown>;
+
+interface Parameter {
+	name: string;
+	in: string;
+	required: boolean;
+	validate: ValidateFunction;
+}
+
+interface Operation {
+	id: string;
+	method: string;
+	template: string;
+	regex: RegExp;
+	parameters: Parameter[];
+	body?: { required: boolean; validate: ValidateFunction };
+	/** Answers by status key: `200`, `2XX`, `default`; undefined when the status has no JSON body. */
+	responses: Map<string, ValidateFunction | undefined>;
+}
+
+/** At most this many messages per request or answer: a 2,000-record page can break one rule 2,000 times. */
+const MAX_MESSAGES = 10;
+const ROOT_ID = 'openapi.yaml';
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+const messagesOf = (errors: ErrorObject[] | null | undefined, where: string): string[] => {
+	const messages = (errors ?? []).map((e) => {
+		const params = e.params as Json;
+		const detail =
+			'additionalProperty' in params
+				? ` (${String(params.additionalProperty)})`
+				: 'allowedValues' in params
+					? ` (${(params.allowedValues as unknown[]).join(', ')})`
+					: '';
+		return `${where}${e.instancePath} ${e.message}${detail}`;
+	});
+	return [...new Set(messages)];
+};
+
+/**
+ * Checks requests and answers against the OpenAPI document with Ajv (JSON Schema 2020-12, the dialect of
+ * OpenAPI 3.1) and ajv-formats. This layer only finds the operation of a method and path and hands the
+ * parts of a request or answer to the schemas the document gives them.
+ */
+export class Contract {
+	private readonly operations: Operation[] = [];
+
+	private readonly errorBody: ValidateFunction;
+
+	constructor(readonly document: Json) {
+		const ajv = new Ajv2020({ allErrors: true, allowUnionTypes: true, strictTypes: false });
+		const coercing = new Ajv2020({
+			allErrors: true,
+			allowUnionTypes: true,
+			strictTypes: false,
+			coerceTypes: true,
+		});
+		for (const instance of [ajv, coercing]) {
+			addFormats(instance);
+			instance.addKeyword('x-assumption');
+			const components = document.components as Json;
+			instance.addSchema({ $id: ROOT_ID, $defs: this.rewrite(components.schemas) as Json });
+		}
+		this.errorBody = ajv.compile(this.rewrite({ $ref: '#/components/schemas/Error' }) as Json);
+		const paths = document.paths as Record<string, Json>;
+		for (const [template, item] of Object.entries(paths)) {
+			for (const method of METHODS) {
+				const operation = item[method] as Json | undefined;
+				if (!operation) continue;
+				const parameters = [
+					...((item.parameters as Json[]) ?? []),
+					...((operation.parameters as Json[]) ?? []),
+				].map((p) => this.resolve(p));
+				const requestBody = operation.requestBody
+					? this.resolve(operation.requestBody as Json)
+					: undefined;
+				const bodySchema = (requestBody?.content as Json | undefined)?.['application/json'] as
+					Json | undefined;
+				const responses = new Map<string, ValidateFunction | undefined>();
+				for (const [status, response] of Object.entries(operation.responses as Json)) {
+					const content = (this.resolve(response as Json).content as Json | undefined)?.[
+						'application/json'
+					] as Json | undefined;
+					responses.set(
+						status.toUpperCase(),
+						content?.schema ? ajv.compile(this.rewrite(content.schema) as Json) : undefined,
+					);
+				}
+				this.operations.push({
+					id: String(operation.operationId ?? `${method} ${template}`),
+					method: method.toUpperCase(),
+					template,
+					regex: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+					parameters: parameters.map((p) => ({
+						name: String(p.name),
+						in: String(p.in),
+						required: Boolean(p.required),
+						validate: coercing.compile({
+							type: 'object',
+							properties: { value: this.rewrite(p.schema ?? {}) },
+						}),
+					})),
+					body: bodySchema?.schema
+						? {
+								required: Boolean(requestBody?.required),
+								validate: ajv.compile(this.rewrite(bodySchema.schema) as Json),
+							}
+						: undefined,
+					responses,
+				});
+			}
+		}
+		// Literal paths before templated ones, so `/failures/open` never reads as `/failures/{id}`.
+		this.operations.sort(
+			(a, b) => (a.template.match(/\{/g)?.length ?? 0) - (b.template.match(/\{/g)?.length ?? 0),
+		);
+	}
+
+	/** Reads the document (YAML) from a file. */
+	static load(path = SPEC_PATH): Contract {
+		return new Contract(parse(readFileSync(path, 'utf8')) as Json);
+	}
+
+	/** The operations of the document, as `METHOD /template`. */
+	get operationNames(): string[] {
+		return this.operations.map((o) => `${o.method} ${o.template}`);
+	}
+
+	/** Finds the operation of a method and path. */
+	operation(method: string, path: string): Operation | undefined {
+		return this.operations.find((o) => o.method === method && o.regex.test(path));
+	}
+
+	/** What is wrong with a request: an unknown operation, parameters, headers, the body. */
+	checkRequest(request: RequestToCheck): string[] {
+		const { method, path, query, headers, body } = request;
+		const operation = this.operation(method, path);
+		if (!operation) return [`no operation of the document is ${method} ${path}`];
+		const problems: string[] = [];
+		const auth = String(headers.authorization ?? '');
+		if (!/^Bearer \S+$/.test(auth))
+			problems.push(
+				'header Authorization is not "Bearer <token>" (one space, no whitespace after)',
+			);
+		if (!String(headers.accept ?? '').includes('application/json'))
+			problems.push('header Accept does not name application/json');
+		const pathValues = this.pathValues(operation, path);
+		for (const parameter of operation.parameters) {
+			const value =
+				parameter.in === 'path'
+					? pathValues[parameter.name]
+					: parameter.in === 'query'
+						? (query.get(parameter.name) ?? undefined)
+						: parameter.in === 'header'
+							? headers[parameter.name.toLowerCase()]
+							: undefined;
+			if (value === undefined) {
+				if (parameter.required) problems.push(`${parameter.in} ${parameter.name} is required`);
+				continue;
+			}
+			if (!parameter.validate({ value }))
+				problems.push(
+					...messagesOf(parameter.validate.errors, `${parameter.in} ${parameter.name}`).map((m) =>
+						m.replace('/value', ''),
+					),
+				);
+		}
+		if (body !== undefined) {
+			if (!String(headers['content-type'] ?? '').startsWith('application/json'))
+				problems.push('header Content-Type is not application/json on a request with a body');
+			if (!operation.body) problems.push('body: this operation takes no body');
+			else if (!operation.body.validate(body))
+				problems.push(...messagesOf(operation.body.validate.errors, 'body'));
+		} else if (operation.body?.required) problems.push('body: this operation requires a body');
+		return problems.slice(0, MAX_MESSAGES);
+	}
+
+	/** What is wrong with an answer: a status the operation does not declare, or a body its schema refuses. */
+	checkResponse(method: string, path: string, status: number, body: unknown): string[] {
+		const operation = this.operation(method, path);
+		const validate = operation
+			? this.responseFor(operation, status)
+			: status >= 400
+				? this.errorBody
+				: undefined;
+		if (validate === null) return [`status ${status} is not declared by ${operation!.id}`];
+		if (!validate || validate(body)) return [];
+		return messagesOf(validate.errors, 'body').slice(0, MAX_MESSAGES);
+	}
+
+	/** The schema of an answer: the exact status, then its range (`2XX`), then `default`; null when none is declared. */
+	private responseFor(operation: Operation, status: number): ValidateFunction | undefined | null {
+		for (const key of [String(status), `${String(status)[0]}XX`, 'DEFAULT'])
+			if (operation.responses.has(key)) return operation.responses.get(key);
+		return null;
+	}
+
+	private pathValues(operation: Operation, path: string): Record<string, string> {
+		const names = [...operation.template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+		const values = new RegExp(`^${operation.template.replace(/\{[^}]+\}/g, '([^/]+)')}$`)
+			.exec(path)!
+			.slice(1);
+		return Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(values[i])]));
+	}
+
+	/** Follows a `$ref` to a parameter, request body or response of the document's components. */
+	private resolve(object: Json): Json {
+		const ref = object.$ref;
+		if (typeof ref !== 'string') return object;
+		const target = ref
+			.replace(/^#\//, '')
+			.split('/')
+			.reduce<unknown>((value, key) => (value as Json)[key], this.document);
+		return this.resolve(target as Json);
+	}
+
+	/** Points the document's schema references at the schemas registered with Ajv. */
+	private rewrite(schema: unknown): unknown {
+		if (Array.isArray(schema)) return schema.map((s) => this.rewrite(s));
+		if (!schema || typeof schema !== 'object') return schema;
+		const out: Json = {};
+		for (const [key, value] of Object.entries(schema as Json))
+			out[key] =
+				key === '$ref' && typeof value === 'string'
+					? value.replace('#/components/schemas/', `${ROOT_ID}#/$defs/`)
+					: this.rewrite(value);
+		return out;
+	}
+}
