@@ -63,7 +63,7 @@ export const MESSAGES = {
 	401: 'Authentication token invalid.',
 	403: 'Action unauthorized',
 	404: 'Resource not found',
-	413: 'Request body too large.',
+	413: 'Request body too large: the limit is 10 MB.',
 	429: 'Too Many Requests.',
 	500: 'An error has occurred during the request.',
 } as const;

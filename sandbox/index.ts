@@ -405,10 +405,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 				tooLarge = true;
 			}
 		}
-		const tooLargeBody = () =>
-			new ApiError(413, MESSAGES[413], {
-				body: [`The body is larger than the sandbox's limit of ${MAX_BODY_BYTES} bytes.`],
-			}).body();
+		const tooLargeBody = () => new ApiError(413, MESSAGES[413]).body();
 		let body: unknown = null;
 		let malformed = false;
 		if (text) {
