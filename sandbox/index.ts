@@ -400,8 +400,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			try {
 				text = await readBody(req, MAX_BODY_BYTES);
 			} catch (error) {
-				// A client that went away has no one to answer.
-				if (!(error instanceof BodyTooLarge)) return;
+				// A client that went away has no one to answer: its socket is let go.
+				if (!(error instanceof BodyTooLarge)) return void res.destroy();
 				tooLarge = true;
 			}
 		}
