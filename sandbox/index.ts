@@ -380,10 +380,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		return { headers, limited };
 	};
 
+	const selfOrigin = (host: string | undefined): string => {
+		try {
+			return new URL(`http://${host ?? ''}`).origin;
+		} catch {
+			return 'http://sandbox.local';
+		}
+	};
+
 	const handle = async (req: IncomingMessage, res: ServerResponse) => {
 		let url: URL;
 		try {
-			url = new URL(req.url ?? '/', 'http://sandbox.local');
+			// Links name the address the client used, as the live API's name its own host.
+			url = new URL(req.url ?? '/', selfOrigin(req.headers.host));
 		} catch {
 			return send(
 				res,

@@ -2,7 +2,7 @@ import { sleep } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { rateLimitWaitMs } from '../../nodes/MaintenanceManagement/transport';
-import { runNode, type Credentials } from './helpers/harness';
+import { expr, runNode, type Credentials } from './helpers/harness';
 import { collectionPage, ScriptedServer } from './helpers/scriptedServer';
 
 jest.mock('n8n-workflow', () => ({
@@ -102,7 +102,7 @@ describe('headers and base URL', () => {
 			status: 200,
 			body: { data: { id: '1', type: 'building', attributes: {} } },
 		}));
-		await getLocation('a/b c');
+		await getLocation(expr('a/b c'));
 		expect(server.requests[0].path).toBe('/prod/v3/locations/a%2Fb%20c');
 	});
 

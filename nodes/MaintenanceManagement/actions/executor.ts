@@ -10,6 +10,8 @@ import {
 	asNodeError,
 	buildPath,
 	DEFAULT_RETRY,
+	pathValueProblem,
+	RETRY_CEILING,
 } from '../transport';
 import type { OperationModule } from './types';
 
@@ -33,16 +35,27 @@ const isSet = (value: unknown): boolean =>
 const queryValue = (value: unknown): string | number | boolean =>
 	Array.isArray(value) ? value.join(',') : (value as string | number | boolean);
 
-/** The retry limits of the "Request Options" collection. */
+/** A Request Options number: its default when unset or not finite, kept within its bounds. */
+const bounded = (value: unknown, fallback: number, min: number, max: number): number => {
+	const number = Number(value ?? fallback);
+	return Number.isFinite(number) ? Math.min(max, Math.max(min, number)) : fallback;
+};
+
+/** The retry, timeout and paging limits of the "Request Options" collection. */
 export function readRetry(this: IExecuteFunctions, itemIndex: number): RetryPolicy {
 	const options = this.getNodeParameter('requestOptions', itemIndex, {}) as IDataObject;
+	const seconds = (value: unknown, fallbackMs: number, max: number) =>
+		bounded(value, fallbackMs / 1000, 0, max) * 1000;
 	return {
 		...DEFAULT_RETRY,
-		maxAttempts: Math.max(1, Math.floor(Number(options.maxAttempts ?? DEFAULT_RETRY.maxAttempts))),
-		maxTotalWaitMs:
-			options.maxWaitSeconds === undefined
-				? DEFAULT_RETRY.maxTotalWaitMs
-				: Math.max(0, Number(options.maxWaitSeconds) * 1000),
+		maxAttempts: Math.floor(
+			bounded(options.maxAttempts, DEFAULT_RETRY.maxAttempts, 1, RETRY_CEILING.maxAttempts),
+		),
+		maxTotalWaitMs: seconds(options.maxWaitSeconds, DEFAULT_RETRY.maxTotalWaitMs, 86_400),
+		timeoutMs: Math.max(1000, seconds(options.timeoutSeconds, DEFAULT_RETRY.timeoutMs, 3600)),
+		maxPages: Math.floor(
+			bounded(options.maxPages, DEFAULT_RETRY.maxPages, 1, RETRY_CEILING.maxPages),
+		),
 	};
 }
 
@@ -83,17 +96,14 @@ export function readPathValues(
 	const names = namesOf(operation);
 	const pathValues: Record<string, string> = {};
 	for (const [slot, parameter] of Object.entries(endpoint.pathParams ?? {})) {
-		const value = this.getNodeParameter(parameter, itemIndex, '', { extractValue: true }) as
-			string | number;
-		if (!isSet(value) || String(value).trim() === '') {
-			throw new NodeOperationError(
-				this.getNode(),
-				`"${names.get(parameter) ?? parameter}" is required`,
-				{
-					itemIndex,
-					description: `Enter the ID in "${names.get(parameter) ?? parameter}". No request was sent.`,
-				},
-			);
+		const value = this.getNodeParameter(parameter, itemIndex, '', { extractValue: true });
+		const problem = pathValueProblem(value);
+		if (problem) {
+			const name = names.get(parameter) ?? parameter;
+			throw new NodeOperationError(this.getNode(), `"${name}" ${problem}`, {
+				itemIndex,
+				description: `Enter the ID in "${name}" as the API gives it. No request was sent.`,
+			});
 		}
 		pathValues[slot] = String(value).trim();
 	}

@@ -14,34 +14,45 @@ export function lazy<T extends ZodTypeAny>(build: () => T): () => T {
 	return () => (built ??= build());
 }
 
-const toNumber = (value: unknown): unknown =>
-	typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value))
-		? Number(value)
-		: value;
+/** Decimal notation only: hexadecimal, binary, octal and the like are left as text, so they fail. */
+const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+const WHOLE = /^\d+$/;
+
+export const toNumber = (value: unknown): unknown =>
+	typeof value === 'string' && DECIMAL.test(value.trim()) ? Number(value) : value;
+
+/** IDs as text are digits only: "1e3" or "10.0" is not an ID. */
+const toId = (value: unknown): unknown =>
+	typeof value === 'string' && WHOLE.test(value.trim()) ? Number(value) : value;
+
+const finiteNumber = (message: string) =>
+	z
+		.number({ required_error: 'is required', invalid_type_error: message })
+		.finite('must be a finite number');
 
 /** A positive integer ID. */
 export const id = () =>
 	z.preprocess(
-		toNumber,
-		z
-			.number({
-				required_error: 'is required',
-				invalid_type_error: 'must be a whole number (an ID)',
-			})
+		toId,
+		finiteNumber('must be a whole number (an ID)')
 			.int('must be a whole number (an ID)')
-			.positive('must be a positive ID'),
+			.positive('must be a positive ID')
+			.max(Number.MAX_SAFE_INTEGER, 'must be a whole number (an ID)'),
 	);
 
 /** An integer. */
 export const integer = (message = 'must be a whole number') =>
 	z.preprocess(
 		toNumber,
-		z.number({ required_error: 'is required', invalid_type_error: message }).int(message),
+		finiteNumber(message)
+			.int(message)
+			.max(Number.MAX_SAFE_INTEGER, message)
+			.min(-Number.MAX_SAFE_INTEGER, message),
 	);
 
 /** A number. */
 export const number = (message = 'must be a number') =>
-	z.preprocess(toNumber, z.number({ required_error: 'is required', invalid_type_error: message }));
+	z.preprocess(toNumber, finiteNumber(message));
 
 /** A list of IDs, given as an array or as text such as "12, 15, 20". */
 export const idList = () =>
@@ -53,17 +64,22 @@ export const idList = () =>
 					.split(',')
 					.map((part) => part.trim())
 					.filter((part) => part !== '')
-					.map(toNumber);
+					.map(toId);
 			}
-			return Array.isArray(value) ? value.map(toNumber) : value;
+			return Array.isArray(value) ? value.map(toId) : value;
 		},
 		z.array(
 			z
 				.number({
 					invalid_type_error: 'must list whole-number IDs separated by commas, such as 12, 15',
 				})
+				.finite('must list whole-number IDs separated by commas, such as 12, 15')
 				.int('must list whole-number IDs separated by commas, such as 12, 15')
-				.positive('must list positive IDs'),
+				.positive('must list positive IDs')
+				.max(
+					Number.MAX_SAFE_INTEGER,
+					'must list whole-number IDs separated by commas, such as 12, 15',
+				),
 			{
 				required_error: 'is required',
 				invalid_type_error: 'must list IDs separated by commas, such as 12, 15',

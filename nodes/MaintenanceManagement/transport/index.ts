@@ -8,6 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
+import { name as packageName, version } from '../../../package.json';
 import { apiError } from './errors';
 
 export { asNodeError } from './errors';
@@ -44,17 +45,29 @@ export interface ApiEnvelope {
 export interface RetryPolicy {
 	/** Attempts in all, the first one included. */
 	maxAttempts: number;
-	/** The most the node waits in all between attempts, in milliseconds. */
+	/** The most the node waits in all between attempts, in milliseconds, for the whole execution. */
 	maxTotalWaitMs: number;
 	/** First back-off step when the answer gives no wait; it doubles each attempt. */
 	baseDelayMs: number;
+	/** How long one request may take before it is abandoned, in milliseconds. */
+	timeoutMs: number;
+	/** The most pages Return All reads before it stops with an error. */
+	maxPages: number;
 }
+
+/** Hard ceilings: whatever an expression gives, a run never tries more often or pages further. */
+export const RETRY_CEILING = { maxAttempts: 10, maxPages: 100_000 };
 
 export const DEFAULT_RETRY: RetryPolicy = {
 	maxAttempts: 5,
 	maxTotalWaitMs: 120_000,
 	baseDelayMs: 1000,
+	timeoutMs: 60_000,
+	maxPages: 10_000,
 };
+
+/** Sent with every request: the service asks clients to name themselves. */
+export const USER_AGENT = `${packageName}/${version}`;
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
@@ -66,11 +79,33 @@ export interface ApiRequest {
 
 interface Connection {
 	baseUrl: string;
+	origin: string;
 	environment: string;
 	token: string;
+	/** Milliseconds already spent waiting between attempts in this execution. */
+	waitedMs: number;
 }
 
 const connections = new WeakMap<object, Promise<Connection>>();
+
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+/** Why a base URL cannot be used, or undefined when it can. */
+export function baseUrlProblem(value: string): string | undefined {
+	let url: URL;
+	try {
+		url = new URL(value);
+	} catch {
+		return 'is not a web address';
+	}
+	if (url.username || url.password) return 'must not contain a user name or password';
+	if (url.search || value.includes('?')) return 'must not contain a query (?…)';
+	if (url.hash || value.includes('#')) return 'must not contain a fragment (#…)';
+	if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.test(url.hostname)))
+		return 'must start with https:// (plain http:// is allowed only for localhost)';
+	if (!/\/v3$/.test(url.pathname)) return 'must end with /v3';
+	return undefined;
+}
 
 /** Reads the credential once per execution: the environment decides the base URL. */
 async function getConnection(this: Context, itemIndex?: number): Promise<Connection> {
@@ -92,17 +127,14 @@ async function getConnection(this: Context, itemIndex?: number): Promise<Connect
 				itemIndex,
 			});
 		}
-		if (!/^https?:\/\/[^\s/]+(\/[^\s]*)?\/v3$/i.test(baseUrl)) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`The credential's ${label} is not a valid API address`,
-				{
-					description: `Set "${label}" in the credential to the address of the API, starting with https:// and ending with /v3 (for example https://api.example.com/v3). No request was sent.`,
-					itemIndex,
-				},
-			);
+		const problem = baseUrlProblem(baseUrl);
+		if (problem) {
+			throw new NodeOperationError(this.getNode(), `The credential's ${label} ${problem}`, {
+				description: `Set "${label}" in the credential to the address of the API: https://, the host, and the path ending with /v3 (for example https://api.example.com/v3). No request was sent.`,
+				itemIndex,
+			});
 		}
-		return { baseUrl, environment, token };
+		return { baseUrl, origin: new URL(baseUrl).origin, environment, token, waitedMs: 0 };
 	})();
 	connections.set(this, pending);
 	// A failed read is not kept, so a corrected credential is read again next time.
@@ -110,40 +142,69 @@ async function getConnection(this: Context, itemIndex?: number): Promise<Connect
 	return await pending;
 }
 
+const DOT_SEGMENT = /^\.{1,2}$/;
+
+/** Why a path parameter cannot be sent, or undefined when it can. */
+export function pathValueProblem(value: unknown): string | undefined {
+	if (typeof value === 'number') {
+		return Number.isFinite(value) ? undefined : 'must be a finite number or text';
+	}
+	if (typeof value !== 'string') return 'must be text or a number';
+	const trimmed = value.trim();
+	if (trimmed === '') return 'is required';
+	if (DOT_SEGMENT.test(trimmed)) return 'must not be "." or ".."';
+	// No control character belongs in an ID.
+	if ([...trimmed].some((char) => char.charCodeAt(0) < 32 || char.charCodeAt(0) === 127))
+		return 'must not contain control characters';
+	return undefined;
+}
+
 /** Fills `{slot}` placeholders of an endpoint path with URL-encoded values. */
 export function buildPath(template: string, values: Record<string, string | number>): string {
 	return template.replace(/\{([^}]+)\}/g, (_match, slot: string) => {
 		const value = values[slot];
-		if (value === undefined || value === '') {
-			throw new Error(`Path parameter "${slot}" has no value`);
-		}
-		return encodeURIComponent(String(value));
+		const problem = pathValueProblem(value);
+		if (problem) throw new Error(`Path parameter "${slot}" ${problem}`);
+		return encodeURIComponent(String(value).trim());
 	});
 }
 
-const redact = (text: string, token: string): string =>
+/** Removes the token from any text, so that no error or log shows it, even when the API echoes it. */
+export const redact = (text: string, token: string): string =>
 	token ? text.split(token).join('***') : text;
+
+const redactDeep = <T>(value: T, token: string): T =>
+	value === undefined || !token ? value : (JSON.parse(redact(JSON.stringify(value), token)) as T);
 
 const header = (headers: IDataObject | undefined, name: string): string | undefined => {
 	const value = headers?.[name] ?? headers?.[name.toLowerCase()];
 	return value === undefined ? undefined : String(value);
 };
 
-/** How long a 429 answer asks us to wait: `Retry-After` (seconds) first, then `X-RateLimit-Reset` (UNIX time). */
+/** A `X-RateLimit-Reset` below this is seconds from now; above it, a UNIX time in seconds. */
+const EPOCH_THRESHOLD_SECONDS = 1_000_000_000;
+
+/**
+ * How long a 429 answer asks us to wait: `Retry-After` (seconds or an HTTP date) first, then
+ * `X-RateLimit-Reset` (UNIX time in seconds, or seconds from now). A value that is not a positive wait
+ * (zero, negative, in the past, unparseable) counts as absent, so the back-off applies.
+ */
 export function rateLimitWaitMs(
 	headers: IDataObject | undefined,
 	now = Date.now(),
 ): number | undefined {
-	const retryAfter = header(headers, 'retry-after');
-	if (retryAfter !== undefined && retryAfter.trim() !== '') {
-		const seconds = Number(retryAfter);
-		if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-		const date = Date.parse(retryAfter);
-		if (!Number.isNaN(date)) return Math.max(0, date - now);
+	const retryAfter = header(headers, 'retry-after')?.trim();
+	if (retryAfter) {
+		const seconds = /^\d+(\.\d+)?$/.test(retryAfter) ? Number(retryAfter) : NaN;
+		if (seconds > 0) return seconds * 1000;
+		const date = Number.isNaN(seconds) ? Date.parse(retryAfter) : NaN;
+		if (date - now > 0) return date - now;
 	}
-	const reset = Number(header(headers, 'x-ratelimit-reset'));
-	if (Number.isFinite(reset) && reset > 0) return Math.max(0, reset * 1000 - now);
-	return undefined;
+	const resetText = header(headers, 'x-ratelimit-reset')?.trim() ?? '';
+	const reset = /^\d+(\.\d+)?$/.test(resetText) ? Number(resetText) : NaN;
+	if (!(reset > 0)) return undefined;
+	const wait = reset >= EPOCH_THRESHOLD_SECONDS ? reset * 1000 - now : reset * 1000;
+	return wait > 0 ? wait : undefined;
 }
 
 /** Exponential back-off with full jitter. */
@@ -158,15 +219,32 @@ const CONNECTION_FAULTS = new Set([
 	'ECONNABORTED',
 	'EAI_AGAIN',
 	'UND_ERR_SOCKET',
+	'ERR_SOCKET_CONNECTION_TIMEOUT',
 ]);
 
-const isConnectionFault = (error: unknown): boolean => {
-	const { code, message } = (error ?? {}) as { code?: string; message?: string };
-	return (
-		(code !== undefined && CONNECTION_FAULTS.has(code)) ||
-		/socket hang up|ECONNRESET|other side closed/i.test(message ?? '')
-	);
-};
+/**
+ * Whether a failed request never got an answer: n8n-core wraps the network error in a NodeApiError
+ * whose own code is empty, so the whole cause chain is searched.
+ */
+export function isConnectionFault(error: unknown): boolean {
+	for (let cause = error, depth = 0; cause && depth < 6; depth++) {
+		const { code, message } = cause as { code?: unknown; message?: unknown };
+		if (typeof code === 'string' && CONNECTION_FAULTS.has(code)) return true;
+		if (
+			typeof message === 'string' &&
+			/socket hang up|other side closed|timeout of \d+ms/i.test(message)
+		)
+			return true;
+		cause = (cause as { cause?: unknown }).cause;
+	}
+	return false;
+}
+
+/** Server errors a read is retried on: a gateway or an overloaded service, not a failed request. */
+const TRANSIENT_STATUSES = new Set([502, 503, 504]);
+/** A 500 is tried once more at most: the API also answers it for a filter it does not support. */
+const MAX_ATTEMPTS_ON_500 = 2;
+const MAX_REDIRECTS = 5;
 
 interface FullResponse {
 	statusCode: number;
@@ -174,9 +252,18 @@ interface FullResponse {
 	body: unknown;
 }
 
+const isEnvelope = (body: unknown): body is ApiEnvelope =>
+	typeof body === 'object' &&
+	body !== null &&
+	!Array.isArray(body) &&
+	typeof (body as ApiEnvelope).data === 'object' &&
+	(body as ApiEnvelope).data !== null;
+
 /**
  * Sends one API request. 429 answers are retried for every method (the request was not processed);
- * 5xx answers and dropped connections only for GET, so that a POST or PATCH is never sent twice.
+ * 502, 503, 504 and dropped connections only for GET, so that a POST or PATCH is never sent twice, and
+ * a 500 at most once. Redirects are followed only within the API's origin, so the token never leaves
+ * it. All waiting in one execution counts against Max Total Wait.
  */
 export async function apiRequest(
 	this: Context,
@@ -184,69 +271,110 @@ export async function apiRequest(
 	retry: RetryPolicy = DEFAULT_RETRY,
 	itemIndex?: number,
 ): Promise<ApiEnvelope> {
-	const { baseUrl, environment, token } = await getConnection.call(this, itemIndex);
-	const options: IHttpRequestOptions = {
-		method: request.method,
-		url: `${baseUrl}${request.path}`,
-		headers: { Accept: 'application/json' },
-		qs: request.qs,
-		json: true,
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
+	const connection = await getConnection.call(this, itemIndex);
+	const { baseUrl, environment, token } = connection;
+	const headers: IDataObject = { Accept: 'application/json', 'User-Agent': USER_AGENT };
+	if (request.body !== undefined) headers['Content-Type'] = 'application/json';
+	const method = request.method;
+	let url = `${baseUrl}${request.path}`;
+	let qs = request.qs;
+	let redirects = 0;
+	let attempt = 1;
+	/** The path as the user knows it: after the base URL, without the query. */
+	const shownPath = () =>
+		(url.startsWith(baseUrl) ? url.slice(baseUrl.length) : new URL(url).pathname).split('?')[0];
+	const context = () => ({
+		method,
+		path: shownPath(),
+		environment,
+		attempts: attempt,
+		waitedMs: connection.waitedMs,
+	});
+	const fail = (message: string, description: string) =>
+		new NodeOperationError(this.getNode(), redact(message, token), {
+			description: redact(description, token),
+			itemIndex,
+		});
+	/** Waits before another attempt when the execution's wait budget allows it. */
+	const waitFor = async (wait: number): Promise<boolean> => {
+		if (connection.waitedMs + wait > retry.maxTotalWaitMs) return false;
+		connection.waitedMs += wait;
+		await sleep(wait);
+		return true;
 	};
-	if (request.body !== undefined) {
-		options.body = request.body;
-		options.headers = { ...options.headers, 'Content-Type': 'application/json' };
-	}
-	const context = { method: request.method, path: request.path, environment };
-	let waitedMs = 0;
-	for (let attempt = 1; ; attempt++) {
+	for (; ; attempt++) {
 		let response: FullResponse;
 		try {
-			response = (await this.helpers.httpRequestWithAuthentication.call(
-				this,
-				CREDENTIAL_TYPE,
-				options,
-			)) as FullResponse;
+			response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, {
+				method,
+				url,
+				qs,
+				headers,
+				body: request.body,
+				json: true,
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+				disableFollowRedirect: true,
+				timeout: retry.timeoutMs,
+			} as IHttpRequestOptions)) as FullResponse;
 		} catch (error) {
 			const message = redact(error instanceof Error ? error.message : String(error), token);
-			const retriable = request.method === 'GET' && isConnectionFault(error);
-			const wait = backoffMs(retry, attempt);
-			if (retriable && attempt < retry.maxAttempts && waitedMs + wait <= retry.maxTotalWaitMs) {
-				waitedMs += wait;
-				await sleep(wait);
+			const retriable = method === 'GET' && isConnectionFault(error);
+			if (retriable && attempt < retry.maxAttempts && (await waitFor(backoffMs(retry, attempt))))
 				continue;
-			}
-			throw new NodeApiError(
-				this.getNode(),
-				{ message, code: (error as { code?: string }).code ?? null } as JsonObject,
-				{
-					message: `Could not reach the API: ${message}`,
-					description:
-						request.method === 'GET'
-							? `The connection to ${baseUrl} failed after ${attempt} attempt(s). Check the base URL in the credential and the network.`
-							: `The connection to ${baseUrl} failed. The ${request.method} request was not retried, so that nothing is created or changed twice; check whether the change was applied before running it again.`,
-					itemIndex,
-				},
-			);
+			throw new NodeApiError(this.getNode(), { message, code: null } as JsonObject, {
+				message: `Could not reach the API: ${message}`,
+				description:
+					method === 'GET'
+						? `The connection to ${baseUrl} failed after ${attempt} attempt(s). Check the base URL in the credential and the network.`
+						: `The connection to ${baseUrl} failed. The ${method} request was not retried, so that nothing is created or changed twice; check whether the change was applied before running it again.`,
+				itemIndex,
+			});
 		}
 		const { statusCode } = response;
-		if (statusCode < 400) return (response.body ?? {}) as ApiEnvelope;
-		const retriable = statusCode === 429 || (statusCode >= 500 && request.method === 'GET');
+		const location = header(response.headers, 'location');
+		if (statusCode >= 300 && statusCode < 400 && location) {
+			const target = new URL(location, url);
+			const keepsMethod = statusCode === 307 || statusCode === 308;
+			if (target.origin !== connection.origin) {
+				throw fail(
+					`The API redirected to another address (${target.origin}), which the node does not follow`,
+					`${method} ${shownPath()} answered HTTP ${statusCode} with Location ${target.origin}${target.pathname}. The request was not sent there, so the access token stays with ${connection.origin}. Check the base URL in the credential.`,
+				);
+			}
+			if (redirects++ >= MAX_REDIRECTS || (method !== 'GET' && !keepsMethod)) {
+				throw fail(
+					`The API redirected ${method} ${shownPath()} more than the node follows`,
+					`It answered HTTP ${statusCode} with Location ${target.pathname}. The node follows at most ${MAX_REDIRECTS} redirects within the API, and redirects a ${method} only with 307 or 308. Check the base URL in the credential.`,
+				);
+			}
+			url = target.toString();
+			qs = undefined;
+			attempt--;
+			continue;
+		}
+		if (statusCode >= 200 && statusCode < 300) {
+			if (isEnvelope(response.body)) return response.body;
+			const type = header(response.headers, 'content-type') || 'no content type';
+			throw fail(
+				`The API answered HTTP ${statusCode} with ${type} instead of its JSON envelope`,
+				`${method} ${shownPath()} returned a body without the "data" the API always sends (for example a maintenance page, a cut-off answer or an empty body). Nothing was output for it; check the base URL in the credential, and try again later.`,
+			);
+		}
+		const retriable =
+			statusCode === 429 ||
+			(method === 'GET' &&
+				(TRANSIENT_STATUSES.has(statusCode) ||
+					(statusCode === 500 && attempt < MAX_ATTEMPTS_ON_500)));
 		if (retriable && attempt < retry.maxAttempts) {
 			const asked = statusCode === 429 ? rateLimitWaitMs(response.headers) : undefined;
-			const wait = asked ?? backoffMs(retry, attempt);
-			if (waitedMs + wait <= retry.maxTotalWaitMs) {
-				waitedMs += wait;
-				await sleep(wait);
-				continue;
-			}
+			if (await waitFor(asked ?? backoffMs(retry, attempt))) continue;
 		}
 		throw apiError(
 			this.getNode(),
 			statusCode,
-			response.body,
-			{ ...context, attempts: attempt, waitedMs },
+			redactDeep(response.body, token),
+			context(),
 			itemIndex,
 		);
 	}
@@ -262,11 +390,12 @@ const pageKey = (data: ApiResource[]): string =>
 	`${data.length}:${data[0]?.type}:${data[0]?.id}:${data[data.length - 1]?.id}`;
 
 /**
- * Pages through a collection: `page` starts at 1 and keeps one `limit` throughout. It stops when a page
- * holds fewer records than the limit (the spec's rule), when `links.next` is absent, when data is empty,
- * or when a page repeats the previous one. With a Limit, it asks for no more records than needed.
- * Each page is turned into output records as it arrives (`toRecords`, with that page's `included`),
- * so the raw pages do not pile up in memory.
+ * Pages through a collection. The first request asks for `page=1` and a page size (the spec's largest
+ * for Return All, or what a Limit needs); after that the node follows the server's `links.next`, whatever
+ * page size the server chose. It stops when there is no next link, on an empty page, or on a page or a
+ * next link already seen in this run; a next link to another address, or more pages than Max Pages,
+ * is an error rather than a silent cut. Each page is turned into output records as it arrives
+ * (`toRecords`, with that page's `included`), so the raw pages do not pile up in memory.
  */
 export async function apiRequestAllItems(
 	this: Context,
@@ -276,20 +405,32 @@ export async function apiRequestAllItems(
 	retry: RetryPolicy = DEFAULT_RETRY,
 	itemIndex?: number,
 ): Promise<IDataObject[]> {
+	const { baseUrl, token } = await getConnection.call(this, itemIndex);
 	const wanted = pages.returnAll ? Infinity : Math.max(1, Math.floor(pages.limit ?? 50));
 	// The fewest pages that can hold the records wanted, then the smallest page size that fills them.
 	const pageSize = pages.returnAll
 		? MAX_PAGE_SIZE
 		: Math.ceil(wanted / Math.ceil(wanted / MAX_PAGE_SIZE));
 	const records: IDataObject[] = [];
-	let previous = '';
-	for (let page = 1; records.length < wanted; page++) {
-		const envelope = await apiRequest.call(
-			this,
-			{ ...request, qs: { ...request.qs, page, limit: pageSize } },
-			retry,
+	const seenPages = new Set<string>();
+	const seenLinks = new Set<string>();
+	let next: ApiRequest | undefined = {
+		...request,
+		qs: { ...request.qs, page: 1, limit: pageSize },
+	};
+	const fail = (message: string, description: string) =>
+		new NodeOperationError(this.getNode(), redact(message, token), {
+			description: redact(description, token),
 			itemIndex,
-		);
+		});
+	for (let page = 1; next && records.length < wanted; page++) {
+		if (page > retry.maxPages) {
+			throw fail(
+				`Stopped after ${retry.maxPages} pages: the API kept offering more`,
+				`${records.length} records were read, and the API still gave a next page. Nothing was output, so no partial list passes for the whole one. Narrow the request with Filters or a Limit, or raise Max Pages under Request Options.`,
+			);
+		}
+		const envelope: ApiEnvelope = await apiRequest.call(this, next, retry, itemIndex);
 		const pageData = Array.isArray(envelope.data)
 			? envelope.data
 			: envelope.data
@@ -297,8 +438,8 @@ export async function apiRequestAllItems(
 				: [];
 		if (pageData.length === 0) break;
 		const key = pageKey(pageData);
-		if (key === previous) break;
-		previous = key;
+		if (seenPages.has(key)) break;
+		seenPages.add(key);
 		const take = Math.min(pageData.length, wanted - records.length);
 		for (const record of toRecords(
 			take < pageData.length ? pageData.slice(0, take) : pageData,
@@ -306,9 +447,24 @@ export async function apiRequestAllItems(
 		)) {
 			records.push(record);
 		}
-		const lastPage =
-			pageData.length < pageSize || (envelope.links !== undefined && !envelope.links.next);
-		if (lastPage) break;
+		next = undefined;
+		const link: string | undefined = envelope.links?.next;
+		if (link) {
+			const target: URL = new URL(link, `${baseUrl}/`);
+			if (!target.href.startsWith(`${baseUrl}/`)) {
+				throw fail(
+					`The API's next page link points outside the API (${target.origin}${target.pathname})`,
+					`The node does not follow it, so the access token stays with ${baseUrl}. ${records.length} records were read before it; nothing was output.`,
+				);
+			}
+			if (!seenLinks.has(target.href)) {
+				seenLinks.add(target.href);
+				next = { method: request.method, path: target.href.slice(baseUrl.length) };
+			}
+		} else if (envelope.links === undefined && pageData.length >= pageSize) {
+			// An answer without links at all: the spec's rule, a full page means there may be more.
+			next = { ...request, qs: { ...request.qs, page: page + 1, limit: pageSize } };
+		}
 	}
 	return records;
 }

@@ -1,7 +1,13 @@
 import type { IDataObject, INodeListSearchResult } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { loadOptionsContext, type ParameterValue, type SentRequest } from '../helpers/harness';
+import {
+	expr,
+	fromInput,
+	loadOptionsContext,
+	type ParameterValue,
+	type SentRequest,
+} from '../helpers/harness';
 import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
 
 const node = new MaintenanceManagement();
@@ -416,7 +422,7 @@ describe('Buy Order: Update', () => {
 		],
 		[
 			'an empty buy order ID',
-			{ buyOrderId: byId(' '), updateFields: { description: 'x' } },
+			{ buyOrderId: byId(expr(' ')), updateFields: { description: 'x' } },
 			/"Buy Order" is required/,
 		],
 	])('rejects %s before sending anything', async (_label, parameters, message) => {
@@ -429,7 +435,7 @@ describe('Buy Order: Update', () => {
 
 	it('names the item index in a validation error', async () => {
 		const { error } = await update(
-			{ updateFields: (_i: number, item: IDataObject) => item.fields as IDataObject },
+			{ updateFields: fromInput('description', 'related_to_id') },
 			{ items: [{ fields: { description: 'ok' } }, { fields: { related_to_id: 3 } }] },
 		);
 		expect(error?.message).toMatch(/^Invalid input in item 2: "related_to_type"/);
@@ -465,8 +471,8 @@ describe('Buy Order: Update', () => {
 	it('with Continue On Fail, failing items give error items and the others are updated, each paired', async () => {
 		const { output, error } = await update(
 			{
-				buyOrderId: (_i: number, item: IDataObject) => byId(String(item.id)),
-				updateFields: (_i: number, item: IDataObject) => item.fields as IDataObject,
+				buyOrderId: byId('={{ String($json.id) }}'),
+				updateFields: fromInput('external_sale_id', 'related_to_type'),
 			},
 			{
 				continueOnFail: true,

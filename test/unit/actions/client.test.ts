@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import type { ParameterValue } from '../helpers/harness';
+import { expr, type ParameterValue } from '../helpers/harness';
 import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
 
 const node = new MaintenanceManagement();
@@ -85,7 +85,7 @@ describe('Client: Sync Contacts', () => {
 
 	it('an empty list from an expression removes every contact, as the description says', async () => {
 		await sync({ client: '2', contact_ids: '1, 2' });
-		const { output, error } = await sync({ client: '2', contact_ids: () => [] });
+		const { output, error } = await sync({ client: '2', contact_ids: '={{ [] }}' });
 		expect(error).toBeUndefined();
 		expect((await fixture.requests()).pop()?.body).toEqual({ contact_ids: [] });
 		expect(output[0].json.contacts).toEqual([]);
@@ -93,7 +93,7 @@ describe('Client: Sync Contacts', () => {
 	});
 
 	it('takes the IDs as an array or as text with spaces and a trailing comma, and a client ID with spaces', async () => {
-		await sync({ client: ' 4 ', contact_ids: () => [5, '6'] });
+		await sync({ client: ' 4 ', contact_ids: '={{ [5, "6"] }}' });
 		await sync({ client: '5', contact_ids: ' 7 ,8, ' });
 		expect((await fixture.requests()).map((r) => [r.path, r.body])).toEqual([
 			['/clients/4/contacts', { contact_ids: [5, 6] }],
@@ -117,7 +117,7 @@ describe('Client: Sync Contacts is checked before sending', () => {
 	const BAD: Array<[string, IDataObject, RegExp]> = [
 		[
 			'no contact IDs',
-			{ client: '2', contact_ids: '' },
+			{ client: '2', contact_ids: expr('') },
 			/"contact_ids" \(Contact IDs\) is required/,
 		],
 		['only commas', { client: '2', contact_ids: ' , ' }, /"contact_ids"/],
@@ -168,8 +168,8 @@ describe('Client: API errors', () => {
 	it('with Continue On Fail, bad items become error items paired with them and the others are synced', async () => {
 		const { output, error } = await sync(
 			{
-				client: (_i: number, item: IDataObject) => item.client,
-				contact_ids: (_i: number, item: IDataObject) => item.ids,
+				client: '={{ $json.client }}',
+				contact_ids: '={{ $json.ids }}',
 			},
 			{
 				continueOnFail: true,

@@ -172,7 +172,7 @@ describe('Contact: checked before sending', () => {
 			{ email: 'ana at example' },
 			/"email" \(Email\) must be an email address/,
 		],
-		['a name that is not text', { name: () => 42 }, /"name" \(Name\) must be text/],
+		['a name that is not text', { name: '={{ 42 }}' }, /"name" \(Name\) must be text/],
 		[
 			'problem area IDs that are not numbers',
 			{ name: 'A', direct_permissions: { reportable_problem_areas: '1, north' } },
@@ -180,17 +180,17 @@ describe('Contact: checked before sending', () => {
 		],
 		[
 			'a work order type outside all and assigned',
-			{ name: 'A', direct_permissions: () => ({ failure_type: 'some' }) },
+			{ name: 'A', direct_permissions: { failure_type: '={{ "some" }}' } },
 			/"direct_permissions.failure_type" \(Work Order Type\) must be one of all, assigned/,
 		],
 		[
 			'a report state outside the three',
-			{ name: 'A', direct_permissions: () => ({ failure_reports_states: 'open' }) },
+			{ name: 'A', direct_permissions: { failure_reports_states: '={{ "open" }}' } },
 			/"direct_permissions.failure_reports_states".*must be one of all, completed, confirmed/,
 		],
 		[
 			'a permission that is not true or false',
-			{ name: 'A', direct_permissions: () => ({ preventive: 'yes' }) },
+			{ name: 'A', direct_permissions: { preventive: '={{ "yes" }}' } },
 			/"direct_permissions.preventive".*must be true or false/,
 		],
 	];
@@ -231,7 +231,7 @@ describe('Contact: errors and items', () => {
 
 	it('with Continue On Fail, a bad item yields an error item paired with it and the others are sent', async () => {
 		const { output, error } = await checkOrCreate(
-			{ email: (_i: number, item: IDataObject) => item.email },
+			{ email: '={{ $json.email }}' },
 			{
 				continueOnFail: true,
 				items: [{ email: 'one@example.com' }, { email: 'two' }, { email: 'contact2@example.com' }],

@@ -359,7 +359,7 @@ describe('Work Order (Failure): filters checked before sending', () => {
 	);
 
 	it('accepts IDs given as text by an expression', async () => {
-		const { output, error } = await run('getAllOpen', { filters: () => ({ failure_id: '3' }) });
+		const { output, error } = await run('getAllOpen', { filters: { failure_id: '={{ "3" }}' } });
 		expect(error).toBeUndefined();
 		expect((await fixture.requests())[0].query).toEqual({
 			page: '1',
@@ -387,7 +387,7 @@ describe('Work Order (Failure): filters checked before sending', () => {
 });
 
 describe('Work Order (Failure): items', () => {
-	const byLocation = (_i: number, item: IDataObject) => ({ s_local_id: item.location });
+	const byLocation = { s_local_id: '={{ $json.location }}' };
 
 	it('with Continue On Fail, a bad item yields an error item paired with it and the others are read', async () => {
 		const { output, error } = await run(

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import type { ParameterValue } from '../helpers/harness';
+import { expr, type ParameterValue } from '../helpers/harness';
 import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
 
 const node = new MaintenanceManagement();
@@ -196,9 +196,9 @@ describe('Legacy Material: Create (Deprecated)', () => {
 			{ material_warehouse: { items: [{ warehouse_id: 0, min_stock: '1' }] } },
 			/"material_warehouse\[0\]\.warehouse_id" \(Warehouse ID\) must be a positive ID/,
 		],
-		['an empty code', { code: '' }, /"code" \(Code\) is required/],
+		['an empty code', { code: expr('') }, /"code" \(Code\) is required/],
 		['a code of spaces', { code: '   ' }, /"code" \(Code\) must not be empty/],
-		['an empty name', { name: '' }, /"name" \(Name\) is required/],
+		['an empty name', { name: expr('') }, /"name" \(Name\) is required/],
 		['an unknown type', { _type: 'KIT' }, /"_type" \(Type\) must be one of FOLDER, MATERIAL/],
 		[
 			'a default sell price that is not a number',
@@ -237,7 +237,7 @@ describe('Legacy Material: Create (Deprecated)', () => {
 
 	it('with Continue On Fail, bad items give error items and the others are created, each paired', async () => {
 		const { output, error } = await create(
-			{ code: (_i: number, item: IDataObject) => item.code },
+			{ code: '={{ $json.code }}' },
 			{
 				continueOnFail: true,
 				items: [{ code: 'N-1' }, { code: ' ' }, { code: 'LM-2' }, { code: 'N-4' }],

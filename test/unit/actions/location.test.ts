@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { keepsContract } from '../helpers/contract';
-import { runNode, type Credentials } from '../helpers/harness';
+import { fromInput, runNode, type Credentials } from '../helpers/harness';
 import { ScriptedServer } from '../helpers/scriptedServer';
 
 const TOKEN = 'loc_token_8d7e6f5a4b3c';
@@ -43,8 +43,8 @@ const updateMany = (items: IDataObject[], continueOnFail = false) =>
 		parameters: {
 			resource: 'location',
 			operation: 'updateMany',
-			id: (_i: number, item: IDataObject) => ({ __rl: true, mode: 'id', value: String(item.id) }),
-			updateFields: (_i: number, item: IDataObject) => item.fields,
+			id: { __rl: true, mode: 'id', value: '={{ String($json.id) }}' },
+			updateFields: fromInput('name', 'orientation', 'area', 'code'),
 		},
 	});
 

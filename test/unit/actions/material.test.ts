@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import type { ParameterValue } from '../helpers/harness';
+import { expr, type ParameterValue } from '../helpers/harness';
 import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
 
 const node = new MaintenanceManagement();
@@ -130,11 +130,11 @@ describe('Material: Create', () => {
 	it.each<[string, Record<string, unknown>, RegExp]>([
 		[
 			'an empty code',
-			{ code: '' },
+			{ code: expr('') },
 			/"code" \(Code\) is required|"code" \(Code\) must not be empty/,
 		],
 		['a code of spaces', { code: '   ' }, /"code" \(Code\) must not be empty/],
-		['an empty name', { name: '' }, /"name" \(Name\)/],
+		['an empty name', { name: expr('') }, /"name" \(Name\)/],
 		['empty units', { units: ' ' }, /"units" \(Units\) must not be empty/],
 		[
 			'no material type',
@@ -204,7 +204,7 @@ describe('Material: Create', () => {
 
 	it('with Continue On Fail, a bad item gives an error item and the others are created, each paired', async () => {
 		const { output, error } = await create(
-			{ code: (_i: number, item: IDataObject) => item.code },
+			{ code: '={{ $json.code }}' },
 			{ items: [{ code: 'C-1' }, { code: '  ' }, { code: 'C-3' }], continueOnFail: true },
 		);
 		expect(error).toBeUndefined();
@@ -220,7 +220,7 @@ describe('Material: Create', () => {
 
 	it('without Continue On Fail, stops at the bad item after sending the good ones before it', async () => {
 		const { error } = await create(
-			{ code: (_i: number, item: IDataObject) => item.code },
+			{ code: '={{ $json.code }}' },
 			{ items: [{ code: 'C-1' }, { code: '' }, { code: 'C-3' }] },
 		);
 		expect(error?.message).toMatch(/item 2/);
@@ -312,8 +312,8 @@ describe('Material: Update', () => {
 
 	it.each<[string, Record<string, unknown>, RegExp]>([
 		['an empty material ID', { materialId: ' ' }, /"Material ID" is required/],
-		['an empty code', { code: '' }, /"code" \(Code\)/],
-		['no units', { units: '' }, /"units" \(Units\)/],
+		['an empty code', { code: expr('') }, /"code" \(Code\)/],
+		['no units', { units: expr('') }, /"units" \(Units\)/],
 		[
 			'a material type of 0',
 			{ material_type_id: 0 },
@@ -364,8 +364,8 @@ describe('Material: Update', () => {
 	it('with Continue On Fail, an unknown material gives an error item and the others are updated', async () => {
 		const { output } = await update(
 			{
-				materialId: (_i: number, item: IDataObject) => item.id,
-				code: (_i: number, item: IDataObject) => `NEW-${String(item.id)}`,
+				materialId: '={{ $json.id }}',
+				code: '={{ "NEW-" + $json.id }}',
 			},
 			{ items: [{ id: '4' }, { id: '88888' }, { id: '5' }], continueOnFail: true },
 		);

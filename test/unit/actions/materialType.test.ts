@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ParameterValue } from '../helpers/harness';
+import { expr, type ParameterValue } from '../helpers/harness';
 import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
 
 const fixture = new SandboxFixture();
@@ -69,7 +69,7 @@ describe('Material Type: Create', () => {
 
 	it('sends a parent folder given as a number (from an expression) as the string the spec asks for', async () => {
 		const { error } = await create(
-			{ parent_id: (_i: number, item: IDataObject) => item.folder },
+			{ parent_id: '={{ $json.folder }}' },
 			{ items: [{ folder: 2 }] },
 		);
 		expect(error).toBeUndefined();
@@ -92,9 +92,9 @@ describe('Material Type: Create', () => {
 	});
 
 	it.each<[string, Record<string, unknown>, RegExp]>([
-		['an empty name', { name: '' }, /"name" \(Name\)/],
+		['an empty name', { name: expr('') }, /"name" \(Name\)/],
 		['a name of spaces', { name: '   ' }, /"name" \(Name\) must not be empty/],
-		['no parent folder', { parent_id: '' }, /"parent_id" \(Parent ID\)/],
+		['no parent folder', { parent_id: expr('') }, /"parent_id" \(Parent ID\)/],
 		['a code of spaces', { additionalFields: { code: '  ' } }, /"code" \(Code\) must not be empty/],
 	])('rejects %s before sending anything', async (_label, parameters, message) => {
 		const { error, requests } = await create(parameters);
@@ -132,7 +132,7 @@ describe('Material Type: Create', () => {
 
 	it('with Continue On Fail, a bad item gives an error item and the others are created, each paired', async () => {
 		const { output, error } = await create(
-			{ name: (_i: number, item: IDataObject) => item.name },
+			{ name: '={{ $json.name }}' },
 			{ items: [{ name: 'Bolts' }, { name: '' }, { name: 'Nuts' }], continueOnFail: true },
 		);
 		expect(error).toBeUndefined();

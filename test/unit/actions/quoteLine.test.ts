@@ -1,7 +1,7 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import type { ParameterValue } from '../helpers/harness';
+import { expr, type ParameterValue } from '../helpers/harness';
 import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
 
 const node = new MaintenanceManagement();
@@ -175,7 +175,7 @@ describe('Quote Line: Create', () => {
 		],
 		[
 			'an empty quote ID',
-			{ quoteId: '', additionalFields: { description: 'x' } },
+			{ quoteId: expr(''), additionalFields: { description: 'x' } },
 			/"Quote ID" is required/,
 		],
 	])('rejects %s before sending anything', async (_label, parameters, message) => {
@@ -209,8 +209,8 @@ describe('Quote Line: Create', () => {
 	it('with Continue On Fail, bad items give error items and the others are created, each paired', async () => {
 		const { output, error } = await create(
 			{
-				quoteId: (_i: number, item: IDataObject) => item.quote,
-				additionalFields: (_i: number, item: IDataObject) => ({ description: item.d }),
+				quoteId: '={{ $json.quote }}',
+				additionalFields: { description: '={{ $json.d }}' },
 			},
 			{
 				continueOnFail: true,

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ParameterValue } from '../helpers/harness';
+import { expr, type ParameterValue } from '../helpers/harness';
 import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
 
 const fixture = new SandboxFixture();
@@ -145,7 +145,7 @@ describe('Sell Order Line: Create', () => {
 
 	it('sends the quantity as a numeric string also when an expression gives a number or spaces', async () => {
 		const { error } = await create(
-			{ quantity: (_i: number, item: IDataObject) => item.q },
+			{ quantity: '={{ $json.q }}' },
 			{ items: [{ q: 4 }, { q: ' 0.25 ' }] },
 		);
 		expect(error).toBeUndefined();
@@ -201,7 +201,7 @@ describe('Sell Order Line: Create', () => {
 			{ quantity: '1,5' },
 			/"quantity" \(Quantity\) must be a number/,
 		],
-		['no quantity', { quantity: '' }, /"quantity" \(Quantity\) is required/],
+		['no quantity', { quantity: expr('') }, /"quantity" \(Quantity\) is required/],
 		[
 			'a unit price that is not a number',
 			{ unit_price: 'ten' },
@@ -260,8 +260,8 @@ describe('Sell Order Line: Create', () => {
 		const { output, error } = await create(
 			{
 				type: 'MATERIAL',
-				quantity: (_i: number, item: IDataObject) => item.q,
-				additionalFields: (_i: number, item: IDataObject) => ({ material_id: item.m }),
+				quantity: '={{ $json.q }}',
+				additionalFields: { material_id: '={{ $json.m }}' },
 			},
 			{
 				continueOnFail: true,

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { runNode, type ParameterValue } from '../helpers/harness';
@@ -174,7 +174,7 @@ describe('Stock Movement: Get Many (deprecated)', () => {
 			{
 				resource: 'stockMovement',
 				operation: 'getAll',
-				limit: (_i: number, item: IDataObject) => item.n,
+				limit: '={{ $json.n }}',
 			},
 			{ items: [{ n: 2 }, { n: 3 }] },
 		);

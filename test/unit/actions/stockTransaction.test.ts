@@ -48,11 +48,13 @@ const batch = (parameters: Record<string, ParameterValue>, options: RunAgainst =
 
 /** Items for the combined batch: each has its own transactions. */
 const perItem = {
-	warehouseId: (_i: number, item: IDataObject) => String(item.warehouse ?? 1),
-	action: (_i: number, item: IDataObject) => item.action ?? 'WAREHOUSE_ADD',
-	transactions: (_i: number, item: IDataObject) => ({ items: item.lines }),
-	additionalFields: (_i: number, item: IDataObject) =>
-		item.note ? { observations: item.note } : {},
+	warehouseId: '={{ String($json.warehouse ?? 1) }}',
+	action: '={{ $json.action ?? "WAREHOUSE_ADD" }}',
+	transactions: {},
+	additionalFields: {
+		transactions_json: '={{ JSON.stringify($json.lines) }}',
+		observations: '={{ $json.note }}',
+	},
 };
 const combined = (
 	items: IDataObject[],
@@ -131,9 +133,7 @@ describe('Stock Transaction: Create Batch', () => {
 		const { error } = await batch(
 			{
 				transactions: {},
-				additionalFields: (_i: number, item: IDataObject) => ({
-					transactions_json: JSON.stringify(item.lines),
-				}),
+				additionalFields: { transactions_json: '={{ JSON.stringify($json.lines) }}' },
 			},
 			{ items: [{ lines }] },
 		);
@@ -385,9 +385,7 @@ describe('Stock Transaction: Create Batch', () => {
 				false,
 				{
 					transactions: {},
-					additionalFields: (_i: number, item: IDataObject) => ({
-						transactions_json: JSON.stringify(item.lines),
-					}),
+					additionalFields: { transactions_json: '={{ JSON.stringify($json.lines) }}' },
 				},
 			);
 			expect(error).toBeUndefined();
@@ -624,8 +622,8 @@ describe('Stock Transaction: Transfer', () => {
 	it('with Continue On Fail, a bad item gives an error item and the others are transferred, each paired', async () => {
 		const { output, error } = await transfer(
 			{
-				warehouse_to_id: (_i: number, item: IDataObject) => item.to,
-				quantity: (_i: number, item: IDataObject) => item.quantity,
+				warehouse_to_id: '={{ $json.to }}',
+				quantity: '={{ $json.quantity }}',
 			},
 			{
 				items: [

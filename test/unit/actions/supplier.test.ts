@@ -2,6 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import {
+	expr,
 	loadOptionsContext,
 	runNode,
 	type ParameterValue,
@@ -283,7 +284,7 @@ describe('Supplier: Update', () => {
 		await update({ updateFields: { vat: 'PT1', contacts: '3', latitude: 10 } });
 		await fixture.clear();
 		const { error } = await update({
-			updateFields: () => ({ vat: ' NULL ', contacts: 'null', latitude: null }),
+			updateFields: { vat: '={{ " NULL " }}', contacts: 'null', latitude: '={{ null }}' },
 		});
 		expect(error).toBeUndefined();
 		expect((await fixture.requests())[0].body).toEqual({
@@ -295,7 +296,7 @@ describe('Supplier: Update', () => {
 	});
 
 	it('accepts coordinates given as text by an expression', async () => {
-		await update({ updateFields: () => ({ latitude: '41.15', longitude: '-8.61' }) });
+		await update({ updateFields: { latitude: '={{ "41.15" }}', longitude: '={{ "-8.61" }}' } });
 		expect((await fixture.requests())[0].body).toEqual({ latitude: 41.15, longitude: -8.61 });
 	});
 });
@@ -310,7 +311,7 @@ describe('Supplier: Update is checked before sending', () => {
 		],
 		[
 			'an empty code from an expression',
-			{ updateFields: () => ({ code: ' ' }) },
+			{ updateFields: { code: '={{ " " }}' } },
 			/"code" \(Code\) must not be empty/,
 		],
 		[
@@ -325,7 +326,7 @@ describe('Supplier: Update is checked before sending', () => {
 		],
 		[
 			'a latitude that is not a number',
-			{ updateFields: () => ({ latitude: 'north' }) },
+			{ updateFields: { latitude: '={{ "north" }}' } },
 			/"latitude" \(Latitude\) must be a number/,
 		],
 		[
@@ -335,17 +336,17 @@ describe('Supplier: Update is checked before sending', () => {
 		],
 		[
 			'a VAT number that is not text',
-			{ updateFields: () => ({ vat: 509 }) },
+			{ updateFields: { vat: '={{ 509 }}' } },
 			/"vat" \(VAT Number\) must be text, or null to clear it/,
 		],
 		[
 			'add to market that is not true or false',
-			{ updateFields: () => ({ add_to_market: 'yes' }) },
+			{ updateFields: { add_to_market: '={{ "yes" }}' } },
 			/"add_to_market" \(Add to Market\) must be true or false/,
 		],
 		[
 			'no supplier',
-			{ supplier: byId(' '), updateFields: { city: 'Porto' } },
+			{ supplier: byId(expr(' ')), updateFields: { city: 'Porto' } },
 			/"Supplier" is required/,
 		],
 	];
@@ -390,8 +391,8 @@ describe('Supplier: Update errors and items', () => {
 	it('with Continue On Fail, bad items yield error items paired with them and the others are updated', async () => {
 		const { output, error } = await update(
 			{
-				supplier: (_i: number, item: IDataObject) => byId(String(item.id)),
-				updateFields: (_i: number, item: IDataObject) => ({ city: item.city }),
+				supplier: byId('={{ String($json.id) }}'),
+				updateFields: { city: '={{ $json.city }}' },
 			},
 			{
 				continueOnFail: true,

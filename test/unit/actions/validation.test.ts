@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { runNode } from '../helpers/harness';
+import { expr, runNode } from '../helpers/harness';
 import { SandboxFixture } from '../helpers/sandbox';
 
 const node = new MaintenanceManagement();
@@ -236,7 +236,7 @@ const RULES: Array<[string, string, string, IDataObject, RegExp]> = [
 		{
 			warehouseId: '1',
 			action: 'WAREHOUSE_ADD',
-			transactions: { items: [{ quantity: 1, cost_price: 1 }] },
+			transactions: { items: [{ material_id: expr(''), quantity: 1, cost_price: 1 }] },
 		},
 		/"transactions\[0\].material_id"/,
 	],
@@ -261,7 +261,13 @@ const RULES: Array<[string, string, string, IDataObject, RegExp]> = [
 		{ material_type_id: 2, name: 'V', code: '  ', units: 'u' },
 		/"code".*must not be empty/,
 	],
-	['an empty material type name', 'materialType', 'create', { name: '', parent_id: '1' }, /"name"/],
+	[
+		'an empty material type name',
+		'materialType',
+		'create',
+		{ name: expr(''), parent_id: '1' },
+		/"name"/,
+	],
 	[
 		'a supplier update with nothing to change',
 		'supplier',
@@ -281,7 +287,7 @@ const RULES: Array<[string, string, string, IDataObject, RegExp]> = [
 		'a client without contact IDs',
 		'client',
 		'syncContacts',
-		{ client: '2', contact_ids: '' },
+		{ client: '2', contact_ids: expr('') },
 		/"contact_ids".*required/,
 	],
 	[
@@ -322,7 +328,7 @@ describe('items', () => {
 				operation: 'create',
 				material_type_id: 2,
 				name: 'Filter',
-				code: (_i: number, item: IDataObject) => item.code,
+				code: '={{ $json.code }}',
 				units: 'unit',
 			},
 			{ continueOnFail: true, items: [{ code: 'OK-1' }, { code: '' }, { code: 'OK-3' }] },
@@ -346,7 +352,7 @@ describe('items', () => {
 				sellOrderId: '1',
 				type: 'SERVICE',
 				unit_price: 1,
-				quantity: (_i: number, item: IDataObject) => item.q,
+				quantity: '={{ $json.q }}',
 				additionalFields: { description: 'x' },
 			},
 			{ items: [{ q: '1' }, { q: 'x' }] },
@@ -360,7 +366,7 @@ describe('validation errors are easy to read', () => {
 		resource: 'stockTransaction',
 		operation: 'transfer',
 		warehouse_from_id: 'abc',
-		warehouse_to_id: '',
+		warehouse_to_id: expr(''),
 		material_id: '7',
 		quantity: 1,
 	};
@@ -490,11 +496,17 @@ describe('combined stock batch', () => {
 			parameters: {
 				resource: 'stockTransaction',
 				operation: 'createBatch',
-				warehouseId: (_i: number, item: IDataObject) => String(item.warehouse ?? 1),
+				warehouseId: '={{ String($json.warehouse ?? 1) }}',
 				action: 'WAREHOUSE_ADD',
-				transactions: (_i: number, item: IDataObject) => ({
-					items: [{ material_id: item.material, quantity: item.quantity, cost_price: 2 }],
-				}),
+				transactions: {
+					items: [
+						{
+							material_id: '={{ $json.material }}',
+							quantity: '={{ $json.quantity }}',
+							cost_price: 2,
+						},
+					],
+				},
 				batchOptions: { combineItems: combine },
 			},
 		});

@@ -464,14 +464,14 @@ describe('Planned Job (Work): Create', () => {
 	it('sends DTSTART and UNTIL as typed, and a date from an expression as ISO 8601', async () => {
 		const { error } = await create({
 			...CYCLIC,
-			recurrence: () => ({
+			recurrence: {
 				values: {
 					DTSTART: '2026-05-01 08:00:00',
-					UNTIL: new Date(Date.UTC(2027, 0, 31, 18, 0, 0)),
+					UNTIL: '={{ DateTime.fromISO("2027-01-31T18:00:00Z", { zone: "utc" }) }}',
 					FREQ: 'WEEKLY',
 					INTERVAL: 2,
 				},
-			}),
+			},
 		});
 		expect(error).toBeUndefined();
 		expect((await fixture.requests())[0].body).toMatchObject({
@@ -514,8 +514,8 @@ describe('Planned Job (Work): Create', () => {
 		const { output, error } = await create(
 			{
 				...CYCLIC,
-				name: (_i: number, item: IDataObject) => item.name,
-				local_id: (_i: number, item: IDataObject) => item.locations,
+				name: '={{ $json.name }}',
+				local_id: '={{ $json.locations }}',
 			},
 			{
 				items: [
@@ -796,12 +796,12 @@ describe('Planned Job (Work): rules checked before sending', () => {
 		],
 		[
 			'a client that is not a number',
-			{ ...CYCLIC, client_id: () => 'ACME' },
+			{ ...CYCLIC, client_id: '={{ "ACME" }}' },
 			/"client_id" \(Client ID\) must be a whole number/,
 		],
 		[
 			'a type outside the list',
-			{ ...CYCLIC, type: () => 'WEEKLY' },
+			{ ...CYCLIC, type: '={{ "WEEKLY" }}' },
 			/"type" \(Type\) must be one of CYCLIC, PLAN, SPECIAL/,
 		],
 		[
@@ -852,8 +852,8 @@ describe('Planned Job (Work): items and API errors', () => {
 		const { output, error } = await create(
 			{
 				...CYCLIC,
-				name: (_i: number, item: IDataObject) => item.name,
-				type: (_i: number, item: IDataObject) => item.type,
+				name: '={{ $json.name }}',
+				type: '={{ $json.type }}',
 			},
 			{
 				continueOnFail: true,
@@ -888,7 +888,7 @@ describe('Planned Job (Work): items and API errors', () => {
 
 	it('with Continue On Fail, an API error on one item is kept beside the others', async () => {
 		const { output, error } = await create(
-			{ ...CYCLIC, client_id: (_i: number, item: IDataObject) => item.client },
+			{ ...CYCLIC, client_id: '={{ $json.client }}' },
 			{ continueOnFail: true, items: [{ client: 1 }, { client: 9999 }] },
 		);
 		expect(error).toBeUndefined();
@@ -906,7 +906,7 @@ describe('Planned Job (Work): items and API errors', () => {
 
 	it('without Continue On Fail, the first bad item stops the run with its index', async () => {
 		const { error, output } = await create(
-			{ ...CYCLIC, work_type_id: (_i: number, item: IDataObject) => item.workType },
+			{ ...CYCLIC, work_type_id: '={{ $json.workType }}' },
 			{ items: [{ workType: 1 }, { workType: 'x' }] },
 		);
 		expect(output).toHaveLength(0);

@@ -108,13 +108,11 @@ export function collectionPage(
 		type: options.type ?? 'failure',
 		attributes: { failure_id: start + index + 1, code: `WO-${start + index + 1}` },
 	}));
-	const links: Record<string, string> = {
-		self: `/failures?page=${page}`,
-		first: '/failures?page=1',
-		last: `/failures?page=${lastPage}`,
-	};
-	if (page < lastPage) links.next = `/failures?page=${page + 1}`;
-	if (page > 1) links.prev = `/failures?page=${page - 1}`;
+	// Relative to the base URL, as resolved by the node; the live API sends them absolute.
+	const link = (target: number) => `failures?page=${target}&limit=${limit}`;
+	const links: Record<string, string> = { self: link(page), first: link(1), last: link(lastPage) };
+	if (page < lastPage) links.next = link(page + 1);
+	if (page > 1) links.prev = link(page - 1);
 	return {
 		data,
 		meta: {

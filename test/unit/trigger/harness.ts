@@ -1,19 +1,21 @@
+import { HookContext, WebhookContext } from 'n8n-core';
 import type {
 	IDataObject,
 	IHookFunctions,
-	INode,
 	INodeParameters,
-	IWebhookFunctions,
+	IWebhookData,
 	IWebhookResponseData,
+	IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
-import { NodeHelpers } from 'n8n-workflow';
 
 import { MaintenanceManagementTrigger } from '../../../nodes/MaintenanceManagementTrigger/MaintenanceManagementTrigger.node';
+import { createEngine } from '../helpers/engine';
 
 /**
- * A small stand-in for the context n8n gives a trigger's webhook() and webhookMethods, for unit tests.
- * Parameters get their defaults from the node description through n8n-workflow itself, as in n8n, so
- * a test sets only what it means to change.
+ * Runs the trigger's webhook() and webhookMethods in n8n-core's own WebhookContext and HookContext,
+ * inside a one-node workflow. Only the HTTP request and response, which n8n's server takes from
+ * Express, are small objects here: the request carries what Express parses (method, lower-case
+ * headers, query, body) and the response records what the node sends by itself.
  */
 
 export type Method = 'POST' | 'PATCH';
@@ -61,37 +63,28 @@ export interface TriggerRun {
 }
 
 const nodeType = new MaintenanceManagementTrigger();
+const CREDENTIAL_TYPE = 'maintenanceManagementWebhookApi';
 
-/** The node's parameters as n8n would hold them: the given ones plus the description's defaults. */
-export function nodeParameters(settings: TriggerSettings): INodeParameters {
+function rawParameters(settings: TriggerSettings): INodeParameters {
 	const raw: INodeParameters = {};
 	if (settings.events) raw.events = settings.events;
 	if (settings.authentication) raw.authentication = settings.authentication;
 	if (settings.parameterName !== undefined) raw.parameterName = settings.parameterName;
 	if (settings.options) raw.options = { ...settings.options } as INodeParameters;
-	const node = makeNode(raw);
-	return (
-		NodeHelpers.getNodeParameters(
-			nodeType.description.properties,
-			raw,
-			true,
-			false,
-			node,
-			nodeType.description,
-		) ?? raw
-	);
+	return raw;
 }
 
-function makeNode(parameters: INodeParameters): INode {
-	return {
-		id: 'trigger-node',
-		name: 'Maintenance Management Trigger',
-		type: 'n8n-nodes-maintenance-management.maintenanceManagementTrigger',
-		typeVersion: 2,
-		position: [0, 0],
-		parameters,
-	};
-}
+const triggerEngine = (settings: TriggerSettings, staticData?: IDataObject) =>
+	createEngine({
+		nodeType,
+		parameters: rawParameters(settings),
+		credentials: settings.credentials ? { [CREDENTIAL_TYPE]: { ...settings.credentials } } : {},
+		staticData,
+	});
+
+/** The node's parameters as n8n holds them: the given ones plus the description's defaults. */
+export const nodeParameters = (settings: TriggerSettings): INodeParameters =>
+	triggerEngine(settings).node.parameters;
 
 function fakeResponse(record: (sent: SentResponse) => void): FakeResponse {
 	const headers: Record<string, string> = {};
@@ -121,54 +114,55 @@ function fakeResponse(record: (sent: SentResponse) => void): FakeResponse {
 	return response;
 }
 
-/** Runs the trigger's webhook() for one delivery, as n8n calls it. */
+const webhookData = (
+	engine: ReturnType<typeof createEngine>,
+	method: string,
+	webhookUrl = 'http://localhost:5678/webhook/maintenance',
+): IWebhookData => ({
+	httpMethod: method as IWebhookData['httpMethod'],
+	node: engine.node.name,
+	path: new URL(webhookUrl).pathname.replace(/^\/webhook\//, ''),
+	webhookDescription: nodeType.description.webhooks![0],
+	workflowId: engine.workflow.id,
+	workflowExecuteAdditionalData: engine.additionalData,
+});
+
+/** Runs the trigger's webhook() for one delivery, as n8n's webhook server calls it. */
 export async function deliver(settings: TriggerSettings, delivery: Delivery): Promise<TriggerRun> {
-	const parameters = nodeParameters(settings);
+	const engine = triggerEngine(settings);
+	const method = delivery.method ?? 'POST';
 	const headers: IDataObject = {};
 	for (const [name, value] of Object.entries(delivery.headers ?? {}))
 		headers[name.toLowerCase()] = value;
-	const query = delivery.query ?? {};
-	const request = { method: delivery.method ?? 'POST', headers, query, body: delivery.body };
+	const request = { method, headers, query: delivery.query ?? {}, body: delivery.body, params: {} };
 	let sent: SentResponse | undefined;
 	const response = fakeResponse((value) => {
 		if (sent) throw new Error('The node answered twice');
 		sent = value;
 	});
-	const parametersRead: string[] = [];
-	let credentialReads = 0;
-	const context = {
-		getNodeParameter(name: string, fallback?: unknown) {
-			parametersRead.push(name);
-			const value = parameters[name] ?? fallback;
-			if (value === undefined) throw new Error(`Could not get parameter "${name}"`);
-			return value;
-		},
-		getRequestObject: () => request,
-		getResponseObject: () => response,
-		getBodyData: () => delivery.body,
-		getHeaderData: () => headers,
-		getQueryData: () => query,
-		getParamsData: () => ({}),
-		async getCredentials(type: string) {
-			credentialReads++;
-			if (type !== 'maintenanceManagementWebhookApi')
-				throw new Error(`Unknown credential type ${type}`);
-			if (!settings.credentials)
-				throw new Error(
-					'Node does not have any credentials set for "maintenanceManagementWebhookApi"',
-				);
-			return { ...settings.credentials };
-		},
-		getNode: () => makeNode(parameters),
-		getWebhookName: () => 'default',
-		getMode: () => 'webhook',
-		helpers: {
-			returnJsonArray: (data: IDataObject | IDataObject[]) =>
-				(Array.isArray(data) ? data : [data]).map((json) => ({ json })),
-		},
-	} as unknown as IWebhookFunctions;
+	engine.additionalData.httpRequest =
+		request as unknown as IWorkflowExecuteAdditionalData['httpRequest'];
+	engine.additionalData.httpResponse =
+		response as unknown as IWorkflowExecuteAdditionalData['httpResponse'];
+	const context = new WebhookContext(
+		engine.workflow,
+		engine.node,
+		engine.additionalData,
+		'webhook',
+		webhookData(engine, method),
+		[],
+		null,
+	);
+	const parameterReads = jest.spyOn(context, 'getNodeParameter');
+	const credentialReads = jest.spyOn(context, 'getCredentials');
 	const result = await nodeType.webhook.call(context);
-	return { result, sent, response, parametersRead, credentialReads };
+	return {
+		result,
+		sent,
+		response,
+		parametersRead: parameterReads.mock.calls.map(([name]) => name),
+		credentialReads: credentialReads.mock.calls.length,
+	};
 }
 
 /** The item a delivery starts the workflow with, or undefined when it starts nothing. */
@@ -178,20 +172,20 @@ export const startedItem = (run: TriggerRun): IDataObject | undefined =>
 /** The body n8n sends for a delivery the node did not answer by itself (responseMode onReceived). */
 export const answeredBody = (run: TriggerRun): unknown => run.result.webhookResponse;
 
-/** A stand-in for the hook context of webhookMethods, with the workflow's static data kept across calls. */
+/** n8n-core's hook context for webhookMethods, with the workflow's static data kept across calls. */
 export function hookContext(
 	webhookUrl: string,
 	staticData: IDataObject = {},
 ): { context: IHookFunctions; staticData: IDataObject } {
-	const context = {
-		getWorkflowStaticData: (type: string) => {
-			if (type !== 'node') throw new Error(`Unexpected static data type ${type}`);
-			return staticData;
-		},
-		getNodeWebhookUrl: (name: string) => (name === 'default' ? webhookUrl : undefined),
-		getNode: () => makeNode(nodeParameters({})),
-		getWebhookName: () => 'default',
-	} as unknown as IHookFunctions;
+	const engine = triggerEngine({}, { node: staticData });
+	const context = new HookContext(
+		engine.workflow,
+		engine.node,
+		engine.additionalData,
+		'trigger',
+		'activate',
+		webhookData(engine, 'POST', webhookUrl),
+	);
 	return { context, staticData };
 }
 

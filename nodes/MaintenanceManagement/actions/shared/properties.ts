@@ -96,7 +96,7 @@ export const listOptions: INodeProperties = {
 	options: [queryParametersOption],
 };
 
-/** Retry limits, shown for every operation. */
+/** Retry, timeout and paging limits, shown for every operation. */
 export const requestOptions: INodeProperties = {
 	displayName: 'Request Options',
 	name: 'requestOptions',
@@ -108,10 +108,19 @@ export const requestOptions: INodeProperties = {
 			displayName: 'Max Attempts on Rate Limit',
 			name: 'maxAttempts',
 			type: 'number',
-			typeOptions: { minValue: 1 },
+			typeOptions: { minValue: 1, maxValue: 10 },
 			default: 5,
 			description:
-				'How many times a request is tried in all when the API answers 429 (any method) or, for reads only, a server error or a dropped connection',
+				'How many times a request is tried in all (at most 10) when the API answers 429 (any method) or, for reads only, 502, 503, 504 or a dropped connection. A 500 is tried twice at most.',
+		},
+		{
+			displayName: 'Max Pages',
+			name: 'maxPages',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 10000,
+			description:
+				'The most pages Return All reads; beyond it the node stops with an error rather than output a partial list',
 		},
 		{
 			displayName: 'Max Total Wait (Seconds)',
@@ -120,7 +129,15 @@ export const requestOptions: INodeProperties = {
 			typeOptions: { minValue: 0 },
 			default: 120,
 			description:
-				'The most time to spend waiting between attempts before failing with a clear error',
+				'The most time to spend waiting between attempts in the whole execution (all items, all pages) before failing with a clear error',
+		},
+		{
+			displayName: 'Timeout (Seconds)',
+			name: 'timeoutSeconds',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 60,
+			description: 'How long one request may take before it is abandoned (and, for reads, retried)',
 		},
 	],
 };

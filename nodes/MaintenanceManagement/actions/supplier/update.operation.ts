@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { boolean, idList, lazy, text } from '../../helpers/schemas';
+import { boolean, idList, lazy, text, toNumber } from '../../helpers/schemas';
 import { clearableText, nullableText, toNull, updateFields } from '../shared/fields';
 import { forOperation, recordLocator, simplifyProperty } from '../shared/properties';
 import type { OperationModule } from '../types';
@@ -68,14 +68,7 @@ const coordinate = (limit: number) => {
 	const message = `must be a number from -${limit} to ${limit}, or null to clear it`;
 	return z
 		.preprocess(
-			(value) => {
-				const cleared = toNull(value);
-				return typeof cleared === 'string' &&
-					cleared.trim() !== '' &&
-					!Number.isNaN(Number(cleared))
-					? Number(cleared)
-					: cleared;
-			},
+			(value) => toNumber(toNull(value)),
 			z.number({ invalid_type_error: message }).min(-limit, message).max(limit, message).nullable(),
 		)
 		.optional();
