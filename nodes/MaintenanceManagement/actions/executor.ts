@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { displayNames, LINE_BREAK, normalize, validate } from '../helpers/input';
+import { displayNames, itemNumber, LINE_BREAK, normalize, validate } from '../helpers/input';
 import { recordsOf, toItems } from '../helpers/simplify';
 import type { ApiEnvelope, ApiRequest, ApiResource, RetryPolicy } from '../transport';
 import {
@@ -271,8 +271,15 @@ export interface Grouping {
 	check?: (this: IExecuteFunctions, part: ItemPart, taken: ItemPart[]) => void;
 	/** The body of one group's request. */
 	body: (group: ItemPart[]) => IDataObject;
-	/** The output record of each item of the group, in the group's order, from its answer. */
-	share: (group: ItemPart[], envelope: ApiEnvelope, simplify: boolean) => IDataObject[];
+	/**
+	 * The output record of each item of the group, in the group's order, from its answer; undefined
+	 * for an item the answer does not confirm.
+	 */
+	share: (
+		group: ItemPart[],
+		envelope: ApiEnvelope,
+		simplify: boolean,
+	) => Array<IDataObject | undefined>;
 }
 
 /**
@@ -315,9 +322,23 @@ export async function sendGrouped(
 				const envelope = await apiRequest.call(this, request, readRetry.call(this, first), first);
 				const simplify = this.getNodeParameter('simplify', first, true) as boolean;
 				const records = grouping.share(group, envelope, simplify);
-				group.forEach((part, index) => {
-					outputs[part.itemIndex] = paired([records[index]], part.itemIndex);
-				});
+				for (const [index, { itemIndex }] of group.entries()) {
+					await guarded.call(this, [itemIndex], outputs, () => {
+						const record = records[index];
+						if (!record) {
+							throw new NodeOperationError(
+								this.getNode(),
+								`Item ${itemNumber(itemIndex)} was not confirmed by the API`,
+								{
+									itemIndex,
+									description:
+										"The request succeeded, but the API's answer does not include this item's record, so it may not have been changed. Check it in the service before running it again.",
+								},
+							);
+						}
+						outputs[itemIndex] = paired([record], itemIndex);
+					});
+				}
 			},
 		);
 	}

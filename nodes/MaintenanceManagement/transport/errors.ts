@@ -49,10 +49,12 @@ const STATUS_HINTS: Record<number, (context: ApiErrorContext) => string> = {
 		`The rate limit (about 60 requests a minute) was still exceeded after ${attempts ?? 1} attempt(s) and ${Math.round((waitedMs ?? 0) / 1000)} s of waiting. Try again later, process fewer items at once, or raise the retry limits under Request Options.`,
 };
 
-const serverHint = ({ method }: ApiErrorContext): string =>
-	method === 'GET'
-		? 'The service failed to process the request, also on retry. Try again later.'
-		: 'The service failed to process the request. It was not retried, so that nothing is created or changed twice; check whether the change was applied before running it again.';
+const serverHint = ({ method }: ApiErrorContext, statusCode: number): string =>
+	method !== 'GET'
+		? 'The service failed to process the request. It was not retried, so that nothing is created or changed twice; check whether the change was applied before running it again.'
+		: statusCode === 500
+			? 'The service failed to process the request, also on retry. The API answers 500 when a read asks for a filter it does not support: check the Filters and Query Parameters (s_… filters in particular), then try again.'
+			: 'The service failed to process the request, also on retry. Try again later.';
 
 /** Builds a NodeApiError from an HTTP answer, carrying the spec's message and a useful description. */
 export function apiError(
@@ -72,7 +74,7 @@ export function apiError(
 	} else if (STATUS_HINTS[statusCode]) {
 		description = STATUS_HINTS[statusCode](context);
 	} else if (statusCode >= 500) {
-		description = serverHint(context);
+		description = serverHint(context, statusCode);
 	} else {
 		description = error.more_info ?? `${context.method} ${context.path} failed.`;
 	}

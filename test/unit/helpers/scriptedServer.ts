@@ -14,7 +14,14 @@ export interface ReceivedRequest {
 	body: unknown;
 }
 
-export type Reply = { status: number; headers?: Record<string, string>; body?: unknown } | 'drop';
+/**
+ * An answer: a JSON body, or `raw` text sent as it is (with its own Content-Type header), a dropped
+ * connection, or none at all (`hang`).
+ */
+export type Reply =
+	| { status: number; headers?: Record<string, string>; body?: unknown; raw?: string }
+	| 'drop'
+	| 'hang';
 
 export type Handler = (request: ReceivedRequest, index: number) => Reply;
 
@@ -63,12 +70,13 @@ export class ScriptedServer {
 				this.requests.push(request);
 				this.check(request, url.searchParams);
 				const reply = this.handler(request, this.requests.length - 1);
+				if (reply === 'hang') return;
 				if (reply === 'drop') {
 					req.socket.destroy();
 					return;
 				}
 				res.writeHead(reply.status, { 'Content-Type': 'application/json', ...reply.headers });
-				res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
+				res.end(reply.raw ?? (reply.body === undefined ? '' : JSON.stringify(reply.body)));
 			});
 		});
 		await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
@@ -89,6 +97,7 @@ export class ScriptedServer {
 	}
 
 	async stop(): Promise<void> {
+		this.server?.closeAllConnections();
 		await new Promise<void>((resolve) => this.server?.close(() => resolve()));
 	}
 }

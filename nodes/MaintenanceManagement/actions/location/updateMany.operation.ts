@@ -98,7 +98,10 @@ const locationSchema = lazy(() =>
 		}),
 );
 
-/** Up to 50 locations per request; each item's output is its location as the answer gives it back. */
+/**
+ * Up to 50 locations per request; each item's output is its location as the answer gives it back, and
+ * an item whose location the answer omits fails as not confirmed.
+ */
 const grouping: Grouping = {
 	size: LOCATIONS_PER_REQUEST,
 	body: (group) => ({ locations: group.map((part) => part.body) }),
@@ -106,7 +109,7 @@ const grouping: Grouping = {
 		const data = recordsOf(envelope);
 		const records = toItems(data, envelope.included, simplify);
 		const byId = new Map(records.map((record, index) => [String(data[index].id), record]));
-		return group.map(({ body }) => byId.get(String(body.id)) ?? body);
+		return group.map(({ body }) => byId.get(String(body.id)));
 	},
 };
 

@@ -1,0 +1,461 @@
+import { sleep } from 'n8n-workflow';
+
+import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/MaintenanceManagement.node';
+import { rateLimitWaitMs } from '../../nodes/MaintenanceManagement/transport';
+import { expr, runNode, type Credentials } from './helpers/harness';
+import { collectionPage, ScriptedServer, type Reply } from './helpers/scriptedServer';
+
+/**
+ * The transport against servers that misbehave, through n8n-core's real request path: redirects,
+ * next links that leave the API or cycle, capped page sizes, bodies that are not the API's envelope,
+ * dropped connections, odd rate-limit headers and odd input.
+ */
+
+jest.mock('n8n-workflow', () => ({
+	...jest.requireActual('n8n-workflow'),
+	sleep: jest.fn(async () => undefined),
+}));
+
+const sleepMock = sleep as jest.MockedFunction<typeof sleep>;
+const TOKEN = 'tok_hostile_7c1e9d2a4b6f8e0a';
+const api = new ScriptedServer();
+const elsewhere = new ScriptedServer();
+const node = new MaintenanceManagement();
+let credentials: Credentials;
+
+beforeAll(async () => {
+	await api.start();
+	await elsewhere.start();
+	credentials = {
+		accessToken: TOKEN,
+		environment: 'production',
+		productionBaseUrl: `${api.url}/v3`,
+	};
+});
+afterAll(async () => {
+	await api.stop();
+	await elsewhere.stop();
+});
+beforeEach(() => {
+	sleepMock.mockClear();
+	api.reset(() => ({ status: 200, body: collectionPage(1, 1, 50) }));
+	elsewhere.reset(() => ({ status: 200, body: collectionPage(1, 1, 50) }));
+});
+
+const run = (parameters: Record<string, unknown>, creds: Credentials = credentials) =>
+	runNode({ node, credentials: creds, parameters });
+const listLocations = (extra: Record<string, unknown> = {}, creds: Credentials = credentials) =>
+	run({ resource: 'location', operation: 'getAll', ...extra }, creds);
+const getLocation = (id: unknown) =>
+	run({ resource: 'location', operation: 'get', id: { __rl: true, mode: 'id', value: id } });
+const mentionsToken = (value: unknown) => JSON.stringify(value ?? '').includes(TOKEN);
+const location = (id: number) => ({
+	id: String(id),
+	type: 'location',
+	attributes: { name: `L${id}` },
+});
+
+describe('redirects', () => {
+	it('does not follow a redirect to another origin, names it, and the token never reaches it', async () => {
+		api.reset(() => ({ status: 302, headers: { Location: `${elsewhere.url}/v3/locations` } }));
+		const { error, output } = await listLocations();
+		expect(output).toHaveLength(0);
+		expect(error?.message).toContain(`another address (${elsewhere.url})`);
+		expect(error?.description).toMatch(/token stays with/);
+		expect(elsewhere.requests).toHaveLength(0);
+		expect(mentionsToken(error)).toBe(false);
+	});
+
+	it('follows a redirect within the API, with the token', async () => {
+		api.reset((request) =>
+			request.path === '/v3/locations'
+				? { status: 301, headers: { Location: '/v3/moved/locations' } }
+				: { status: 200, body: collectionPage(2, 1, 50) },
+		);
+		const { error, output } = await listLocations();
+		expect(error).toBeUndefined();
+		expect(output).toHaveLength(2);
+		expect(api.requests.map((r) => r.path)).toEqual(['/v3/locations', '/v3/moved/locations']);
+		expect(api.requests[1].headers.authorization).toBe(`Bearer ${TOKEN}`);
+	});
+
+	it('stops a redirect loop within the API with an error', async () => {
+		api.reset(() => ({ status: 302, headers: { Location: '/v3/locations' } }));
+		const { error } = await listLocations();
+		expect(error?.message).toMatch(/redirected GET \/locations more than the node follows/);
+		expect(api.requests).toHaveLength(6);
+	});
+
+	it('does not turn a redirected PATCH into another request', async () => {
+		api.reset(() => ({ status: 302, headers: { Location: '/v3/other' } }));
+		const { error } = await run({
+			resource: 'location',
+			operation: 'updateMany',
+			id: { __rl: true, mode: 'id', value: '3' },
+			updateFields: { name: 'A' },
+		});
+		expect(error?.message).toMatch(/redirected PATCH/);
+		expect(api.requests).toHaveLength(1);
+	});
+});
+
+describe('Return All', () => {
+	/** A server that caps every page at `cap` records, whatever limit is asked, and gives next links. */
+	const capped = (total: number, cap: number) =>
+		api.reset((request) => {
+			const page = Number(request.query.page);
+			const body = collectionPage(total, page, cap);
+			return { status: 200, body };
+		});
+
+	it('reads every record when the server caps the page size below the limit asked', async () => {
+		capped(250, 100);
+		const { error, output } = await listLocations({ returnAll: true });
+		expect(error).toBeUndefined();
+		expect(output).toHaveLength(250);
+		expect(new Set(output.map((item) => item.json.id)).size).toBe(250);
+		expect(api.requests.map((r) => `${r.query.page}/${r.query.limit}`)).toEqual([
+			'1/2000',
+			'2/100',
+			'3/100',
+		]);
+	});
+
+	it('a Limit is met across capped pages', async () => {
+		capped(1000, 100);
+		const { output } = await listLocations({ limit: 250 });
+		expect(output).toHaveLength(250);
+		expect(api.requests).toHaveLength(3);
+	});
+
+	it('stops when next links cycle (A, B, A…), without duplicates', async () => {
+		api.reset((request) => {
+			const page = request.query.page === '2' ? 2 : 1;
+			const body = collectionPage(4, page, 2);
+			body.links = { ...body.links, next: `failures?page=${page === 1 ? 2 : 1}&limit=2` };
+			return { status: 200, body };
+		});
+		const { error, output } = await listLocations({ returnAll: true });
+		expect(error).toBeUndefined();
+		expect(output.map((item) => item.json.id)).toEqual(['1', '2', '3', '4']);
+		expect(api.requests.length).toBeLessThanOrEqual(3);
+	});
+
+	it('stops when the same page comes back under a new link', async () => {
+		let calls = 0;
+		api.reset(() => {
+			calls++;
+			const body = collectionPage(10, 1, 5);
+			body.links = { ...body.links, next: `failures?page=${calls + 1}&limit=5` };
+			return { status: 200, body };
+		});
+		const { output } = await listLocations({ returnAll: true });
+		expect(output).toHaveLength(5);
+		expect(api.requests).toHaveLength(2);
+	});
+
+	it('refuses a next link to another origin, with nothing output', async () => {
+		api.reset(() => {
+			const body = collectionPage(10, 1, 5);
+			body.links = { ...body.links, next: `${elsewhere.url}/v3/failures?page=2` };
+			return { status: 200, body };
+		});
+		const { error, output } = await listLocations({ returnAll: true });
+		expect(output).toHaveLength(0);
+		expect(error?.message).toMatch(/next page link points outside the API/);
+		expect(elsewhere.requests).toHaveLength(0);
+	});
+
+	it('ends with an error at Max Pages instead of a silent cut', async () => {
+		api.reset((request) => {
+			const page = Number(request.query.page);
+			const body = collectionPage(1_000_000, page, 3);
+			return { status: 200, body };
+		});
+		const { error, output } = await listLocations({
+			returnAll: true,
+			requestOptions: { maxPages: 4 },
+		});
+		expect(output).toHaveLength(0);
+		expect(error?.message).toBe('Stopped after 4 pages: the API kept offering more');
+		expect(error?.description).toMatch(/12 records were read/);
+		expect(api.requests).toHaveLength(4);
+	});
+});
+
+describe('answers that are not the API envelope', () => {
+	const cases: Array<[string, Reply, RegExp]> = [
+		[
+			'an HTML maintenance page',
+			{ status: 200, headers: { 'Content-Type': 'text/html' }, raw: '<html>Maintenance</html>' },
+			/HTTP 200 with text\/html/,
+		],
+		[
+			'truncated JSON',
+			{ status: 200, raw: '{"data": [{"id": "1"' },
+			/HTTP 200 with application\/json instead of its JSON envelope/,
+		],
+		['an empty body', { status: 201, raw: '' }, /HTTP 201 with application\/json/],
+		['data: null', { status: 200, body: { data: null } }, /HTTP 200/],
+		['a JSON array', { status: 200, body: [location(1)] }, /HTTP 200/],
+	];
+
+	it.each(cases)(
+		'%s is an error naming the status and content type',
+		async (_label, reply, message) => {
+			api.reset(() => reply);
+			const { error, output } = await getLocation('3');
+			expect(output).toHaveLength(0);
+			expect(error?.message).toMatch(message);
+		},
+	);
+
+	it('on a create, an empty 201 is an error, not an empty success', async () => {
+		api.reset(() => ({ status: 201, raw: '' }));
+		const { error } = await run({
+			resource: 'materialType',
+			operation: 'create',
+			name: 'Bolts',
+			parent_id: '1',
+		});
+		expect(error?.message).toMatch(/HTTP 201/);
+		expect(api.requests).toHaveLength(1);
+	});
+});
+
+describe('faults and retries', () => {
+	it('retries a read after a dropped connection, in n8n-core', async () => {
+		api.reset((_r, index) =>
+			index < 2 ? 'drop' : { status: 200, body: collectionPage(1, 1, 50) },
+		);
+		const { error, output } = await listLocations();
+		expect(error).toBeUndefined();
+		expect(output).toHaveLength(1);
+		expect(api.requests).toHaveLength(3);
+	});
+
+	it('retries a read after a refused connection, then reports it', async () => {
+		const { error } = await listLocations(
+			{},
+			{ ...credentials, productionBaseUrl: 'http://127.0.0.1:9/v3' },
+		);
+		expect(error?.message).toMatch(/^Could not reach the API/);
+		expect(error?.description).toMatch(/after 5 attempt\(s\)/);
+		expect(sleepMock).toHaveBeenCalledTimes(4);
+	});
+
+	it.each([502, 503, 504])('retries a read on %i', async (status) => {
+		api.reset((_r, index) =>
+			index === 0 ? { status, body: {} } : { status: 200, body: collectionPage(1, 1, 50) },
+		);
+		const { error } = await listLocations();
+		expect(error).toBeUndefined();
+		expect(api.requests).toHaveLength(2);
+	});
+
+	it('retries a 500 once, then names the likely cause', async () => {
+		api.reset(() => ({
+			status: 500,
+			body: {
+				status: 'error',
+				error: { http_code: 500, message: 'An error has occurred during the request.' },
+			},
+		}));
+		const { error } = await listLocations({
+			options: { queryParameters: { parameters: [{ name: 's_unknown', value: '1' }] } },
+		});
+		expect(api.requests).toHaveLength(2);
+		expect(error?.httpCode).toBe('500');
+		expect(error?.description).toMatch(/filter/);
+	});
+
+	it('bounds Max Attempts whatever an expression gives', async () => {
+		api.reset(() => ({ status: 429, headers: { 'Retry-After': '1' }, body: {} }));
+		const { error } = await listLocations({ requestOptions: { maxAttempts: expr(1e9) } });
+		expect(error?.httpCode).toBe('429');
+		expect(api.requests).toHaveLength(10);
+	});
+
+	it('Max Total Wait bounds the whole execution, across items', async () => {
+		api.reset((_r, index) =>
+			index % 2 === 0
+				? { status: 429, headers: { 'Retry-After': '30' }, body: {} }
+				: { status: 200, body: collectionPage(1, 1, 50) },
+		);
+		const { output, error } = await runNode({
+			node,
+			credentials,
+			items: [{}, {}, {}],
+			parameters: {
+				resource: 'location',
+				operation: 'getAll',
+				requestOptions: { maxWaitSeconds: 60 },
+			},
+		});
+		const waited = sleepMock.mock.calls.reduce((sum, [ms]) => sum + Number(ms), 0);
+		expect(waited).toBeLessThanOrEqual(60_000);
+		expect(output.length).toBe(0);
+		expect(error?.httpCode).toBe('429');
+	});
+
+	it('sends a User-Agent naming the package and its version', async () => {
+		api.reset(() => ({ status: 200, body: collectionPage(1, 1, 50) }));
+		await listLocations();
+		expect(api.requests[0].headers['user-agent']).toMatch(
+			/^n8n-nodes-maintenance-management\/\d+\.\d+\.\d+/,
+		);
+	});
+
+	it('abandons a request that hangs past the Timeout', async () => {
+		api.reset(() => 'hang');
+		const { error } = await listLocations({
+			requestOptions: { timeoutSeconds: 1, maxAttempts: 1 },
+		});
+		expect(error?.message).toMatch(/^Could not reach the API/);
+	});
+});
+
+describe('bulk update', () => {
+	it('an item whose location the answer omits becomes its error item, not a success', async () => {
+		api.reset((request) => {
+			const sent = (request.body as { locations: Array<{ id: number }> }).locations;
+			return {
+				status: 200,
+				body: { data: sent.filter((l) => l.id !== 2).map((l) => location(l.id)) },
+			};
+		});
+		const { output, error } = await runNode({
+			node,
+			credentials,
+			continueOnFail: true,
+			items: [{ id: 1 }, { id: 2 }, { id: 3 }],
+			parameters: {
+				resource: 'location',
+				operation: 'updateMany',
+				id: { __rl: true, mode: 'id', value: '={{ String($json.id) }}' },
+				updateFields: { name: 'Renamed' },
+			},
+		});
+		expect(error).toBeUndefined();
+		expect(output.map((item) => item.json.id ?? item.json.error)).toEqual([
+			'1',
+			'Item 2 was not confirmed by the API',
+			'3',
+		]);
+		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+	});
+});
+
+describe('rate-limit headers', () => {
+	const now = Date.UTC(2026, 0, 1);
+	it.each([
+		['Retry-After of 0', { 'retry-after': '0' }],
+		['negative Retry-After', { 'retry-after': '-5' }],
+		['unparseable Retry-After', { 'retry-after': 'soon' }],
+		['a Retry-After date in the past', { 'retry-after': new Date(now - 5000).toUTCString() }],
+		['an X-RateLimit-Reset in the past', { 'x-ratelimit-reset': String(now / 1000 - 10) }],
+	])('%s falls back to back-off', (_label, headers) => {
+		expect(rateLimitWaitMs(headers, now)).toBeUndefined();
+	});
+
+	it('reads X-RateLimit-Reset as a UNIX time or as seconds from now', () => {
+		expect(rateLimitWaitMs({ 'x-ratelimit-reset': String(now / 1000 + 7) }, now)).toBe(7000);
+		expect(rateLimitWaitMs({ 'x-ratelimit-reset': '7' }, now)).toBe(7000);
+	});
+
+	it('waits out a negative Retry-After with back-off, not a burst', async () => {
+		api.reset((_r, index) =>
+			index === 0
+				? { status: 429, headers: { 'Retry-After': '-5' }, body: {} }
+				: { status: 200, body: collectionPage(1, 1, 50) },
+		);
+		await listLocations();
+		expect(Number(sleepMock.mock.calls[0][0])).toBeGreaterThanOrEqual(500);
+	});
+});
+
+describe('input refused before sending', () => {
+	it.each(['.', '..', ' .. ', '   '])('Location Get refuses the ID %j', async (id) => {
+		api.reset(() => ({ status: 200, body: { data: location(1) } }));
+		const { error } = await getLocation(expr(id));
+		expect(error?.message).toMatch(/"Location" (must not be "\." or "\.\."|is required)/);
+		expect(api.requests).toHaveLength(0);
+	});
+
+	it('Supplier Update and Client Sync Contacts refuse ".." as their ID', async () => {
+		api.reset(() => ({ status: 200, body: { data: location(1) } }));
+		const supplier = await run({
+			resource: 'supplier',
+			operation: 'update',
+			supplier: { __rl: true, mode: 'id', value: expr('..') },
+			updateFields: { city: 'Porto' },
+		});
+		const client = await run({
+			resource: 'client',
+			operation: 'syncContacts',
+			client: expr('..'),
+			contact_ids: '1',
+		});
+		expect(supplier.error?.message).toMatch(/must not be "\." or "\.\."/);
+		expect(client.error?.message).toMatch(/must not be "\." or "\.\."/);
+		expect(api.requests).toHaveLength(0);
+	});
+
+	it.each(['0x10', '0b101', '1e3', '12.0', '-3'])('an ID of %j is not coerced', async (value) => {
+		const { error } = await run({
+			resource: 'stockTransaction',
+			operation: 'transfer',
+			warehouse_from_id: expr(value),
+			warehouse_to_id: '2',
+			material_id: '7',
+			quantity: 1,
+		});
+		expect(error?.message).toMatch(/"warehouse_from_id" \(From Warehouse ID\)/);
+		expect(api.requests).toHaveLength(0);
+	});
+
+	it.each(['1e309', '-1e309'])(
+		'a number that overflows (%s) is refused, not sent as null',
+		async (value) => {
+			const { error } = await run({
+				resource: 'location',
+				operation: 'updateMany',
+				id: { __rl: true, mode: 'id', value: '3' },
+				updateFields: { area: expr(value) },
+			});
+			expect(error?.message).toMatch(/"area" \(Area\) must be a finite number/);
+			expect(api.requests).toHaveLength(0);
+		},
+	);
+});
+
+describe('the token never shows', () => {
+	it('is redacted when the API echoes it in an error', async () => {
+		api.reset(() => ({
+			status: 401,
+			body: {
+				status: 'error',
+				error: { http_code: 401, message: `Token Bearer ${TOKEN} is invalid`, more_info: null },
+			},
+		}));
+		const { error } = await listLocations();
+		expect(error?.httpCode).toBe('401');
+		expect(error?.message).toContain('Token Bearer *** is invalid');
+		expect(mentionsToken(error?.message)).toBe(false);
+		expect(mentionsToken(error?.description)).toBe(false);
+		expect(mentionsToken((error as { errorResponse?: unknown })?.errorResponse)).toBe(false);
+	});
+
+	it.each([
+		['user info', 'https://user:secret@api.example.com/v3', /user name or password/],
+		['a query', 'https://api.example.com/v3?x=1', /query/],
+		['a fragment', 'https://api.example.com/v3#top', /fragment/],
+		['plain http to a remote host', 'http://api.example.com/v3', /https/],
+		['no /v3', 'https://api.example.com/api', /\/v3/],
+	])('a base URL with %s is refused before sending', async (_label, baseUrl, message) => {
+		const { error } = await listLocations({}, { ...credentials, productionBaseUrl: baseUrl });
+		expect(error?.message).toMatch(message);
+		expect(error?.message).not.toContain('secret');
+		expect(api.requests).toHaveLength(0);
+	});
+});
