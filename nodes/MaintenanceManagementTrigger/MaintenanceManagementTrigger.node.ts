@@ -28,6 +28,14 @@ interface TriggerOptions {
 	includeHeaders?: boolean;
 }
 
+/** Headers that carry credentials whatever the protection: never output. */
+const SECRET_HEADERS = new Set([
+	'authorization',
+	'proxy-authorization',
+	'cookie',
+	'x-webhook-secret',
+]);
+
 const hasKeys = (object: IDataObject): boolean => {
 	for (const _key in object) return true;
 	return false;
@@ -76,6 +84,14 @@ export class MaintenanceManagementTrigger implements INodeType {
 		defaults: { name: 'Maintenance Management Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
+		// Redacted by n8n in stored executions, beyond the headers the node already leaves out.
+		sensitiveOutputFields: [
+			'headers.authorization',
+			'headers.proxy-authorization',
+			'headers.cookie',
+			'headers.x-webhook-secret',
+			'query.token',
+		],
 		triggerPanel: {
 			header: 'Waiting for a Maintenance Management event',
 			activationHint: {
@@ -249,8 +265,9 @@ export class MaintenanceManagementTrigger implements INodeType {
 
 		// The secret is checked before anything else is read, so a stranger learns nothing.
 		let secretName = '';
+		let credentials: WebhookCredentials | undefined;
 		if (protection !== 'none') {
-			const credentials = await this.getCredentials<WebhookCredentials>(
+			credentials = await this.getCredentials<WebhookCredentials>(
 				'maintenanceManagementWebhookApi',
 			);
 			if (protection !== 'basicAuth')
@@ -303,10 +320,16 @@ export class MaintenanceManagementTrigger implements INodeType {
 		const outputQuery = protection === 'query' ? without(query, secretName) : query;
 		if (hasKeys(outputQuery)) json.query = outputQuery;
 		if (options.includeHeaders) {
+			// Proxies copy the URL into headers such as X-Original-URI or Referer, so every header that
+			// holds the secret is left out, not only the one it was sent in.
+			const secret = protection === 'none' ? '' : String(credentials?.secret ?? '');
 			const copy: IDataObject = {};
-			const hidden = protection === 'header' ? secretName.toLowerCase() : '';
-			for (const name in headers)
-				if (name !== 'authorization' && name !== hidden) copy[name] = headers[name];
+			for (const name in headers) {
+				const value = headers[name];
+				const text = typeof value === 'string' ? value : JSON.stringify(value);
+				if (SECRET_HEADERS.has(name) || (secret !== '' && text.includes(secret))) continue;
+				copy[name] = value;
+			}
 			json.headers = copy;
 		}
 		return {

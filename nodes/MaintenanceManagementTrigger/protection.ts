@@ -9,16 +9,16 @@ export function sameSecret(given: string | undefined, expected: string): boolean
 	return timingSafeEqual(digest(given), digest(expected));
 }
 
-const first = (value: unknown): string | undefined =>
-	Array.isArray(value)
-		? (value[0] as string | undefined)
-		: typeof value === 'string'
-			? value
-			: undefined;
+/**
+ * The value only when it is one string: a repeated parameter (`?token=a&token=b`) or one n8n's query
+ * parser turned into an array or object (`?token[0][a]=1`) carries no secret.
+ */
+const single = (value: unknown): string | undefined =>
+	typeof value === 'string' ? value : undefined;
 
 /** Reads `user:password` from a Basic Authorization header. */
 export function basicCredentials(header: unknown): { user: string; password: string } | undefined {
-	const value = first(header);
+	const value = single(header);
 	const match = value?.match(/^Basic\s+([A-Za-z0-9+/=]+)\s*$/i);
 	if (!match) return undefined;
 	const decoded = Buffer.from(match[1], 'base64').toString('utf8');
@@ -42,9 +42,9 @@ export function isAuthorized(
 ): boolean {
 	if (protection === 'none') return true;
 	const secret = String(credentials?.secret ?? '');
-	if (protection === 'query') return sameSecret(first(call.query[secretName]), secret);
+	if (protection === 'query') return sameSecret(single(call.query[secretName]), secret);
 	if (protection === 'header')
-		return sameSecret(first(call.headers[secretName.toLowerCase()]), secret);
+		return sameSecret(single(call.headers[secretName.toLowerCase()]), secret);
 	const basic = basicCredentials(call.headers.authorization);
 	// Without a user name in the credential, any user name is accepted and only the secret counts.
 	const username = String(credentials?.username ?? '');

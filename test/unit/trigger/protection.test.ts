@@ -3,6 +3,7 @@ import {
 	isAuthorized,
 	sameSecret,
 } from '../../../nodes/MaintenanceManagementTrigger/protection';
+import { MaintenanceManagementTrigger } from '../../../nodes/MaintenanceManagementTrigger/MaintenanceManagementTrigger.node';
 import type { Delivery, Protection, TriggerRun } from './harness';
 import { basicAuth, deliver, startedItem } from './harness';
 
@@ -135,13 +136,48 @@ describe('protection details', () => {
 		).toBe(401);
 	});
 
-	it('takes the first value of a repeated query parameter', async () => {
-		const settings = { authentication: 'query' as const, credentials };
-		expect(
-			startedItem(await deliver(settings, { body, query: { token: [SECRET, 'x'] } })),
-		).toBeDefined();
-		expect((await deliver(settings, { body, query: { token: ['x', SECRET] } })).sent?.status).toBe(
-			401,
+	it.each([
+		['a repeated parameter', [SECRET, 'x']],
+		['an array of objects (?token[0][a]=1)', [{ a: '1' }]],
+		['an object (?token[a]=1)', { a: SECRET }],
+		['a number', 42],
+	])('answers a query secret given as %s with 401, never an exception', async (_label, token) => {
+		const run = await deliver({ authentication: 'query', credentials }, { body, query: { token } });
+		expectRefused(run);
+	});
+
+	it('answers a header secret given twice (as an array) with 401', async () => {
+		expectRefused(
+			await deliver(
+				{ authentication: 'header', credentials },
+				{ body, headers: { 'X-Webhook-Secret': [SECRET, SECRET] } },
+			),
+		);
+	});
+
+	it('with Include Headers, leaves out every header that holds the secret', async () => {
+		const run = await deliver(
+			{ authentication: 'query', credentials, options: { includeHeaders: true } },
+			{
+				body,
+				query: { token: SECRET },
+				headers: {
+					'X-Original-URI': `/webhook/abc?token=${SECRET}`,
+					Referer: `https://proxy.example/webhook/abc?token=${SECRET}`,
+					Cookie: 'session=1',
+					'User-Agent': 'Service/1.0',
+				},
+			},
+		);
+		const item = startedItem(run);
+		expect(item?.headers).toEqual({ 'user-agent': 'Service/1.0' });
+		expect(JSON.stringify(item)).not.toContain(SECRET);
+	});
+
+	it('declares the output fields n8n redacts as credentials', () => {
+		const { sensitiveOutputFields } = new MaintenanceManagementTrigger().description;
+		expect(sensitiveOutputFields).toEqual(
+			expect.arrayContaining(['headers.authorization', 'headers.x-webhook-secret', 'query.token']),
 		);
 	});
 
