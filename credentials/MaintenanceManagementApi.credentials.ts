@@ -85,5 +85,23 @@ export class MaintenanceManagementApi implements ICredentialType {
 			qs: { page: 1, limit: 1 },
 			headers: { Accept: 'application/json' },
 		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message:
+						'The token was refused. A token works only in the environment that issued it: check that Environment matches where the token was generated, and that the token is complete.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message:
+						'Nothing answers at this base URL. Check the host, and that the address ends with the API version, /v3 (for example https://api.example.com/v3).',
+				},
+			},
+		],
 	};
 }

@@ -3,10 +3,12 @@ import { join } from 'node:path';
 
 import type { LoggedRequest } from '../../sandbox';
 import { expectCaseRan } from './assertions';
+import { CAPPED_TOTAL, HOSTILE_TOKEN, HostileApi, hostileWorkflow, PAGE_CAP } from './hostile';
 import { N8N_NODE_MODULES, N8nInstance, outputOf, resolveFrom, type ExecutionResult } from './n8n';
 import { SandboxClient } from './sandboxClient';
 import {
 	actionsWorkflow,
+	API_CREDENTIAL,
 	caseNodeName,
 	credentials,
 	triggerWorkflow,
@@ -19,6 +21,7 @@ jest.setTimeout(600_000);
 const n8n = new N8nInstance();
 
 const api = new SandboxClient();
+const hostile = new HostileApi();
 const { control, requests, cases } = api;
 
 let run: ExecutionResult;
@@ -26,9 +29,13 @@ let logged: LoggedRequest[];
 
 beforeAll(async () => {
 	await api.start();
+	await hostile.start();
 	await n8n.setup();
 	const { baseUrl, token } = api.sandbox.environments.sandbox;
-	await n8n.importFiles(credentials(baseUrl, token), [actionsWorkflow(cases), triggerWorkflow()]);
+	await n8n.importFiles(
+		[...credentials(baseUrl, token), hostile.credential()],
+		[actionsWorkflow(cases), triggerWorkflow(), hostileWorkflow()],
+	);
 	run = await n8n.execute('mmE2eActions0001');
 	logged = await requests();
 });
@@ -36,6 +43,7 @@ beforeAll(async () => {
 afterAll(async () => {
 	await n8n.stop();
 	await api.close();
+	await hostile.stop();
 });
 
 describe('the action node in a real n8n', () => {
@@ -106,6 +114,38 @@ describe('the action node in a real n8n', () => {
 
 	it('never prints the token', () => {
 		expect(JSON.stringify(run)).not.toContain(api.sandbox.environments.sandbox.token);
+	});
+});
+
+describe('the action node against a misbehaving API, in a real n8n', () => {
+	let hostileRun: ExecutionResult;
+	beforeAll(async () => {
+		hostileRun = await n8n.execute('mmE2eHostile0001');
+	});
+
+	it('does not follow a redirect to another origin: an error names it, and the token stays home', () => {
+		const [output] = outputOf(hostileRun, 'Redirect Elsewhere');
+		expect(String(output.error)).toMatch(/redirected to another address/);
+		expect(hostile.elsewhere.requests).toHaveLength(0);
+	});
+
+	it('Return All reads every record when the server caps the page size', () => {
+		const output = outputOf(hostileRun, 'Capped Return All');
+		expect(output).toHaveLength(CAPPED_TOTAL);
+		expect(new Set(output.map((record) => record.id)).size).toBe(CAPPED_TOTAL);
+		const asked = hostile.api.requests.filter((r) => r.path === '/v3/locations');
+		expect(asked.map((r) => r.query.limit)).toEqual(['2000', String(PAGE_CAP), String(PAGE_CAP)]);
+	});
+
+	it('retries a read whose connection was dropped', () => {
+		expect(outputOf(hostileRun, 'Dropped Read')).toEqual([
+			expect.objectContaining({ id: '2', type: 'location' }),
+		]);
+		expect(hostile.api.requests.filter((r) => r.path === '/v3/locations/2')).toHaveLength(2);
+	});
+
+	it('never prints the token', () => {
+		expect(JSON.stringify(hostileRun)).not.toContain(HOSTILE_TOKEN);
 	});
 });
 
@@ -226,6 +266,36 @@ describe('the trigger and the AI tool in a running n8n', () => {
 		const missing = await post('', 'FAILURE_CREATED');
 		expect(missing.status).toBe(401);
 		expect(await triggerRuns()).toEqual(['success', 'success']);
+	});
+
+	it("the credential's Test explains a token of the other environment and a base URL without /v3", async () => {
+		const { baseUrl, token } = api.sandbox.environments.sandbox;
+		const test = async (data: Record<string, string>) => {
+			const answer = (await n8n.getAsOwner('/rest/credentials/test', {
+				credentials: { ...API_CREDENTIAL, type: 'maintenanceManagementApi', data },
+			})) as { data?: unknown };
+			return (answer.data ?? answer) as { status?: string; message?: string };
+		};
+		const production = baseUrl.replace('/sandbox/v3', '/production/v3');
+		expect(
+			await test({ accessToken: token, environment: 'sandbox', sandboxBaseUrl: baseUrl }),
+		).toEqual({
+			status: 'OK',
+			message: 'Connection successful!',
+		});
+		const otherEnvironment = await test({
+			accessToken: token,
+			environment: 'production',
+			productionBaseUrl: production,
+		});
+		expect(otherEnvironment.message).toMatch(/environment that issued it/);
+		const noVersion = await test({
+			accessToken: token,
+			environment: 'sandbox',
+			sandboxBaseUrl: baseUrl.replace(/\/v3$/, ''),
+		});
+		expect(noVersion.message).toMatch(/ends with the API version, \/v3/);
+		expect(JSON.stringify([otherEnvironment, noVersion])).not.toContain(token);
 	});
 
 	it('answers a malformed body without starting anything', async () => {

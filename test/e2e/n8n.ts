@@ -245,8 +245,8 @@ export class N8nInstance {
 		throw new Error(`Timed out waiting for ${what}`);
 	}
 
-	/** GET on n8n's REST API as the owner. */
-	async getAsOwner(path: string): Promise<unknown> {
+	/** GET on n8n's REST API as the owner, or POST when a body is given. */
+	async getAsOwner(path: string, body?: unknown): Promise<unknown> {
 		if (!this.cookie) {
 			const login = await fetch(this.url('/rest/login'), {
 				method: 'POST',
@@ -255,7 +255,15 @@ export class N8nInstance {
 			});
 			this.cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
 		}
-		return await (await fetch(this.url(path), { headers: { cookie: this.cookie } })).json();
+		const init: RequestInit =
+			body === undefined
+				? { headers: { cookie: this.cookie } }
+				: {
+						method: 'POST',
+						headers: { cookie: this.cookie, 'Content-Type': 'application/json' },
+						body: JSON.stringify(body),
+					};
+		return await (await fetch(this.url(path), init)).json();
 	}
 
 	async stop(): Promise<void> {

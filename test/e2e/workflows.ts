@@ -33,6 +33,16 @@ export function credentials(baseUrl: string, token: string) {
 	];
 }
 
+/** The manual trigger each test workflow starts from. */
+export const START = {
+	id: 'start',
+	name: 'Start',
+	type: 'n8n-nodes-base.manualTrigger',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
+
 let position = 0;
 const actionNode = (name: string, parameters: IDataObject, extra: IDataObject = {}) => ({
 	id: `node-${name.replace(/\W+/g, '-').toLowerCase()}`,
@@ -53,16 +63,7 @@ export const caseNodeName = (c: OperationCase) => `${c.resource} ${c.operation}`
  */
 export function actionsWorkflow(cases: OperationCase[]) {
 	position = 0;
-	const nodes: IDataObject[] = [
-		{
-			id: 'start',
-			name: 'Start',
-			type: 'n8n-nodes-base.manualTrigger',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-		},
-	];
+	const nodes: IDataObject[] = [START];
 	const fromStart: string[] = [];
 	for (const testCase of cases) {
 		const name = caseNodeName(testCase);

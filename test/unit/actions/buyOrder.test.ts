@@ -1,13 +1,7 @@
 import type { IDataObject, INodeListSearchResult } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import {
-	expr,
-	fromInput,
-	loadOptionsContext,
-	type ParameterValue,
-	type SentRequest,
-} from '../helpers/harness';
+import { expr, fromInput, loadOptionsContext, type SentRequest } from '../helpers/harness';
 import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
 
 const node = new MaintenanceManagement();
@@ -29,13 +23,13 @@ beforeAll(async () => await fixture.start());
 afterAll(async () => await fixture.stop());
 beforeEach(async () => await fixture.reset());
 
-const run = (parameters: Record<string, ParameterValue>, options: RunAgainst = {}) =>
+const run = (parameters: Record<string, unknown>, options: RunAgainst = {}) =>
 	fixture.run({ resource: 'buyOrder', ...parameters }, options);
 
-const getAll = (parameters: Record<string, ParameterValue> = {}, options: RunAgainst = {}) =>
+const getAll = (parameters: Record<string, unknown> = {}, options: RunAgainst = {}) =>
 	run({ operation: 'getAll', ...parameters }, options);
 
-const update = (parameters: Record<string, ParameterValue>, options: RunAgainst = {}) =>
+const update = (parameters: Record<string, unknown>, options: RunAgainst = {}) =>
 	run({ operation: 'update', buyOrderId: byId(DRAFT), ...parameters }, options);
 
 const stored = async (id: string) =>
@@ -364,7 +358,7 @@ describe('Buy Order: Update', () => {
 		expect((await stored(RECEIVED_PARTIALLY)).supplier_id).toBe(2);
 	});
 
-	it.each<[string, Record<string, ParameterValue>, RegExp]>([
+	it.each<[string, Record<string, unknown>, RegExp]>([
 		[
 			'Related To Type without Related To ID',
 			{ updateFields: { related_to_type: 'FAILURE' } },

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { expr, type ParameterValue } from '../helpers/harness';
+import { expr } from '../helpers/harness';
 import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
 
 const node = new MaintenanceManagement();
@@ -12,7 +12,7 @@ beforeAll(async () => await fixture.start());
 afterAll(async () => await fixture.stop());
 beforeEach(async () => await fixture.reset());
 
-const sync = (parameters: Record<string, ParameterValue>, options: RunAgainst = {}) =>
+const sync = (parameters: Record<string, unknown>, options: RunAgainst = {}) =>
 	fixture.run({ resource: 'client', operation: 'syncContacts', ...parameters }, options);
 
 const storedContacts = async (client: string) =>

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { runNode, type ParameterValue } from '../helpers/harness';
+import { runNode } from '../helpers/harness';
 import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
 
 const node = new MaintenanceManagement();
@@ -12,7 +12,7 @@ beforeAll(async () => await fixture.start());
 afterAll(async () => await fixture.stop());
 beforeEach(async () => await fixture.reset());
 
-const checkOrCreate = (parameters: Record<string, ParameterValue>, options: RunAgainst = {}) =>
+const checkOrCreate = (parameters: Record<string, unknown>, options: RunAgainst = {}) =>
 	fixture.run({ resource: 'contact', operation: 'checkOrCreate', ...parameters }, options);
 
 const contactProperties = () =>
@@ -164,7 +164,7 @@ describe('Contact: Check or Create', () => {
 });
 
 describe('Contact: checked before sending', () => {
-	const BAD: Array<[string, Record<string, ParameterValue>, RegExp]> = [
+	const BAD: Array<[string, Record<string, unknown>, RegExp]> = [
 		['neither email nor name', {}, /"email" \(Email\) is required: set Email or Name/],
 		['a name of spaces only', { name: '   ' }, /"email" \(Email\) is required: set Email or Name/],
 		[

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { runNode, type ParameterValue } from '../helpers/harness';
+import { runNode } from '../helpers/harness';
 import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
 
 const node = new MaintenanceManagement();
@@ -20,7 +20,7 @@ beforeEach(async () => await fixture.reset());
 
 const run = (
 	operation: string,
-	parameters: Record<string, ParameterValue> = {},
+	parameters: Record<string, unknown> = {},
 	options: RunAgainst = {},
 ) => fixture.run({ resource: 'failure', operation, ...parameters }, options);
 

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { expr, type ParameterValue } from '../helpers/harness';
+import { expr } from '../helpers/harness';
 import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
 
 const node = new MaintenanceManagement();
@@ -11,7 +11,7 @@ beforeAll(async () => await fixture.start());
 afterAll(async () => await fixture.stop());
 beforeEach(async () => await fixture.reset());
 
-const create = (parameters: Record<string, ParameterValue>, options: RunAgainst = {}) =>
+const create = (parameters: Record<string, unknown>, options: RunAgainst = {}) =>
 	fixture.run(
 		{
 			resource: 'legacyMaterial',
@@ -143,7 +143,7 @@ describe('Legacy Material: Create (Deprecated)', () => {
 		expect(output[0].json.code).toBeUndefined();
 	});
 
-	it.each<[string, Record<string, ParameterValue>, RegExp]>([
+	it.each<[string, Record<string, unknown>, RegExp]>([
 		[
 			'a MATERIAL without units',
 			{ additionalFields: { parent_id: 1 } },

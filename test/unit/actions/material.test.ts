@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { expr, type ParameterValue } from '../helpers/harness';
+import { expr } from '../helpers/harness';
 import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
 
 const node = new MaintenanceManagement();
@@ -11,10 +11,10 @@ beforeAll(async () => await fixture.start());
 afterAll(async () => await fixture.stop());
 beforeEach(async () => await fixture.reset());
 
-const run = (parameters: Record<string, ParameterValue>, options: RunAgainst = {}) =>
+const run = (parameters: Record<string, unknown>, options: RunAgainst = {}) =>
 	fixture.run({ resource: 'material', ...parameters }, options);
 
-const create = (parameters: Record<string, ParameterValue>, options: RunAgainst = {}) =>
+const create = (parameters: Record<string, unknown>, options: RunAgainst = {}) =>
 	run(
 		{
 			operation: 'create',
@@ -27,7 +27,7 @@ const create = (parameters: Record<string, ParameterValue>, options: RunAgainst 
 		options,
 	);
 
-const update = (parameters: Record<string, ParameterValue>, options: RunAgainst = {}) =>
+const update = (parameters: Record<string, unknown>, options: RunAgainst = {}) =>
 	run(
 		{
 			operation: 'update',

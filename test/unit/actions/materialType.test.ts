@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { expr, type ParameterValue } from '../helpers/harness';
+import { expr } from '../helpers/harness';
 import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
 
 const fixture = new SandboxFixture();
@@ -9,7 +9,7 @@ beforeAll(async () => await fixture.start());
 afterAll(async () => await fixture.stop());
 beforeEach(async () => await fixture.reset());
 
-const create = (parameters: Record<string, ParameterValue>, options: RunAgainst = {}) =>
+const create = (parameters: Record<string, unknown>, options: RunAgainst = {}) =>
 	fixture.run(
 		{
 			resource: 'materialType',

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { expr, type ParameterValue } from '../helpers/harness';
+import { expr } from '../helpers/harness';
 import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
 
 const node = new MaintenanceManagement();
@@ -11,7 +11,7 @@ beforeAll(async () => await fixture.start());
 afterAll(async () => await fixture.stop());
 beforeEach(async () => await fixture.reset());
 
-const create = (parameters: Record<string, ParameterValue>, options: RunAgainst = {}) =>
+const create = (parameters: Record<string, unknown>, options: RunAgainst = {}) =>
 	fixture.run(
 		{ resource: 'quoteLine', operation: 'create', quoteId: '4', type: 'SERVICE', ...parameters },
 		options,
@@ -122,7 +122,7 @@ describe('Quote Line: Create', () => {
 		expect(type?.description).toMatch(/does not list the values it accepts/);
 	});
 
-	it.each<[string, Record<string, ParameterValue>, RegExp]>([
+	it.each<[string, Record<string, unknown>, RegExp]>([
 		[
 			'a SERVICE line without a description',
 			{ additionalFields: { quantity: 1 } },

@@ -1,5 +1,5 @@
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { runNode, type ParameterValue } from '../helpers/harness';
+import { runNode } from '../helpers/harness';
 import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
 
 const node = new MaintenanceManagement();
@@ -47,7 +47,7 @@ beforeAll(async () => await fixture.start());
 afterAll(async () => await fixture.stop());
 beforeEach(async () => await fixture.reset());
 
-const getAll = (parameters: Record<string, ParameterValue> = {}, options: RunAgainst = {}) =>
+const getAll = (parameters: Record<string, unknown> = {}, options: RunAgainst = {}) =>
 	fixture.run({ resource: 'scheduledWork', operation: 'getAll', ...parameters }, options);
 
 describe('Planned Job Order (Scheduled Work): the UI', () => {

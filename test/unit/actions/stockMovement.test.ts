@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { runNode, type ParameterValue } from '../helpers/harness';
+import { runNode } from '../helpers/harness';
 import { SandboxFixture } from '../helpers/sandbox';
 
 const node = new MaintenanceManagement();
@@ -11,10 +11,7 @@ beforeAll(async () => await fixture.start());
 afterAll(async () => await fixture.stop());
 beforeEach(async () => await fixture.reset());
 
-const getAll = (
-	parameters: Record<string, ParameterValue> = {},
-	credentials = fixture.credentials,
-) =>
+const getAll = (parameters: Record<string, unknown> = {}, credentials = fixture.credentials) =>
 	runNode({
 		node,
 		credentials,

@@ -1,6 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ParameterValue } from '../helpers/harness';
 import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
 
 const fixture = new SandboxFixture();
@@ -16,11 +15,8 @@ const stock = async (warehouse: number, material: number): Promise<number> =>
 	((await fixture.control('GET', `/state/stock/${warehouse}:${material}`)) as { quantity: number })
 		.quantity;
 
-const run = (
-	operation: string,
-	parameters: Record<string, ParameterValue>,
-	options: RunAgainst = {},
-) => fixture.run({ resource: 'stockTransaction', operation, ...parameters }, options);
+const run = (operation: string, parameters: Record<string, unknown>, options: RunAgainst = {}) =>
+	fixture.run({ resource: 'stockTransaction', operation, ...parameters }, options);
 
 const transaction = (
 	material_id: unknown,
@@ -34,7 +30,7 @@ const transaction = (
 	...(observations ? { observations } : {}),
 });
 
-const batch = (parameters: Record<string, ParameterValue>, options: RunAgainst = {}) =>
+const batch = (parameters: Record<string, unknown>, options: RunAgainst = {}) =>
 	run(
 		'createBatch',
 		{
@@ -59,7 +55,7 @@ const perItem = {
 const combined = (
 	items: IDataObject[],
 	continueOnFail = false,
-	extra: Record<string, ParameterValue> = {},
+	extra: Record<string, unknown> = {},
 ) =>
 	batch({ ...perItem, batchOptions: { combineItems: true }, ...extra }, { items, continueOnFail });
 
@@ -514,7 +510,7 @@ describe('Stock Transaction: Create Batch', () => {
 });
 
 describe('Stock Transaction: Transfer', () => {
-	const transfer = (parameters: Record<string, ParameterValue>, options: RunAgainst = {}) =>
+	const transfer = (parameters: Record<string, unknown>, options: RunAgainst = {}) =>
 		run(
 			'transfer',
 			{ warehouse_from_id: 1, warehouse_to_id: 2, material_id: 7, quantity: 12, ...parameters },

@@ -1,13 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import {
-	expr,
-	loadOptionsContext,
-	runNode,
-	type ParameterValue,
-	type SentRequest,
-} from '../helpers/harness';
+import { expr, loadOptionsContext, runNode, type SentRequest } from '../helpers/harness';
 import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
 
 const node = new MaintenanceManagement();
@@ -26,15 +20,12 @@ beforeAll(async () => await fixture.start());
 afterAll(async () => await fixture.stop());
 beforeEach(async () => await fixture.reset());
 
-const run = (
-	operation: string,
-	parameters: Record<string, ParameterValue>,
-	options: RunAgainst = {},
-) => fixture.run({ resource: 'supplier', operation, ...parameters }, options);
+const run = (operation: string, parameters: Record<string, unknown>, options: RunAgainst = {}) =>
+	fixture.run({ resource: 'supplier', operation, ...parameters }, options);
 
-const getAll = (parameters: Record<string, ParameterValue> = {}, options: RunAgainst = {}) =>
+const getAll = (parameters: Record<string, unknown> = {}, options: RunAgainst = {}) =>
 	run('getAll', parameters, options);
-const update = (parameters: Record<string, ParameterValue>, options: RunAgainst = {}) =>
+const update = (parameters: Record<string, unknown>, options: RunAgainst = {}) =>
 	run('update', { supplier: byId('2'), ...parameters }, options);
 
 const stored = async (id: string) =>
@@ -302,7 +293,7 @@ describe('Supplier: Update', () => {
 });
 
 describe('Supplier: Update is checked before sending', () => {
-	const BAD: Array<[string, Record<string, ParameterValue>, RegExp]> = [
+	const BAD: Array<[string, Record<string, unknown>, RegExp]> = [
 		['no field to change', {}, /"updateFields" .*nothing to change/],
 		[
 			'a name of spaces only',

@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { workSchema } from '../../../nodes/MaintenanceManagement/actions/work/schema';
-import { runNode, type ParameterValue } from '../helpers/harness';
+import { runNode } from '../helpers/harness';
 import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
 
 const node = new MaintenanceManagement();
@@ -13,7 +13,7 @@ afterAll(async () => await fixture.stop());
 beforeEach(async () => await fixture.reset());
 
 /** The smallest valid CYCLIC job: the required fields plus one intervention. */
-const CYCLIC: Record<string, ParameterValue> = {
+const CYCLIC: Record<string, unknown> = {
 	type: 'CYCLIC',
 	name: 'Lift inspection',
 	work_type_id: 1,
@@ -22,7 +22,7 @@ const CYCLIC: Record<string, ParameterValue> = {
 	interventions: { items: [{ id: 5, elements: 'EL-1' }] },
 };
 
-const SPECIAL: Record<string, ParameterValue> = {
+const SPECIAL: Record<string, unknown> = {
 	type: 'SPECIAL',
 	name: 'Replace the boiler',
 	work_type_id: 2,
@@ -30,11 +30,11 @@ const SPECIAL: Record<string, ParameterValue> = {
 	client_id: 2,
 };
 
-const create = (parameters: Record<string, ParameterValue>, options: RunAgainst = {}) =>
+const create = (parameters: Record<string, unknown>, options: RunAgainst = {}) =>
 	fixture.run({ resource: 'work', operation: 'create', ...parameters }, options);
 
 /** Runs the operation and expects it to fail before sending anything; returns the error text. */
-async function refused(parameters: Record<string, ParameterValue>): Promise<string> {
+async function refused(parameters: Record<string, unknown>): Promise<string> {
 	await fixture.clear();
 	const { error, requests, output } = await create(parameters);
 	expect(error).toBeDefined();
@@ -627,7 +627,7 @@ describe('Planned Job (Work): JSON alternatives', () => {
 });
 
 describe('Planned Job (Work): rules checked before sending', () => {
-	const RULES: Array<[string, Record<string, ParameterValue>, RegExp]> = [
+	const RULES: Array<[string, Record<string, unknown>, RegExp]> = [
 		[
 			'Any Responsible off without operators or technical skills',
 			{ ...CYCLIC, additionalFields: { any_responsible: false } },

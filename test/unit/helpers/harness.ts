@@ -26,11 +26,9 @@ export interface Credentials {
 	sandboxBaseUrl?: string;
 }
 
-export type ParameterValue = unknown;
-
 export interface RunOptions {
 	node: INodeType;
-	parameters: Record<string, ParameterValue>;
+	parameters: Record<string, unknown>;
 	items?: IDataObject[];
 	credentials: Credentials;
 	continueOnFail?: boolean;

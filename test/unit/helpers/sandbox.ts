@@ -4,7 +4,7 @@ import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/Main
 import { startSandbox, type RunningSandbox } from '../../../sandbox';
 import type { ContractViolation } from '../../../sandbox/contract';
 import { keepsContract } from './contract';
-import { runNode, type Credentials, type ParameterValue, type RunResult } from './harness';
+import { runNode, type Credentials, type RunResult } from './harness';
 
 export interface SandboxLog {
 	method: string;
@@ -53,10 +53,7 @@ export class SandboxFixture {
 	}
 
 	/** Runs the action node against this sandbox, with its full-access token or, with readOnly, its read-only one. */
-	async run(
-		parameters: Record<string, ParameterValue>,
-		options: RunAgainst = {},
-	): Promise<RunResult> {
+	async run(parameters: Record<string, unknown>, options: RunAgainst = {}): Promise<RunResult> {
 		return await runNode({
 			node: actionNode,
 			credentials: options.readOnly ? this.readOnlyCredentials : this.credentials,

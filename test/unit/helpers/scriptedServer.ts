@@ -107,7 +107,7 @@ export function collectionPage(
 	total: number,
 	page: number,
 	limit: number,
-	options: { links?: boolean; type?: string } = {},
+	options: { links?: boolean; type?: string; path?: string } = {},
 ) {
 	const start = (page - 1) * limit;
 	const count = Math.max(0, Math.min(limit, total - start));
@@ -118,7 +118,7 @@ export function collectionPage(
 		attributes: { failure_id: start + index + 1, code: `WO-${start + index + 1}` },
 	}));
 	// Relative to the base URL, as resolved by the node; the live API sends them absolute.
-	const link = (target: number) => `failures?page=${target}&limit=${limit}`;
+	const link = (target: number) => `${options.path ?? 'failures'}?page=${target}&limit=${limit}`;
 	const links: Record<string, string> = { self: link(page), first: link(1), last: link(lastPage) };
 	if (page < lastPage) links.next = link(page + 1);
 	if (page > 1) links.prev = link(page - 1);

@@ -1,0 +1,104 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { collectionPage, ScriptedServer, type Reply } from '../unit/helpers/scriptedServer';
+import { ACTION_NODE, START } from './workflows';
+
+/**
+ * A misbehaving API on loopback for the end-to-end suite: one location that redirects to another
+ * origin, a collection whose page size the server caps below what is asked, and a location whose
+ * first read drops the connection. The real n8n runs the action node against it.
+ */
+
+export const HOSTILE_CREDENTIAL = { id: 'mmApiHostile0001', name: 'Misbehaving API' };
+export const HOSTILE_TOKEN = 'tok-hostile-e2e-51b7c2d9a4e8';
+export const CAPPED_TOTAL = 250;
+export const PAGE_CAP = 100;
+
+const location = (id: string) => ({ id, type: 'location', attributes: { name: `Location ${id}` } });
+
+export class HostileApi {
+	readonly api = new ScriptedServer();
+	/** Where the redirect points: it must never be asked anything. */
+	readonly elsewhere = new ScriptedServer();
+	private dropped = false;
+
+	async start(): Promise<void> {
+		await this.api.start();
+		await this.elsewhere.start();
+		this.api.reset((request) => this.answer(request.path, request.query));
+	}
+
+	async stop(): Promise<void> {
+		await this.api.stop();
+		await this.elsewhere.stop();
+	}
+
+	private answer(path: string, query: Record<string, string>): Reply {
+		if (path === '/v3/locations/1')
+			return { status: 302, headers: { Location: `${this.elsewhere.url}/v3/locations/1` } };
+		if (path === '/v3/locations/2') {
+			if (!this.dropped) {
+				this.dropped = true;
+				return 'drop';
+			}
+			return { status: 200, body: { data: location('2') } };
+		}
+		if (path === '/v3/locations') {
+			const page = collectionPage(CAPPED_TOTAL, Number(query.page), PAGE_CAP, {
+				path: 'locations',
+			});
+			return { status: 200, body: page };
+		}
+		return {
+			status: 404,
+			body: { status: 'error', error: { http_code: 404, message: 'Resource not found' } },
+		};
+	}
+
+	credential() {
+		return {
+			...HOSTILE_CREDENTIAL,
+			type: 'maintenanceManagementApi',
+			data: {
+				accessToken: HOSTILE_TOKEN,
+				environment: 'production',
+				productionBaseUrl: `${this.api.url}/v3`,
+				sandboxBaseUrl: '',
+			},
+		};
+	}
+}
+
+/** Three branches from a manual trigger, each continuing on fail so every outcome is stored. */
+export function hostileWorkflow() {
+	const node = (name: string, y: number, parameters: IDataObject) => ({
+		id: `hostile-${name.replace(/\W+/g, '-').toLowerCase()}`,
+		name,
+		type: ACTION_NODE,
+		typeVersion: 1,
+		position: [400, y],
+		parameters,
+		credentials: { maintenanceManagementApi: HOSTILE_CREDENTIAL },
+		onError: 'continueRegularOutput',
+	});
+	const get = (id: string) => ({
+		resource: 'location',
+		operation: 'get',
+		id: { __rl: true, mode: 'id', value: id },
+	});
+	const branches = [
+		node('Redirect Elsewhere', 0, get('1')),
+		node('Capped Return All', 120, { resource: 'location', operation: 'getAll', returnAll: true }),
+		node('Dropped Read', 240, get('2')),
+	];
+	return {
+		id: 'mmE2eHostile0001',
+		name: 'Misbehaving API',
+		active: false,
+		nodes: [START, ...branches],
+		connections: {
+			Start: { main: [branches.map(({ name }) => ({ node: name, type: 'main', index: 0 }))] },
+		},
+		settings: { executionOrder: 'v1' },
+	};
+}
