@@ -475,6 +475,25 @@ describe('Work Order (Failure): pages', () => {
 		]);
 	});
 
+	it("Return All reads every record of a resource whose page size the server caps, as the live API's are", async () => {
+		await fixture.reset({
+			seed: { failures: 4500 },
+			pageCaps: { failures: 400, 'failures/open': 700 },
+		});
+		for (const [operation, total] of [
+			['getAll', 4500],
+			['getAllOpen', 3000],
+		] as const) {
+			await fixture.clear();
+			const { output, error } = await run(operation, { returnAll: true });
+			expect(error).toBeUndefined();
+			expect(output).toHaveLength(total);
+			expect(new Set(output.map((item) => item.json.id)).size).toBe(total);
+			const cap = operation === 'getAll' ? 400 : 700;
+			expect((await fixture.requests()).length).toBe(Math.ceil(total / cap));
+		}
+	});
+
 	it('a Limit above 2000 reads equal pages with the filters, and stops at a short page', async () => {
 		const { output } = await run('getAllOpen', {
 			limit: 2500,
