@@ -4,6 +4,7 @@ import type {
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
+	INode,
 	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
@@ -173,6 +174,19 @@ export function buildPath(template: string, values: Record<string, string | numb
 export const redact = (text: string, token: string): string =>
 	token ? text.split(token).join('***') : text;
 
+/** An error of the transport itself (not an API answer), with the token removed from its text. */
+const transportError = (
+	node: INode,
+	token: string,
+	itemIndex: number | undefined,
+	message: string,
+	description: string,
+) =>
+	new NodeOperationError(node, redact(message, token), {
+		description: redact(description, token),
+		itemIndex,
+	});
+
 const redactDeep = <T>(value: T, token: string): T =>
 	value === undefined || !token ? value : (JSON.parse(redact(JSON.stringify(value), token)) as T);
 
@@ -283,18 +297,8 @@ export async function apiRequest(
 	/** The path as the user knows it: after the base URL, without the query. */
 	const shownPath = () =>
 		(url.startsWith(baseUrl) ? url.slice(baseUrl.length) : new URL(url).pathname).split('?')[0];
-	const context = () => ({
-		method,
-		path: shownPath(),
-		environment,
-		attempts: attempt,
-		waitedMs: connection.waitedMs,
-	});
 	const fail = (message: string, description: string) =>
-		new NodeOperationError(this.getNode(), redact(message, token), {
-			description: redact(description, token),
-			itemIndex,
-		});
+		transportError(this.getNode(), token, itemIndex, message, description);
 	/** Waits before another attempt when the execution's wait budget allows it. */
 	const waitFor = async (wait: number): Promise<boolean> => {
 		if (connection.waitedMs + wait > retry.maxTotalWaitMs) return false;
@@ -374,7 +378,7 @@ export async function apiRequest(
 			this.getNode(),
 			statusCode,
 			redactDeep(response.body, token),
-			context(),
+			{ method, path: shownPath(), environment, attempts: attempt, waitedMs: connection.waitedMs },
 			itemIndex,
 		);
 	}
@@ -419,10 +423,7 @@ export async function apiRequestAllItems(
 		qs: { ...request.qs, page: 1, limit: pageSize },
 	};
 	const fail = (message: string, description: string) =>
-		new NodeOperationError(this.getNode(), redact(message, token), {
-			description: redact(description, token),
-			itemIndex,
-		});
+		transportError(this.getNode(), token, itemIndex, message, description);
 	for (let page = 1; next && records.length < wanted; page++) {
 		if (page > retry.maxPages) {
 			throw fail(
