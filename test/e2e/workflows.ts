@@ -129,6 +129,8 @@ export function actionsWorkflow(cases: OperationCase[]) {
 	};
 	return {
 		id: 'mmE2eActions0001',
+		// n8n 2.0.0's import:workflow stores no workflow without a versionId; later versions make one.
+		versionId: '00000000-0000-4000-8000-000000000001',
 		name: 'Every operation',
 		active: false,
 		nodes,
@@ -144,6 +146,8 @@ export function actionsWorkflow(cases: OperationCase[]) {
 export function triggerWorkflow() {
 	return {
 		id: 'mmE2eTrigger0001',
+		// n8n 2.0.0's import:workflow stores no workflow without a versionId; later versions make one.
+		versionId: '00000000-0000-4000-8000-000000000002',
 		name: 'Webhook events',
 		active: false,
 		nodes: [
