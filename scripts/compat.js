@@ -1,0 +1,41 @@
+/**
+ * `npm run test:compat`: the end-to-end suite (scripts/e2e.js) in every n8n of the compatibility
+ * matrix, one after the other: the pinned n8n (e2e/n8n/) and each e2e/compat/n8n-<version>/. Each is
+ * installed by scripts/runtime.js into .runtime/ on first use. `npm run test:compat -- <version>…` runs
+ * only those. Ends with a table of each version's install and test time and whether it passed.
+ */
+const { spawnSync } = require('node:child_process');
+const { join } = require('node:path');
+
+const { ensureRuntime, supportedVersions, ROOT } = require('./runtime');
+
+const log = (message) => process.stderr.write(`[compat] ${message}\n`);
+const seconds = (since) => Math.round((Date.now() - since) / 1000);
+
+const wanted = process.argv.slice(2);
+const versions = wanted.length ? wanted : supportedVersions();
+log(`n8n versions: ${versions.join(', ')}`);
+
+if (spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' }).status !== 0)
+	process.exit(1);
+
+const results = [];
+for (const version of versions) {
+	log(`n8n ${version}: installing if needed…`);
+	let started = Date.now();
+	ensureRuntime(version);
+	const install = seconds(started);
+	log(`n8n ${version}: the end-to-end suite…`);
+	started = Date.now();
+	const e2e = spawnSync(process.execPath, [join(ROOT, 'scripts', 'e2e.js')], {
+		cwd: ROOT,
+		stdio: 'inherit',
+		env: { ...process.env, E2E_N8N_VERSION: version },
+	});
+	results.push({ version, install, tests: seconds(started), passed: e2e.status === 0 });
+}
+
+log('n8n version | install (s) | e2e (s) | result');
+for (const { version, install, tests, passed } of results)
+	log(`${version} | ${install} | ${tests} | ${passed ? 'passed' : 'FAILED'}`);
+process.exit(results.every((result) => result.passed) ? 0 : 1);
