@@ -94,6 +94,8 @@ export function hostileWorkflow() {
 	return {
 		id: 'mmE2eHostile0001',
 		name: 'Misbehaving API',
+		// n8n 2.0.0's import:workflow stores no workflow without a versionId; later versions make one.
+		versionId: '00000000-0000-4000-8000-000000000003',
 		active: false,
 		nodes: [START, ...branches],
 		connections: {

@@ -361,6 +361,18 @@ export function resolveFrom(dir: string, request: string): string | null {
 
 export const N8N_NODE_MODULES = N8N_MODULES;
 
+const versionIn = (file: string): string =>
+	(JSON.parse(readFileSync(file, 'utf8')) as { version?: string; dependencies?: { n8n?: string } })
+		.version ?? '';
+/** Whether the n8n under test is the pinned one (e2e/n8n/), not an older one of the matrix. */
+export const TESTING_PINNED_N8N =
+	versionIn(join(N8N_MODULES, 'n8n', 'package.json')) ===
+	(
+		JSON.parse(readFileSync(join(ROOT, 'e2e', 'n8n', 'package.json'), 'utf8')) as {
+			dependencies: { n8n: string };
+		}
+	).dependencies.n8n;
+
 /** The JSON items a node output in an execution. */
 export const outputOf = (result: ExecutionResult, nodeName: string) =>
 	(result.data.resultData.runData[nodeName]?.[0]?.data?.main?.[0] ?? []).map((item) => item.json);

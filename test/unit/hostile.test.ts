@@ -1,7 +1,7 @@
-import { sleep } from 'n8n-workflow';
+import { NodeApiError, sleep } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { rateLimitWaitMs } from '../../nodes/MaintenanceManagement/transport';
+import { isConnectionFault, rateLimitWaitMs } from '../../nodes/MaintenanceManagement/transport';
 import { expr, runNode, type Credentials } from './helpers/harness';
 import { collectionPage, ScriptedServer, type Reply } from './helpers/scriptedServer';
 
@@ -343,6 +343,50 @@ describe('bulk update', () => {
 			'3',
 		]);
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+	});
+});
+
+describe('recognising a dropped connection in what n8n gives', () => {
+	const node = {
+		id: '1',
+		name: 'Node',
+		type: 'x',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	} as never;
+
+	it('n8n 2.x: the network error is the cause of the NodeApiError', () => {
+		const network = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+		const wrapped = new NodeApiError(
+			node,
+			Object.assign(new Error('Request failed'), { cause: network }) as never,
+		);
+		expect(wrapped.cause).toBeDefined();
+		expect(isConnectionFault(wrapped)).toBe(true);
+	});
+
+	it('n8n 1.x and early 2.x: the cause is gone, the network code is the httpCode', () => {
+		// As those versions leave it: no cause and no errorResponse, only the code found in the error.
+		const wrapped = Object.assign(new NodeApiError(node, { code: 'ECONNRESET', message: 'x' }), {
+			cause: undefined,
+			errorResponse: undefined,
+		});
+		expect(wrapped.httpCode).toBe('ECONNRESET');
+		expect(isConnectionFault(wrapped)).toBe(true);
+	});
+
+	it("a plain object's fields kept as the errorResponse", () => {
+		const wrapped = new NodeApiError(node, {
+			code: 'ECONNREFUSED',
+			message: 'connect ECONNREFUSED',
+		});
+		expect(isConnectionFault(wrapped)).toBe(true);
+	});
+
+	it('an HTTP error answer is not a connection fault', () => {
+		const wrapped = new NodeApiError(node, { httpCode: '500', message: 'Server error' });
+		expect(isConnectionFault(wrapped)).toBe(false);
 	});
 });
 

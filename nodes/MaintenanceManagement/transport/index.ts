@@ -237,19 +237,31 @@ const CONNECTION_FAULTS = new Set([
 ]);
 
 /**
- * Whether a failed request never got an answer: n8n-core wraps the network error in a NodeApiError
- * whose own code is empty, so the whole cause chain is searched.
+ * Whether a failed request never got an answer. n8n wraps the network error in a NodeApiError whose
+ * own `code` is empty: n8n 2.41 keeps the original error as its `cause`; older n8n (1.x, early 2.x)
+ * drops the cause and keeps the network code as the error's `httpCode` (or, for a plain object, its
+ * `errorResponse`). All of them are searched, so the check follows what the running n8n gives.
  */
 export function isConnectionFault(error: unknown): boolean {
-	for (let cause = error, depth = 0; cause && depth < 6; depth++) {
-		const { code, message } = cause as { code?: unknown; message?: unknown };
-		if (typeof code === 'string' && CONNECTION_FAULTS.has(code)) return true;
+	const pending: unknown[] = [error];
+	for (let seen = 0; pending.length > 0 && seen < 12; seen++) {
+		const current = pending.shift() as {
+			code?: unknown;
+			httpCode?: unknown;
+			message?: unknown;
+			cause?: unknown;
+			errorResponse?: unknown;
+		} | null;
+		if (!current || typeof current !== 'object') continue;
+		const { code, httpCode, message } = current;
+		if ([code, httpCode].some((value) => typeof value === 'string' && CONNECTION_FAULTS.has(value)))
+			return true;
 		if (
 			typeof message === 'string' &&
 			/socket hang up|other side closed|timeout of \d+ms/i.test(message)
 		)
 			return true;
-		cause = (cause as { cause?: unknown }).cause;
+		pending.push(current.cause, current.errorResponse);
 	}
 	return false;
 }
