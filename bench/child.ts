@@ -3,8 +3,14 @@
  *   tsx bench/child.ts node|raw <baseUrl> <token>      Return All of the work orders
  *   tsx bench/child.ts locations|locationsRaw <baseUrl> <token> <count>   PATCH /locations
  */
-import { MaintenanceManagement } from '../nodes/MaintenanceManagement/MaintenanceManagement.node';
+import type { MaintenanceManagement as ActionNode } from '../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { runNode } from '../test/unit/helpers/harness';
+
+// The built bundle, as n8n loads it. (By its bare name, tsx would resolve the node's source to its
+// codex file, MaintenanceManagement.node.json, which sits beside it.)
+const { MaintenanceManagement } = module.require(
+	'../dist/nodes/MaintenanceManagement/MaintenanceManagement.node.js',
+) as { MaintenanceManagement: typeof ActionNode };
 
 const [mode, baseUrl, token, countText] = process.argv.slice(2);
 const credentials = {
@@ -47,12 +53,8 @@ async function main(): Promise<void> {
 			parameters: {
 				resource: 'location',
 				operation: 'updateMany',
-				id: (_i: number, item: { id?: unknown }) => ({
-					__rl: true,
-					mode: 'id',
-					value: String(item.id),
-				}),
-				updateFields: (i: number) => ({ observation: `Checked ${i}` }),
+				id: { __rl: true, mode: 'id', value: '={{ String($json.id) }}' },
+				updateFields: { observation: '={{ "Checked " + $itemIndex }}' },
 			},
 		});
 		if (error) throw error;
