@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 
 import { displayNames, itemNumber, LINE_BREAK, normalize, validate } from '../helpers/input';
-import { recordsOf, toItems } from '../helpers/simplify';
+import { toItems } from '../helpers/simplify';
 import type { ApiEnvelope, ApiRequest, ApiResource, RetryPolicy } from '../transport';
 import {
 	apiRequest,
@@ -11,6 +11,7 @@ import {
 	buildPath,
 	DEFAULT_RETRY,
 	pathValueProblem,
+	recordsOf,
 	RETRY_CEILING,
 } from '../transport';
 import type { OperationModule } from './types';

@@ -1,10 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ApiEnvelope, ApiResource, ResourceRef } from '../transport';
-
-/** The records of an answer: its `data`, whether one resource, a list or none. */
-export const recordsOf = (envelope: ApiEnvelope): ApiResource[] =>
-	Array.isArray(envelope.data) ? envelope.data : envelope.data ? [envelope.data] : [];
+import type { ApiResource, ResourceRef } from '../transport';
 
 export type IncludedIndex = Map<string, ApiResource>;
 

@@ -43,6 +43,10 @@ export interface ApiEnvelope {
 	links?: Record<string, string | undefined>;
 }
 
+/** The records of an answer: its `data`, whether one resource, a list or none. */
+export const recordsOf = (envelope: ApiEnvelope): ApiResource[] =>
+	Array.isArray(envelope.data) ? envelope.data : envelope.data ? [envelope.data] : [];
+
 export interface RetryPolicy {
 	/** Attempts in all, the first one included. */
 	maxAttempts: number;
@@ -195,6 +199,9 @@ const header = (headers: IDataObject | undefined, name: string): string | undefi
 	return value === undefined ? undefined : String(value);
 };
 
+/** A count of seconds written plainly (digits, an optional fraction), else NaN. */
+const secondsIn = (text: string): number => (/^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN);
+
 /** A `X-RateLimit-Reset` below this is seconds from now; above it, a UNIX time in seconds. */
 const EPOCH_THRESHOLD_SECONDS = 1_000_000_000;
 
@@ -209,13 +216,12 @@ export function rateLimitWaitMs(
 ): number | undefined {
 	const retryAfter = header(headers, 'retry-after')?.trim();
 	if (retryAfter) {
-		const seconds = /^\d+(\.\d+)?$/.test(retryAfter) ? Number(retryAfter) : NaN;
+		const seconds = secondsIn(retryAfter);
 		if (seconds > 0) return seconds * 1000;
 		const date = Number.isNaN(seconds) ? Date.parse(retryAfter) : NaN;
 		if (date - now > 0) return date - now;
 	}
-	const resetText = header(headers, 'x-ratelimit-reset')?.trim() ?? '';
-	const reset = /^\d+(\.\d+)?$/.test(resetText) ? Number(resetText) : NaN;
+	const reset = secondsIn(header(headers, 'x-ratelimit-reset')?.trim() ?? '');
 	if (!(reset > 0)) return undefined;
 	const wait = reset >= EPOCH_THRESHOLD_SECONDS ? reset * 1000 - now : reset * 1000;
 	return wait > 0 ? wait : undefined;
@@ -444,11 +450,7 @@ export async function apiRequestAllItems(
 			);
 		}
 		const envelope: ApiEnvelope = await apiRequest.call(this, next, retry, itemIndex);
-		const pageData = Array.isArray(envelope.data)
-			? envelope.data
-			: envelope.data
-				? [envelope.data]
-				: [];
+		const pageData = recordsOf(envelope);
 		if (pageData.length === 0) break;
 		const key = pageKey(pageData);
 		if (seenPages.has(key)) break;

@@ -2,7 +2,8 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { id, lazy, number, oneOf, text } from '../../helpers/schemas';
-import { recordsOf, toItems } from '../../helpers/simplify';
+import { toItems } from '../../helpers/simplify';
+import { recordsOf } from '../../transport';
 import { updateFields } from '../shared/fields';
 import { forOperation, recordLocator, simplifyProperty } from '../shared/properties';
 import type { Grouping } from '../executor';

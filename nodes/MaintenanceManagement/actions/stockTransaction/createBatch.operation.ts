@@ -9,7 +9,8 @@ import { z } from 'zod';
 
 import { itemNumber } from '../../helpers/input';
 import { id, integer, lazy, oneOf } from '../../helpers/schemas';
-import { recordsOf, toItems } from '../../helpers/simplify';
+import { toItems } from '../../helpers/simplify';
+import { recordsOf } from '../../transport';
 import { additionalFields } from '../shared/fields';
 import { forOperation, simplifyProperty } from '../shared/properties';
 import type { Grouping, ItemPart } from '../executor';
