@@ -13,10 +13,11 @@ const {
 	readFileSync,
 	rmSync,
 } = require('node:fs');
-const { createConnection, createServer } = require('node:net');
+const { createConnection } = require('node:net');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 
+const { freePort } = require('./ports');
 const { ensureRuntime, ROOT } = require('./runtime');
 
 const log = (message) => process.stderr.write(`[queue] ${message}\n`);
@@ -50,16 +51,6 @@ function ensurePackages() {
 		{ stdio: 'inherit', env },
 	);
 }
-
-const freePort = () =>
-	new Promise((resolve, reject) => {
-		const server = createServer();
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address();
-			server.close(() => resolve(port));
-		});
-	});
 
 /** Resolves once something accepts connections on the port. */
 async function waitForPort(port, what) {

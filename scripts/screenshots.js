@@ -6,10 +6,11 @@
  */
 const { execFileSync, spawn } = require('node:child_process');
 const { existsSync, mkdirSync, mkdtempSync, rmSync } = require('node:fs');
-const { createServer } = require('node:net');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const readline = require('node:readline');
+
+const { freePort } = require('./ports');
 
 const ROOT = join(__dirname, '..');
 const DOCS = join(ROOT, 'docs');
@@ -30,16 +31,6 @@ function ensureChromium() {
 	apt(['update', '-qq']);
 	apt(['install', '-y', '-qq', 'chromium']);
 }
-
-const freePort = () =>
-	new Promise((resolve, reject) => {
-		const server = createServer();
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address();
-			server.close(() => resolve(port));
-		});
-	});
 
 /** Starts `npm run dev` in its own folder and ports; resolves with the editor URL once it is ready. */
 async function startDev(folder) {
