@@ -72,7 +72,7 @@ export const DEFAULT_RETRY: RetryPolicy = {
 };
 
 /** Sent with every request: the service asks clients to name themselves. */
-export const USER_AGENT = `${packageName}/${version}`;
+const USER_AGENT = `${packageName}/${version}`;
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
@@ -96,7 +96,7 @@ const connections = new WeakMap<object, Promise<Connection>>();
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
 /** Why a base URL cannot be used, or undefined when it can. */
-export function baseUrlProblem(value: string): string | undefined {
+function baseUrlProblem(value: string): string | undefined {
 	let url: URL;
 	try {
 		url = new URL(value);
@@ -175,7 +175,7 @@ export function buildPath(template: string, values: Record<string, string | numb
 }
 
 /** Removes the token from any text, so that no error or log shows it, even when the API echoes it. */
-export const redact = (text: string, token: string): string =>
+const redact = (text: string, token: string): string =>
 	token ? text.split(token).join('***') : text;
 
 /** An error of the transport itself (not an API answer), with the token removed from its text. */
