@@ -1,14 +1,6 @@
 import type { Resource, Store } from './data';
-import type { Answer, FieldRule } from './http';
-import {
-	ApiError,
-	asObject,
-	checkFields,
-	collectionAnswer,
-	notFound,
-	Problems,
-	readPaging,
-} from './http';
+import type { Answer } from './http';
+import { ApiError, asObject, collectionAnswer, notFound, Problems, readPaging } from './http';
 import { applyFilters } from './filters';
 
 export interface Context {
@@ -20,6 +12,8 @@ export interface Context {
 	emit: (event: string, resource: Resource) => void;
 	/** The page-size cap of this collection, when one is set (see SandboxOptions.pageCaps). */
 	pageCap?: number;
+	/** What spec/openapi.yaml finds wrong with the body, as the `properties` of a 400 answer. */
+	bodyProblems: () => Record<string, string[]>;
 }
 
 type Handler = (context: Context) => Answer;
@@ -43,6 +37,17 @@ const bodyOf = (context: Context): Record<string, unknown> => {
 		});
 	}
 	return context.body as Record<string, unknown>;
+};
+/**
+ * The body, and the problems spec/openapi.yaml finds in it (fields, types, enums, the if/then rules):
+ * a handler adds what depends on the stored state, then throws them all as one 400.
+ */
+const checked = (context: Context): { body: Record<string, unknown>; problems: Problems } => {
+	const body = bodyOf(context);
+	const problems = new Problems();
+	for (const [field, messages] of Object.entries(context.bodyProblems()))
+		for (const message of messages) problems.add(field, message);
+	return { body, problems };
 };
 /** A public view of a record: internal link fields (ids lists kept for relations) are not attributes. */
 const INTERNAL = new Set([
@@ -129,39 +134,12 @@ const assetsCount = (store: Store): ((r: Resource) => Record<string, unknown>) =
 const withAssets = (store: Store, query: URLSearchParams) =>
 	query.get('with_assets_count') === 'true' ? assetsCount(store) : undefined;
 
-const ORIENTATIONS = ['North', 'South', 'West', 'East'] as const;
-const LOCATION_RULES: Record<string, FieldRule> = {
-	id: { kind: 'integer', required: true },
-	name: { kind: 'string', nullable: true },
-	code: { kind: 'string', nullable: true, nonEmpty: true },
-	observation: { kind: 'string', nullable: true },
-	latitude: { kind: 'number', nullable: true },
-	longitude: { kind: 'number', nullable: true },
-	area: { kind: 'number', nullable: true },
-	glass_area: { kind: 'number', nullable: true },
-	volume: { kind: 'number', nullable: true },
-	orientation: { kind: 'string', nullable: true, values: ORIENTATIONS },
-};
-
 const updateLocations: Handler = (context) => {
 	const { store } = context;
-	const body = bodyOf(context);
-	const problems = new Problems();
-	const locations = body.locations;
-	if (!Array.isArray(locations)) {
-		problems.add('locations', 'This value should be of type array.');
-		problems.throwIfAny();
-	}
-	const entries = locations as unknown[];
-	if (entries.length === 0)
-		problems.add('locations', 'This collection should contain 1 element or more.');
-	if (entries.length > 50)
-		problems.add('locations', 'This collection should contain 50 elements or less.');
-	for (const key of Object.keys(body))
-		if (key !== 'locations') problems.add(key, 'This field was not expected.');
+	const { body, problems } = checked(context);
+	const entries: unknown[] = Array.isArray(body.locations) ? body.locations : [];
 	entries.forEach((entry, index) => {
 		const element = asObject(entry);
-		checkFields(element, LOCATION_RULES, problems, `locations[${index}].`);
 		if (Number.isInteger(element.id) && !store.locations.byId.has(String(element.id))) {
 			problems.add(`locations[${index}].id`, 'No location has this id.');
 		}
@@ -196,142 +174,11 @@ const updateLocations: Handler = (context) => {
 
 // ---------- works ----------
 
-const WORK_RULES: Record<string, FieldRule> = {
-	_type: { kind: 'string', required: true, values: ['works'] },
-	type: { kind: 'string', required: true, values: ['CYCLIC', 'PLAN', 'SPECIAL'] },
-	name: { kind: 'string', required: true, nonEmpty: true },
-	work_type_id: { kind: 'integer', required: true },
-	local_id: { kind: 'array', required: true, items: 'integer' },
-	client_id: { kind: 'integer', required: true },
-	description: { kind: 'string', nullable: true },
-	any_responsible: { kind: 'boolean' },
-	auto_close: { kind: 'boolean' },
-	auto_pilot: { kind: 'boolean' },
-	auto_schedule: { kind: 'array', items: 'object' },
-	calendar_id: { kind: 'integer' },
-	cost_center_id: { kind: 'integer', nullable: true },
-	failure_id: { kind: 'integer', nullable: true },
-	gatekeeper_id: { kind: 'integer' },
-	gatekeeper_notification: { kind: 'array', items: 'integer' },
-	interventions: { kind: 'array', items: 'object' },
-	is_protected: { kind: 'boolean' },
-	operator_id: { kind: 'array', items: 'integer' },
-	procedures: { kind: 'array', items: 'object' },
-	recurrence: { kind: 'object' },
-	reminder_rules: { kind: 'array', items: 'object' },
-	sla_rules: { kind: 'array', items: 'object' },
-	supplier_id: { kind: 'integer', nullable: true },
-	technical_skill_id: { kind: 'array', items: 'integer' },
-	work_notifications: { kind: 'array', items: 'object' },
-};
-const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
-
 const createWork: Handler = (context) => {
 	const { store } = context;
-	const body = bodyOf(context);
-	const problems = new Problems();
-	checkFields(body, WORK_RULES, problems);
+	const { body, problems } = checked(context);
 	const type = body.type;
 	const recurrence = asObject(body.recurrence);
-	if (body.recurrence !== undefined) {
-		checkFields(
-			recurrence,
-			{
-				DTSTART: { kind: 'string' },
-				UNTIL: { kind: 'string' },
-				FREQ: { kind: 'string', values: ['HOURLY', 'DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY', 'UBM'] },
-				INTERVAL: { kind: 'number', min: 0 },
-			},
-			problems,
-			'recurrence.',
-		);
-	}
-	if (body.any_responsible === false) {
-		const some = (v: unknown) => Array.isArray(v) && v.length > 0;
-		if (!some(body.operator_id) && !some(body.technical_skill_id)) {
-			problems.add(
-				'operator_id',
-				'operator_id or technical_skill_id is required when any_responsible is false.',
-			);
-		}
-	}
-	const cyclicOrPlan = type === 'CYCLIC' || type === 'PLAN';
-	for (const field of ['auto_close', 'auto_pilot', 'interventions']) {
-		if (!cyclicOrPlan && body[field] !== undefined)
-			problems.add(field, 'Only allowed when type is CYCLIC or PLAN.');
-	}
-	if (cyclicOrPlan && body.interventions === undefined)
-		problems.add('interventions', 'This value is required when type is CYCLIC or PLAN.');
-	if (type !== 'SPECIAL' && body.procedures !== undefined)
-		problems.add('procedures', 'Only allowed when type is SPECIAL.');
-	if (type === 'CYCLIC' && recurrence.FREQ === 'HOURLY') {
-		if (body.calendar_id === undefined)
-			problems.add('calendar_id', 'This value is required when type is CYCLIC and FREQ is HOURLY.');
-		if (recurrence.INTERVAL === undefined)
-			problems.add(
-				'recurrence.INTERVAL',
-				'This value is required when type is CYCLIC and FREQ is HOURLY.',
-			);
-	}
-	(Array.isArray(body.auto_schedule) ? body.auto_schedule : []).forEach((entry, index) => {
-		const e = asObject(entry);
-		checkFields(
-			e,
-			{
-				is_enabled: { kind: 'boolean' },
-				start_time: { kind: 'string', required: true },
-				end_time: { kind: 'string', required: true },
-				operators: { kind: 'array', required: true, items: 'integer' },
-			},
-			problems,
-			`auto_schedule[${index}].`,
-		);
-		for (const f of ['start_time', 'end_time'])
-			if (typeof e[f] === 'string' && !HHMM.test(e[f] as string))
-				problems.add(`auto_schedule[${index}].${f}`, 'This value should be a time as HH:mm.');
-	});
-	(Array.isArray(body.interventions) ? body.interventions : []).forEach((entry, index) => {
-		checkFields(
-			asObject(entry),
-			{ id: { kind: 'integer', required: true }, elements: { kind: 'array', items: 'object' } },
-			problems,
-			`interventions[${index}].`,
-		);
-	});
-	(Array.isArray(body.procedures) ? body.procedures : []).forEach((entry, index) => {
-		checkFields(
-			asObject(entry),
-			{
-				task: { kind: 'string', required: true },
-				quantity: { kind: 'number' },
-				unit: { kind: 'string' },
-			},
-			problems,
-			`procedures[${index}].`,
-		);
-	});
-	(Array.isArray(body.sla_rules) ? body.sla_rules : []).forEach((entry, index) => {
-		const rule = asObject(entry);
-		if (
-			rule.specify_pause_reason === true &&
-			!(Array.isArray(rule.pause_reasons) && rule.pause_reasons.length > 0)
-		) {
-			problems.add(
-				`sla_rules[${index}].pause_reasons`,
-				'At least one pause reason is required when specify_pause_reason is true.',
-			);
-		}
-	});
-	(Array.isArray(body.work_notifications) ? body.work_notifications : []).forEach(
-		(entry, index) => {
-			const trigger = asObject(entry).trigger;
-			if (trigger !== undefined && trigger !== 'CLOSE' && trigger !== 'CONFIRM')
-				problems.add(
-					`work_notifications[${index}].trigger`,
-					'The value you selected is not a valid choice (CLOSE, CONFIRM).',
-				);
-		},
-	);
 	if (Number.isInteger(body.client_id) && !store.clients.byId.has(String(body.client_id)))
 		problems.add('client_id', 'No client has this id.');
 	(Array.isArray(body.local_id) ? body.local_id : []).forEach((id, index) => {
@@ -379,9 +226,7 @@ const createWork: Handler = (context) => {
 const syncContacts: Handler = (context) => {
 	const { store, params } = context;
 	const client = find(store.clients.byId, params.client);
-	const body = bodyOf(context);
-	const problems = new Problems();
-	checkFields(body, { contact_ids: { kind: 'array', required: true, items: 'integer' } }, problems);
+	const { body, problems } = checked(context);
 	(Array.isArray(body.contact_ids) ? body.contact_ids : []).forEach((id, index) => {
 		if (Number.isInteger(id) && !store.contacts.byId.has(String(id)))
 			problems.add(`contact_ids[${index}]`, 'No contact has this id.');
@@ -395,43 +240,9 @@ const syncContacts: Handler = (context) => {
 	});
 };
 
-const PERMISSIONS: Record<string, FieldRule> = {
-	default_permissions: { kind: 'boolean' },
-	preventive: { kind: 'boolean' },
-	failure: { kind: 'boolean' },
-	failure_type: { kind: 'string', values: ['all', 'assigned'] },
-	quotes: { kind: 'boolean' },
-	work_scheduled_reports: { kind: 'boolean' },
-	work_scheduled_reports_states: { kind: 'string', values: ['all', 'completed', 'confirmed'] },
-	failure_reports: { kind: 'boolean' },
-	failure_reports_states: { kind: 'string', values: ['all', 'completed', 'confirmed'] },
-	show_user_info: { kind: 'boolean' },
-	show_failure_priority: { kind: 'boolean' },
-	report_all_problem_areas: { kind: 'boolean' },
-	reportable_problem_areas: { kind: 'array', items: 'integer' },
-	allow_share_dashboards: { kind: 'boolean' },
-};
-
 const checkContact: Handler = (context) => {
 	const { store } = context;
-	const body = bodyOf(context);
-	const problems = new Problems();
-	checkFields(
-		body,
-		{
-			name: { kind: 'string' },
-			email: { kind: 'string' },
-			phone: { kind: 'string' },
-			cellphone: { kind: 'string' },
-			language: { kind: 'string' },
-			direct_permissions: { kind: 'object' },
-		},
-		problems,
-	);
-	if (body.direct_permissions !== undefined)
-		checkFields(asObject(body.direct_permissions), PERMISSIONS, problems, 'direct_permissions.');
-	if (!body.email && !body.name)
-		problems.add('email', 'A name or an email is required to find or create a contact.');
+	const { body, problems } = checked(context);
 	problems.throwIfAny();
 	// Assumption: an existing contact is found by email (case-insensitive).
 	const email = typeof body.email === 'string' ? body.email.toLowerCase() : undefined;
@@ -469,26 +280,7 @@ const supplierRelations = (store: Store) => ({
 const updateSupplier: Handler = (context) => {
 	const { store, params } = context;
 	const supplier = find(store.suppliers.byId, params.supplier);
-	const body = bodyOf(context);
-	const problems = new Problems();
-	checkFields(
-		body,
-		{
-			name: { kind: 'string', nonEmpty: true },
-			code: { kind: 'string', nonEmpty: true },
-			vat: { kind: 'string', nullable: true },
-			address: { kind: 'string', nullable: true },
-			post_code: { kind: 'string', nullable: true },
-			city: { kind: 'string', nullable: true },
-			area: { kind: 'string', nullable: true },
-			iban: { kind: 'string', nullable: true },
-			latitude: { kind: 'number', nullable: true },
-			longitude: { kind: 'number', nullable: true },
-			add_to_market: { kind: 'boolean', nullable: true },
-			contacts: { kind: 'array', nullable: true, items: 'integer' },
-		},
-		problems,
-	);
+	const { body, problems } = checked(context);
 	if (
 		typeof body.code === 'string' &&
 		store.suppliers.items.some((s) => s.id !== supplier.id && s.attributes.code === body.code)
@@ -514,28 +306,7 @@ const updateSupplier: Handler = (context) => {
 const updateBuyOrder: Handler = (context) => {
 	const { store, params } = context;
 	const order = find(store.buyOrders.byId, params['buy-order-id']);
-	const body = bodyOf(context);
-	const problems = new Problems();
-	checkFields(
-		body,
-		{
-			supplier_id: { kind: 'integer', nullable: true },
-			warehouse_id: { kind: 'integer' },
-			description: { kind: 'string', nullable: true },
-			internal_sale_id: { kind: 'string', nullable: true },
-			external_sale_id: { kind: 'string', nullable: true },
-			related_to_type: { kind: 'string', nullable: true, values: ['FAILURE', 'SCHEDULED_WORK'] },
-			related_to_id: { kind: 'integer', nullable: true },
-		},
-		problems,
-	);
-	const hasType = body.related_to_type !== undefined && body.related_to_type !== null;
-	const hasId = body.related_to_id !== undefined && body.related_to_id !== null;
-	if (hasType !== hasId)
-		problems.add(
-			hasType ? 'related_to_id' : 'related_to_type',
-			'related_to_type and related_to_id are required together.',
-		);
+	const { body, problems } = checked(context);
 	if (body.supplier_id === null && order.attributes.state !== 'SAVED_AS_DRAFT')
 		problems.add(
 			'supplier_id',
@@ -551,15 +322,6 @@ const updateBuyOrder: Handler = (context) => {
 	return ok({ data: view(order), meta: { custom_fields: null, cost_centers: [] } });
 };
 
-const LINE_TYPES = ['MATERIAL', 'SERVICE', 'OTHER_COST'] as const;
-const checkLineType = (body: Record<string, unknown>, problems: Problems) => {
-	if (body.type === 'SERVICE' && !body.description)
-		problems.add('description', 'This value is required when type is SERVICE.');
-	if (body.type === 'MATERIAL' && body.material_id == null)
-		problems.add('material_id', 'This value is required when type is MATERIAL.');
-	if (body.type === 'OTHER_COST' && body.other_cost_id == null)
-		problems.add('other_cost_id', 'This value is required when type is OTHER_COST.');
-};
 const totals = (quantity: number, unitPrice: number, discount: number, vat: number) => {
 	const base = quantity * unitPrice;
 	const discountTotal = base * (discount / 100);
@@ -570,28 +332,7 @@ const totals = (quantity: number, unitPrice: number, discount: number, vat: numb
 const createSellOrderLine: Handler = (context) => {
 	const { store, params, query } = context;
 	if (!store.sellOrders.has(Number(params.sellOrderId))) throw notFound();
-	const body = bodyOf(context);
-	const problems = new Problems();
-	checkFields(
-		body,
-		{
-			type: { kind: 'string', required: true, values: LINE_TYPES },
-			quantity: { kind: 'string', required: true },
-			unit_price: { kind: 'number', required: true },
-			description: { kind: 'string', nullable: true },
-			discount: { kind: 'number' },
-			material_id: { kind: 'integer', nullable: true },
-			observations: { kind: 'string', nullable: true },
-			other_cost_id: { kind: 'integer', nullable: true },
-			unit: { kind: 'string', nullable: true },
-			vat: { kind: 'number' },
-			cost_center_id: { kind: 'integer' },
-		},
-		problems,
-	);
-	if (typeof body.quantity === 'string' && !/^-?\d+(\.\d+)?$/.test(body.quantity))
-		problems.add('quantity', 'This value should be a numeric string.');
-	checkLineType(body, problems);
+	const { body, problems } = checked(context);
 	if (
 		Number.isInteger(body.material_id) &&
 		!store.stockMaterials.byId.has(String(body.material_id))
@@ -606,7 +347,7 @@ const createSellOrderLine: Handler = (context) => {
 	const discount = Number(body.discount ?? 0);
 	const vat = Number(body.vat ?? 0);
 	const line = store.sellOrderLines.add({
-		cost_center_id: body.cost_center_id ?? 1,
+		cost_center_id: 1,
 		description: body.description ?? null,
 		type: body.type,
 		material_id: body.material_id ?? null,
@@ -637,27 +378,7 @@ const createSellOrderLine: Handler = (context) => {
 const createQuoteLine: Handler = (context) => {
 	const { store, params } = context;
 	if (!store.quotes.has(Number(params.id))) throw notFound();
-	const body = bodyOf(context);
-	const problems = new Problems();
-	checkFields(
-		body,
-		{
-			description: { kind: 'string' },
-			type: { kind: 'string', required: true, values: LINE_TYPES },
-			discount: { kind: 'integer' },
-			material_id: { kind: 'integer' },
-			observations: { kind: 'string' },
-			other_cost_id: { kind: 'integer' },
-			quantity: { kind: 'integer' },
-			received_quote_request_line_id: { kind: 'integer', nullable: true },
-			received_quote_request_line_uuid: { kind: 'string', nullable: true },
-			unit: { kind: 'string' },
-			unit_price: { kind: 'integer' },
-			vat: { kind: 'integer' },
-		},
-		problems,
-	);
-	checkLineType(body, problems);
+	const { body, problems } = checked(context);
 	problems.throwIfAny();
 	const discount = Number(body.discount ?? 0);
 	const vat = Number(body.vat ?? 0);
@@ -683,7 +404,6 @@ const createQuoteLine: Handler = (context) => {
 
 // ---------- stock ----------
 
-const CONSUMPTION = ['INHERIT', 'AUTOMATIC', 'MANUAL'] as const;
 const uniqueCode = (
 	items: Resource[],
 	code: unknown,
@@ -698,24 +418,9 @@ const uniqueCode = (
 		problems.add(field, 'This code is already used.');
 };
 
-const materialRules = (update: boolean): Record<string, FieldRule> => ({
-	material_type_id: { kind: 'integer', required: true },
-	name: { kind: 'string', required: true, nonEmpty: true },
-	code: { kind: 'string', required: true, nonEmpty: true },
-	units: { kind: 'string', required: true, nonEmpty: true },
-	description: { kind: 'string', nullable: update },
-	purchase_consumption_type: { kind: 'string', values: CONSUMPTION },
-	sku: { kind: 'string', nullable: update },
-	ean_upc: { kind: 'string', nullable: update },
-	observations: { kind: 'string', nullable: update },
-	...(update ? {} : { sale_price: { kind: 'number' }, sale_vat: { kind: 'number' } }),
-});
-
 const saveMaterial = (context: Context, existing?: Resource): Answer => {
 	const { store, query } = context;
-	const body = bodyOf(context);
-	const problems = new Problems();
-	checkFields(body, materialRules(existing !== undefined), problems);
+	const { body, problems } = checked(context);
 	if (
 		Number.isInteger(body.material_type_id) &&
 		!store.materialTypes.byId.has(String(body.material_type_id))
@@ -755,52 +460,7 @@ const saveMaterial = (context: Context, existing?: Resource): Answer => {
 
 const createLegacyMaterial: Handler = (context) => {
 	const { store } = context;
-	const body = bodyOf(context);
-	const problems = new Problems();
-	checkFields(
-		body,
-		{
-			_type: { kind: 'string', required: true, values: ['FOLDER', 'MATERIAL'] },
-			name: { kind: 'string', required: true, nonEmpty: true },
-			code: { kind: 'string', required: true, nonEmpty: true },
-			observation: { kind: 'string' },
-			mean_price: { kind: 'number' },
-			units: { kind: 'string' },
-			material_warehouse: { kind: 'array', items: 'object' },
-			parent_id: { kind: 'integer' },
-			default_sell_price: { kind: 'number' },
-			default_sell_vat: { kind: 'number' },
-		},
-		problems,
-	);
-	if (body._type === 'MATERIAL') {
-		if (!body.units) problems.add('units', 'This value is required when _type is MATERIAL.');
-		if (body.parent_id === undefined)
-			problems.add('parent_id', 'This value is required when _type is MATERIAL.');
-	}
-	if (body._type === 'FOLDER' && body.mean_price !== undefined)
-		problems.add('mean_price', 'Only allowed when _type is MATERIAL.');
-	(Array.isArray(body.material_warehouse) ? body.material_warehouse : []).forEach(
-		(entry, index) => {
-			const e = asObject(entry);
-			checkFields(
-				e,
-				{
-					warehouse_id: { kind: 'integer', required: true },
-					min_stock: { kind: 'number' },
-					mean_price: { kind: 'number' },
-					observation: { kind: 'string' },
-				},
-				problems,
-				`material_warehouse[${index}].`,
-			);
-			if (typeof e.min_stock === 'number' && e.min_stock <= 0)
-				problems.add(
-					`material_warehouse[${index}].min_stock`,
-					'This value should be greater than 0.',
-				);
-		},
-	);
+	const { body, problems } = checked(context);
 	uniqueCode(store.legacyMaterials.items, body.code, undefined, problems);
 	problems.throwIfAny();
 	const id = store.legacyMaterials.peekId();
@@ -825,17 +485,7 @@ const createLegacyMaterial: Handler = (context) => {
 
 const createMaterialType: Handler = (context) => {
 	const { store } = context;
-	const body = bodyOf(context);
-	const problems = new Problems();
-	checkFields(
-		body,
-		{
-			name: { kind: 'string', required: true, nonEmpty: true },
-			parent_id: { kind: 'string', required: true },
-			code: { kind: 'string', nullable: true },
-		},
-		problems,
-	);
+	const { body, problems } = checked(context);
 	if (typeof body.parent_id === 'string' && !store.materialTypes.byId.has(body.parent_id))
 		problems.add('parent_id', 'No material type folder has this id.');
 	uniqueCode(store.materialTypes.items, body.code, undefined, problems);
@@ -860,33 +510,10 @@ const stockBatch: Handler = (context) => {
 	const { store, params } = context;
 	const warehouse = Number(params.warehouseId);
 	if (!store.warehouses.has(warehouse)) throw notFound();
-	const body = bodyOf(context);
-	const problems = new Problems();
-	checkFields(
-		body,
-		{
-			action: { kind: 'string', required: true, values: ['WAREHOUSE_SUBTRACT', 'WAREHOUSE_ADD'] },
-			transactions: { kind: 'array', required: true, items: 'object' },
-			observations: { kind: 'string' },
-		},
-		problems,
-	);
+	const { body, problems } = checked(context);
 	const transactions = (Array.isArray(body.transactions) ? body.transactions : []).map(asObject);
-	if (Array.isArray(body.transactions) && transactions.length === 0)
-		problems.add('transactions', 'This collection should contain 1 element or more.');
 	const change = new Map<number, number>();
 	transactions.forEach((t, index) => {
-		checkFields(
-			t,
-			{
-				material_id: { kind: 'integer', required: true },
-				quantity: { kind: 'integer', required: true, min: 1 },
-				cost_price: { kind: 'integer', required: true, min: 0 },
-				observations: { kind: 'string' },
-			},
-			problems,
-			`transactions[${index}].`,
-		);
 		if (Number.isInteger(t.material_id) && !store.stockMaterials.byId.has(String(t.material_id)))
 			problems.add(`transactions[${index}].material_id`, 'No material has this id.');
 		if (Number.isInteger(t.material_id) && Number.isInteger(t.quantity))
@@ -949,19 +576,7 @@ const stockBatch: Handler = (context) => {
 
 const transfer: Handler = (context) => {
 	const { store } = context;
-	const body = bodyOf(context);
-	const problems = new Problems();
-	checkFields(
-		body,
-		{
-			warehouse_from_id: { kind: 'integer', required: true },
-			warehouse_to_id: { kind: 'integer', required: true },
-			material_id: { kind: 'integer', required: true },
-			quantity: { kind: 'integer', required: true, min: 1 },
-			observations: { kind: 'string' },
-		},
-		problems,
-	);
+	const { body, problems } = checked(context);
 	const from = body.warehouse_from_id as number;
 	const to = body.warehouse_to_id as number;
 	if (Number.isInteger(from) && from === to)

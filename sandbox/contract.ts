@@ -51,6 +51,21 @@ const MAX_MESSAGES = 10;
 const ROOT_ID = 'openapi.yaml';
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
+/**
+ * A validator that compiles its schema on its first use: a sandbox compiles only the operations it is
+ * asked about, instead of the whole document before it answers.
+ */
+const compileLater = (ajv: Ajv2020, schema: Json): ValidateFunction => {
+	let compiled: ValidateFunction | undefined;
+	const validate = ((data: unknown) => {
+		compiled ??= ajv.compile(schema);
+		const valid = compiled(data);
+		validate.errors = compiled.errors;
+		return valid;
+	}) as ValidateFunction;
+	return validate;
+};
+
 const messagesOf = (errors: ErrorObject[] | null | undefined, where: string): string[] => {
 	const messages = (errors ?? []).map((e) => {
 		const params = e.params as Json;
@@ -65,6 +80,134 @@ const messagesOf = (errors: ErrorObject[] | null | undefined, where: string): st
 	return [...new Set(messages)];
 };
 
+/** A field path as the spec's error body names it: `/locations/0/id` is `locations[0].id`. */
+const fieldOf = (pointer: string, child?: string): string =>
+	[...pointer.split('/').slice(1), ...(child === undefined ? [] : [child])]
+		.map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+		.reduce((path, s) => (/^\d+$/.test(s) ? `${path}[${s}]` : path ? `${path}.${s}` : s), '');
+
+/** An `if` schema in words: `type is CYCLIC and recurrence.FREQ is HOURLY`. */
+const conditionOf = (schema: Json, prefix = ''): string =>
+	Object.entries((schema.properties as Record<string, Json> | undefined) ?? {})
+		.map(([name, sub]) =>
+			'const' in sub
+				? `${prefix}${name} is ${String(sub.const)}`
+				: Array.isArray(sub.enum)
+					? `${prefix}${name} is ${sub.enum.join(' or ')}`
+					: sub.properties
+						? conditionOf(sub, `${prefix}${name}.`)
+						: `${prefix}${name} is set`,
+		)
+		.join(' and ');
+
+/** The names a schema requires, its branches included: what a `not` or an `anyOf` is about. */
+const requiredOf = (schema: unknown): string[] =>
+	!schema || typeof schema !== 'object'
+		? []
+		: Array.isArray(schema)
+			? schema.flatMap(requiredOf)
+			: Object.entries(schema as Json).flatMap(([key, value]) =>
+					key === 'required' && Array.isArray(value) ? value.map(String) : requiredOf(value),
+				);
+
+const kinds = (type: unknown): string =>
+	([] as unknown[])
+		.concat(type)
+		.filter((t) => t !== 'null')
+		.join(' or ');
+
+/** The message of one Ajv error in the wording of the API's 400 answers. */
+const wordingOf = (e: ErrorObject): string => {
+	const params = e.params as Json;
+	switch (e.keyword) {
+		case 'required':
+			return 'This value is required.';
+		case 'additionalProperties':
+			return 'This field was not expected.';
+		case 'type':
+			return e.data === null
+				? 'This value should not be null.'
+				: `This value should be of type ${kinds(params.type)}.`;
+		case 'enum':
+		case 'const': {
+			const values =
+				e.keyword === 'enum' ? (params.allowedValues as unknown[]) : [params.allowedValue];
+			return `The value you selected is not a valid choice (${values.filter((v) => v !== null).join(', ')}).`;
+		}
+		case 'minItems':
+			return `This collection should contain ${String(params.limit)} element${params.limit === 1 ? '' : 's'} or more.`;
+		case 'maxItems':
+			return `This collection should contain ${String(params.limit)} elements or less.`;
+		case 'minimum':
+			return `This value should be ${String(params.limit)} or more.`;
+		case 'exclusiveMinimum':
+			return `This value should be greater than ${String(params.limit)}.`;
+		case 'minLength':
+		case 'pattern':
+			return typeof e.data === 'string' && e.data.trim() === ''
+				? 'This value should not be blank.'
+				: `This value should match ${String((e.parentSchema as Json | undefined)?.description ?? params.pattern).replace(/\.$/, '')}.`;
+		default:
+			return `This value ${e.message ?? 'is not valid'}.`;
+	}
+};
+
+/**
+ * The `properties` of the spec's 400 answer from what Ajv finds: each failing field's path, with its
+ * messages. A rule inside an `if`'s `then` or `else` says the condition it depends on; an `anyOf` or a
+ * `not` is reported once, on the fields it names.
+ */
+export function propertiesOf(errors: readonly ErrorObject[]): Record<string, string[]> {
+	const branches = errors
+		.filter((e) => e.keyword === 'if')
+		.map((e) => ({
+			at: e.instancePath,
+			path: `${e.schemaPath.replace(/\/if$/, '')}/${String((e.params as Json).failingKeyword)}/`,
+			otherwise: (e.params as Json).failingKeyword === 'else',
+			condition: conditionOf((e.parentSchema as Json).if as Json),
+		}));
+	const groups = errors.filter((e) => e.keyword === 'anyOf').map((e) => `${e.schemaPath}/`);
+	const properties: Record<string, string[]> = {};
+	const add = (field: string, message: string) => {
+		const messages = (properties[field || 'body'] ??= []);
+		if (!messages.includes(message)) messages.push(message);
+	};
+	for (const e of errors) {
+		if (e.keyword === 'if' || groups.some((g) => e.schemaPath.startsWith(g))) continue;
+		const branch = branches
+			.filter((b) => e.instancePath.startsWith(b.at) && e.schemaPath.startsWith(b.path))
+			.sort((a, b) => b.path.length - a.path.length)[0];
+		const when = (message: string) =>
+			!branch
+				? message
+				: `${message.replace(/\.$/, '')} ${branch.otherwise ? 'unless' : 'when'} ${branch.condition}.`;
+		const params = e.params as Json;
+		if (e.keyword === 'not') {
+			const present = requiredOf(e.schema).filter((name) => name in ((e.data as Json) ?? {}));
+			const message = !branch
+				? 'This field is not allowed with the other values sent.'
+				: branch.otherwise
+					? `Only allowed when ${branch.condition}.`
+					: `Not allowed when ${branch.condition}.`;
+			for (const name of present.length ? present : [undefined])
+				add(fieldOf(e.instancePath, name), message);
+		} else if (e.keyword === 'anyOf') {
+			const names = [...new Set(requiredOf(e.schema))];
+			add(
+				fieldOf(e.instancePath, names[0]),
+				when(names.length ? `${names.join(' or ')} is required.` : wordingOf(e)),
+			);
+		} else {
+			const child = params.missingProperty ?? params.additionalProperty;
+			add(
+				fieldOf(e.instancePath, child === undefined ? undefined : String(child)),
+				when(wordingOf(e)),
+			);
+		}
+	}
+	return properties;
+}
+
 /**
  * Checks requests and answers against the OpenAPI document with Ajv (JSON Schema 2020-12, the dialect of
  * OpenAPI 3.1) and ajv-formats. This layer only finds the operation of a method and path and hands the
@@ -76,7 +219,12 @@ export class Contract {
 	private readonly errorBody: ValidateFunction;
 
 	constructor(readonly document: Json) {
-		const ajv = new Ajv2020({ allErrors: true, allowUnionTypes: true, strictTypes: false });
+		const ajv = new Ajv2020({
+			allErrors: true,
+			allowUnionTypes: true,
+			strictTypes: false,
+			verbose: true,
+		});
 		const coercing = new Ajv2020({
 			allErrors: true,
 			allowUnionTypes: true,
@@ -89,7 +237,10 @@ export class Contract {
 			const components = document.components as Json;
 			instance.addSchema({ $id: ROOT_ID, $defs: this.rewrite(components.schemas) as Json });
 		}
-		this.errorBody = ajv.compile(this.rewrite({ $ref: '#/components/schemas/Error' }) as Json);
+		this.errorBody = compileLater(
+			ajv,
+			this.rewrite({ $ref: '#/components/schemas/Error' }) as Json,
+		);
 		const paths = document.paths as Record<string, Json>;
 		for (const [template, item] of Object.entries(paths)) {
 			for (const method of METHODS) {
@@ -111,7 +262,7 @@ export class Contract {
 					] as Json | undefined;
 					responses.set(
 						status.toUpperCase(),
-						content?.schema ? ajv.compile(this.rewrite(content.schema) as Json) : undefined,
+						content?.schema ? compileLater(ajv, this.rewrite(content.schema) as Json) : undefined,
 					);
 				}
 				this.operations.push({
@@ -123,7 +274,7 @@ export class Contract {
 						name: String(p.name),
 						in: String(p.in),
 						required: Boolean(p.required),
-						validate: coercing.compile({
+						validate: compileLater(coercing, {
 							type: 'object',
 							properties: { value: this.rewrite(p.schema ?? {}) },
 						}),
@@ -131,7 +282,7 @@ export class Contract {
 					body: bodySchema?.schema
 						? {
 								required: Boolean(requestBody?.required),
-								validate: ajv.compile(this.rewrite(bodySchema.schema) as Json),
+								validate: compileLater(ajv, this.rewrite(bodySchema.schema) as Json),
 							}
 						: undefined,
 					responses,
@@ -201,6 +352,15 @@ export class Contract {
 				problems.push(...messagesOf(operation.body.validate.errors, 'body'));
 		} else if (operation.body?.required) problems.push('body: this operation requires a body');
 		return problems.slice(0, MAX_MESSAGES);
+	}
+
+	/**
+	 * The body's problems as the `properties` of the spec's 400 answer; empty when the body keeps the
+	 * operation's schema, or the document gives the operation no body.
+	 */
+	bodyProblems(method: string, path: string, body: unknown): Record<string, string[]> {
+		const validate = this.operation(method, path)?.body?.validate;
+		return !validate || validate(body) ? {} : propertiesOf(validate.errors ?? []);
 	}
 
 	/** What is wrong with an answer: a status the operation does not declare, or a body its schema refuses. */

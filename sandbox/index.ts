@@ -539,6 +539,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 				url,
 				emit,
 				pageCap: pageCaps[found.route.pattern.slice(1)],
+				bodyProblems: () => sharedContract().bodyProblems(method, path, body),
 			});
 			return answer(result.status, result.body, limit.headers);
 		} catch (error) {
