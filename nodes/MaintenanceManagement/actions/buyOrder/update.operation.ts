@@ -1,10 +1,25 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
+import { choices } from '../../helpers/choices';
 import { id, lazy, oneOf } from '../../helpers/schemas';
 import { clearableText, nullableText, toNull, updateFields } from '../shared/fields';
 import { forOperation, recordLocator, simplifyProperty } from '../shared/properties';
 import type { OperationModule } from '../types';
+
+const RELATED_TO_TYPES = choices({
+	FAILURE: 'Work Order (Failure)',
+	SCHEDULED_WORK: 'Planned Job Order (Scheduled Work)',
+});
+/** The related-to types, after None, which removes the relation (null for both fields). */
+const RELATED_TO_OPTIONS = [
+	{
+		name: 'None (Remove the Relation)',
+		value: 'null',
+		description: 'Sends null for both Related To Type and Related To ID',
+	},
+	...RELATED_TO_TYPES.options,
+];
 
 const properties: INodeProperties[] = [
 	{
@@ -33,15 +48,7 @@ const properties: INodeProperties[] = [
 			displayName: 'Related To Type',
 			name: 'related_to_type',
 			type: 'options',
-			options: [
-				{
-					name: 'None (Remove the Relation)',
-					value: 'null',
-					description: 'Sends null for both Related To Type and Related To ID',
-				},
-				{ name: 'Planned Job Order (Scheduled Work)', value: 'SCHEDULED_WORK' },
-				{ name: 'Work Order (Failure)', value: 'FAILURE' },
-			],
+			options: RELATED_TO_OPTIONS,
 			default: 'FAILURE',
 			description:
 				'What Related To ID points to. Set it together with Related To ID, or choose None to remove the relation.',
@@ -93,9 +100,7 @@ const schema = lazy(() =>
 			description: nullableText(),
 			internal_sale_id: nullableText(),
 			external_sale_id: nullableText(),
-			related_to_type: z
-				.preprocess(toNull, oneOf(['FAILURE', 'SCHEDULED_WORK']).nullable())
-				.optional(),
+			related_to_type: z.preprocess(toNull, oneOf(RELATED_TO_TYPES.values).nullable()).optional(),
 			related_to_id: z.preprocess(toNull, id().nullable()).optional(),
 		})
 		.strict()

@@ -1,16 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
+import { choices } from '../../helpers/choices';
 import { boolean, idList, lazy, oneOf } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
 import { booleanField, forOperation, simplifyProperty } from '../shared/properties';
 import type { OperationModule } from '../types';
 
-const REPORT_STATES = [
-	{ name: 'All', value: 'all' },
-	{ name: 'Completed', value: 'completed' },
-	{ name: 'Confirmed', value: 'confirmed' },
-];
+const REPORT_STATES = choices({ all: 'All', completed: 'Completed', confirmed: 'Confirmed' });
+const WORK_ORDER_TYPES = choices({ all: 'All', assigned: 'Assigned' });
 
 const properties: INodeProperties[] = [
 	{
@@ -89,7 +87,7 @@ const properties: INodeProperties[] = [
 				displayName: 'Work Order Reports States',
 				name: 'failure_reports_states',
 				type: 'options',
-				options: REPORT_STATES,
+				options: REPORT_STATES.options,
 				default: 'all',
 				description: 'Which work order reports the contact sees, by state',
 			},
@@ -97,10 +95,7 @@ const properties: INodeProperties[] = [
 				displayName: 'Work Order Type',
 				name: 'failure_type',
 				type: 'options',
-				options: [
-					{ name: 'All', value: 'all' },
-					{ name: 'Assigned', value: 'assigned' },
-				],
+				options: WORK_ORDER_TYPES.options,
 				default: 'all',
 				description: 'Which work orders the contact sees',
 			},
@@ -138,7 +133,7 @@ const properties: INodeProperties[] = [
 				displayName: 'Planned Job Order Reports States',
 				name: 'work_scheduled_reports_states',
 				type: 'options',
-				options: REPORT_STATES,
+				options: REPORT_STATES.options,
 				default: 'all',
 				description: 'Which planned job order reports the contact sees, by state',
 			},
@@ -148,14 +143,14 @@ const properties: INodeProperties[] = [
 ];
 
 const plainText = () => z.string({ invalid_type_error: 'must be text' }).optional();
-const states = () => oneOf(['all', 'completed', 'confirmed']);
+const states = () => oneOf(REPORT_STATES.values);
 const permissions = () =>
 	z
 		.object({
 			default_permissions: boolean(),
 			preventive: boolean(),
 			failure: boolean(),
-			failure_type: oneOf(['all', 'assigned']),
+			failure_type: oneOf(WORK_ORDER_TYPES.values),
 			quotes: boolean(),
 			work_scheduled_reports: boolean(),
 			work_scheduled_reports_states: states(),

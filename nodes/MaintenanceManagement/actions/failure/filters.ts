@@ -1,19 +1,20 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
+import { choices } from '../../helpers/choices';
 import { relationOptions } from '../shared/properties';
 
 /** The relations a work order list can include (`expanded`). */
 export const FAILURE_RELATIONS = relationOptions(['assignees', 'eventsPlanned']);
 
-export const FAILURE_STATUSES = [
-	'WAITING_APPROVAL',
-	'WAITING_RESOLUTION',
-	'IN_RESOLUTION',
-	'PAUSED',
-	'COMPLETED',
-	'ARCHIVED',
-] as const;
+export const FAILURE_STATUSES = choices({
+	WAITING_APPROVAL: 'Waiting Approval',
+	WAITING_RESOLUTION: 'Waiting Resolution',
+	IN_RESOLUTION: 'In Resolution',
+	PAUSED: 'Paused',
+	COMPLETED: 'Completed',
+	ARCHIVED: 'Archived',
+});
 
 /** A filter on an ID; 0 (its default) is refused before sending, as any ID that is not positive. */
 export const idFilter = (

@@ -80,14 +80,7 @@ const filters: INodeProperties[] = [
 		displayName: 'Status',
 		name: 's_status_in',
 		type: 'multiOptions',
-		options: [
-			{ name: 'Archived', value: 'ARCHIVED' },
-			{ name: 'Completed', value: 'COMPLETED' },
-			{ name: 'In Resolution', value: 'IN_RESOLUTION' },
-			{ name: 'Paused', value: 'PAUSED' },
-			{ name: 'Waiting Approval', value: 'WAITING_APPROVAL' },
-			{ name: 'Waiting Resolution', value: 'WAITING_RESOLUTION' },
-		],
+		options: FAILURE_STATUSES.options,
 		default: [],
 		description:
 			'Only work orders in one of these statuses (s_status_in). Waiting Approval lists the orders awaiting approval.',
@@ -100,7 +93,7 @@ const filterSchema = lazy(() =>
 		.object({
 			s_local_id: id().optional(),
 			s_problem_id: id().optional(),
-			s_status_in: oneOfList(FAILURE_STATUSES).optional(),
+			s_status_in: oneOfList(FAILURE_STATUSES.values).optional(),
 			s_priority_in: oneOfList(PRIORITIES).optional(),
 			date_min_start_date: dateValue().optional(),
 			date_max_start_date: dateValue().optional(),

@@ -27,14 +27,12 @@ const filters: INodeProperties[] = [
 		displayName: 'Status',
 		name: 'status',
 		type: 'options',
-		options: [
-			{ name: 'Archived', value: 'ARCHIVED', description: 'Always gives an empty list here' },
-			{ name: 'Completed', value: 'COMPLETED', description: 'Always gives an empty list here' },
-			{ name: 'In Resolution', value: 'IN_RESOLUTION' },
-			{ name: 'Paused', value: 'PAUSED' },
-			{ name: 'Waiting Approval', value: 'WAITING_APPROVAL' },
-			{ name: 'Waiting Resolution', value: 'WAITING_RESOLUTION' },
-		],
+		// Open work orders are never COMPLETED or ARCHIVED.
+		options: FAILURE_STATUSES.options.map((option) =>
+			option.value === 'COMPLETED' || option.value === 'ARCHIVED'
+				? { ...option, description: 'Always gives an empty list here' }
+				: option,
+		),
 		default: 'WAITING_APPROVAL',
 		description:
 			'Only work orders in this status. Open work orders are never COMPLETED or ARCHIVED, so those two always give an empty list here.',
@@ -49,7 +47,7 @@ const filterSchema = lazy(() =>
 			local_id: id().optional(),
 			s_local_id: id().optional(),
 			problem_id: id().optional(),
-			status: oneOf(FAILURE_STATUSES).optional(),
+			status: oneOf(FAILURE_STATUSES.values).optional(),
 		})
 		.passthrough(),
 );

@@ -1,10 +1,16 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
+import { choices } from '../../helpers/choices';
 import { id, lazy, number, oneOf, text } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
 import { forOperation, simplifyProperty } from '../shared/properties';
 import type { OperationModule } from '../types';
+
+const MATERIAL_KINDS = choices({
+	FOLDER: { name: 'Folder', description: 'A folder: the parent of other materials' },
+	MATERIAL: { name: 'Material', description: 'A material; needs Units and Parent ID' },
+});
 
 const properties: INodeProperties[] = [
 	{
@@ -19,10 +25,7 @@ const properties: INodeProperties[] = [
 		name: '_type',
 		type: 'options',
 		required: true,
-		options: [
-			{ name: 'Folder', value: 'FOLDER', description: 'A folder: the parent of other materials' },
-			{ name: 'Material', value: 'MATERIAL', description: 'A material; needs Units and Parent ID' },
-		],
+		options: MATERIAL_KINDS.options,
 		default: 'MATERIAL',
 	},
 	{ displayName: 'Name', name: 'name', type: 'string', required: true, default: '' },
@@ -123,7 +126,7 @@ const warehouse = () =>
 const schema = lazy(() =>
 	z
 		.object({
-			_type: oneOf(['FOLDER', 'MATERIAL']),
+			_type: oneOf(MATERIAL_KINDS.values),
 			name: text(),
 			code: text(),
 			observation: z.string().optional(),

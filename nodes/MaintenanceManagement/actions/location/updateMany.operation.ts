@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
+import { choices } from '../../helpers/choices';
 import { id, lazy, number, oneOf, text } from '../../helpers/schemas';
 import { toItems } from '../../helpers/simplify';
 import { recordsOf } from '../../transport';
@@ -13,7 +14,7 @@ import type { OperationModule } from '../types';
 /** The spec's limit of locations per PATCH /locations request. */
 export const LOCATIONS_PER_REQUEST = 50;
 
-export const ORIENTATIONS = ['North', 'South', 'West', 'East'] as const;
+export const ORIENTATIONS = choices({ North: 'North', South: 'South', West: 'West', East: 'East' });
 
 const properties: INodeProperties[] = [
 	{
@@ -70,7 +71,7 @@ const properties: INodeProperties[] = [
 			displayName: 'Orientation',
 			name: 'orientation',
 			type: 'options',
-			options: ORIENTATIONS.map((value) => ({ name: value, value })),
+			options: ORIENTATIONS.options,
 			default: 'North',
 		},
 		{ displayName: 'Volume', name: 'volume', type: 'number', default: 0 },
@@ -90,7 +91,7 @@ const locationSchema = lazy(() =>
 			area: number().optional(),
 			glass_area: number().optional(),
 			volume: number().optional(),
-			orientation: oneOf(ORIENTATIONS).optional(),
+			orientation: oneOf(ORIENTATIONS.values).optional(),
 		})
 		.strict()
 		.refine((location) => Object.keys(location).length > 1, {

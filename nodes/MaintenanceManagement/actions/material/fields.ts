@@ -1,10 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
+import { choices } from '../../helpers/choices';
 import { id, oneOf, text } from '../../helpers/schemas';
 import { nullableText } from '../shared/fields';
 
-export const CONSUMPTION_TYPES = ['INHERIT', 'AUTOMATIC', 'MANUAL'] as const;
+export const CONSUMPTION_TYPES = choices({
+	INHERIT: 'Inherit',
+	AUTOMATIC: 'Automatic',
+	MANUAL: 'Manual',
+});
 
 /** The fields both Create and Update of a material require. */
 export const requiredMaterialFields: INodeProperties[] = [
@@ -58,11 +63,7 @@ export const optionalMaterialFields = (update: boolean): INodeProperties[] => [
 		displayName: 'Purchase Consumption Type',
 		name: 'purchase_consumption_type',
 		type: 'options',
-		options: [
-			{ name: 'Automatic', value: 'AUTOMATIC' },
-			{ name: 'Inherit', value: 'INHERIT' },
-			{ name: 'Manual', value: 'MANUAL' },
-		],
+		options: CONSUMPTION_TYPES.options,
 		default: 'INHERIT',
 		description:
 			'How purchases of the material are consumed; Inherit takes the setting of its material type',
@@ -79,6 +80,6 @@ export const materialShape = (update: boolean) => ({
 	name: text(),
 	code: text(),
 	units: text(),
-	purchase_consumption_type: oneOf(CONSUMPTION_TYPES).optional(),
+	purchase_consumption_type: oneOf(CONSUMPTION_TYPES.values).optional(),
 	...Object.fromEntries(NULLABLE_ON_UPDATE.map((field) => [field, optionalText(update)])),
 });

@@ -59,7 +59,7 @@ const properties: INodeProperties[] = [
 const schema = lazy(() =>
 	z
 		.object({
-			type: oneOf(LINE_TYPES),
+			type: oneOf(LINE_TYPES.values),
 			description: lineDescription(),
 			discount: integer().optional(),
 			material_id: id().optional(),

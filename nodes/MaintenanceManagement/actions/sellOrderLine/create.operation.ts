@@ -86,7 +86,7 @@ const properties: INodeProperties[] = [
 const schema = lazy(() =>
 	z
 		.object({
-			type: oneOf(LINE_TYPES),
+			type: oneOf(LINE_TYPES.values),
 			quantity: numericString(),
 			unit_price: number(),
 			description: lineDescription(),

@@ -1,19 +1,21 @@
 import type { INodeProperties } from 'n8n-workflow';
 import type { z } from 'zod';
 
+import { choices } from '../../helpers/choices';
+
 /** The line types of sell order lines and quote lines. */
-export const LINE_TYPES = ['MATERIAL', 'OTHER_COST', 'SERVICE'] as const;
+export const LINE_TYPES = choices({
+	MATERIAL: { name: 'Material', description: 'Needs Material ID' },
+	OTHER_COST: { name: 'Other Cost', description: 'Needs Other Cost ID' },
+	SERVICE: { name: 'Service', description: 'Needs Description' },
+});
 
 export const lineTypeProperty = (description: string): INodeProperties => ({
 	displayName: 'Type',
 	name: 'type',
 	type: 'options',
 	required: true,
-	options: [
-		{ name: 'Material', value: 'MATERIAL', description: 'Needs Material ID' },
-		{ name: 'Other Cost', value: 'OTHER_COST', description: 'Needs Other Cost ID' },
-		{ name: 'Service', value: 'SERVICE', description: 'Needs Description' },
-	],
+	options: LINE_TYPES.options,
 	default: 'SERVICE',
 	description,
 });

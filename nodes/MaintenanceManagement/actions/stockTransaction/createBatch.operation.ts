@@ -7,6 +7,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
+import { choices } from '../../helpers/choices';
 import { itemNumber } from '../../helpers/input';
 import { id, integer, lazy, oneOf } from '../../helpers/schemas';
 import { toItems } from '../../helpers/simplify';
@@ -16,6 +17,11 @@ import { forOperation, simplifyProperty } from '../shared/properties';
 import type { Grouping, ItemPart } from '../executor';
 import { runEndpoint, sendGrouped } from '../executor';
 import type { OperationModule } from '../types';
+
+const STOCK_ACTIONS = choices({
+	WAREHOUSE_ADD: 'Add to Warehouse',
+	WAREHOUSE_SUBTRACT: 'Subtract From Warehouse',
+});
 
 const properties: INodeProperties[] = [
 	{
@@ -31,10 +37,7 @@ const properties: INodeProperties[] = [
 		name: 'action',
 		type: 'options',
 		required: true,
-		options: [
-			{ name: 'Add to Warehouse', value: 'WAREHOUSE_ADD' },
-			{ name: 'Subtract From Warehouse', value: 'WAREHOUSE_SUBTRACT' },
-		],
+		options: STOCK_ACTIONS.options,
 		default: 'WAREHOUSE_ADD',
 		description: 'Applies to every transaction of the batch',
 	},
@@ -142,7 +145,7 @@ const transaction = () =>
 const schema = lazy(() =>
 	z
 		.object({
-			action: oneOf(['WAREHOUSE_ADD', 'WAREHOUSE_SUBTRACT']),
+			action: oneOf(STOCK_ACTIONS.values),
 			transactions: z
 				.array(transaction(), { required_error: 'is required: add at least one transaction' })
 				.min(1, 'needs at least one transaction'),

@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { additionalFields } from '../shared/fields';
 import { booleanField, forOperation, simplifyProperty } from '../shared/properties';
 import type { OperationModule } from '../types';
-import { workSchema } from './schema';
+import { FREQUENCIES, NOTIFICATION_TRIGGERS, WORK_TYPES, workSchema } from './schema';
 
 const ids = (displayName: string, name: string, description: string): INodeProperties => ({
 	displayName,
@@ -38,24 +38,7 @@ const properties: INodeProperties[] = [
 		name: 'type',
 		type: 'options',
 		required: true,
-		options: [
-			{
-				name: 'Cyclic',
-				value: 'CYCLIC',
-				description:
-					'Repeats on its recurrence; needs interventions, may close automatically and run on auto pilot',
-			},
-			{
-				name: 'Plan',
-				value: 'PLAN',
-				description: 'Needs interventions; may close automatically and run on auto pilot',
-			},
-			{
-				name: 'Special',
-				value: 'SPECIAL',
-				description: 'May list procedures; takes no interventions, auto close or auto pilot',
-			},
-		],
+		options: WORK_TYPES.options,
 		default: 'CYCLIC',
 	},
 	{ displayName: 'Name', name: 'name', type: 'string', required: true, default: '' },
@@ -115,14 +98,7 @@ const properties: INodeProperties[] = [
 						displayName: 'Frequency (FREQ)',
 						name: 'FREQ',
 						type: 'options',
-						options: [
-							{ name: 'Daily', value: 'DAILY' },
-							{ name: 'Hourly', value: 'HOURLY' },
-							{ name: 'Monthly', value: 'MONTHLY' },
-							{ name: 'UBM', value: 'UBM' },
-							{ name: 'Weekly', value: 'WEEKLY' },
-							{ name: 'Yearly', value: 'YEARLY' },
-						],
+						options: FREQUENCIES.options,
 						default: 'MONTHLY',
 					},
 					{
@@ -279,10 +255,7 @@ const properties: INodeProperties[] = [
 			displayName: 'Trigger',
 			name: 'trigger',
 			type: 'options',
-			options: [
-				{ name: 'Close', value: 'CLOSE' },
-				{ name: 'Confirm', value: 'CONFIRM' },
-			],
+			options: NOTIFICATION_TRIGGERS.options,
 			default: 'CLOSE',
 		},
 		booleanField(

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { choices } from '../../helpers/choices';
 import {
 	boolean,
 	hhmm,
@@ -12,8 +13,30 @@ import {
 	text,
 } from '../../helpers/schemas';
 
-export const WORK_TYPES = ['CYCLIC', 'PLAN', 'SPECIAL'] as const;
-export const FREQUENCIES = ['HOURLY', 'DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY', 'UBM'] as const;
+export const WORK_TYPES = choices({
+	CYCLIC: {
+		name: 'Cyclic',
+		description:
+			'Repeats on its recurrence; needs interventions, may close automatically and run on auto pilot',
+	},
+	PLAN: {
+		name: 'Plan',
+		description: 'Needs interventions; may close automatically and run on auto pilot',
+	},
+	SPECIAL: {
+		name: 'Special',
+		description: 'May list procedures; takes no interventions, auto close or auto pilot',
+	},
+});
+export const FREQUENCIES = choices({
+	HOURLY: 'Hourly',
+	DAILY: 'Daily',
+	WEEKLY: 'Weekly',
+	MONTHLY: 'Monthly',
+	YEARLY: 'Yearly',
+	UBM: 'UBM',
+});
+export const NOTIFICATION_TRIGGERS = choices({ CLOSE: 'Close', CONFIRM: 'Confirm' });
 
 /** Comma-separated text, or an array, as a list of strings. */
 const stringList = () =>
@@ -114,7 +137,7 @@ const slaRule = () =>
 export const workSchema = lazy(() =>
 	z
 		.object({
-			type: oneOf(WORK_TYPES),
+			type: oneOf(WORK_TYPES.values),
 			name: text(),
 			work_type_id: id(),
 			local_id: idList().refine(
@@ -160,7 +183,7 @@ export const workSchema = lazy(() =>
 				.object({
 					DTSTART: dateTime().optional(),
 					UNTIL: dateTime().optional(),
-					FREQ: oneOf(FREQUENCIES).optional(),
+					FREQ: oneOf(FREQUENCIES.values).optional(),
 					INTERVAL: number()
 						.refine((value) => (value as number) >= 0, 'must be 0 or more')
 						.optional(),
@@ -188,7 +211,7 @@ export const workSchema = lazy(() =>
 				.array(
 					z
 						.object({
-							trigger: oneOf(['CLOSE', 'CONFIRM']),
+							trigger: oneOf(NOTIFICATION_TRIGGERS.values),
 							client_contacts: boolean().optional(),
 							building_contacts: boolean().optional(),
 							client_operators: boolean().optional(),
