@@ -143,10 +143,36 @@ function meeting(condition: Json, schema: Json, base: Json): Json {
 	return out;
 }
 
-/** The `if`/`then` rules of a body schema, in it and in the schemas its allOf gathers. */
-const rulesOf = (schema: Json): Json[] => {
+type Key = string | number;
+
+/**
+ * The `if`/`then` rules of a body schema at any depth, each with where it applies and the object schema
+ * whose fields it tests (a rule gathered by `allOf` tests the fields of the schema that gathers it).
+ */
+const rulesOf = (
+	schema: Json,
+	at: Key[] = [],
+	holder?: Json,
+): Array<{ rule: Json; at: Key[]; holder: Json }> => {
 	const s = deref(schema);
-	return [...(s.if && s.then ? [s] : []), ...((s.allOf ?? []) as Json[]).flatMap(rulesOf)];
+	const own = s.properties ? s : (holder ?? s);
+	return [
+		...(s.if && s.then ? [{ rule: s, at, holder: own }] : []),
+		...((s.allOf ?? []) as Json[]).flatMap((sub) => rulesOf(sub, at, own)),
+		...Object.entries((s.properties ?? {}) as Json).flatMap(([name, sub]) =>
+			rulesOf(sub, [...at, name]),
+		),
+		...(s.items ? rulesOf(s.items, [...at, 0]) : []),
+	];
+};
+
+/** A copy of a body with a value placed at a path, the objects and arrays on the way created. */
+const placed = (body: unknown, at: Key[], value: unknown): unknown => {
+	if (!at.length) return value;
+	const [key, ...rest] = at;
+	const copy: any = Array.isArray(body) ? [...body] : { ...(body as Json) };
+	copy[key] = placed(copy[key] ?? (typeof rest[0] === 'number' ? [] : {}), rest, value);
+	return copy;
 };
 
 const fieldPath = (issue: ZodIssue) =>
@@ -156,18 +182,14 @@ const fieldPath = (issue: ZodIssue) =>
 	);
 
 const ruleRows = operations.flatMap(({ label, module, method, path, body }) =>
-	rulesOf(body).map((rule) => {
-		const base = least(body) as Json;
-		const sent = meeting(deref(rule.if), body, base);
-		return {
-			label: `${label}: ${JSON.stringify(deref(rule.if).properties)}`,
-			module,
-			method,
-			path,
-			body,
-			sent,
-		};
-	}),
+	rulesOf(body).map(({ rule, at, holder }) => ({
+		label: `${label} ${at.join('.') || 'body'}: ${JSON.stringify(deref(rule.if).properties)}`,
+		module,
+		method,
+		path,
+		body,
+		sent: placed(least(body), at, meeting(deref(rule.if), holder, least(holder) as Json)) as Json,
+	})),
 );
 
 describe('the if/then rules of spec/openapi.yaml', () => {
