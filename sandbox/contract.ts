@@ -143,10 +143,16 @@ const wordingOf = (e: ErrorObject): string => {
 		case 'exclusiveMinimum':
 			return `This value should be greater than ${String(params.limit)}.`;
 		case 'minLength':
-		case 'pattern':
-			return typeof e.data === 'string' && e.data.trim() === ''
-				? 'This value should not be blank.'
-				: `This value should match ${String((e.parentSchema as Json | undefined)?.description ?? params.pattern).replace(/\.$/, '')}.`;
+		case 'pattern': {
+			const described = (e.parentSchema as Json | undefined)?.description;
+			if (typeof e.data === 'string' && e.data.trim() === '')
+				return 'This value should not be blank.';
+			return typeof described === 'string'
+				? `This value should be ${described.charAt(0).toLowerCase()}${described.slice(1).replace(/\.?\s*$/, '')}.`
+				: `This value should match the pattern ${String(params.pattern)}.`;
+		}
+		case 'anyOf':
+			return 'This value has none of its allowed forms.';
 		default:
 			return `This value ${e.message ?? 'is not valid'}.`;
 	}
@@ -166,14 +172,23 @@ export function propertiesOf(errors: readonly ErrorObject[]): Record<string, str
 			otherwise: (e.params as Json).failingKeyword === 'else',
 			condition: conditionOf((e.parentSchema as Json).if as Json),
 		}));
-	const groups = errors.filter((e) => e.keyword === 'anyOf').map((e) => `${e.schemaPath}/`);
+	// An anyOf is reported once: its branches' errors are under its schema path, or, for a value that is
+	// not an object (a date-time with two forms), at its own instance path through a $ref.
+	const groups = errors.filter((e) => e.keyword === 'anyOf');
+	const inGroup = (e: ErrorObject) =>
+		e.keyword !== 'anyOf' &&
+		groups.some(
+			(g) =>
+				e.schemaPath.startsWith(`${g.schemaPath}/`) ||
+				(e.instancePath === g.instancePath && (typeof g.data !== 'object' || g.data === null)),
+		);
 	const properties: Record<string, string[]> = {};
 	const add = (field: string, message: string) => {
 		const messages = (properties[field || 'body'] ??= []);
 		if (!messages.includes(message)) messages.push(message);
 	};
 	for (const e of errors) {
-		if (e.keyword === 'if' || groups.some((g) => e.schemaPath.startsWith(g))) continue;
+		if (e.keyword === 'if' || inGroup(e)) continue;
 		const branch = branches
 			.filter((b) => e.instancePath.startsWith(b.at) && e.schemaPath.startsWith(b.path))
 			.sort((a, b) => b.path.length - a.path.length)[0];
