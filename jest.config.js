@@ -11,6 +11,7 @@ module.exports = {
 			testEnvironment: 'node',
 			roots: ['<rootDir>/test'],
 			testMatch: ['<rootDir>/test/unit/**/*.test.ts', '<rootDir>/test/sandbox/**/*.test.ts'],
+			setupFiles: ['<rootDir>/test/unit/setup/quietLogs.ts'],
 			transform: { '^.+\\.ts$': tsJest },
 		},
 		{

@@ -25,6 +25,13 @@ export class MaintenanceManagementApi implements ICredentialType {
 
 	properties: INodeProperties[] = [
 		{
+			displayName:
+				'Create a personal access token in the Maintenance Management service, in the environment you will call: a token works only in the environment that issued it (production or sandbox), and lasts until it is revoked. Test reads one location with it: success proves that the base URL answers and that the token is valid in that environment, not that it may change records. The local sandbox (npm run sandbox or npm run dev) prints its base URLs and tokens when it starts.',
+			name: 'notice',
+			type: 'notice',
+			default: '',
+		},
+		{
 			displayName: 'Access Token',
 			name: 'accessToken',
 			type: 'string',
@@ -54,6 +61,7 @@ export class MaintenanceManagementApi implements ICredentialType {
 			required: true,
 			displayOptions: { show: { environment: ['production'] } },
 			description: 'Address of the production API, ending with /v3',
+			hint: 'The address your service gives for its API, with https and ending with /v3, such as https://api.example.com/v3. The local sandbox answers as production at http://127.0.0.1:4010/production/v3.',
 		},
 		{
 			displayName: 'Sandbox Base URL',
@@ -64,6 +72,7 @@ export class MaintenanceManagementApi implements ICredentialType {
 			required: true,
 			displayOptions: { show: { environment: ['sandbox'] } },
 			description: 'Address of the sandbox API, ending with /v3',
+			hint: "The address of the service's sandbox environment, with https and ending with /v3, such as https://sandbox.example.com/v3. The local sandbox answers as the sandbox at http://127.0.0.1:4010/sandbox/v3.",
 		},
 	];
 

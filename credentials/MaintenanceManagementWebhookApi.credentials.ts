@@ -19,6 +19,13 @@ export class MaintenanceManagementWebhookApi implements ICredentialType {
 
 	properties: INodeProperties[] = [
 		{
+			displayName:
+				"This is the secret the service must send with every webhook delivery; the trigger answers 401 to a delivery without it. How it is carried depends on the trigger's Protection: with Secret in Query Parameter, register the URL with ?token=SECRET at its end (token, or the parameter name set in the trigger); with Secret in Header, the service sends it in the header named in the trigger (X-Webhook-Secret by default); with Basic Auth, it is the password. The credential created by npm run dev for the local sandbox holds the sandbox's dev secret, which its console adds to the URLs it registers.",
+			name: 'notice',
+			type: 'notice',
+			default: '',
+		},
+		{
 			displayName: 'Secret',
 			name: 'secret',
 			type: 'string',
@@ -26,7 +33,7 @@ export class MaintenanceManagementWebhookApi implements ICredentialType {
 			required: true,
 			default: '',
 			description:
-				'A long random value (at least 16 characters). Put it in the webhook URL or header you register in the service, or use it as the Basic auth password.',
+				"A long random value (at least 16 characters), the same as in the service's webhook settings. Test checks its length.",
 		},
 		{
 			displayName: 'Username (Basic Auth Only)',

@@ -18,6 +18,13 @@ import { isAuthorized } from './protection';
 
 const ALL_EVENTS = '*';
 
+/** The page of the local sandbox (npm run sandbox, npm run dev) that registers URLs and fires events. */
+const SANDBOX_CONSOLE = 'http://127.0.0.1:4010/__sandbox/console';
+const consoleLink = `<a href="${SANDBOX_CONSOLE}" target="_blank">sandbox console</a>`;
+
+/** Where a URL is registered: the service's webhook settings, or the local sandbox's console. */
+const WHERE_TO_REGISTER = `in the service's webhook settings, for POST or PATCH, with the credential's secret: add ?token=SECRET to the URL for query protection (the default), or have it sent in the header for header protection. Against the local sandbox, paste the URL in its ${consoleLink} (${SANDBOX_CONSOLE}, or the address npm run dev prints): it registers the URL with the dev secret and fires events.`;
+
 interface WebhookCredentials {
 	secret?: string;
 	username?: string;
@@ -93,10 +100,13 @@ export class MaintenanceManagementTrigger implements INodeType {
 			'query.token',
 		],
 		triggerPanel: {
-			header: 'Waiting for a Maintenance Management event',
+			header: 'Listen for a Maintenance Management event',
+			executionsHelp: {
+				inactive: `<b>While building your workflow</b>, click 'Execute step', then register the <b>Test URL</b> (under Webhook URLs in the parameters) ${WHERE_TO_REGISTER} Then make an event happen, such as reporting a work order: it shows up here.<br /><br /><b>Once it works</b>, publish the workflow and register its <b>Production URL</b> the same way. Every matching event then starts the workflow; those runs show under Executions, not here.`,
+				active: `<b>The workflow is published</b>: every matching event sent to its <b>Production URL</b> starts it, and those runs show under Executions, not here. To see an event here, click 'Execute step' and register the <b>Test URL</b> ${WHERE_TO_REGISTER}`,
+			},
 			activationHint: {
-				inactive:
-					"To receive events for good, register this node's Production URL in the service's webhook settings (with ?token=SECRET for query protection), then publish the workflow.",
+				inactive: `Click 'Execute step', then register the Test URL in the service's webhook settings with the secret, or paste it in the local ${consoleLink}. Publish the workflow to receive events at its Production URL for good.`,
 				active:
 					'The workflow is published: events sent to its Production URL start it. They show under Executions, not here.',
 			},
@@ -127,8 +137,7 @@ export class MaintenanceManagementTrigger implements INodeType {
 		],
 		properties: [
 			{
-				displayName:
-					"Register the Production URL (under Webhook URLs above) in the service's webhook settings, for POST or PATCH. With a secret in a query parameter, register it as …/webhook?token=SECRET; the README's Webhook setup has the details.",
+				displayName: `Register this trigger's URL (under Webhook URLs above: the Test URL while listening for a test event, the Production URL once published) ${WHERE_TO_REGISTER}`,
 				name: 'setupNotice',
 				type: 'notice',
 				default: '',

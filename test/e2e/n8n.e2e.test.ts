@@ -119,6 +119,18 @@ describe('the action node in a real n8n', () => {
 		]);
 	});
 
+	it('a filter whose expression gives nothing fails naming it, and no list is read without it', () => {
+		expect(outputOf(run, 'Empty Filter')).toEqual([
+			expect.objectContaining({
+				error:
+					'"Location ID" (s_local_id) is empty: its expression {{ $json.location_id }} gave nothing (undefined)',
+			}),
+		]);
+		const open = logged.filter((r) => r.path === '/failures/open');
+		expect(open.length).toBeGreaterThan(0);
+		expect(open.every((r) => r.query.s_local_id !== undefined)).toBe(true);
+	});
+
 	it('never prints the token', () => {
 		expect(JSON.stringify(run)).not.toContain(api.sandbox.environments.sandbox.token);
 	});
@@ -206,6 +218,46 @@ describe('the trigger and the AI tool in a running n8n', () => {
 			expect(type?.codex?.categories).toEqual(expect.arrayContaining(['Productivity']));
 			expect(type?.codex?.alias).toEqual(expect.arrayContaining(['work order', 'planned job']));
 		}
+	});
+
+	const SANDBOX_CONSOLE = 'http://127.0.0.1:4010/__sandbox/console';
+
+	it("the trigger's notice and panel say where to register the URL with the secret, the sandbox console among them", async () => {
+		const types = (await n8n.getAsOwner('/types/nodes.json')) as Array<{
+			name: string;
+			properties: Array<{ name: string; type: string; displayName: string }>;
+			triggerPanel?: {
+				executionsHelp?: { inactive?: string };
+				activationHint?: { inactive?: string };
+			};
+		}>;
+		const trigger = types.find(
+			(t) => t.name === 'n8n-nodes-maintenance-management.maintenanceManagementTrigger',
+		);
+		const notice = trigger?.properties.find((p) => p.type === 'notice')?.displayName;
+		expect(notice).toMatch(
+			/service's webhook settings, for POST or PATCH, with the credential's secret/,
+		);
+		expect(notice).toContain(SANDBOX_CONSOLE);
+		expect(trigger?.triggerPanel?.executionsHelp?.inactive).toContain(SANDBOX_CONSOLE);
+		expect(trigger?.triggerPanel?.activationHint?.inactive).toMatch(/register the Test URL/);
+		expect(JSON.stringify(trigger)).not.toMatch(/README/);
+	});
+
+	it('the credential forms say where the token comes from, what Test proves, the form of each base URL and how deliveries carry the secret', async () => {
+		const types = (await n8n.getAsOwner('/types/credentials.json')) as Array<{
+			name: string;
+			properties: Array<{ name: string; type: string; displayName: string; hint?: string }>;
+		}>;
+		const form = (name: string) => types.find((t) => t.name === name)?.properties ?? [];
+		const api = form('maintenanceManagementApi');
+		expect(api[0]).toMatchObject({ type: 'notice' });
+		expect(api[0].displayName).toMatch(/personal access token .* Test reads one location/);
+		expect(api.find((p) => p.name === 'productionBaseUrl')?.hint).toMatch(
+			/ending with \/v3, such as https:\/\/api.example.com\/v3/,
+		);
+		const webhook = form('maintenanceManagementWebhookApi');
+		expect(webhook[0].displayName).toMatch(/\?token=SECRET.*X-Webhook-Secret.*password/);
 	});
 
 	it('receives events from the sandbox by POST and PATCH, ignores an unselected one, refuses a wrong secret', async () => {

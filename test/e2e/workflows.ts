@@ -59,7 +59,7 @@ export const caseNodeName = (c: OperationCase) => `${c.resource} ${c.operation}`
 
 /**
  * One workflow that runs every operation, each on its own branch from a manual trigger, plus the
- * branches for Return All, Continue On Fail and an API error. One `n8n execute` runs them all.
+ * branches for Return All, Continue On Fail, an API error and a filter that resolves to nothing. One `n8n execute` runs them all.
  */
 export function actionsWorkflow(cases: OperationCase[]) {
 	position = 0;
@@ -86,7 +86,18 @@ export function actionsWorkflow(cases: OperationCase[]) {
 			{ onError: 'continueRegularOutput' },
 		),
 	);
-	fromStart.push('Return All', 'API Error');
+	nodes.push(
+		actionNode(
+			'Empty Filter',
+			{
+				resource: 'failure',
+				operation: 'getAllOpen',
+				filters: { s_local_id: '={{ $json.location_id }}' },
+			},
+			{ onError: 'continueRegularOutput' },
+		),
+	);
+	fromStart.push('Return All', 'API Error', 'Empty Filter');
 	nodes.push({
 		id: 'items',
 		name: 'Three Items',

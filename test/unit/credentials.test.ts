@@ -1,4 +1,12 @@
+import { readFileSync } from 'node:fs';
+
+import { parse } from 'yaml';
+
 import { MaintenanceManagementApi } from '../../credentials/MaintenanceManagementApi.credentials';
+import { MaintenanceManagementWebhookApi } from '../../credentials/MaintenanceManagementWebhookApi.credentials';
+import { MaintenanceManagementTrigger } from '../../nodes/MaintenanceManagementTrigger/MaintenanceManagementTrigger.node';
+import { startSandbox } from '../../sandbox';
+import { SPEC_PATH } from '../../sandbox/contract';
 
 describe('the credential test', () => {
 	it('explains a 401 by the environment and a 404 by the base URL, instead of a bare status', () => {
@@ -11,5 +19,89 @@ describe('the credential test', () => {
 				?.properties.message;
 		expect(message(401)).toMatch(/environment that issued it/);
 		expect(message(404)).toMatch(/ends with the API version, \/v3/);
+	});
+});
+
+describe('the credential form', () => {
+	const credential = new MaintenanceManagementApi();
+	const property = (name: string) => credential.properties.find((p) => p.name === name)!;
+
+	it('opens with where the token comes from, which environment it works in, and what Test proves', () => {
+		const notice = credential.properties[0];
+		expect(notice.type).toBe('notice');
+		expect(notice.displayName).toMatch(
+			/Create a personal access token in the Maintenance Management service/,
+		);
+		expect(notice.displayName).toMatch(/works only in the environment that issued it/);
+		expect(notice.displayName).toMatch(/Test reads one location/);
+		expect(notice.displayName).toMatch(/not that it may change records/);
+		// What the notice says Test does is what Test does: one location, read.
+		expect(credential.test.request).toMatchObject({
+			url: '/locations',
+			method: 'GET',
+			qs: { page: 1, limit: 1 },
+		});
+	});
+
+	it("shows under each base URL the form of that environment's address, from the spec", () => {
+		const servers = (
+			parse(readFileSync(SPEC_PATH, 'utf8')) as {
+				servers: Array<{ variables: Record<string, { default: string }> }>;
+			}
+		).servers.map((server) => Object.values(server.variables)[0].default);
+		expect(servers).toEqual(['https://api.example.com/v3', 'https://sandbox.example.com/v3']);
+		const fields = ['productionBaseUrl', 'sandboxBaseUrl'].map(property);
+		fields.forEach((field, index) => {
+			expect(field.placeholder).toBe(servers[index]);
+			expect(field.hint).toContain(`ending with /v3, such as ${servers[index]}`);
+		});
+	});
+
+	it('names the local sandbox address of each environment as the sandbox serves it', async () => {
+		// On its default port, 4010 (npm run sandbox, npm run dev); here on a free one, the same paths.
+		const sandbox = await startSandbox({ port: 0, quiet: true });
+		try {
+			for (const environment of ['production', 'sandbox'] as const) {
+				const { pathname } = new URL(sandbox.environments[environment].baseUrl);
+				expect(property(`${environment}BaseUrl`).hint).toContain(
+					`http://127.0.0.1:4010${pathname}.`,
+				);
+			}
+		} finally {
+			await sandbox.close();
+		}
+	});
+
+	it('never defaults a base URL to an address that is not the service', () => {
+		expect(property('environment').default).toBe('production');
+		for (const name of ['productionBaseUrl', 'sandboxBaseUrl'])
+			expect(property(name)).toMatchObject({ default: '', required: true });
+	});
+});
+
+describe('the webhook credential form', () => {
+	const notice = new MaintenanceManagementWebhookApi().properties[0];
+	const trigger = new MaintenanceManagementTrigger().description.properties;
+	const defaultName = (protection: string) =>
+		trigger.find(
+			(p) =>
+				p.name === 'parameterName' && p.displayOptions?.show?.authentication?.[0] === protection,
+		)?.default;
+
+	it('says which secret it holds and how each protection of the trigger carries it, by the names the trigger reads', () => {
+		expect(notice.type).toBe('notice');
+		expect(notice.displayName).toMatch(
+			/the secret the service must send with every webhook delivery/,
+		);
+		expect(defaultName('query')).toBe('token');
+		expect(notice.displayName).toContain(
+			`with Secret in Query Parameter, register the URL with ?${defaultName('query')}=SECRET`,
+		);
+		expect(defaultName('header')).toBe('X-Webhook-Secret');
+		expect(notice.displayName).toContain(
+			`with Secret in Header, the service sends it in the header named in the trigger (${defaultName('header')} by default)`,
+		);
+		expect(notice.displayName).toContain('with Basic Auth, it is the password');
+		expect(notice.displayName).toMatch(/npm run dev .* holds the sandbox's dev secret/);
 	});
 });

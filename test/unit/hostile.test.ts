@@ -422,7 +422,7 @@ describe('input refused before sending', () => {
 	it.each(['.', '..', ' .. ', '   '])('Location Get refuses the ID %j', async (id) => {
 		api.reset(() => ({ status: 200, body: { data: location(1) } }));
 		const { error } = await getLocation(expr(id));
-		expect(error?.message).toMatch(/"Location" (must not be "\." or "\.\."|is required)/);
+		expect(error?.message).toMatch(/"Location" (must not be "\." or "\.\."|is empty)/);
 		expect(api.requests).toHaveLength(0);
 	});
 

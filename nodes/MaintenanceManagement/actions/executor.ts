@@ -1,6 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import {
+	emptyValueError,
+	filterField,
+	isEmptyValue,
+	pathIdField,
+	queryParameterField,
+} from '../helpers/empty';
 import { displayNames, itemNumber, LINE_BREAK, normalize, validate } from '../helpers/input';
 import { toItems } from '../helpers/simplify';
 import type { ApiEnvelope, ApiRequest, ApiResource, RetryPolicy } from '../transport';
@@ -26,12 +33,6 @@ export function namesOf(operation: OperationModule): Map<string, string> {
 	}
 	return names;
 }
-
-const isSet = (value: unknown): boolean =>
-	value !== undefined &&
-	value !== null &&
-	value !== '' &&
-	!(Array.isArray(value) && value.length === 0);
 
 const queryValue = (value: unknown): string | number | boolean =>
 	Array.isArray(value) ? value.join(',') : (value as string | number | boolean);
@@ -95,13 +96,18 @@ export function readPathValues(
 ): Record<string, string> {
 	const { endpoint } = operation;
 	const names = namesOf(operation);
+	const node = this.getNode();
 	const pathValues: Record<string, string> = {};
 	for (const [slot, parameter] of Object.entries(endpoint.pathParams ?? {})) {
 		const value = this.getNodeParameter(parameter, itemIndex, '', { extractValue: true });
+		const name = names.get(parameter) ?? parameter;
+		if (isEmptyValue(value)) {
+			const raw = node.parameters[parameter];
+			throw emptyValueError(node, itemIndex, pathIdField(name, raw), raw, value);
+		}
 		const problem = pathValueProblem(value);
 		if (problem) {
-			const name = names.get(parameter) ?? parameter;
-			throw new NodeOperationError(this.getNode(), `"${name}" ${problem}`, {
+			throw new NodeOperationError(node, `"${name}" ${problem}`, {
 				itemIndex,
 				description: `Enter the ID in "${name}" as the API gives it. No request was sent.`,
 			});
@@ -118,36 +124,51 @@ export function buildRequest(
 	itemIndex: number,
 ): ApiRequest {
 	const { endpoint } = operation;
+	const node = this.getNode();
+	const names = namesOf(operation);
 	const pathValues = readPathValues.call(this, operation, itemIndex);
 	let qs: IDataObject = {};
 	for (const name of endpoint.query ?? []) {
 		const value = this.getNodeParameter(name, itemIndex, undefined) as unknown;
-		if (isSet(value)) qs[name] = queryValue(value);
+		if (!isEmptyValue(value)) qs[name] = queryValue(value);
 	}
+	// A filter in a collection is there because the user added it: empty, it is an error, not left out.
 	for (const collection of endpoint.queryCollections ?? []) {
 		const values = this.getNodeParameter(collection, itemIndex, {}) as IDataObject;
-		for (const [name, value] of Object.entries(values))
-			if (isSet(value)) qs[name] = queryValue(value);
+		const raw = (node.parameters[collection] ?? {}) as IDataObject;
+		for (const [name, value] of Object.entries(values)) {
+			if (isEmptyValue(value)) {
+				const filter = {
+					name,
+					displayName: names.get(name) ?? name,
+					collection: names.get(collection) ?? collection,
+				};
+				throw emptyValueError(node, itemIndex, filterField(filter), raw[name], value);
+			}
+			qs[name] = queryValue(value);
+		}
 	}
 	if (endpoint.querySchema) {
-		qs = validate<IDataObject>(
-			endpoint.querySchema(),
-			qs,
-			this.getNode(),
-			itemIndex,
-			namesOf(operation),
-		);
+		qs = validate<IDataObject>(endpoint.querySchema(), qs, node, itemIndex, names);
 	}
+	type Entry = { name?: unknown; value?: unknown };
 	const extra = this.getNodeParameter(
 		'options.queryParameters.parameters',
 		itemIndex,
 		[],
-	) as Array<{
-		name?: string;
-		value?: string;
-	}>;
-	for (const { name, value } of extra) {
-		if (name && name.trim() !== '') qs[name.trim()] = value ?? '';
+	) as Entry[];
+	const rawExtra = (
+		(node.parameters.options as IDataObject | undefined)?.queryParameters as
+			{ parameters?: Entry[] } | undefined
+	)?.parameters;
+	for (const [index, entry] of extra.entries()) {
+		const empty = (['name', 'value'] as const).find((part) => isEmptyValue(entry[part]));
+		if (empty) {
+			const raw = rawExtra?.[index]?.[empty];
+			const field = queryParameterField(index, entry.name, empty);
+			throw emptyValueError(node, itemIndex, field, raw, entry[empty]);
+		}
+		qs[String(entry.name).trim()] = queryValue(entry.value);
 	}
 	const request: ApiRequest = {
 		method: endpoint.method,

@@ -417,7 +417,7 @@ describe('Buy Order: Update', () => {
 		[
 			'an empty buy order ID',
 			{ buyOrderId: byId(expr(' ')), updateFields: { description: 'x' } },
-			/"Buy Order" is required/,
+			/"Buy Order" is empty/,
 		],
 	])('rejects %s before sending anything', async (_label, parameters, message) => {
 		const { error, requests } = await update(parameters);

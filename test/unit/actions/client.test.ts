@@ -132,7 +132,7 @@ describe('Client: Sync Contacts is checked before sending', () => {
 			{ client: '2', contact_ids: '1.5' },
 			/"contact_ids\[0\]".*whole-number/,
 		],
-		['no client ID', { client: '  ', contact_ids: '1' }, /"Client ID" is required/],
+		['no client ID', { client: '  ', contact_ids: '1' }, /"Client ID" is empty/],
 	];
 
 	it.each(BAD)(

@@ -241,7 +241,6 @@ describe('Work Order (Failure): Get Many Open', () => {
 	it('sends every filter under its API name, and the plain local_id through Query Parameters', async () => {
 		const filters = {
 			approved_date: '2026-01-02',
-			completed_date: '',
 			failure_id: 3,
 			last_status_change_date: '2026-01-01 21:00',
 			s_local_id: 4,

@@ -311,7 +311,7 @@ describe('Material: Update', () => {
 	});
 
 	it.each<[string, Record<string, unknown>, RegExp]>([
-		['an empty material ID', { materialId: ' ' }, /"Material ID" is required/],
+		['an empty material ID', { materialId: ' ' }, /"Material ID" is empty/],
 		['an empty code', { code: expr('') }, /"code" \(Code\)/],
 		['no units', { units: expr('') }, /"units" \(Units\)/],
 		[

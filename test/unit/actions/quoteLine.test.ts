@@ -176,7 +176,7 @@ describe('Quote Line: Create', () => {
 		[
 			'an empty quote ID',
 			{ quoteId: expr(''), additionalFields: { description: 'x' } },
-			/"Quote ID" is required/,
+			/"Quote ID" is empty/,
 		],
 	])('rejects %s before sending anything', async (_label, parameters, message) => {
 		const { error, requests } = await create(parameters);

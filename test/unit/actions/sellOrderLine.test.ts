@@ -222,11 +222,11 @@ describe('Sell Order Line: Create', () => {
 			{ type: 'GOODS' },
 			/"type" \(Type\) must be one of MATERIAL, OTHER_COST, SERVICE/,
 		],
-		['an empty sell order ID', { sellOrderId: '  ' }, /"Sell Order ID" is required/],
+		['an empty sell order ID', { sellOrderId: '  ' }, /"Sell Order ID" is empty/],
 	])('rejects %s before sending anything', async (_label, parameters, message) => {
 		const { error, requests } = await create(parameters);
 		expect(error?.message).toMatch(message);
-		expect(error?.message).toMatch(/item 1|is required/);
+		expect(error?.message).toMatch(/item 1|is empty/);
 		expect(error?.description).toMatch(/No request was sent/);
 		expect(requests).toHaveLength(0);
 		expect(await fixture.requests()).toHaveLength(0);

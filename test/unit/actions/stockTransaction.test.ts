@@ -182,7 +182,7 @@ describe('Stock Transaction: Create Batch', () => {
 			{ action: 'WAREHOUSE_MOVE' },
 			/"action" \(Action\) must be one of WAREHOUSE_ADD, WAREHOUSE_SUBTRACT/,
 		],
-		['no warehouse', { warehouseId: '  ' }, /"Warehouse ID" is required/],
+		['no warehouse', { warehouseId: '  ' }, /"Warehouse ID" is empty/],
 		[
 			'JSON transactions without a cost price',
 			{

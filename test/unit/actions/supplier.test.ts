@@ -338,7 +338,7 @@ describe('Supplier: Update is checked before sending', () => {
 		[
 			'no supplier',
 			{ supplier: byId(expr(' ')), updateFields: { city: 'Porto' } },
-			/"Supplier" is required/,
+			/"Supplier" is empty/,
 		],
 	];
 

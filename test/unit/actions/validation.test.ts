@@ -301,7 +301,7 @@ const RULES: Array<[string, string, string, IDataObject, RegExp]> = [
 			unit_price: 1,
 			additionalFields: { description: 'x' },
 		},
-		/"Sell Order ID" is required/,
+		/"Sell Order ID" is empty/,
 	],
 ];
 

@@ -80,14 +80,48 @@ describe('trigger description', () => {
 		]);
 	});
 
-	it('says in a short notice what to register and where, and leaves the details to the README', () => {
-		const notice = description.properties[0];
+	/** The texts the editor shows around the trigger: its notice and its trigger panel. */
+	const notice = description.properties[0];
+	const panel = description.triggerPanel as {
+		header: string;
+		executionsHelp: { active: string; inactive: string };
+		activationHint: { active: string; inactive: string };
+	};
+	const CONSOLE = 'http://127.0.0.1:4010/__sandbox/console';
+
+	it('says in its notice what to register in the service, with the secret, and where to do it against the local sandbox', () => {
 		expect(notice.type).toBe('notice');
 		const text = notice.displayName;
-		expect(text.split(/(?<=\.) /)).toHaveLength(2);
-		expect(text).toMatch(/Production URL/);
-		expect(text).toMatch(/POST or PATCH/);
-		expect(text).toContain('?token=');
+		expect(text).toMatch(/Test URL.*Production URL/);
+		expect(text).toMatch(
+			/service's webhook settings, for POST or PATCH, with the credential's secret/,
+		);
+		expect(text).toContain('?token=SECRET');
+		expect(text).toMatch(/sent in the header for header protection/);
+		expect(text).toContain(`<a href="${CONSOLE}" target="_blank">sandbox console</a>`);
+		expect(text).toMatch(/npm run dev prints/);
+	});
+
+	it('explains in the trigger panel how a test event and then real events get here, before and after publishing', () => {
+		expect(panel.executionsHelp.inactive).toMatch(
+			/click 'Execute step', then register the <b>Test URL<\/b>/,
+		);
+		expect(panel.executionsHelp.inactive).toMatch(
+			/publish the workflow and register its <b>Production URL<\/b>/,
+		);
+		expect(panel.executionsHelp.active).toMatch(/Executions/);
+		for (const text of [panel.executionsHelp.inactive, panel.executionsHelp.active]) {
+			expect(text).toMatch(/service's webhook settings/);
+			expect(text).toContain(CONSOLE);
+		}
+		expect(panel.activationHint.inactive).toMatch(
+			/register the Test URL in the service's webhook settings with the secret/,
+		);
+		expect(panel.activationHint.inactive).toContain('sandbox console');
+		expect(panel.activationHint.active).toMatch(/Executions/);
+	});
+
+	it("keeps the details in the README's Webhook setup", () => {
 		const readme = readFileSync(join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
 		const setup = readme.slice(readme.indexOf('## Webhook setup'));
 		expect(setup).toMatch(/once for all events or once per event/);
@@ -96,12 +130,13 @@ describe('trigger description', () => {
 		expect(setup).toMatch(/Duplicate deliveries are passed on/);
 	});
 
-	it('gives the trigger panel a hint on registering the URL, before and after publishing', () => {
-		const panel = description.triggerPanel as {
-			activationHint: { active: string; inactive: string };
-		};
-		expect(panel.activationHint.inactive).toMatch(/register .*Production URL/);
-		expect(panel.activationHint.active).toMatch(/Executions/);
+	it('never sends someone in the editor to the README, which the editor cannot show', () => {
+		const texts = [
+			notice.displayName,
+			JSON.stringify(panel),
+			...description.properties.map((p) => p.description ?? ''),
+		];
+		for (const text of texts) expect(text).not.toMatch(/README/i);
 	});
 
 	it('keeps the secret in a credential, shown only when a protection needs it', () => {

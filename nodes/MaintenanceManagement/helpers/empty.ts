@@ -1,0 +1,101 @@
+import type { INode } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { itemNumber } from './input';
+
+/*
+ * A filter, query parameter or path ID that a user added and that resolves to nothing is an error,
+ * never left out: a filter left out would widen the query to every record.
+ */
+
+/** A value that carries nothing: undefined, null, blank text or an empty list. */
+export const isEmptyValue = (value: unknown): boolean =>
+	value === undefined ||
+	value === null ||
+	(typeof value === 'string' && value.trim() === '') ||
+	(Array.isArray(value) && value.length === 0);
+
+const describe = (value: unknown): string => {
+	if (value === undefined) return 'nothing (undefined)';
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'an empty list';
+	return value === '' ? 'empty text' : 'only spaces';
+};
+
+const isLocator = (raw: unknown): raw is { value?: unknown } =>
+	typeof raw === 'object' && raw !== null && '__rl' in raw;
+
+const MAX_EXPRESSION = 80;
+
+/** The expression a parameter holds, as the editor shows it, or undefined for a typed value. */
+function expressionOf(raw: unknown): string | undefined {
+	const text = isLocator(raw) ? raw.value : raw;
+	if (typeof text !== 'string' || !text.startsWith('=')) return undefined;
+	const expression = text.slice(1).trim();
+	return expression.length > MAX_EXPRESSION
+		? `${expression.slice(0, MAX_EXPRESSION - 1)}…`
+		: expression;
+}
+
+const WIDENS = 'an empty filter is never left out, as that would widen the list to every record';
+
+/** A field as the error names it (`label`), and what to do when it is empty (`fix`). */
+export interface EmptyField {
+	label: string;
+	fix: string;
+}
+
+/**
+ * The error for an empty value: the field, what its expression gave, and what to do. `raw` is the
+ * parameter as stored in the workflow, which tells an expression from a typed value.
+ */
+export function emptyValueError(
+	node: INode,
+	itemIndex: number,
+	{ label, fix }: EmptyField,
+	raw: unknown,
+	value: unknown,
+): NodeOperationError {
+	const expression = expressionOf(raw);
+	const result = expression
+		? `its expression ${expression} gave ${describe(value)}`
+		: 'it has no value';
+	return new NodeOperationError(node, `${label} is empty: ${result}`, {
+		itemIndex,
+		description: `${fix} No request was sent for item ${itemNumber(itemIndex)}.`,
+	});
+}
+
+/** A filter of a collection such as Filters, named by its display and API names. */
+export const filterField = (filter: {
+	name: string;
+	displayName: string;
+	collection: string;
+}): EmptyField => ({
+	label: `"${filter.displayName}" (${filter.name})`,
+	fix: `Set a value for "${filter.displayName}", or remove it from ${filter.collection}: ${WIDENS}.`,
+});
+
+const QUERY_PARAMETERS = 'under Options → Query Parameters';
+
+/** The name or the value of an entry of the Query Parameters option, by the entry's position. */
+export const queryParameterField = (
+	index: number,
+	name: unknown,
+	part: 'name' | 'value',
+): EmptyField =>
+	part === 'name'
+		? {
+				label: `The name of query parameter ${index + 1}`,
+				fix: `Enter the name of the service's filter, or remove the parameter ${QUERY_PARAMETERS}.`,
+			}
+		: {
+				label: `Query parameter "${String(name).trim()}"`,
+				fix: `Set its value, or remove the parameter ${QUERY_PARAMETERS}: ${WIDENS}.`,
+			};
+
+/** An ID in the path: a record picker, or a plain ID field. */
+export const pathIdField = (displayName: string, raw: unknown): EmptyField => ({
+	label: `"${displayName}"`,
+	fix: `${isLocator(raw) ? `Pick "${displayName}" from the list or enter its ID` : `Enter the ID in "${displayName}"`}; in an expression, map a field that holds the ID.`,
+});
