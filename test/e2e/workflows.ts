@@ -136,6 +136,7 @@ export function actionsWorkflow(cases: OperationCase[]) {
 		nodes,
 		connections,
 		settings: { executionOrder: 'v1' },
+		pinData: {},
 	};
 }
 
@@ -186,5 +187,6 @@ export function triggerWorkflow() {
 		],
 		connections: { Events: { main: [[{ node: 'Mark', type: 'main', index: 0 }]] } },
 		settings: { executionOrder: 'v1' },
+		pinData: {},
 	};
 }
