@@ -195,14 +195,16 @@ function workflows() {
 }
 
 async function main() {
+	// The ports first: a taken one stops dev before anything is built or started.
+	const PORT = await portFor('N8N_PORT', 5678);
+	const BROKER_PORT = await portFor('N8N_RUNNERS_BROKER_PORT', 5679);
+	const SANDBOX_PORT = await portFor('SANDBOX_PORT', 4010);
 	const runtime = ensureRuntime();
 	log('building the package…');
 	if (spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' }).status !== 0)
 		process.exit(1);
 
-	const PORT = await portFor('N8N_PORT', 5678);
-	const BROKER_PORT = await portFor('N8N_RUNNERS_BROKER_PORT', 5679);
-	const sandbox = await startSandbox(await portFor('SANDBOX_PORT', 4010));
+	const sandbox = await startSandbox(SANDBOX_PORT);
 	log(
 		`sandbox on ${sandbox.url} (production ${sandbox.environments.production.baseUrl}, sandbox ${sandbox.environments.sandbox.baseUrl})`,
 	);
