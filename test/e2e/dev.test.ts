@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { freePort } from './n8n';
 
 /**
- * `npm run dev` refuses to start on a port that is taken, rather than report an editor that never came:
- * it stops at once, names the port and its variable, and exits non-zero.
+ * `npm run dev` never reports an editor that did not come: on a taken port it stops at once, naming the
+ * port and its variable; when n8n fails, it exits non-zero with n8n's reason. Both without "ready".
  */
 jest.setTimeout(300_000);
 
@@ -60,5 +60,21 @@ describe('npm run dev', () => {
 		const { code, output } = await runDev({ DEV_USER_FOLDER: folder, N8N_PORT: 'abc' });
 		expect(code).toBe(1);
 		expect(output).toContain('N8N_PORT=abc is not a port number');
+	});
+
+	it('exits non-zero with the reason when n8n fails, and never says ready', async () => {
+		// A user folder whose n8n settings hold another encryption key: n8n refuses to use it.
+		const broken = mkdtempSync(join(tmpdir(), 'mm-dev-broken-'));
+		mkdirSync(join(broken, '.n8n'));
+		writeFileSync(join(broken, '.n8n', 'config'), JSON.stringify({ encryptionKey: 'another-key' }));
+		try {
+			const { code, output } = await runDev({ DEV_USER_FOLDER: broken });
+			expect(code).toBe(1);
+			expect(output).toMatch(/encryption key/i);
+			expect(output).toMatch(/n8n import:credentials failed \(exit code 1\)/);
+			expect(output).not.toContain('[dev] ready');
+		} finally {
+			rmSync(broken, { recursive: true, force: true });
+		}
 	});
 });
