@@ -3,7 +3,8 @@ import { parsePageCaps, startSandbox } from './index';
 /**
  * `npm run sandbox`: prints one JSON line with the URLs and tokens, then serves until stopped. It checks
  * requests and answers against spec/openapi.yaml and prints each violation (SANDBOX_CONTRACT=0 turns that
- * off); SANDBOX_PAGE_CAPS="failures=100,locations=50" sets page-size caps.
+ * off); SANDBOX_PAGE_CAPS="failures=100,locations=50" sets page-size caps; SANDBOX_WEBHOOK_SECRET is the
+ * secret its console adds to a pasted n8n webhook URL.
  */
 async function main(): Promise<void> {
 	const seed: Record<string, number> = {};
@@ -18,9 +19,10 @@ async function main(): Promise<void> {
 		seed,
 		contract: process.env.SANDBOX_CONTRACT !== '0',
 		pageCaps: parsePageCaps(process.env.SANDBOX_PAGE_CAPS ?? ''),
+		webhookSecret: process.env.SANDBOX_WEBHOOK_SECRET,
 	});
-	const { url, controlUrl, environments } = sandbox;
-	process.stdout.write(`${JSON.stringify({ url, controlUrl, environments })}\n`);
+	const { url, controlUrl, consoleUrl, environments } = sandbox;
+	process.stdout.write(`${JSON.stringify({ url, controlUrl, consoleUrl, environments })}\n`);
 	const stop = () => void sandbox.close().then(() => process.exit(0));
 	process.on('SIGINT', stop);
 	process.on('SIGTERM', stop);

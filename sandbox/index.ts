@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -6,7 +7,18 @@ import { EVENT_NAMES } from '../nodes/MaintenanceManagementTrigger/events';
 import { COLLECTIONS, matchRoute } from './api';
 import { Contract, type ContractViolation } from './contract';
 import type { Resource, SeedSizes, Store } from './data';
-import { DEFAULT_SEED, seedStore } from './data';
+import { Collection, DEFAULT_SEED, seedStore } from './data';
+import {
+	actOnFailure,
+	ActionRefused,
+	EVENT_SOURCES,
+	FAILURE_ACTIONS,
+	reportedFailure,
+	setFailureStatus,
+	sourceOf,
+	sqlNow,
+} from './events';
+import { refusal } from './guard';
 import { ApiError, BodyTooLarge, MAX_BODY_BYTES, MESSAGES, readBody } from './http';
 
 export type Environment = 'production' | 'sandbox';
@@ -30,6 +42,11 @@ export interface SandboxOptions {
 	 * (see COLLECTIONS), for example `{ failures: 100, locations: 50 }`.
 	 */
 	pageCaps?: PageCaps;
+	/**
+	 * The secret the console adds to an n8n webhook URL pasted there (as `npm run dev`'s webhook
+	 * credential holds it); SANDBOX_WEBHOOK_SECRET in `npm run sandbox`.
+	 */
+	webhookSecret?: string;
 }
 
 export type PageCaps = Record<string, number>;
@@ -65,6 +82,8 @@ export interface EnvironmentInfo {
 export interface RunningSandbox {
 	url: string;
 	controlUrl: string;
+	/** The console: a web page to register webhooks, act as the service's users and fire events. */
+	consoleUrl: string;
 	environments: Record<Environment, EnvironmentInfo>;
 	/** The contract violations seen since the start or the last clearViolations (contract mode only). */
 	violations(): ContractViolation[];
@@ -85,6 +104,26 @@ interface Fault {
 	method?: string;
 	path?: string;
 }
+
+/** One webhook call the sandbox made, as the console shows it. */
+export interface Delivery {
+	at: string;
+	event: string;
+	url: string;
+	method: string;
+	/** The HTTP status, or 0 when no answer came (the error says why). */
+	status: number;
+	response?: string;
+	error?: string;
+	ms: number;
+}
+
+/** The deliveries kept for the console: the newest, up to this many. */
+const MAX_DELIVERIES = 200;
+/** How much of each answer a delivery keeps. */
+const MAX_RESPONSE_CHARS = 2000;
+
+const CONSOLE = readFileSync(`${__dirname}/console.html`);
 
 interface Subscription {
 	id: string;
@@ -154,7 +193,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 	const pending = new Set<Promise<unknown>>();
 	const storeOf = (env: Environment): Store => (stores[env] ??= seedStore(seed));
 
-	const deliver = async (event: string, data: unknown) => {
+	let deliveries: Delivery[] = [];
+	const deliver = async (event: string, data: unknown): Promise<Delivery[]> => {
 		const payload = JSON.stringify({
 			event,
 			event_id: randomUUID(),
@@ -164,19 +204,37 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		const targets = subscriptions.filter((s) => s.events.includes('*') || s.events.includes(event));
 		return await Promise.all(
 			targets.map(async (s) => {
+				const started = Date.now();
+				const delivery: Delivery = {
+					at: new Date(started).toISOString(),
+					event,
+					url: s.url,
+					method: s.method,
+					status: 0,
+					ms: 0,
+				};
 				try {
 					const response = await fetch(s.url, {
 						method: s.method,
 						headers: { 'Content-Type': 'application/json', 'X-Event-Name': event, ...s.headers },
 						body: payload,
 					});
-					await response.arrayBuffer();
-					return { url: s.url, method: s.method, status: response.status };
+					delivery.status = response.status;
+					delivery.response = (await response.text()).slice(0, MAX_RESPONSE_CHARS);
 				} catch (error) {
-					return { url: s.url, method: s.method, status: 0, error: (error as Error).message };
+					delivery.error = (error as Error).message;
 				}
+				delivery.ms = Date.now() - started;
+				deliveries = [delivery, ...deliveries].slice(0, MAX_DELIVERIES);
+				return delivery;
 			}),
 		);
+	};
+	/** Fires events one after the other about one record, and returns every delivery. */
+	const fire = async (events: string[], record: Resource): Promise<Delivery[]> => {
+		const made: Delivery[] = [];
+		for (const event of events) made.push(...(await deliver(event, record)));
+		return made;
 	};
 	const emit = (event: string, resource: Resource) => {
 		if (!subscriptions.length) return;
@@ -192,6 +250,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		latencyMs = Number(body.latencyMs ?? 0);
 		faults = [];
 		subscriptions = [];
+		deliveries = [];
 		log = [];
 		pageCaps = checkPageCaps({ ...options.pageCaps, ...(body.pageCaps as PageCaps) });
 		windows.clear();
@@ -202,6 +261,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		path: string,
 		body: Record<string, unknown>,
 		res: ServerResponse,
+		query: URLSearchParams,
 	) => {
 		const parts = path.split('/').filter(Boolean);
 		if (method === 'GET' && path === '/requests') return send(res, 200, { requests: log });
@@ -248,6 +308,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			latencyMs = Number(body.ms ?? 0);
 			return send(res, 200, { latencyMs });
 		}
+		if (method === 'GET' && path === '/info')
+			return send(res, 200, {
+				events: EVENT_SOURCES,
+				failureActions: FAILURE_ACTIONS,
+				webhookSecret: options.webhookSecret ?? null,
+			});
+		if (path === '/deliveries') {
+			if (method === 'DELETE') deliveries = [];
+			return send(res, 200, { deliveries });
+		}
+		if (method === 'DELETE' && parts[0] === 'webhooks' && parts.length === 2) {
+			const before = subscriptions.length;
+			subscriptions = subscriptions.filter((s) => s.id !== parts[1]);
+			if (subscriptions.length === before) return send(res, 404, { error: 'No such webhook' });
+			return send(res, 200, { webhooks: subscriptions });
+		}
 		if (path === '/webhooks') {
 			if (method === 'GET') return send(res, 200, { webhooks: subscriptions });
 			if (method === 'DELETE') {
@@ -256,9 +332,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			}
 			const events = Array.isArray(body.events) ? (body.events as string[]) : ['*'];
 			const unknown = events.filter((e) => e !== '*' && !EVENT_NAMES.has(e));
-			if (typeof body.url !== 'string' || unknown.length)
+			if (typeof body.url !== 'string' || !/^https?:\/\//i.test(body.url) || unknown.length)
 				return send(res, 400, {
-					error: `A url and known events are required${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}`,
+					error: `An http(s) url and known events are required${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}`,
 				});
 			const subscription: Subscription = {
 				id: randomUUID(),
@@ -270,17 +346,33 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			subscriptions.push(subscription);
 			return send(res, 201, subscription);
 		}
+		const env: Environment =
+			(body.env ?? query.get('env')) === 'production' ? 'production' : 'sandbox';
 		if (method === 'POST' && path === '/events') {
 			const event = String(body.event ?? '');
 			if (!EVENT_NAMES.has(event))
 				return send(res, 400, {
 					error: `Unknown event "${event}": use one of the 47 event names of the spec`,
 				});
-			return send(res, 200, {
-				deliveries: await deliver(event, body.data ?? { type: 'event', id: '0', attributes: {} }),
-			});
+			// The record the event is about, from the store (the first one unless an id is given); a test
+			// may send a payload of its own as `data`.
+			const collection = storeOf(env)[sourceOf(event)] as Collection;
+			const record =
+				body.data ??
+				(body.id === undefined ? collection.items[0] : collection.byId.get(String(body.id)));
+			if (!record)
+				return send(res, 404, { error: `No ${collection.type} ${String(body.id)} in the sandbox` });
+			return send(res, 200, { data: record, deliveries: await deliver(event, record) });
 		}
-		const env: Environment = body.env === 'production' ? 'production' : 'sandbox';
+		if (method === 'GET' && parts[0] === 'records' && parts.length === 2) {
+			const collection = (storeOf(env) as unknown as Record<string, Collection | undefined>)[
+				parts[1]
+			];
+			if (!(collection instanceof Collection))
+				return send(res, 404, { error: `No collection ${parts[1]}` });
+			// The newest first, as a user looks for what they just did.
+			return send(res, 200, { data: collection.items.slice(-50).reverse() });
+		}
 		if (method === 'GET' && parts[0] === 'state' && parts.length === 3) {
 			const store = storeOf(env) as unknown as Record<string, { byId?: Map<string, Resource> }>;
 			if (parts[1] === 'stock') {
@@ -300,7 +392,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			const state = String(body.state);
 			const moved = order.attributes.state !== state;
 			order.attributes.state = state;
-			const now = new Date().toISOString().replace('T', ' ').slice(0, 19);
+			const now = sqlNow();
 			const also: Record<string, string> = {
 				CREATED: 'BUY_ORDER_STARTED',
 				RECEIVED: 'BUY_ORDER_RECEIVED',
@@ -313,43 +405,34 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			const events = moved
 				? ['BUY_ORDER_STATE_CHANGED', ...(also[state] ? [also[state]] : [])]
 				: [];
-			const deliveries = [];
-			for (const event of events) deliveries.push(...(await deliver(event, order)));
-			return send(res, 200, { data: order, events, deliveries });
+			return send(res, 200, { data: order, events, deliveries: await fire(events, order) });
 		}
 		if (method === 'POST' && parts[0] === 'failures' && parts.length === 1) {
 			const store = storeOf(env);
-			const id = store.failures.peekId();
-			const template = store.failures.items[0]?.attributes ?? {};
-			const failure = store.failures.add({
-				...template,
-				failure_id: id,
-				code: `WO-${id}`,
-				status: 'WAITING_APPROVAL',
-				description: body.description ?? `Reported problem ${id}`,
-				local_id: body.local_id ?? template.local_id,
-			});
+			if (body.local_id !== undefined && !store.locations.byId.has(String(body.local_id)))
+				return send(res, 400, {
+					error: `local_id: no location ${String(body.local_id)} in the sandbox; use the id of a location`,
+				});
+			const failure = reportedFailure(store, body);
 			return send(res, 201, {
 				data: failure,
 				deliveries: await deliver('FAILURE_CREATED', failure),
 			});
 		}
-		if (method === 'POST' && parts[0] === 'failures' && parts[2] === 'status') {
+		if (method === 'POST' && parts[0] === 'failures' && parts.length === 3) {
 			const failure = storeOf(env).failures.byId.get(parts[1]);
-			if (!failure) return send(res, 404, { error: 'No such work order' });
-			const status = String(body.status);
-			failure.attributes.status = status;
-			const specific: Record<string, string> = {
-				WAITING_RESOLUTION: 'FAILURE_APPROVED',
-				IN_RESOLUTION: 'FAILURE_STARTED',
-				PAUSED: 'FAILURE_PAUSED',
-				COMPLETED: 'FAILURE_CLOSED',
-				ARCHIVED: 'FAILURE_COMPLETED_CONFIRMED',
-			};
-			const events = ['FAILURE_STATE_CHANGED', ...(specific[status] ? [specific[status]] : [])];
-			const deliveries = [];
-			for (const event of events) deliveries.push(...(await deliver(event, failure)));
-			return send(res, 200, { data: failure, events, deliveries });
+			if (!failure) return send(res, 404, { error: `No work order ${parts[1]} in the sandbox` });
+			let events: string[];
+			try {
+				if (parts[2] === 'status') {
+					setFailureStatus(failure.attributes, String(body.status));
+					events = ['FAILURE_STATE_CHANGED'];
+				} else events = actOnFailure(failure, parts[2]);
+			} catch (error) {
+				if (error instanceof ActionRefused) return send(res, 409, { error: error.message });
+				throw error;
+			}
+			return send(res, 200, { data: failure, events, deliveries: await fire(events, failure) });
 		}
 		return send(res, 404, { error: `Unknown control endpoint ${method} ${path}` });
 	};
@@ -424,13 +507,27 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 				malformed = true;
 			}
 		}
-		if (url.pathname.startsWith('/__sandbox/')) {
+		if (url.pathname === '/' || url.pathname.startsWith('/__sandbox/')) {
+			const refused = refusal(req.method ?? 'GET', req.headers, port);
+			if (refused) return send(res, 403, { error: refused });
+			if (url.pathname === '/')
+				return send(res, 302, undefined, { Location: '/__sandbox/console' });
+			if (url.pathname === '/__sandbox/console') {
+				res.writeHead(200, {
+					'Content-Type': 'text/html; charset=utf-8',
+					'Content-Security-Policy':
+						"default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'",
+					'X-Frame-Options': 'DENY',
+				});
+				return void res.end(CONSOLE);
+			}
 			if (tooLarge) return send(res, 413, tooLargeBody(), { Connection: 'close' });
 			return await control(
 				req.method ?? 'GET',
 				url.pathname.slice('/__sandbox'.length),
 				(body as Record<string, unknown>) ?? {},
 				res,
+				url.searchParams,
 			);
 		}
 		const match = url.pathname.match(/^\/(production|sandbox)\/v3(\/.*)$/);
@@ -548,6 +645,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			return answer(500, new ApiError(500, MESSAGES[500]).body(), limit.headers);
 		}
 	};
+	let port = 0;
 	const server = createServer((req, res) => {
 		// Whatever a request does, the sandbox answers it or drops it, and keeps serving.
 		handle(req, res).catch((error: unknown) => {
@@ -561,11 +659,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 	await new Promise<void>((resolve) =>
 		server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve),
 	);
-	const { port } = server.address() as AddressInfo;
+	({ port } = server.address() as AddressInfo);
 	const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
 	return {
 		url,
 		controlUrl: `${url}/__sandbox`,
+		consoleUrl: `${url}/__sandbox/console`,
 		environments: {
 			production: { baseUrl: `${url}/production/v3`, ...TOKENS.production },
 			sandbox: { baseUrl: `${url}/sandbox/v3`, ...TOKENS.sandbox },

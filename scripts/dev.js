@@ -5,8 +5,11 @@
  * n8n's user folder is .dev/ (git-ignored) and is kept between runs, so workflows you create stay. The
  * example credential and the three example workflows are imported again on every run (edits to those
  * three are replaced). Delete .dev/ to start from scratch. Login: dev@example.com / Dev-password-1.
- * N8N_PORT (5678) and SANDBOX_PORT (4010) change the ports; DEV_USER_FOLDER another folder for n8n's
- * data (`npm run screenshots` uses a temporary one).
+ * The editor, n8n's task broker and the sandbox take 5678, 5679 and 4010 when those are free, else any
+ * free port; N8N_PORT, N8N_RUNNERS_BROKER_PORT and SANDBOX_PORT ask for a port (dev stops when it is
+ * taken). DEV_USER_FOLDER is another folder for n8n's data (`npm run screenshots` uses a temporary one).
+ * "Ready" is printed once n8n answers its health check; if n8n stops or does not answer in 3 minutes,
+ * dev stops with its last output and a non-zero exit code.
  */
 const { spawn, spawnSync } = require('node:child_process');
 const { cpSync, mkdirSync, rmSync, writeFileSync } = require('node:fs');
@@ -16,8 +19,6 @@ const readline = require('node:readline');
 
 const { ensureRuntime, ROOT, N8N_DIR } = require('./runtime');
 
-const PORT = Number(process.env.N8N_PORT ?? 5678);
-const SANDBOX_PORT = Number(process.env.SANDBOX_PORT ?? 4010);
 const USER_FOLDER = process.env.DEV_USER_FOLDER ?? join(ROOT, '.dev');
 const LOGIN = { email: 'dev@example.com', password: 'Dev-password-1' };
 const WEBHOOK_ID = '0d5e8a52-7c1b-4f3e-9a64-2b8c1d7e6f50';
@@ -25,6 +26,24 @@ const WEBHOOK_SECRET = 'dev-webhook-secret-0123456789';
 const children = [];
 
 const log = (message) => process.stdout.write(`[dev] ${message}\n`);
+/** How long n8n may take to answer its health check. */
+const READY_TIMEOUT_MS = 180_000;
+
+/**
+ * The port a listener gets: the one asked for in the environment variable, which must be free, or the
+ * usual one when it is free, else any free port.
+ */
+async function portFor(variable, usual) {
+	const { default: getPort } = await import('get-port');
+	const asked = process.env[variable];
+	if (asked === undefined || asked === '') return await getPort({ port: usual, host: '127.0.0.1' });
+	const port = Number(asked);
+	if (!Number.isInteger(port) || port < 1 || port > 65535)
+		throw new Error(`${variable}=${asked} is not a port number`);
+	if ((await getPort({ port, host: '127.0.0.1' })) !== port)
+		throw new Error(`Port ${port} (${variable}) is in use: free it or choose another`);
+	return port;
+}
 
 function start(command, args, options = {}) {
 	const child = spawn(command, args, {
@@ -37,7 +56,7 @@ function start(command, args, options = {}) {
 }
 
 /** Stops everything this script started: politely first, then for good after 10 seconds. */
-async function stopAll() {
+async function stopAll(exitCode = 0) {
 	const running = children.filter((child) => child.exitCode === null && child.signalCode === null);
 	for (const child of running) child.kill('SIGTERM');
 	const exited = Promise.all(
@@ -47,15 +66,15 @@ async function stopAll() {
 	await Promise.race([exited, timeout]);
 	for (const child of running)
 		if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-	process.exit(0);
+	process.exit(exitCode);
 }
 process.on('SIGINT', () => void stopAll());
 process.on('SIGTERM', () => void stopAll());
 
-async function startSandbox() {
+async function startSandbox(port) {
 	const child = start(join(ROOT, 'node_modules', '.bin', 'tsx'), ['sandbox/cli.ts'], {
 		stdio: ['ignore', 'pipe', 'inherit'],
-		env: { ...process.env, SANDBOX_PORT: String(SANDBOX_PORT) },
+		env: { ...process.env, SANDBOX_PORT: String(port), SANDBOX_WEBHOOK_SECRET: WEBHOOK_SECRET },
 	});
 	const firstLine = await new Promise((resolve, reject) => {
 		readline.createInterface({ input: child.stdout }).once('line', resolve);
@@ -103,6 +122,8 @@ function workflows() {
 			],
 			connections: chain('Start', 'Open Work Orders'),
 			settings: { executionOrder: 'v1' },
+			// An empty pinData, not null: n8n 2.41's partial execution fails on a workflow stored with null.
+			pinData: {},
 		},
 		{
 			id: 'devCreatePlannedJob',
@@ -129,6 +150,7 @@ function workflows() {
 			],
 			connections: chain('Start', 'Create Planned Job'),
 			settings: { executionOrder: 'v1' },
+			pinData: {},
 		},
 		{
 			id: 'devWebhookEvents',
@@ -167,17 +189,22 @@ function workflows() {
 			],
 			connections: chain('Work Order Events', 'Open Work Orders Of Location'),
 			settings: { executionOrder: 'v1' },
+			pinData: {},
 		},
 	];
 }
 
 async function main() {
+	// The ports first: a taken one stops dev before anything is built or started.
+	const PORT = await portFor('N8N_PORT', 5678);
+	const BROKER_PORT = await portFor('N8N_RUNNERS_BROKER_PORT', 5679);
+	const SANDBOX_PORT = await portFor('SANDBOX_PORT', 4010);
 	const runtime = ensureRuntime();
 	log('building the package…');
 	if (spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' }).status !== 0)
 		process.exit(1);
 
-	const sandbox = await startSandbox();
+	const sandbox = await startSandbox(SANDBOX_PORT);
 	log(
 		`sandbox on ${sandbox.url} (production ${sandbox.environments.production.baseUrl}, sandbox ${sandbox.environments.sandbox.baseUrl})`,
 	);
@@ -209,6 +236,7 @@ async function main() {
 		N8N_ENCRYPTION_KEY: 'local-development-key',
 		DB_TYPE: 'sqlite',
 		N8N_PORT: String(PORT),
+		N8N_RUNNERS_BROKER_PORT: String(BROKER_PORT),
 		N8N_LISTEN_ADDRESS: '127.0.0.1',
 		N8N_HOST: '127.0.0.1',
 		N8N_SECURE_COOKIE: 'false',
@@ -261,20 +289,27 @@ async function main() {
 	n8n(['import:workflow', '--separate', `--input=${join(importDir, 'workflows')}`]);
 	n8n(['publish:workflow', '--id=devWebhookEvents']);
 
-	log(`starting n8n on http://127.0.0.1:${PORT} …`);
-	start(runtime.node, [runtime.n8n, 'start'], { env });
+	log(`starting n8n on http://127.0.0.1:${PORT} (task broker on ${BROKER_PORT})…`);
+	const server = start(runtime.node, [runtime.n8n, 'start'], {
+		env,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	// n8n's output goes on to the terminal; its last lines are kept to show why it did not start.
+	const lastLines = [];
+	for (const stream of [server.stdout, server.stderr])
+		readline.createInterface({ input: stream }).on('line', (line) => {
+			process.stdout.write(`${line}\n`);
+			lastLines.push(line);
+			if (lastLines.length > 30) lastLines.shift();
+		});
 	const webhookUrl = `http://127.0.0.1:${PORT}/webhook/${WEBHOOK_ID}/webhook?token=${WEBHOOK_SECRET}`;
-	for (let attempt = 0; attempt < 240; attempt++) {
-		const status = await fetch(webhookUrl, {
-			method: 'POST',
-			headers: { 'Content-Type': 'application/json' },
-			body: '{}',
-		})
-			.then((response) => response.status)
-			.catch(() => 0);
-		if (status && status !== 404) break;
-		await new Promise((resolve) => setTimeout(resolve, 500));
-	}
+	await untilReady(server, [
+		`http://127.0.0.1:${PORT}/healthz`,
+		// The example trigger's webhook is registered a moment after the health check answers.
+		webhookUrl,
+	]).catch((error) => {
+		throw new Error(`${error.message}\nn8n's last output:\n${lastLines.join('\n')}`);
+	});
 	for (const method of ['POST', 'PATCH']) {
 		await fetch(`${sandbox.controlUrl}/webhooks`, {
 			method: 'POST',
@@ -287,18 +322,56 @@ async function main() {
 		});
 	}
 	log('');
+	log('ready');
 	log(`editor:   http://127.0.0.1:${PORT}`);
 	log(`login:    ${LOGIN.email} / ${LOGIN.password}`);
+	log(
+		`console:  ${sandbox.consoleUrl} (register a trigger's URL, report and approve work orders, fire events)`,
+	);
 	log(
 		`sandbox:  ${sandbox.environments.sandbox.baseUrl} (token ${sandbox.environments.sandbox.token})`,
 	);
 	log(
-		`events:   curl -X POST ${sandbox.controlUrl}/events -H 'Content-Type: application/json' -d '{"event":"FAILURE_CREATED"}'`,
+		`webhooks: the "Webhook secret (local sandbox)" credential holds ${WEBHOOK_SECRET}; the console adds it to a pasted URL`,
 	);
 	log('Ctrl-C stops n8n, the sandbox and the rebuild.');
 }
 
+/**
+ * Waits until each URL answers with anything but 404 (a POST of `{}`; the health check ignores the
+ * method), in order. Fails when n8n exits first or the time runs out.
+ */
+async function untilReady(server, urls) {
+	const deadline = Date.now() + READY_TIMEOUT_MS;
+	const exited = new Promise((_resolve, reject) =>
+		server.once('exit', (code, signal) =>
+			reject(new Error(`n8n stopped before it was ready (exit code ${code ?? signal})`)),
+		),
+	);
+	exited.catch(() => undefined);
+	for (const url of urls) {
+		for (;;) {
+			const status = await Promise.race([
+				fetch(url, {
+					method: url.includes('/healthz') ? 'GET' : 'POST',
+					body: url.includes('/healthz') ? undefined : '{}',
+					headers: { 'Content-Type': 'application/json' },
+				})
+					.then((response) => response.status)
+					.catch(() => 0),
+				exited,
+			]);
+			if (status && status !== 404) break;
+			if (Date.now() > deadline)
+				throw new Error(
+					`n8n did not answer ${url.split('?')[0]} within ${READY_TIMEOUT_MS / 1000} s`,
+				);
+			await new Promise((resolve) => setTimeout(resolve, 500));
+		}
+	}
+}
+
 main().catch((error) => {
-	process.stderr.write(`[dev] ${error.stack ?? error}\n`);
-	void stopAll();
+	process.stderr.write(`[dev] ${error.message ?? error}\n`);
+	void stopAll(1);
 });

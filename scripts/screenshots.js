@@ -4,33 +4,20 @@
  * playwright-core) and writes the README's images to docs/. Installs chromium with apt-get when it is
  * missing and the script runs as root.
  */
-const { execFileSync, spawn } = require('node:child_process');
-const { existsSync, mkdirSync, mkdtempSync, rmSync } = require('node:fs');
+const { spawn } = require('node:child_process');
+const { mkdirSync, mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const readline = require('node:readline');
 
+const { launchChromium } = require('./chromium');
 const { freePort } = require('./ports');
 
 const ROOT = join(__dirname, '..');
 const DOCS = join(ROOT, 'docs');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const LOGIN = { email: 'dev@example.com', password: 'Dev-password-1' };
 
 const log = (message) => process.stdout.write(`[screenshots] ${message}\n`);
-
-function ensureChromium() {
-	if (existsSync(CHROMIUM)) return;
-	if (process.getuid?.() !== 0) {
-		throw new Error(
-			`${CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium)`,
-		);
-	}
-	log("installing Debian's chromium package…");
-	const apt = (args) => execFileSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'] });
-	apt(['update', '-qq']);
-	apt(['install', '-y', '-qq', 'chromium']);
-}
 
 /** Starts `npm run dev` in its own folder and ports; resolves with the editor URL once it is ready. */
 async function startDev(folder) {
@@ -150,25 +137,12 @@ async function takeScreenshots(page, editor) {
 }
 
 async function main() {
-	ensureChromium();
 	mkdirSync(DOCS, { recursive: true });
 	const folder = mkdtempSync(join(tmpdir(), 'mm-screenshots-'));
 	log('starting n8n, the sandbox and the example workflows (npm run dev)…');
 	const { child, editor } = await startDev(folder);
 	let keep = false;
-	const { chromium } = require('playwright-core');
-	const browser = await chromium.launch({
-		executablePath: CHROMIUM,
-		args: [
-			'--no-sandbox',
-			'--disable-gpu',
-			'--disable-quic',
-			'--no-first-run',
-			'--disable-background-networking',
-			'--disable-component-update',
-			'--disable-sync',
-		],
-	});
+	const browser = await launchChromium();
 	try {
 		const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
 		await takeScreenshots(page, editor).catch(async (error) => {

@@ -102,5 +102,6 @@ export function hostileWorkflow() {
 			Start: { main: [branches.map(({ name }) => ({ node: name, type: 'main', index: 0 }))] },
 		},
 		settings: { executionOrder: 'v1' },
+		pinData: {},
 	};
 }

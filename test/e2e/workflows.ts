@@ -147,6 +147,7 @@ export function actionsWorkflow(cases: OperationCase[]) {
 		nodes,
 		connections,
 		settings: { executionOrder: 'v1' },
+		pinData: {},
 	};
 }
 
@@ -197,5 +198,6 @@ export function triggerWorkflow() {
 		],
 		connections: { Events: { main: [[{ node: 'Mark', type: 'main', index: 0 }]] } },
 		settings: { executionOrder: 'v1' },
+		pinData: {},
 	};
 }

@@ -15,7 +15,10 @@ beforeAll(async () => {
 });
 afterAll(async () => await sandbox.close());
 beforeEach(async () => {
-	await fetch(`${sandbox.controlUrl}/reset`, { method: 'POST' });
+	await fetch(`${sandbox.controlUrl}/reset`, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json' },
+	});
 	sandbox.clearViolations();
 });
 
@@ -189,6 +192,7 @@ describe('every operation against the document', () => {
 		expect((await fetch(`${baseUrl}/failures`)).status).toBe(401);
 		await fetch(`${sandbox.controlUrl}/rate-limit`, {
 			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
 			body: JSON.stringify({ limit: 1 }),
 		});
 		await api('GET', '/suppliers');
@@ -389,6 +393,7 @@ describe('page-size caps', () => {
 	it('are set by the control API too, and reset restores the start options', async () => {
 		const set = await fetch(`${sandbox.controlUrl}/page-caps`, {
 			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
 			body: JSON.stringify({ 'failures/open': 7 }),
 		});
 		expect(await set.json()).toEqual({ pageCaps: { 'failures/open': 7 } });
@@ -397,10 +402,14 @@ describe('page-size caps', () => {
 		expect(open.body.links.next).toContain('limit=7');
 		const wrong = await fetch(`${sandbox.controlUrl}/page-caps`, {
 			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
 			body: JSON.stringify({ works: 5 }),
 		});
 		expect(wrong.status).toBe(400);
-		await fetch(`${sandbox.controlUrl}/reset`, { method: 'POST' });
+		await fetch(`${sandbox.controlUrl}/reset`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+		});
 		expect((await api('GET', '/failures/open?limit=50')).body.data).toHaveLength(32);
 	});
 

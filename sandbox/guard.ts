@@ -1,0 +1,44 @@
+import type { IncomingHttpHeaders } from 'node:http';
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** Whether an origin (`http://host:port`) is this sandbox on a loopback name. */
+const isOwnOrigin = (origin: string, port: number): boolean => {
+	try {
+		const url = new URL(origin);
+		return url.protocol === 'http:' && LOOPBACK.has(url.hostname) && Number(url.port) === port;
+	} catch {
+		return false;
+	}
+};
+
+/**
+ * Why a request to the control API or the console is refused, or undefined when it may go on.
+ *
+ * - Its Host must be a loopback name with the sandbox's port, so a page whose own name resolves to
+ *   127.0.0.1 (DNS rebinding) cannot read or drive it.
+ * - A call that changes state must not come from another origin (its `Origin`, and its `Sec-Fetch-Site`
+ *   where the browser sends one) and must be JSON: a browser sends JSON to another origin only after a
+ *   preflight, which the sandbox never grants, so a cross-site form or `text/plain` fetch is refused.
+ */
+export function refusal(
+	method: string,
+	headers: IncomingHttpHeaders,
+	port: number,
+): string | undefined {
+	if (!isOwnOrigin(`http://${headers.host ?? ''}`, port))
+		return `The control API answers only requests addressed to 127.0.0.1:${port}, localhost:${port} or [::1]:${port}`;
+	if (method === 'GET' || method === 'HEAD') return undefined;
+	if (headers.origin !== undefined && !isOwnOrigin(headers.origin, port))
+		return `A call that changes the sandbox must come from its own console, not from ${headers.origin}`;
+	const site = headers['sec-fetch-site'];
+	if (site !== undefined && site !== 'same-origin' && site !== 'none')
+		return `A call that changes the sandbox must come from its own console (Sec-Fetch-Site: ${site})`;
+	const type = String(headers['content-type'] ?? '')
+		.split(';')[0]
+		.trim()
+		.toLowerCase();
+	if (type !== 'application/json')
+		return 'A call that changes the sandbox must send Content-Type: application/json';
+	return undefined;
+}
