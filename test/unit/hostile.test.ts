@@ -183,6 +183,56 @@ describe('Return All', () => {
 	});
 });
 
+describe('Return All with a base URL not in normal form', () => {
+	/** [label, the base URL as typed, the API's path as the server sends it in its links] */
+	const forms: Array<[string, (origin: string) => string, string]> = [
+		['an upper-case scheme', (origin) => `${origin.replace('http://', 'HTTP://')}/v3`, '/v3'],
+		['a dot segment', (origin) => `${origin}/api/../v3`, '/v3'],
+		['an encoded space', (origin) => `${origin}/my%20api/v3`, '/my%20api/v3'],
+		['a space typed as is', (origin) => `${origin}/my api/v3/`, '/my%20api/v3'],
+		['lower-case hex escapes', (origin) => `${origin}/a%2fb%7ec/v3`, '/a%2Fb~c/v3'],
+		['an encoded dot segment', (origin) => `${origin}/x/%2e%2E/v3`, '/v3'],
+	];
+
+	it.each(forms)('reads every page with %s', async (_label, typed, apiPath) => {
+		api.reset((request) => {
+			const page = Number(request.query.page);
+			const body = collectionPage(5, page, 2, { type: 'location' });
+			// Absolute, in the server's own form, as the live API sends them.
+			if (page < 3) body.links.next = `${api.url}${apiPath}/locations?page=${page + 1}&limit=2`;
+			return { status: 200, body };
+		});
+		const { error, output } = await listLocations(
+			{ returnAll: true },
+			{ ...credentials, productionBaseUrl: typed(api.url) },
+		);
+		expect(error).toBeUndefined();
+		expect(output.map((item) => item.json.id)).toEqual(['1', '2', '3', '4', '5']);
+		expect(api.requests.map((r) => `${r.path}?${r.query.page}`)).toEqual([
+			`${apiPath}/locations?1`,
+			`${apiPath}/locations?2`,
+			`${apiPath}/locations?3`,
+		]);
+	});
+
+	it('still refuses a next link that leaves the base path by a dot segment', async () => {
+		api.reset(() => {
+			const body = collectionPage(10, 1, 5);
+			body.links.next = `${api.url}/v3/../v4/failures?page=2`;
+			return { status: 200, body };
+		});
+		const { error, output } = await listLocations(
+			{ returnAll: true },
+			{ ...credentials, productionBaseUrl: `${api.url.toUpperCase()}/v3` },
+		);
+		expect(output).toHaveLength(0);
+		expect(error?.message).toBe(
+			`The API's next page link points outside the API (${api.url}/v4/failures)`,
+		);
+		expect(api.requests).toHaveLength(1);
+	});
+});
+
 describe('answers that are not the API envelope', () => {
 	const cases: Array<[string, Reply, RegExp]> = [
 		[

@@ -10,6 +10,7 @@ import type {
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { name as packageName, version } from '../../../package.json';
+import { normalBaseUrl, pathWithinApi } from './address';
 import { apiError } from './errors';
 
 export { asNodeError } from './errors';
@@ -121,7 +122,7 @@ async function getConnection(this: Context, itemIndex?: number): Promise<Connect
 		const environment = credentials.environment === 'sandbox' ? 'sandbox' : 'production';
 		const field = environment === 'sandbox' ? 'sandboxBaseUrl' : 'productionBaseUrl';
 		const label = environment === 'sandbox' ? 'Sandbox Base URL' : 'Production Base URL';
-		const baseUrl = String(credentials[field] ?? '')
+		const typedBaseUrl = String(credentials[field] ?? '')
 			.trim()
 			.replace(/\/+$/, '');
 		const token = String(credentials.accessToken ?? '').trim();
@@ -132,13 +133,14 @@ async function getConnection(this: Context, itemIndex?: number): Promise<Connect
 				itemIndex,
 			});
 		}
-		const problem = baseUrlProblem(baseUrl);
+		const problem = baseUrlProblem(typedBaseUrl);
 		if (problem) {
 			throw new NodeOperationError(this.getNode(), `The credential's ${label} ${problem}`, {
 				description: `Set "${label}" in the credential to the address of the API: https://, the host, and the path ending with /v3 (for example https://api.example.com/v3). No request was sent.`,
 				itemIndex,
 			});
 		}
+		const baseUrl = normalBaseUrl(typedBaseUrl);
 		return { baseUrl, origin: new URL(baseUrl).origin, environment, token, waitedMs: 0 };
 	})();
 	connections.set(this, pending);
@@ -465,16 +467,17 @@ export async function apiRequestAllItems(
 		next = undefined;
 		const link: string | undefined = envelope.links?.next;
 		if (link) {
-			const target: URL = new URL(link, `${baseUrl}/`);
-			if (!target.href.startsWith(`${baseUrl}/`)) {
+			const path = pathWithinApi(link, baseUrl);
+			if (path === undefined) {
+				const target = URL.canParse(link, `${baseUrl}/`) ? new URL(link, `${baseUrl}/`) : undefined;
 				throw fail(
-					`The API's next page link points outside the API (${target.origin}${target.pathname})`,
+					`The API's next page link points outside the API (${target ? `${target.origin}${target.pathname}` : 'not a web address'})`,
 					`The node does not follow it, so the access token stays with ${baseUrl}. ${records.length} records were read before it; nothing was output.`,
 				);
 			}
-			if (!seenLinks.has(target.href)) {
-				seenLinks.add(target.href);
-				next = { method: request.method, path: target.href.slice(baseUrl.length) };
+			if (!seenLinks.has(path)) {
+				seenLinks.add(path);
+				next = { method: request.method, path };
 			}
 		} else if (envelope.links === undefined && pageData.length >= pageSize) {
 			// An answer without links at all: the spec's rule, a full page means there may be more.
