@@ -541,6 +541,61 @@ describe('the token never shows', () => {
 	});
 
 	it.each([
+		['a line break', `${TOKEN.slice(0, 12)}\n${TOKEN.slice(12)}`],
+		['a Windows line break', `${TOKEN.slice(0, 12)}\r\n${TOKEN.slice(12)}`],
+		['a space', `${TOKEN.slice(0, 12)} ${TOKEN.slice(12)}`],
+		['a tab', `${TOKEN.slice(0, 12)}\t${TOKEN.slice(12)}`],
+	])(
+		'a token with %s inside is refused before sending, without showing it',
+		async (_label, token) => {
+			const { error, output } = await listLocations({}, { ...credentials, accessToken: token });
+			expect(output).toHaveLength(0);
+			expect(error?.message).toBe('The access token contains a space or line break');
+			expect(error?.description).toMatch(/on one line\. No request was sent\.$/);
+			expect(api.requests).toHaveLength(0);
+			const shown = JSON.stringify([error?.message, error?.description]);
+			expect(shown).not.toContain(TOKEN.slice(0, 12));
+			expect(shown).not.toContain(TOKEN.slice(12));
+		},
+	);
+
+	it('a token with spaces and line breaks around it is sent trimmed', async () => {
+		const { error } = await listLocations({}, { ...credentials, accessToken: `  ${TOKEN}\r\n` });
+		expect(error).toBeUndefined();
+		expect(api.requests[0].headers.authorization).toBe(`Bearer ${TOKEN}`);
+	});
+
+	it('is redacted in every form the API echoes it: URL-encoded, JSON-escaped, any case', async () => {
+		const token = 'tok+Ab/Cd=Ef"9x\\7c1e9d2a';
+		const echoes = [
+			token,
+			encodeURIComponent(token),
+			encodeURIComponent(token).toLowerCase(),
+			token.toUpperCase(),
+		];
+		api.reset(() => ({
+			status: 401,
+			body: {
+				status: 'error',
+				error: {
+					http_code: 401,
+					message: `Tokens ${echoes.join(' ')} are invalid`,
+					more_info: null,
+				},
+			},
+		}));
+		const { error } = await listLocations({}, { ...credentials, accessToken: token });
+		expect(error?.message).toContain('Tokens *** *** *** *** are invalid');
+		const shown = JSON.stringify([
+			error?.message,
+			error?.description,
+			(error as { errorResponse?: unknown })?.errorResponse,
+		]).toLowerCase();
+		expect(shown).not.toContain('ab/cd');
+		expect(shown).not.toContain('ab%2fcd');
+	});
+
+	it.each([
 		['user info', 'https://user:secret@api.example.com/v3', /user name or password/],
 		['a query', 'https://api.example.com/v3?x=1', /query/],
 		['a fragment', 'https://api.example.com/v3#top', /fragment/],

@@ -133,6 +133,17 @@ async function getConnection(this: Context, itemIndex?: number): Promise<Connect
 				itemIndex,
 			});
 		}
+		if (/\s/.test(token)) {
+			throw new NodeOperationError(
+				this.getNode(),
+				'The access token contains a space or line break',
+				{
+					description:
+						'A token is one unbroken text: the API refuses any space or line break in it. Paste the token again in the "Maintenance Management API" credential, on one line. No request was sent.',
+					itemIndex,
+				},
+			);
+		}
 		const problem = baseUrlProblem(typedBaseUrl);
 		if (problem) {
 			throw new NodeOperationError(this.getNode(), `The credential's ${label} ${problem}`, {
@@ -176,9 +187,22 @@ export function buildPath(template: string, values: Record<string, string | numb
 	});
 }
 
-/** Removes the token from any text, so that no error or log shows it, even when the API echoes it. */
-const redact = (text: string, token: string): string =>
-	token ? text.split(token).join('***') : text;
+/** The forms an echo can give the token in: as is, URL-encoded, JSON-escaped. */
+const tokenForms = (token: string): string[] => [
+	token,
+	encodeURIComponent(token),
+	JSON.stringify(token).slice(1, -1),
+];
+
+/**
+ * Removes the token from any text, in any of its forms and any letter case, so that no error or log
+ * shows it, even when the API echoes it.
+ */
+const redact = (text: string, token: string): string => {
+	if (!token) return text;
+	const forms = tokenForms(token).map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+	return text.replace(new RegExp(forms.join('|'), 'gi'), '***');
+};
 
 /** An error of the transport itself (not an API answer), with the token removed from its text. */
 const transportError = (
