@@ -199,7 +199,11 @@ describe('Return All with a base URL not in normal form', () => {
 			const page = Number(request.query.page);
 			const body = collectionPage(5, page, 2, { type: 'location' });
 			// Absolute, in the server's own form, as the live API sends them.
-			if (page < 3) body.links.next = `${api.url}${apiPath}/locations?page=${page + 1}&limit=2`;
+			if (page < 3)
+				body.links = {
+					...body.links,
+					next: `${api.url}${apiPath}/locations?page=${page + 1}&limit=2`,
+				};
 			return { status: 200, body };
 		});
 		const { error, output } = await listLocations(
@@ -218,7 +222,7 @@ describe('Return All with a base URL not in normal form', () => {
 	it('still refuses a next link that leaves the base path by a dot segment', async () => {
 		api.reset(() => {
 			const body = collectionPage(10, 1, 5);
-			body.links.next = `${api.url}/v3/../v4/failures?page=2`;
+			body.links = { ...body.links, next: `${api.url}/v3/../v4/failures?page=2` };
 			return { status: 200, body };
 		});
 		const { error, output } = await listLocations(
