@@ -277,6 +277,82 @@ describe('answers that are not the API envelope', () => {
 	});
 });
 
+describe('answers of another shape than the spec gives', () => {
+	it('a single-record operation answered with a list is an error, with nothing output', async () => {
+		api.reset(() => ({ status: 200, body: { data: [location(3), location(4)] } }));
+		const { error, output } = await getLocation('3');
+		expect(output).toHaveLength(0);
+		expect(error?.message).toBe(
+			'The API answered GET /locations/3 with a list of records, where the spec gives one record',
+		);
+		expect(error?.description).toMatch(/points at the Maintenance Management API, version 3/);
+	});
+
+	it('a list operation answered with one record is an error, with nothing output', async () => {
+		api.reset(() => ({ status: 200, body: { data: location(1) } }));
+		const { error, output } = await listLocations({ returnAll: true });
+		expect(output).toHaveLength(0);
+		expect(error?.message).toBe(
+			'The API answered GET /locations with one record, where the spec gives a list of records',
+		);
+	});
+
+	it('a later page answered with one record is an error too', async () => {
+		api.reset((request) =>
+			request.query.page === '2'
+				? { status: 200, body: { data: location(3) } }
+				: { status: 200, body: collectionPage(4, 1, 2, { type: 'location', path: 'locations' }) },
+		);
+		const { error, output } = await listLocations({ limit: 4 });
+		expect(output).toHaveLength(0);
+		expect(error?.message).toMatch(/with one record, where the spec gives a list of records$/);
+	});
+
+	it('a null element of a list is no record, and no TypeError', async () => {
+		api.reset(() => ({ status: 200, body: { data: [location(1), null, location(2)] } }));
+		const { error, output } = await listLocations();
+		expect(error).toBeUndefined();
+		expect(output.map((item) => item.json.id)).toEqual(['1', '2']);
+	});
+});
+
+describe('an attribute named __proto__', () => {
+	const hostile = (id: number) =>
+		JSON.parse(
+			`{"id":"${id}","type":"location","attributes":{"name":"L${id}","__proto__":{"polluted":"yes","name":"inherited"}}}`,
+		) as unknown;
+
+	it.each([true, false])(
+		'never becomes the prototype of an output item (Simplify %s)',
+		async (simplify) => {
+			api.reset((request) =>
+				request.path === '/v3/locations/1'
+					? { status: 200, body: { data: hostile(1) } }
+					: { status: 200, body: { data: [hostile(2)] } },
+			);
+			const get = await run({
+				resource: 'location',
+				operation: 'get',
+				id: { __rl: true, mode: 'id', value: '1' },
+				simplify,
+			});
+			const list = await listLocations({ simplify });
+			for (const { output, error } of [get, list]) {
+				expect(error).toBeUndefined();
+				expect(output).toHaveLength(1);
+				const json = output[0].json;
+				const record = (simplify ? json : json.attributes) as Record<string, unknown>;
+				expect(Object.getPrototypeOf(record)).toBe(Object.prototype);
+				expect(Object.getPrototypeOf(json)).toBe(Object.prototype);
+				expect(record.polluted).toBeUndefined();
+				expect(record.name).toMatch(/^L\d$/);
+				expect(Object.keys(record)).not.toContain('__proto__');
+			}
+			expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+		},
+	);
+});
+
 describe('faults and retries', () => {
 	it('retries a read after a dropped connection, in n8n-core', async () => {
 		api.reset((_r, index) =>

@@ -44,9 +44,40 @@ export interface ApiEnvelope {
 	links?: Record<string, string | undefined>;
 }
 
-/** The records of an answer: its `data`, whether one resource, a list or none. */
+const isResource = (value: unknown): value is ApiResource =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The records of an answer: its `data`, whether one resource, a list or none. An element that is not
+ * an object (a `null` in a list) is no record: it is skipped, so an item it stood for counts as not
+ * confirmed while the others stay confirmed.
+ */
 export const recordsOf = (envelope: ApiEnvelope): ApiResource[] =>
-	Array.isArray(envelope.data) ? envelope.data : envelope.data ? [envelope.data] : [];
+	Array.isArray(envelope.data)
+		? envelope.data.filter(isResource)
+		: isResource(envelope.data)
+			? [envelope.data]
+			: [];
+
+/**
+ * Makes every key of parsed JSON an own field, in place: a `__proto__` key is removed (copied by
+ * assignment, it would set an object's prototype instead of a field), and an object whose prototype
+ * was set that way gets a plain one back. Iterative, so a deep answer cannot exhaust the stack.
+ */
+function ownFieldsOnly<T>(value: T): T {
+	const pending: unknown[] = [value];
+	while (pending.length > 0) {
+		const current = pending.pop();
+		if (typeof current !== 'object' || current === null) continue;
+		const prototype: unknown = Object.getPrototypeOf(current);
+		if (prototype !== Object.prototype && prototype !== Array.prototype && prototype !== null)
+			Object.setPrototypeOf(current, Array.isArray(current) ? Array.prototype : Object.prototype);
+		if (Object.hasOwn(current, '__proto__'))
+			delete (current as Record<string, unknown>)['__proto__'];
+		for (const child of Object.values(current)) pending.push(child);
+	}
+	return value;
+}
 
 export interface RetryPolicy {
 	/** Attempts in all, the first one included. */
@@ -81,7 +112,14 @@ export interface ApiRequest {
 	path: string;
 	qs?: IDataObject;
 	body?: IDataObject;
+	/**
+	 * The shape of the answer's `data` the spec gives: one record or a list. An answer of the other
+	 * shape is an error; unchecked when absent.
+	 */
+	answers?: AnswerShape;
 }
+
+export type AnswerShape = 'one record' | 'a list of records';
 
 interface Connection {
 	baseUrl: string;
@@ -402,7 +440,16 @@ export async function apiRequest(
 			continue;
 		}
 		if (statusCode >= 200 && statusCode < 300) {
-			if (isEnvelope(response.body)) return response.body;
+			if (isEnvelope(response.body)) {
+				const given = Array.isArray(response.body.data) ? 'a list of records' : 'one record';
+				if (request.answers && given !== request.answers) {
+					throw fail(
+						`The API answered ${method} ${shownPath()} with ${given}, where the spec gives ${request.answers}`,
+						`Nothing was output for it, so an answer of another shape passes neither for a record nor for a list. Check that the base URL in the credential points at the Maintenance Management API, version 3.`,
+					);
+				}
+				return ownFieldsOnly(response.body);
+			}
 			const type = header(response.headers, 'content-type') || 'no content type';
 			throw fail(
 				`The API answered HTTP ${statusCode} with ${type} instead of its JSON envelope`,
@@ -462,8 +509,9 @@ export async function apiRequestAllItems(
 	const records: IDataObject[] = [];
 	const seenPages = new Set<string>();
 	const seenLinks = new Set<string>();
+	const listRequest: ApiRequest = { ...request, answers: 'a list of records' };
 	let next: ApiRequest | undefined = {
-		...request,
+		...listRequest,
 		qs: { ...request.qs, page: 1, limit: pageSize },
 	};
 	const fail = (message: string, description: string) =>
@@ -501,11 +549,11 @@ export async function apiRequestAllItems(
 			}
 			if (!seenLinks.has(path)) {
 				seenLinks.add(path);
-				next = { method: request.method, path };
+				next = { method: request.method, path, answers: listRequest.answers };
 			}
 		} else if (envelope.links === undefined && pageData.length >= pageSize) {
 			// An answer without links at all: the spec's rule, a full page means there may be more.
-			next = { ...request, qs: { ...request.qs, page: page + 1, limit: pageSize } };
+			next = { ...listRequest, qs: { ...request.qs, page: page + 1, limit: pageSize } };
 		}
 	}
 	return records;

@@ -119,6 +119,7 @@ export const updateMany: OperationModule = {
 	endpoint: {
 		method: 'PATCH',
 		path: '/locations',
+		answersList: true,
 		body: { fields: ['id'], collections: ['updateFields'], schema: locationSchema },
 	},
 	async executeAll(items) {
