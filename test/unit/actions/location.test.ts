@@ -181,6 +181,36 @@ describe('Location: Update Many, answers and input that do not pair up', () => {
 		const { error } = await updateMany([{ id: 1, fields: { name: 'A' } }]);
 		expect(error?.message).toBe('Item 1 was not confirmed by the API');
 	});
+
+	it('refuses the same location twice, naming both items, before anything is sent', async () => {
+		echoLocations();
+		const { error } = await updateMany([
+			{ id: 7, fields: { name: 'First' } },
+			{ id: 8, fields: { name: 'Other' } },
+			{ id: 7, fields: { code: 'Second' } },
+		]);
+		expect(error?.message).toBe('Item 3 updates location 7, which item 1 already updates');
+		expect(error?.description).toMatch(/Merge the fields of both items into one item/);
+		expect(server.requests).toHaveLength(0);
+	});
+
+	it('with Continue On Fail, the repeated item is an error item and the first change is sent', async () => {
+		echoLocations();
+		const { output, error } = await updateMany(
+			[
+				{ id: 7, fields: { name: 'First' } },
+				{ id: 7, fields: { name: 'Second' } },
+			],
+			true,
+		);
+		expect(error).toBeUndefined();
+		expect((server.requests[0].body as { locations: unknown[] }).locations).toEqual([
+			{ id: 7, name: 'First' },
+		]);
+		expect(output[0].json).toMatchObject({ id: '7', name: 'First' });
+		expect(output[1].json.error).toBe('Item 2 updates location 7, which item 1 already updates');
+		expect(output[1].pairedItem).toEqual({ item: 1 });
+	});
 });
 
 describe('Location: Get and Get Many', () => {
