@@ -167,6 +167,34 @@ describe('filters', () => {
 		).toBe(true);
 	});
 
+	describe('s_<field>_like', () => {
+		/** Sets location 1's observation and answers the IDs of the locations the pattern matches. */
+		const matching = async (observation: string, pattern: string): Promise<string[]> => {
+			const patched = await api('PATCH', '/locations', { locations: [{ id: 1, observation }] });
+			expect(patched.status).toBe(200);
+			const query = new URLSearchParams({ s_observation_like: pattern, limit: '2000' });
+			const answer = await api('GET', `/locations?${query}`);
+			expect(answer.status).toBe(200);
+			return answer.body.data.map((l: any) => l.id);
+		};
+
+		it.each([
+			['Pump ROOM 12', 'room', true],
+			['Pump ROOM 12', 'pump%12', true],
+			['Pump ROOM 12', '%room%', true],
+			['Pump ROOM 12', 'room%', false],
+			['Pump ROOM 12', '%12', true],
+			['Pump ROOM 12', '%%', true],
+			['Pump ROOM 12', 'pump%room%room', false],
+			['abab', 'ab%ab', true],
+			['aba', 'ab%ba', false],
+			['a.b*c', 'a.b*%', true],
+			['axbyc', 'a.b%', false],
+		])('%j matches %j: %s', async (observation, pattern, matches) => {
+			expect((await matching(observation, pattern)).includes('1')).toBe(matches);
+		});
+	});
+
 	it('adds assets_count only with with_assets_count=true', async () => {
 		expect((await api('GET', '/locations/1')).body.data.attributes.assets_count).toBeUndefined();
 		expect(
