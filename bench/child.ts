@@ -31,7 +31,17 @@ async function rawReturnAll(): Promise<number> {
 	}
 }
 
+/** The IDs of the first `count` locations PATCH /locations updates (locations and folders, no building). */
+async function updatableLocationIds(count: number): Promise<number[]> {
+	const response = await fetch(`${baseUrl}/locations?limit=2000`, { headers });
+	const body = (await response.json()) as { data: Array<{ id: string; type: string }> };
+	const ids = body.data.filter((l) => l.type !== 'building').map((l) => Number(l.id));
+	if (ids.length < count) throw new Error(`Only ${ids.length} locations can be updated`);
+	return ids.slice(0, count);
+}
+
 async function main(): Promise<void> {
+	const ids = mode.startsWith('locations') ? await updatableLocationIds(Number(countText)) : [];
 	const started = performance.now();
 	let records = 0;
 	if (mode === 'node') {
@@ -45,11 +55,10 @@ async function main(): Promise<void> {
 	} else if (mode === 'raw') {
 		records = await rawReturnAll();
 	} else if (mode === 'locations') {
-		const count = Number(countText);
 		const { output, error } = await runNode({
 			node: new MaintenanceManagement(),
 			credentials,
-			items: Array.from({ length: count }, (_, i) => ({ id: i + 1 })),
+			items: ids.map((id) => ({ id })),
 			parameters: {
 				resource: 'location',
 				operation: 'updateMany',
@@ -60,7 +69,7 @@ async function main(): Promise<void> {
 		if (error) throw error;
 		records = output.length;
 	} else if (mode === 'locationsRaw') {
-		for (let id = 1; id <= Number(countText); id++) {
+		for (const id of ids) {
 			const response = await fetch(`${baseUrl}/locations`, {
 				method: 'PATCH',
 				headers: { ...headers, 'Content-Type': 'application/json' },

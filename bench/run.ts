@@ -168,7 +168,8 @@ async function rateLimited(sandbox: RunningSandbox) {
 }
 
 async function locations(sandbox: RunningSandbox) {
-	await control(sandbox, 'POST', '/reset', { seed: { locations: 1000, failures: 100_000 } });
+	// 1,200 locations hold 1,000 that PATCH /locations updates (buildings are not among them).
+	await control(sandbox, 'POST', '/reset', { seed: { locations: 1200, failures: 100_000 } });
 	const { baseUrl, token } = sandbox.environments.sandbox;
 	const ours: number[] = [];
 	const anchor: number[] = [];

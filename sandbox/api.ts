@@ -140,8 +140,18 @@ const updateLocations: Handler = (context) => {
 	const entries: unknown[] = Array.isArray(body.locations) ? body.locations : [];
 	entries.forEach((entry, index) => {
 		const element = asObject(entry);
-		if (Number.isInteger(element.id) && !store.locations.byId.has(String(element.id))) {
+		const found = Number.isInteger(element.id)
+			? store.locations.byId.get(String(element.id))
+			: undefined;
+		if (Number.isInteger(element.id) && !found) {
 			problems.add(`locations[${index}].id`, 'No location has this id.');
+		}
+		// The spec's answer holds Location and location-folder resources only: no building is updated.
+		if (found?.type === 'building') {
+			problems.add(
+				`locations[${index}].id`,
+				'This is a building: only locations and location folders are updated here.',
+			);
 		}
 		if (typeof element.code === 'string' && Number.isInteger(element.id)) {
 			const target = store.locations.byId.get(String(element.id));

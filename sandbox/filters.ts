@@ -5,14 +5,30 @@ const RESERVED = new Set(['page', 'limit', 'expanded', 'with_assets_count', 'sor
 const text = (value: unknown): string =>
 	value === null || value === undefined ? '' : String(value);
 
-/** `%` is a wildcard; without one the pattern matches anywhere. Case-insensitive. */
+/**
+ * `%` is a wildcard; without one the pattern matches anywhere. Case-insensitive. Matched segment by
+ * segment (the first as a prefix, the last as a suffix, the others leftmost in between), which is
+ * exact for `%` alone and takes time linear in the value per segment, never backtracking.
+ */
 const likeMatcher = (pattern: string): ((value: unknown) => boolean) => {
-	const escaped = pattern
-		.toLowerCase()
-		.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-		.replace(/%/g, '.*');
-	const regex = new RegExp(pattern.includes('%') ? `^${escaped}$` : escaped);
-	return (value) => regex.test(text(value).toLowerCase());
+	const segments = pattern.toLowerCase().split('%');
+	if (segments.length === 1) return (value) => text(value).toLowerCase().includes(segments[0]);
+	const first = segments[0];
+	const last = segments[segments.length - 1];
+	const middle = segments.slice(1, -1).filter((segment) => segment !== '');
+	return (value) => {
+		const subject = text(value).toLowerCase();
+		if (subject.length < first.length + last.length) return false;
+		if (!subject.startsWith(first) || !subject.endsWith(last)) return false;
+		let from = first.length;
+		const end = subject.length - last.length;
+		for (const segment of middle) {
+			const at = subject.indexOf(segment, from);
+			if (at < 0 || at + segment.length > end) return false;
+			from = at + segment.length;
+		}
+		return true;
+	};
 };
 
 type Predicate = (attributes: Record<string, unknown>) => boolean;

@@ -20,6 +20,11 @@ import {
 } from './events';
 import { refusal } from './guard';
 import { ApiError, BodyTooLarge, MAX_BODY_BYTES, MESSAGES, readBody } from './http';
+import { RequestLog } from './requestLog';
+
+/** The request log keeps the latest requests up to these bounds (see RequestLog). */
+const LOG_MAX_REQUESTS = 5000;
+const LOG_MAX_BYTES = 16 * 1024 * 1024;
 
 export type Environment = 'production' | 'sandbox';
 
@@ -47,6 +52,8 @@ export interface SandboxOptions {
 	 * credential holds it); SANDBOX_WEBHOOK_SECRET in `npm run sandbox`.
 	 */
 	webhookSecret?: string;
+	/** Bounds of the request log: 5000 requests and 16 MiB of logged text unless set. */
+	requestLog?: { maxRequests?: number; maxBytes?: number };
 }
 
 export type PageCaps = Record<string, number>;
@@ -176,7 +183,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 	let latencyMs = options.latencyMs ?? 0;
 	let faults: Fault[] = [];
 	let subscriptions: Subscription[] = [];
-	let log: LoggedRequest[] = [];
+	const log = new RequestLog<LoggedRequest>(
+		options.requestLog?.maxRequests ?? LOG_MAX_REQUESTS,
+		options.requestLog?.maxBytes ?? LOG_MAX_BYTES,
+	);
 	let seq = 0;
 	let pageCaps: PageCaps = checkPageCaps({ ...options.pageCaps });
 	let violations: ContractViolation[] = [];
@@ -251,7 +261,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		faults = [];
 		subscriptions = [];
 		deliveries = [];
-		log = [];
+		log.clear();
 		pageCaps = checkPageCaps({ ...options.pageCaps, ...(body.pageCaps as PageCaps) });
 		windows.clear();
 	};
@@ -264,9 +274,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		query: URLSearchParams,
 	) => {
 		const parts = path.split('/').filter(Boolean);
-		if (method === 'GET' && path === '/requests') return send(res, 200, { requests: log });
+		if (method === 'GET' && path === '/requests') return send(res, 200, { requests: log.list() });
 		if (method === 'DELETE' && path === '/requests') {
-			log = [];
+			log.clear();
 			return send(res, 200, { cleared: true });
 		}
 		if (method === 'POST' && path === '/reset') {
@@ -536,8 +546,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		const path = match[2].replace(/\/+$/, '') || '/';
 		const method = req.method ?? 'GET';
 		const headers: Record<string, string> = {};
-		for (const [name, value] of Object.entries(req.headers))
+		let headerBytes = 0;
+		for (const [name, value] of Object.entries(req.headers)) {
 			headers[name] = name === 'authorization' ? 'Bearer ***' : String(value);
+			headerBytes += name.length + headers[name].length;
+		}
 		const entry: LoggedRequest = {
 			seq: ++seq,
 			method,
@@ -549,7 +562,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			headers,
 			at: new Date().toISOString(),
 		};
-		log.push(entry);
+		log.add(entry, Buffer.byteLength(req.url ?? '') + headerBytes);
 		if (contract)
 			report(
 				entry,
@@ -597,6 +610,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			});
 		if (token !== tokens.token && token !== tokens.readOnlyToken)
 			return answer(401, new ApiError(401, MESSAGES[401]).body());
+		log.keepBody(entry, body, Buffer.byteLength(text));
 		const limit = rateHeaders(`${env}:${token}`);
 		if (limit.limited) return answer(429, new ApiError(429, MESSAGES[429]).body(), limit.headers);
 		if (fault?.status)

@@ -14,7 +14,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { detectEvent } from './detection';
 import { EVENTS } from './events';
 import type { Protection } from './protection';
-import { isAuthorized } from './protection';
+import { carriesSecret, headersWithoutSecret, isAuthorized } from './protection';
 
 const ALL_EVENTS = '*';
 
@@ -35,23 +35,25 @@ interface TriggerOptions {
 	includeHeaders?: boolean;
 }
 
-/** Headers that carry credentials whatever the protection: never output. */
-const SECRET_HEADERS = new Set([
-	'authorization',
-	'proxy-authorization',
-	'cookie',
-	'x-webhook-secret',
-]);
+/** The longest event text the answer repeats; the started item keeps the whole text. */
+const ECHOED_EVENT_LENGTH = 100;
+
+/** The event as the answer repeats it: a sender cannot make the answer as large as its delivery. */
+const echoed = (event: string | null): string | null =>
+	event !== null && event.length > ECHOED_EVENT_LENGTH
+		? `${event.slice(0, ECHOED_EVENT_LENGTH)}…`
+		: event;
 
 const hasKeys = (object: IDataObject): boolean => {
 	for (const _key in object) return true;
 	return false;
 };
 
-/** A shallow copy of the query without the parameter that carries the secret. */
-const without = (query: IDataObject, name: string): IDataObject => {
+/** A shallow copy of the query without the parameter that carries the secret, nor any value holding it. */
+const without = (query: IDataObject, name: string, secret: string): IDataObject => {
 	const copy: IDataObject = {};
-	for (const key in query) if (key !== name) copy[key] = query[key];
+	for (const key in query)
+		if (key !== name && !carriesSecret(query[key], secret)) copy[key] = query[key];
 	return copy;
 };
 
@@ -311,7 +313,7 @@ export class MaintenanceManagementTrigger implements INodeType {
 				webhookResponse: {
 					received: true,
 					ignored: true,
-					event,
+					event: echoed(event),
 					reason:
 						event === null
 							? 'The event could not be detected'
@@ -326,23 +328,14 @@ export class MaintenanceManagementTrigger implements INodeType {
 			receivedAt: new Date().toISOString(),
 			payload,
 		};
-		const outputQuery = protection === 'query' ? without(query, secretName) : query;
+		// Proxies copy the URL and credentials into headers (X-Original-URI, Referer,
+		// X-Forwarded-Authorization), encoded in many ways: whatever holds the secret is left out.
+		const secret = protection === 'none' ? '' : String(credentials?.secret ?? '');
+		const outputQuery = without(query, protection === 'query' ? secretName : '', secret);
 		if (hasKeys(outputQuery)) json.query = outputQuery;
-		if (options.includeHeaders) {
-			// Proxies copy the URL into headers such as X-Original-URI or Referer, so every header that
-			// holds the secret is left out, not only the one it was sent in.
-			const secret = protection === 'none' ? '' : String(credentials?.secret ?? '');
-			const copy: IDataObject = {};
-			for (const name in headers) {
-				const value = headers[name];
-				const text = typeof value === 'string' ? value : JSON.stringify(value);
-				if (SECRET_HEADERS.has(name) || (secret !== '' && text.includes(secret))) continue;
-				copy[name] = value;
-			}
-			json.headers = copy;
-		}
+		if (options.includeHeaders) json.headers = headersWithoutSecret(headers, secret) as IDataObject;
 		return {
-			webhookResponse: { received: true, event },
+			webhookResponse: { received: true, event: echoed(event) },
 			workflowData: [[{ json }]],
 		};
 	}

@@ -367,6 +367,36 @@ describe('the trigger and the AI tool in a running n8n', () => {
 		expect(JSON.stringify([otherEnvironment, noVersion])).not.toContain(token);
 	});
 
+	it('Include Headers: no form of the secret is in the stored execution data', async () => {
+		const percentEncoded = [...WEBHOOK_SECRET]
+			.map((c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`)
+			.join('');
+		const basic = Buffer.from(`svc:${WEBHOOK_SECRET}`).toString('base64');
+		const before = (await n8n.newestExecution('mmE2eTrigger0001'))?.id;
+		const delivered = await fetch(webhookUrl(`?token=${WEBHOOK_SECRET}`), {
+			method: 'POST',
+			headers: {
+				'Content-Type': 'application/json',
+				'X-Original-URI': `/webhook/x?token=${percentEncoded}`,
+				Referer: `https://proxy.example/hook?token=${percentEncoded.toUpperCase()}`,
+				'X-Forwarded-Authorization': `Basic ${basic}`,
+				'X-Relay-Credentials': `basic ${basic}`,
+				'X-Copy': WEBHOOK_SECRET.toUpperCase(),
+				'X-E2e-Mark': 'headers-kept',
+			},
+			body: JSON.stringify({ event: 'FAILURE_CREATED', data: { id: '1' } }),
+		});
+		expect(delivered.status).toBe(200);
+		await n8n.waitFor(async () => {
+			const newest = await n8n.newestExecution('mmE2eTrigger0001');
+			return newest !== null && newest.id !== before && newest.status === 'success';
+		}, 'the Include Headers run to be stored');
+		const stored = JSON.stringify((await n8n.newestExecution('mmE2eTrigger0001'))?.data);
+		expect(stored).toContain('headers-kept');
+		for (const form of [WEBHOOK_SECRET, percentEncoded, basic])
+			expect(stored.toLowerCase()).not.toContain(form.toLowerCase());
+	});
+
 	it('answers a malformed body without starting anything', async () => {
 		const response = await fetch(webhookUrl(`?token=${WEBHOOK_SECRET}`), {
 			method: 'POST',

@@ -199,9 +199,14 @@ export class N8nInstance {
 	}
 
 	private async lastExecutionId(workflowId: string): Promise<number | undefined> {
+		return (await this.newestExecution(workflowId))?.id;
+	}
+
+	/** The newest execution of a workflow as n8n stored it in its database, or null. */
+	async newestExecution(workflowId: string): Promise<(ExecutionResult & { id: number }) | null> {
 		const file = join(this.userFolder, `execution-${workflowId}.json`);
 		await this.storedExecution(workflowId, file);
-		return (JSON.parse(readFileSync(file, 'utf8')) as { id: number } | null)?.id;
+		return JSON.parse(readFileSync(file, 'utf8')) as (ExecutionResult & { id: number }) | null;
 	}
 
 	/** Writes the newest stored execution of a workflow (or null) to a file, read with Node 24's sqlite. */

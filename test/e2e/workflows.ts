@@ -152,7 +152,7 @@ export function actionsWorkflow(cases: OperationCase[]) {
 }
 
 /**
- * The trigger at its newest version, for two events, protected by a secret in the query; each run asks the sandbox for one
+ * The trigger at its newest version, for two events, protected by a secret in the query, with Include Headers; each run asks the sandbox for one
  * work order with a marker parameter naming the event and the method, so the test sees what started.
  */
 export function triggerWorkflow() {
@@ -174,6 +174,7 @@ export function triggerWorkflow() {
 					events: ['FAILURE_CREATED', 'BUY_ORDER_UPDATED'],
 					authentication: 'query',
 					parameterName: 'token',
+					options: { includeHeaders: true },
 				},
 				credentials: { maintenanceManagementWebhookApi: WEBHOOK_CREDENTIAL },
 			},

@@ -167,6 +167,34 @@ describe('filters', () => {
 		).toBe(true);
 	});
 
+	describe('s_<field>_like', () => {
+		/** Sets location 3's observation and answers the IDs of the locations the pattern matches. */
+		const matching = async (observation: string, pattern: string): Promise<string[]> => {
+			const patched = await api('PATCH', '/locations', { locations: [{ id: 3, observation }] });
+			expect(patched.status).toBe(200);
+			const query = new URLSearchParams({ s_observation_like: pattern, limit: '2000' });
+			const answer = await api('GET', `/locations?${query}`);
+			expect(answer.status).toBe(200);
+			return answer.body.data.map((l: any) => l.id);
+		};
+
+		it.each([
+			['Pump ROOM 12', 'room', true],
+			['Pump ROOM 12', 'pump%12', true],
+			['Pump ROOM 12', '%room%', true],
+			['Pump ROOM 12', 'room%', false],
+			['Pump ROOM 12', '%12', true],
+			['Pump ROOM 12', '%%', true],
+			['Pump ROOM 12', 'pump%room%room', false],
+			['abab', 'ab%ab', true],
+			['aba', 'ab%ba', false],
+			['a.b*c', 'a.b*%', true],
+			['axbyc', 'a.b%', false],
+		])('%j matches %j: %s', async (observation, pattern, matches) => {
+			expect((await matching(observation, pattern)).includes('3')).toBe(matches);
+		});
+	});
+
 	it('adds assets_count only with with_assets_count=true', async () => {
 		expect((await api('GET', '/locations/1')).body.data.attributes.assets_count).toBeUndefined();
 		expect(
@@ -300,6 +328,40 @@ describe('state', () => {
 		expect(updated.body.data.attributes.name).toBe('Belt XL');
 		await api('PATCH', '/locations', { locations: [{ id: 4, name: 'Plant room' }] });
 		expect((await api('GET', '/locations/4')).body.data.attributes.name).toBe('Plant room');
+	});
+
+	it('PATCH /locations answers Location and location-folder resources, and refuses a building', async () => {
+		const types = async (id: number) => (await api('GET', `/locations/${id}`)).body.data.type;
+		expect([await types(1), await types(2), await types(3)]).toEqual([
+			'building',
+			'location-folder',
+			'location',
+		]);
+		const updated = await api('PATCH', '/locations', {
+			locations: [
+				{ id: 2, name: 'Floor two' },
+				{ id: 3, name: 'Room three' },
+			],
+		});
+		expect(updated.status).toBe(200);
+		expect(updated.body.data.map((l: any) => [l.id, l.type, l.attributes.name])).toEqual([
+			['2', 'location-folder', 'Floor two'],
+			['3', 'location', 'Room three'],
+		]);
+		const building = await api('PATCH', '/locations', {
+			locations: [
+				{ id: 3, name: 'Not applied' },
+				{ id: 1, name: 'Headquarters' },
+			],
+		});
+		expect(building.status).toBe(400);
+		expect(building.body.error.properties).toEqual({
+			'locations[1].id': [
+				'This is a building: only locations and location folders are updated here.',
+			],
+		});
+		expect((await api('GET', '/locations/1')).body.data.attributes.name).toBe('Building 1');
+		expect((await api('GET', '/locations/3')).body.data.attributes.name).toBe('Room three');
 	});
 
 	it('changes stock with batches and transfers, and refuses to go below zero', async () => {

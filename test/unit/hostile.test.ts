@@ -183,6 +183,60 @@ describe('Return All', () => {
 	});
 });
 
+describe('Return All with a base URL not in normal form', () => {
+	/** [label, the base URL as typed, the API's path as the server sends it in its links] */
+	const forms: Array<[string, (origin: string) => string, string]> = [
+		['an upper-case scheme', (origin) => `${origin.replace('http://', 'HTTP://')}/v3`, '/v3'],
+		['a dot segment', (origin) => `${origin}/api/../v3`, '/v3'],
+		['an encoded space', (origin) => `${origin}/my%20api/v3`, '/my%20api/v3'],
+		['a space typed as is', (origin) => `${origin}/my api/v3/`, '/my%20api/v3'],
+		['lower-case hex escapes', (origin) => `${origin}/a%2fb%7ec/v3`, '/a%2Fb~c/v3'],
+		['an encoded dot segment', (origin) => `${origin}/x/%2e%2E/v3`, '/v3'],
+	];
+
+	it.each(forms)('reads every page with %s', async (_label, typed, apiPath) => {
+		api.reset((request) => {
+			const page = Number(request.query.page);
+			const body = collectionPage(5, page, 2, { type: 'location' });
+			// Absolute, in the server's own form, as the live API sends them.
+			if (page < 3)
+				body.links = {
+					...body.links,
+					next: `${api.url}${apiPath}/locations?page=${page + 1}&limit=2`,
+				};
+			return { status: 200, body };
+		});
+		const { error, output } = await listLocations(
+			{ returnAll: true },
+			{ ...credentials, productionBaseUrl: typed(api.url) },
+		);
+		expect(error).toBeUndefined();
+		expect(output.map((item) => item.json.id)).toEqual(['1', '2', '3', '4', '5']);
+		expect(api.requests.map((r) => `${r.path}?${r.query.page}`)).toEqual([
+			`${apiPath}/locations?1`,
+			`${apiPath}/locations?2`,
+			`${apiPath}/locations?3`,
+		]);
+	});
+
+	it('still refuses a next link that leaves the base path by a dot segment', async () => {
+		api.reset(() => {
+			const body = collectionPage(10, 1, 5);
+			body.links = { ...body.links, next: `${api.url}/v3/../v4/failures?page=2` };
+			return { status: 200, body };
+		});
+		const { error, output } = await listLocations(
+			{ returnAll: true },
+			{ ...credentials, productionBaseUrl: `${api.url.toUpperCase()}/v3` },
+		);
+		expect(output).toHaveLength(0);
+		expect(error?.message).toBe(
+			`The API's next page link points outside the API (${api.url}/v4/failures)`,
+		);
+		expect(api.requests).toHaveLength(1);
+	});
+});
+
 describe('answers that are not the API envelope', () => {
 	const cases: Array<[string, Reply, RegExp]> = [
 		[
@@ -221,6 +275,82 @@ describe('answers that are not the API envelope', () => {
 		expect(error?.message).toMatch(/HTTP 201/);
 		expect(api.requests).toHaveLength(1);
 	});
+});
+
+describe('answers of another shape than the spec gives', () => {
+	it('a single-record operation answered with a list is an error, with nothing output', async () => {
+		api.reset(() => ({ status: 200, body: { data: [location(3), location(4)] } }));
+		const { error, output } = await getLocation('3');
+		expect(output).toHaveLength(0);
+		expect(error?.message).toBe(
+			'The API answered GET /locations/3 with a list of records, where the spec gives one record',
+		);
+		expect(error?.description).toMatch(/points at the Maintenance Management API, version 3/);
+	});
+
+	it('a list operation answered with one record is an error, with nothing output', async () => {
+		api.reset(() => ({ status: 200, body: { data: location(1) } }));
+		const { error, output } = await listLocations({ returnAll: true });
+		expect(output).toHaveLength(0);
+		expect(error?.message).toBe(
+			'The API answered GET /locations with one record, where the spec gives a list of records',
+		);
+	});
+
+	it('a later page answered with one record is an error too', async () => {
+		api.reset((request) =>
+			request.query.page === '2'
+				? { status: 200, body: { data: location(3) } }
+				: { status: 200, body: collectionPage(4, 1, 2, { type: 'location', path: 'locations' }) },
+		);
+		const { error, output } = await listLocations({ limit: 4 });
+		expect(output).toHaveLength(0);
+		expect(error?.message).toMatch(/with one record, where the spec gives a list of records$/);
+	});
+
+	it('a null element of a list is no record, and no TypeError', async () => {
+		api.reset(() => ({ status: 200, body: { data: [location(1), null, location(2)] } }));
+		const { error, output } = await listLocations();
+		expect(error).toBeUndefined();
+		expect(output.map((item) => item.json.id)).toEqual(['1', '2']);
+	});
+});
+
+describe('an attribute named __proto__', () => {
+	const hostile = (id: number) =>
+		JSON.parse(
+			`{"id":"${id}","type":"location","attributes":{"name":"L${id}","__proto__":{"polluted":"yes","name":"inherited"}}}`,
+		) as unknown;
+
+	it.each([true, false])(
+		'never becomes the prototype of an output item (Simplify %s)',
+		async (simplify) => {
+			api.reset((request) =>
+				request.path === '/v3/locations/1'
+					? { status: 200, body: { data: hostile(1) } }
+					: { status: 200, body: { data: [hostile(2)] } },
+			);
+			const get = await run({
+				resource: 'location',
+				operation: 'get',
+				id: { __rl: true, mode: 'id', value: '1' },
+				simplify,
+			});
+			const list = await listLocations({ simplify });
+			for (const { output, error } of [get, list]) {
+				expect(error).toBeUndefined();
+				expect(output).toHaveLength(1);
+				const json = output[0].json;
+				const record = (simplify ? json : json.attributes) as Record<string, unknown>;
+				expect(Object.getPrototypeOf(record)).toBe(Object.prototype);
+				expect(Object.getPrototypeOf(json)).toBe(Object.prototype);
+				expect(record.polluted).toBeUndefined();
+				expect(record.name).toMatch(/^L\d$/);
+				expect(Object.keys(record)).not.toContain('__proto__');
+			}
+			expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+		},
+	);
 });
 
 describe('faults and retries', () => {
@@ -488,6 +618,61 @@ describe('the token never shows', () => {
 		expect(mentionsToken(error?.message)).toBe(false);
 		expect(mentionsToken(error?.description)).toBe(false);
 		expect(mentionsToken((error as { errorResponse?: unknown })?.errorResponse)).toBe(false);
+	});
+
+	it.each([
+		['a line break', `${TOKEN.slice(0, 12)}\n${TOKEN.slice(12)}`],
+		['a Windows line break', `${TOKEN.slice(0, 12)}\r\n${TOKEN.slice(12)}`],
+		['a space', `${TOKEN.slice(0, 12)} ${TOKEN.slice(12)}`],
+		['a tab', `${TOKEN.slice(0, 12)}\t${TOKEN.slice(12)}`],
+	])(
+		'a token with %s inside is refused before sending, without showing it',
+		async (_label, token) => {
+			const { error, output } = await listLocations({}, { ...credentials, accessToken: token });
+			expect(output).toHaveLength(0);
+			expect(error?.message).toBe('The access token contains a space or line break');
+			expect(error?.description).toMatch(/on one line\. No request was sent\.$/);
+			expect(api.requests).toHaveLength(0);
+			const shown = JSON.stringify([error?.message, error?.description]);
+			expect(shown).not.toContain(TOKEN.slice(0, 12));
+			expect(shown).not.toContain(TOKEN.slice(12));
+		},
+	);
+
+	it('a token with spaces and line breaks around it is sent trimmed', async () => {
+		const { error } = await listLocations({}, { ...credentials, accessToken: `  ${TOKEN}\r\n` });
+		expect(error).toBeUndefined();
+		expect(api.requests[0].headers.authorization).toBe(`Bearer ${TOKEN}`);
+	});
+
+	it('is redacted in every form the API echoes it: URL-encoded, JSON-escaped, any case', async () => {
+		const token = 'tok+Ab/Cd=Ef"9x\\7c1e9d2a';
+		const echoes = [
+			token,
+			encodeURIComponent(token),
+			encodeURIComponent(token).toLowerCase(),
+			token.toUpperCase(),
+		];
+		api.reset(() => ({
+			status: 401,
+			body: {
+				status: 'error',
+				error: {
+					http_code: 401,
+					message: `Tokens ${echoes.join(' ')} are invalid`,
+					more_info: null,
+				},
+			},
+		}));
+		const { error } = await listLocations({}, { ...credentials, accessToken: token });
+		expect(error?.message).toContain('Tokens *** *** *** *** are invalid');
+		const shown = JSON.stringify([
+			error?.message,
+			error?.description,
+			(error as { errorResponse?: unknown })?.errorResponse,
+		]).toLowerCase();
+		expect(shown).not.toContain('ab/cd');
+		expect(shown).not.toContain('ab%2fcd');
 	});
 
 	it.each([

@@ -99,3 +99,32 @@ describe("the node's requests against spec/openapi.yaml", () => {
 		]);
 	});
 });
+
+/** Whether the document's success answer of an operation has a list as its `data`. */
+function answersList(name: string): boolean {
+	const [method, template] = name.split(' ');
+	const operation = (contract.document.paths as Json)[template][method.toLowerCase()] as Json;
+	const success = Object.entries(operation.responses as Json).find(([status]) => /^2/.test(status));
+	const schema = resolve(resolve(success![1]).content['application/json'].schema);
+	const data = resolve(schema.properties.data);
+	if (data.type === 'array') return true;
+	const variants = ((data.oneOf as Json[]) ?? [data]).map(resolve);
+	expect(variants.every((variant) => variant.type === 'object')).toBe(true);
+	return false;
+}
+
+describe("the answers' shapes against spec/openapi.yaml", () => {
+	it.each(OPERATIONS.map((o) => [o.label, o] as const))(
+		'%s expects the shape of data the document gives',
+		(_label, { name, endpoint }) => {
+			expect(Boolean(endpoint.list || endpoint.answersList)).toBe(answersList(name));
+		},
+	);
+
+	it('three operations that are not paged answer a list', () => {
+		expect(OPERATIONS.filter((o) => o.endpoint.answersList).map((o) => o.name)).toEqual(
+			expect.arrayContaining(['PATCH /locations', 'POST /works']),
+		);
+		expect(OPERATIONS.filter((o) => o.endpoint.answersList)).toHaveLength(3);
+	});
+});

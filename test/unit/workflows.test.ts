@@ -1,6 +1,7 @@
 import { validateWorkflow } from '@action-validator/core';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isMap, isScalar, parseDocument, visit } from 'yaml';
 
 const read = (name: string) =>
 	readFileSync(join(__dirname, '..', '..', '.github', 'workflows', name), 'utf8');
@@ -26,11 +27,147 @@ describe('GitHub Actions workflows', () => {
 	it('publish runs on a version tag, with an OIDC token, verifies, then publishes with provenance', () => {
 		const publish = read('publish.yml');
 		expect(publish).toMatch(/^on:\n {2}push:\n {4}tags: \['v\*\.\*\.\*'\]$/m);
-		expect(publish).toMatch(/^permissions:\n {2}contents: read\n {2}id-token: write$/m);
 		expect(publish.indexOf('npm run verify')).toBeGreaterThan(0);
 		expect(publish.indexOf('npm publish --provenance')).toBeGreaterThan(
 			publish.indexOf('npm run verify'),
 		);
 		expect(publish).not.toMatch(/NPM_TOKEN|NODE_AUTH_TOKEN/);
+	});
+});
+
+interface Step {
+	uses?: string;
+	run?: string;
+	with?: Record<string, unknown>;
+}
+interface Job {
+	permissions?: Record<string, string>;
+	container?: string | { image: string };
+	steps: Step[];
+}
+interface Workflow {
+	permissions?: unknown;
+	jobs: Record<string, Job>;
+}
+
+/** The workflow as data, and every `uses:` with the comment written after it. */
+function parsed(source: string): { workflow: Workflow; uses: Array<[string, string]> } {
+	const document = parseDocument(source);
+	const uses: Array<[string, string]> = [];
+	visit(document, {
+		Pair(_key, pair) {
+			if (isScalar(pair.key) && pair.key.value === 'uses' && isScalar(pair.value))
+				uses.push([String(pair.value.value), (pair.value.comment ?? '').trim()]);
+		},
+	});
+	expect(isMap(document.contents)).toBe(true);
+	return { workflow: document.toJS() as Workflow, uses };
+}
+
+/** What a workflow breaks of the supply-chain rules; empty when it keeps them all. */
+function supplyChainProblems(source: string): string[] {
+	const { workflow, uses } = parsed(source);
+	const problems: string[] = [];
+	for (const [action, comment] of uses) {
+		if (!/^[\w.-]+\/[\w./-]+@[0-9a-f]{40}$/.test(action))
+			problems.push(`${action} is not pinned by a full commit SHA`);
+		if (!/^v\d+\.\d+\.\d+$/.test(comment)) problems.push(`${action} has no version comment`);
+	}
+	const top = workflow.permissions;
+	if (typeof top !== 'object' || top === null || Object.keys(top).length > 0)
+		problems.push('the workflow grants permissions to every job');
+	for (const [name, job] of Object.entries(workflow.jobs)) {
+		const permissions = job.permissions ?? {};
+		if (job.permissions === undefined) problems.push(`job ${name} sets no permissions`);
+		for (const [scope, level] of Object.entries(permissions)) {
+			const allowed =
+				scope === 'contents' ? level === 'read' : scope === 'id-token' && name === 'publish';
+			if (!allowed) problems.push(`job ${name} holds ${scope}: ${level}`);
+		}
+		const image = typeof job.container === 'object' ? job.container.image : job.container;
+		if (image !== undefined && !/@sha256:[0-9a-f]{64}$/.test(image))
+			problems.push(`job ${name} runs in ${image}, not pinned by digest`);
+		for (const step of job.steps) {
+			if (
+				step.uses?.startsWith('actions/checkout@') &&
+				step.with?.['persist-credentials'] !== false
+			)
+				problems.push(`job ${name} keeps checkout's credentials`);
+			for (const [, tool, version] of (step.run ?? '').matchAll(
+				/\bnpm (?:install|i) (?:--global|-g) (\S+?)@(\S+)/g,
+			))
+				if (!/^\d+\.\d+\.\d+$/.test(version))
+					problems.push(`${tool}@${version} is not an exact version`);
+			if (
+				step.with?.['node-version'] !== undefined &&
+				!/^\d+\.\d+\.\d+$/.test(String(step.with['node-version']))
+			)
+				problems.push(`node-version ${String(step.with['node-version'])} is not an exact version`);
+		}
+	}
+	return problems;
+}
+
+describe('the supply chain of the workflows', () => {
+	it.each(['ci.yml', 'publish.yml'])(
+		'%s pins every action, tool and image and grants least privilege',
+		(name) => {
+			expect(supplyChainProblems(read(name))).toEqual([]);
+		},
+	);
+
+	it('only the publish job holds the OIDC token', () => {
+		const publish = parsed(read('publish.yml')).workflow;
+		expect(publish.jobs.publish.permissions).toEqual({ contents: 'read', 'id-token': 'write' });
+		expect(parsed(read('ci.yml')).workflow.jobs.test.permissions).toEqual({ contents: 'read' });
+	});
+
+	it.each([
+		[
+			'a tag',
+			(yml: string) => yml.replace(/checkout@[0-9a-f]{40} # v[\d.]+/, 'checkout@v6'),
+			/not pinned by a full commit SHA/,
+		],
+		[
+			'a SHA without its version',
+			(yml: string) => yml.replace(/(checkout@[0-9a-f]{40}) # v[\d.]+/, '$1'),
+			/no version comment/,
+		],
+		[
+			'a floating npm',
+			(yml: string) => yml.replace(/npm@[\d.]+/, 'npm@latest'),
+			/npm@latest is not an exact version/,
+		],
+		[
+			'a floating Node',
+			(yml: string) => yml.replace(/node-version: [\d.]+/, 'node-version: 24'),
+			/node-version 24/,
+		],
+		[
+			'checkout credentials kept',
+			(yml: string) => yml.replace('persist-credentials: false', 'persist-credentials: true'),
+			/keeps checkout's credentials/,
+		],
+		[
+			'write access for the job',
+			(yml: string) => yml.replace(/ {6}contents: read/, '      contents: write'),
+			/holds contents: write/,
+		],
+		[
+			'permissions for every job',
+			(yml: string) => yml.replace('permissions: {}', 'permissions:\n  id-token: write'),
+			/every job/,
+		],
+	])('finds %s in publish.yml', (_label, change, problem) => {
+		const changed = change(read('publish.yml'));
+		expect(changed).not.toBe(read('publish.yml'));
+		expect(supplyChainProblems(changed).join('\n')).toMatch(problem);
+	});
+
+	it('finds a container image by tag in ci.yml', () => {
+		const changed = read('ci.yml').replace(/@sha256:[0-9a-f]{64}/, '');
+		expect(supplyChainProblems(changed)).toEqual([
+			'job test runs in node:20-bookworm, not pinned by digest',
+		]);
 	});
 });

@@ -10,7 +10,7 @@ import {
 } from '../helpers/empty';
 import { displayNames, itemNumber, LINE_BREAK, normalize, validate } from '../helpers/input';
 import { toItems } from '../helpers/simplify';
-import type { ApiEnvelope, ApiRequest, ApiResource, RetryPolicy } from '../transport';
+import type { AnswerShape, ApiEnvelope, ApiRequest, ApiResource, RetryPolicy } from '../transport';
 import {
 	apiRequest,
 	apiRequestAllItems,
@@ -21,7 +21,11 @@ import {
 	recordsOf,
 	RETRY_CEILING,
 } from '../transport';
-import type { OperationModule } from './types';
+import type { Endpoint, OperationModule } from './types';
+
+/** The shape of `data` the spec gives for an endpoint's answer. */
+const answerShape = (endpoint: Endpoint): AnswerShape =>
+	endpoint.list || endpoint.answersList ? 'a list of records' : 'one record';
 
 const nameCache = new WeakMap<OperationModule, Map<string, string>>();
 
@@ -174,6 +178,7 @@ export function buildRequest(
 		method: endpoint.method,
 		path: buildPath(endpoint.path, pathValues),
 		qs,
+		answers: answerShape(endpoint),
 	};
 	if (endpoint.body) request.body = readBody.call(this, operation, itemIndex);
 	return request;
@@ -340,6 +345,7 @@ export async function sendGrouped(
 					method: endpoint.method,
 					path: buildPath(endpoint.path, group[0].pathValues),
 					body: grouping.body(group),
+					answers: answerShape(endpoint),
 				};
 				const envelope = await apiRequest.call(this, request, readRetry.call(this, first), first);
 				const simplify = this.getNodeParameter('simplify', first, true) as boolean;

@@ -21,6 +21,8 @@ export interface Endpoint {
 	querySchema?: () => ZodTypeAny;
 	/** A paginated collection: Return All / Limit drive `page` and `limit`. */
 	list?: boolean;
+	/** Not paginated, yet the spec's answer is a list of records; otherwise one record (or `list`). */
+	answersList?: boolean;
 	body?: {
 		/** Top-level parameters that go into the body. */
 		fields?: string[];

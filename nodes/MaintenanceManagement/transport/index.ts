@@ -10,6 +10,7 @@ import type {
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { name as packageName, version } from '../../../package.json';
+import { normalBaseUrl, pathWithinApi } from './address';
 import { apiError } from './errors';
 
 export { asNodeError } from './errors';
@@ -43,9 +44,40 @@ export interface ApiEnvelope {
 	links?: Record<string, string | undefined>;
 }
 
-/** The records of an answer: its `data`, whether one resource, a list or none. */
+const isResource = (value: unknown): value is ApiResource =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The records of an answer: its `data`, whether one resource, a list or none. An element that is not
+ * an object (a `null` in a list) is no record: it is skipped, so an item it stood for counts as not
+ * confirmed while the others stay confirmed.
+ */
 export const recordsOf = (envelope: ApiEnvelope): ApiResource[] =>
-	Array.isArray(envelope.data) ? envelope.data : envelope.data ? [envelope.data] : [];
+	Array.isArray(envelope.data)
+		? envelope.data.filter(isResource)
+		: isResource(envelope.data)
+			? [envelope.data]
+			: [];
+
+/**
+ * Makes every key of parsed JSON an own field, in place: a `__proto__` key is removed (copied by
+ * assignment, it would set an object's prototype instead of a field), and an object whose prototype
+ * was set that way gets a plain one back. Iterative, so a deep answer cannot exhaust the stack.
+ */
+function ownFieldsOnly<T>(value: T): T {
+	const pending: unknown[] = [value];
+	while (pending.length > 0) {
+		const current = pending.pop();
+		if (typeof current !== 'object' || current === null) continue;
+		const prototype: unknown = Object.getPrototypeOf(current);
+		if (prototype !== Object.prototype && prototype !== Array.prototype && prototype !== null)
+			Object.setPrototypeOf(current, Array.isArray(current) ? Array.prototype : Object.prototype);
+		if (Object.hasOwn(current, '__proto__'))
+			delete (current as Record<string, unknown>)['__proto__'];
+		for (const child of Object.values(current)) pending.push(child);
+	}
+	return value;
+}
 
 export interface RetryPolicy {
 	/** Attempts in all, the first one included. */
@@ -80,7 +112,14 @@ export interface ApiRequest {
 	path: string;
 	qs?: IDataObject;
 	body?: IDataObject;
+	/**
+	 * The shape of the answer's `data` the spec gives: one record or a list. An answer of the other
+	 * shape is an error; unchecked when absent.
+	 */
+	answers?: AnswerShape;
 }
+
+export type AnswerShape = 'one record' | 'a list of records';
 
 interface Connection {
 	baseUrl: string;
@@ -121,7 +160,7 @@ async function getConnection(this: Context, itemIndex?: number): Promise<Connect
 		const environment = credentials.environment === 'sandbox' ? 'sandbox' : 'production';
 		const field = environment === 'sandbox' ? 'sandboxBaseUrl' : 'productionBaseUrl';
 		const label = environment === 'sandbox' ? 'Sandbox Base URL' : 'Production Base URL';
-		const baseUrl = String(credentials[field] ?? '')
+		const typedBaseUrl = String(credentials[field] ?? '')
 			.trim()
 			.replace(/\/+$/, '');
 		const token = String(credentials.accessToken ?? '').trim();
@@ -132,13 +171,25 @@ async function getConnection(this: Context, itemIndex?: number): Promise<Connect
 				itemIndex,
 			});
 		}
-		const problem = baseUrlProblem(baseUrl);
+		if (/\s/.test(token)) {
+			throw new NodeOperationError(
+				this.getNode(),
+				'The access token contains a space or line break',
+				{
+					description:
+						'A token is one unbroken text: the API refuses any space or line break in it. Paste the token again in the "Maintenance Management API" credential, on one line. No request was sent.',
+					itemIndex,
+				},
+			);
+		}
+		const problem = baseUrlProblem(typedBaseUrl);
 		if (problem) {
 			throw new NodeOperationError(this.getNode(), `The credential's ${label} ${problem}`, {
 				description: `Set "${label}" in the credential to the address of the API: https://, the host, and the path ending with /v3 (for example https://api.example.com/v3). No request was sent.`,
 				itemIndex,
 			});
 		}
+		const baseUrl = normalBaseUrl(typedBaseUrl);
 		return { baseUrl, origin: new URL(baseUrl).origin, environment, token, waitedMs: 0 };
 	})();
 	connections.set(this, pending);
@@ -174,9 +225,22 @@ export function buildPath(template: string, values: Record<string, string | numb
 	});
 }
 
-/** Removes the token from any text, so that no error or log shows it, even when the API echoes it. */
-const redact = (text: string, token: string): string =>
-	token ? text.split(token).join('***') : text;
+/** The forms an echo can give the token in: as is, URL-encoded, JSON-escaped. */
+const tokenForms = (token: string): string[] => [
+	token,
+	encodeURIComponent(token),
+	JSON.stringify(token).slice(1, -1),
+];
+
+/**
+ * Removes the token from any text, in any of its forms and any letter case, so that no error or log
+ * shows it, even when the API echoes it.
+ */
+const redact = (text: string, token: string): string => {
+	if (!token) return text;
+	const forms = tokenForms(token).map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+	return text.replace(new RegExp(forms.join('|'), 'gi'), '***');
+};
 
 /** An error of the transport itself (not an API answer), with the token removed from its text. */
 const transportError = (
@@ -376,7 +440,16 @@ export async function apiRequest(
 			continue;
 		}
 		if (statusCode >= 200 && statusCode < 300) {
-			if (isEnvelope(response.body)) return response.body;
+			if (isEnvelope(response.body)) {
+				const given = Array.isArray(response.body.data) ? 'a list of records' : 'one record';
+				if (request.answers && given !== request.answers) {
+					throw fail(
+						`The API answered ${method} ${shownPath()} with ${given}, where the spec gives ${request.answers}`,
+						`Nothing was output for it, so an answer of another shape passes neither for a record nor for a list. Check that the base URL in the credential points at the Maintenance Management API, version 3.`,
+					);
+				}
+				return ownFieldsOnly(response.body);
+			}
 			const type = header(response.headers, 'content-type') || 'no content type';
 			throw fail(
 				`The API answered HTTP ${statusCode} with ${type} instead of its JSON envelope`,
@@ -436,8 +509,9 @@ export async function apiRequestAllItems(
 	const records: IDataObject[] = [];
 	const seenPages = new Set<string>();
 	const seenLinks = new Set<string>();
+	const listRequest: ApiRequest = { ...request, answers: 'a list of records' };
 	let next: ApiRequest | undefined = {
-		...request,
+		...listRequest,
 		qs: { ...request.qs, page: 1, limit: pageSize },
 	};
 	const fail = (message: string, description: string) =>
@@ -465,20 +539,21 @@ export async function apiRequestAllItems(
 		next = undefined;
 		const link: string | undefined = envelope.links?.next;
 		if (link) {
-			const target: URL = new URL(link, `${baseUrl}/`);
-			if (!target.href.startsWith(`${baseUrl}/`)) {
+			const path = pathWithinApi(link, baseUrl);
+			if (path === undefined) {
+				const target = URL.canParse(link, `${baseUrl}/`) ? new URL(link, `${baseUrl}/`) : undefined;
 				throw fail(
-					`The API's next page link points outside the API (${target.origin}${target.pathname})`,
+					`The API's next page link points outside the API (${target ? `${target.origin}${target.pathname}` : 'not a web address'})`,
 					`The node does not follow it, so the access token stays with ${baseUrl}. ${records.length} records were read before it; nothing was output.`,
 				);
 			}
-			if (!seenLinks.has(target.href)) {
-				seenLinks.add(target.href);
-				next = { method: request.method, path: target.href.slice(baseUrl.length) };
+			if (!seenLinks.has(path)) {
+				seenLinks.add(path);
+				next = { method: request.method, path, answers: listRequest.answers };
 			}
 		} else if (envelope.links === undefined && pageData.length >= pageSize) {
 			// An answer without links at all: the spec's rule, a full page means there may be more.
-			next = { ...request, qs: { ...request.qs, page: page + 1, limit: pageSize } };
+			next = { ...listRequest, qs: { ...request.qs, page: page + 1, limit: pageSize } };
 		}
 	}
 	return records;

@@ -148,6 +148,71 @@ describe('Location: Update Many', () => {
 	});
 });
 
+describe('Location: Update Many, answers and input that do not pair up', () => {
+	/** Answers with the echoed locations, each replaced by null where `nulls` says so. */
+	const answerWithNulls = (nulls: number[]) =>
+		server.reset((request) => {
+			const { locations } = request.body as { locations: Array<{ id: number }> };
+			return {
+				status: 200,
+				body: {
+					data: locations.map(({ id }, index) =>
+						nulls.includes(index) ? null : { id: String(id), type: 'location', attributes: {} },
+					),
+					meta: {},
+				},
+			};
+		});
+
+	it('a null element in the answer fails only the item it stands for', async () => {
+		answerWithNulls([1]);
+		const items = [1, 2, 3].map((id) => ({ id, fields: { name: `N${id}` } }));
+		const { output, error } = await updateMany(items, true);
+		expect(error).toBeUndefined();
+		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(output[0].json).toMatchObject({ id: '1', type: 'location' });
+		expect(output[1].json.error).toBe('Item 2 was not confirmed by the API');
+		expect(output[2].json).toMatchObject({ id: '3', type: 'location' });
+		expect(JSON.stringify(output)).not.toMatch(/Cannot read properties/);
+	});
+
+	it('without Continue On Fail, a null element stops the run naming its item', async () => {
+		answerWithNulls([0]);
+		const { error } = await updateMany([{ id: 1, fields: { name: 'A' } }]);
+		expect(error?.message).toBe('Item 1 was not confirmed by the API');
+	});
+
+	it('refuses the same location twice, naming both items, before anything is sent', async () => {
+		echoLocations();
+		const { error } = await updateMany([
+			{ id: 7, fields: { name: 'First' } },
+			{ id: 8, fields: { name: 'Other' } },
+			{ id: 7, fields: { code: 'Second' } },
+		]);
+		expect(error?.message).toBe('Item 3 updates location 7, which item 1 already updates');
+		expect(error?.description).toMatch(/Merge the fields of both items into one item/);
+		expect(server.requests).toHaveLength(0);
+	});
+
+	it('with Continue On Fail, the repeated item is an error item and the first change is sent', async () => {
+		echoLocations();
+		const { output, error } = await updateMany(
+			[
+				{ id: 7, fields: { name: 'First' } },
+				{ id: 7, fields: { name: 'Second' } },
+			],
+			true,
+		);
+		expect(error).toBeUndefined();
+		expect((server.requests[0].body as { locations: unknown[] }).locations).toEqual([
+			{ id: 7, name: 'First' },
+		]);
+		expect(output[0].json).toMatchObject({ id: '7', name: 'First' });
+		expect(output[1].json.error).toBe('Item 2 updates location 7, which item 1 already updates');
+		expect(output[1].pairedItem).toEqual({ item: 1 });
+	});
+});
+
 describe('Location: Get and Get Many', () => {
 	it('Get returns whichever location type the API answers with, simplified', async () => {
 		server.reset(() => ({

@@ -170,6 +170,25 @@ describe('the explicit property path', () => {
 		expect(selected.result.workflowData).toBeUndefined();
 	});
 
+	it('repeats at most 100 characters of a long event text in its answer', async () => {
+		const long = `custom.${'x'.repeat(5 * 1024 * 1024)}`;
+		const body = { meta: { kind: long } };
+		const ignored = await deliver(settings(['FAILURE_CREATED']), { body });
+		expect(answeredBody(ignored)).toEqual({
+			received: true,
+			ignored: true,
+			event: `${long.slice(0, 100)}…`,
+			reason: 'The event is not selected in the trigger',
+		});
+		const started = await deliver(settings(['*']), { body });
+		expect(answeredBody(started)).toEqual({ received: true, event: `${long.slice(0, 100)}…` });
+		expect(startedItem(started)?.event).toBe(long);
+		const short = await deliver(settings(['FAILURE_CREATED']), {
+			body: { meta: { kind: 'x'.repeat(100) } },
+		});
+		expect(answeredBody(short)).toMatchObject({ event: 'x'.repeat(100) });
+	});
+
 	it('falls back to the query parameter and the headers when the path holds no text', async () => {
 		const byQuery = await deliver(settings(['QUOTE_READY']), {
 			body: { meta: { kind: 7 } },

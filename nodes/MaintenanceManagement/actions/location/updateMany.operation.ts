@@ -1,7 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { choices } from '../../helpers/choices';
+import { itemNumber } from '../../helpers/input';
 import { id, lazy, number, oneOf, text } from '../../helpers/schemas';
 import { toItems } from '../../helpers/simplify';
 import { recordsOf } from '../../transport';
@@ -106,6 +108,23 @@ const locationSchema = lazy(() =>
  */
 const grouping: Grouping = {
 	size: LOCATIONS_PER_REQUEST,
+	/**
+	 * One location once per run: the API gives back one record per location, so a second change of
+	 * the same location would be reported with the other's values and one change silently lost.
+	 */
+	check(part, taken) {
+		const earlier = taken.find((other) => String(other.body.id) === String(part.body.id));
+		if (!earlier) return;
+		throw new NodeOperationError(
+			this.getNode(),
+			`Item ${itemNumber(part.itemIndex)} updates location ${String(part.body.id)}, which item ${itemNumber(earlier.itemIndex)} already updates`,
+			{
+				itemIndex: part.itemIndex,
+				description:
+					'Update Many changes each location once. Merge the fields of both items into one item before this node, or send the second change in a later run. No request was sent for this item.',
+			},
+		);
+	},
 	body: (group) => ({ locations: group.map((part) => part.body) }),
 	share: (group, envelope, simplify) => {
 		const data = recordsOf(envelope);
@@ -120,6 +139,7 @@ export const updateMany: OperationModule = {
 	endpoint: {
 		method: 'PATCH',
 		path: '/locations',
+		answersList: true,
 		body: { fields: ['id'], collections: ['updateFields'], schema: locationSchema },
 	},
 	async executeAll(items) {

@@ -240,6 +240,7 @@ export const createBatch: OperationModule = {
 	endpoint: {
 		method: 'POST',
 		path: '/stocks/warehouses/{warehouseId}/stock-transactions',
+		answersList: true,
 		pathParams: { warehouseId: 'warehouseId' },
 		body: { fields: ['action', 'transactions'], collections: ['additionalFields'], schema },
 	},

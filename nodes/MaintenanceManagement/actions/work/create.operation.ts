@@ -367,6 +367,7 @@ export const create: OperationModule = {
 	endpoint: {
 		method: 'POST',
 		path: '/works',
+		answersList: true,
 		body: {
 			fields: [
 				'type',

@@ -1,0 +1,126 @@
+import { carriesSecret } from '../../../nodes/MaintenanceManagementTrigger/protection';
+import { basicAuth, deliver, startedItem } from './harness';
+
+/** A Base64-style secret, as the credential allows: `+`, `/` and `=` all change when encoded. */
+const SECRET = 'Zm9v+YmFy/YmF6=Qk9P7x';
+const credentials = { secret: SECRET, username: 'svc' };
+const body = { event: 'FAILURE_CREATED', data: { id: '1' } };
+
+const lowerHex = (text: string) => text.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase());
+const base64 = (text: string) => Buffer.from(text).toString('base64');
+const encoded = encodeURIComponent(SECRET);
+
+/** Every form a proxy or client gives the secret in, each in a header the node cannot know by name. */
+const forms: Array<[string, string]> = [
+	['raw', `token ${SECRET}`],
+	['in another letter case', SECRET.toUpperCase()],
+	['URL-encoded in a forwarded URI', `/webhook/abc?token=${encoded}&x=1`],
+	[
+		'percent-encoded with lower-case hex',
+		`https://proxy.example/webhook?token=${lowerHex(encoded)}`,
+	],
+	['percent-encoded twice', `/webhook?token=${encodeURIComponent(encoded)}`],
+	[
+		'percent-encoded in every character',
+		[...SECRET].map((c) => `%${c.charCodeAt(0).toString(16)}`).join(''),
+	],
+	['as Basic credentials', basicAuth('svc', SECRET)],
+	['as Basic credentials with a lower-case scheme', `basic ${base64(`svc:${SECRET}`)}`],
+	['as Base64url', `v1=${Buffer.from(SECRET).toString('base64url')}`],
+	['as Base64 inside a path, at an odd offset', `/a/bc/${base64(`x:${SECRET}`)}`],
+	['as Base64 of the URL-encoded secret', base64(`token=${encoded}`)],
+	['in a JSON-like value', `{"token":"${SECRET}"}`],
+];
+
+describe('Include Headers', () => {
+	it.each(forms)('leaves out a header holding the secret %s', async (_label, value) => {
+		const run = await deliver(
+			{ authentication: 'query', credentials, options: { includeHeaders: true } },
+			{
+				body,
+				query: { token: SECRET },
+				headers: { 'X-Carrier': value, 'X-Request-Id': 'r-1', 'User-Agent': 'Service/1.0' },
+			},
+		);
+		const item = startedItem(run);
+		expect(item?.headers).toEqual({ 'x-request-id': 'r-1', 'user-agent': 'Service/1.0' });
+		expect(JSON.stringify(item)).not.toContain(value);
+	});
+
+	it('leaves out a form-encoded secret, where + stands for a space', async () => {
+		const spaced = 'open sesame+plus 0123456789';
+		const form = `token=${encodeURIComponent(spaced).replace(/%20/g, '+')}`;
+		const run = await deliver(
+			{
+				authentication: 'header',
+				credentials: { secret: spaced },
+				options: { includeHeaders: true },
+			},
+			{ body, headers: { 'X-Webhook-Secret': spaced, 'X-Original-Body': form, Accept: '*/*' } },
+		);
+		expect(startedItem(run)?.headers).toEqual({ accept: '*/*' });
+	});
+
+	it('leaves out Authorization-like headers whatever they hold, in Basic auth mode too', async () => {
+		const run = await deliver(
+			{ authentication: 'basicAuth', credentials, options: { includeHeaders: true } },
+			{
+				body,
+				headers: {
+					Authorization: basicAuth('svc', SECRET),
+					'X-Forwarded-Authorization': basicAuth('svc', SECRET),
+					'X-Original-Authorization': 'Bearer other',
+					'Proxy-Authorization': 'Basic b3RoZXI6b3RoZXI=',
+					Cookie: 'session=1',
+					Host: 'n8n.example',
+				},
+			},
+		);
+		expect(startedItem(run)?.headers).toEqual({ host: 'n8n.example' });
+	});
+
+	it('leaves out other query parameters that hold the secret', async () => {
+		const run = await deliver(
+			{ authentication: 'header', credentials },
+			{
+				body,
+				query: { copy: SECRET.toLowerCase(), keep: 'yes' },
+				headers: { 'X-Webhook-Secret': SECRET },
+			},
+		);
+		expect(startedItem(run)?.query).toEqual({ keep: 'yes' });
+	});
+
+	it('keeps every header when the trigger has no protection (no secret to hide)', async () => {
+		const run = await deliver(
+			{ authentication: 'none', options: { includeHeaders: true } },
+			{ body, headers: { 'X-Carrier': basicAuth('svc', SECRET), Accept: '*/*' } },
+		);
+		expect(startedItem(run)?.headers).toEqual({
+			'x-carrier': basicAuth('svc', SECRET),
+			accept: '*/*',
+		});
+	});
+});
+
+describe('carriesSecret', () => {
+	it.each(forms)('finds the secret %s', (_label, value) => {
+		expect(carriesSecret(value, SECRET)).toBe(true);
+	});
+
+	it.each([
+		['an unrelated value', 'Mozilla/5.0 (X11; Linux x86_64)'],
+		['Base64 of something else', basicAuth('svc', 'another-secret-entirely')],
+		['a part of the secret', SECRET.slice(0, 10)],
+		['broken percent-encoding', '%zz%4'],
+		['nothing', ''],
+	])('finds no secret in %s', (_label, value) => {
+		expect(carriesSecret(value, SECRET)).toBe(false);
+	});
+
+	it('looks inside repeated headers (arrays) and finds nothing without a secret', () => {
+		expect(carriesSecret(['a=1', `b=${encoded}`], SECRET)).toBe(true);
+		expect(carriesSecret(SECRET, '')).toBe(false);
+		expect(carriesSecret(undefined, SECRET)).toBe(false);
+	});
+});
