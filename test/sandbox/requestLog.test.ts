@@ -16,7 +16,10 @@ beforeAll(async () => {
 });
 afterAll(async () => await sandbox.close());
 beforeEach(async () => {
-	await fetch(`${sandbox.controlUrl}/requests`, { method: 'DELETE' });
+	await fetch(`${sandbox.controlUrl}/requests`, {
+		method: 'DELETE',
+		headers: { 'Content-Type': 'application/json' },
+	});
 });
 
 const logged = async (): Promise<LoggedRequest[]> =>
