@@ -125,3 +125,55 @@ export function metadataDrift(pkg: Manifest, publisher: Publisher): string[] {
 		.filter(([field, value]) => JSON.stringify(pkg[field]) !== JSON.stringify(value))
 		.map(([field]) => field);
 }
+
+/** GitHub's anchor of each heading of a Markdown document, `#` included. */
+export function headingAnchors(markdown: string): Set<string> {
+	return new Set(
+		[...markdown.matchAll(/^#+ (.+)$/gm)].map(
+			([, heading]) =>
+				'#' +
+				heading
+					.trim()
+					.toLowerCase()
+					.replace(/[^\w\s-]/g, '')
+					.replace(/\s/g, '-'),
+		),
+	);
+}
+
+/** A documentation link as n8n loaded it: whose it is, and whether n8n appends its tracking query. */
+export interface DocumentationLink {
+	owner: string;
+	url: string;
+	tracked: boolean;
+}
+
+/**
+ * The documentation links the built package carries lead to package.json's homepage, name README
+ * sections that exist, and keep no fragment where n8n appends `?utm_source=…` (a node's link): the
+ * fragment would swallow the query and name no section.
+ */
+export function documentationProblems(
+	homepage: string,
+	readme: string,
+	links: DocumentationLink[],
+): string[] {
+	const base = homepage.split('#')[0];
+	const anchors = headingAnchors(readme);
+	const problems: string[] = [];
+	if (!links.length) problems.push('the package carries no documentation link');
+	for (const { owner, url, tracked } of links) {
+		const [address, fragment] = url.split(/(?=#)/);
+		if (address !== base)
+			problems.push(
+				`${owner} links to ${url}, not to package.json's homepage ${base}: run npm run build`,
+			);
+		else if (fragment && tracked)
+			problems.push(
+				`${owner} links to ${url}: n8n appends ?utm_source=… to it, inside the fragment, so its link must carry no #`,
+			);
+		else if (fragment && !anchors.has(fragment))
+			problems.push(`${owner} links to ${fragment}, which is no heading of README.md`);
+	}
+	return problems;
+}

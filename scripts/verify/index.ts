@@ -3,6 +3,8 @@
  * publish it. It builds and packs the package, then:
  * - checks package.json (no runtime dependencies, peer n8n-workflow "*", no install scripts, MIT,
  *   files limited to dist) and the tarball's file list;
+ * - checks the documentation links n8n loads from the package: made from package.json's homepage,
+ *   naming README sections that exist, and without a fragment where n8n appends its tracking query;
  * - lints the unpacked tarball and the source with the configuration of n8n's own scanner
  *   (@n8n/scan-community-package, whose rules and file patterns are reused as they are);
  * - runs `n8n-node lint`;
@@ -21,6 +23,7 @@ import type { ESLint as ESLintType } from 'eslint';
 import {
 	checkManifest,
 	checkTarball,
+	documentationProblems,
 	metadataDrift,
 	publisherProblems,
 	type Manifest,
@@ -129,7 +132,25 @@ async function main(): Promise<void> {
 			lint.status === 0 && !/\d+ (problems?|warnings?)/.test(lintOutput) ? [] : [lintOutput],
 		);
 
-		errors.push(...loadInN8n(pkg, tarball, work));
+		const loaded = loadInN8n(pkg, tarball, work);
+		if (loaded) {
+			const links = [
+				...loaded.nodes.flatMap((node) =>
+					node.documentation.map(({ url }) => ({ owner: node.name, url, tracked: true })),
+				),
+				...loaded.credentials.map((credential) => ({
+					owner: credential.name,
+					url: credential.documentationUrl ?? '',
+					tracked: false,
+				})),
+			];
+			const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+			step(
+				'documentation links',
+				documentationProblems(pkg.homepage as string, readme, links),
+				links.map((link) => link.url).join(', '),
+			);
+		}
 	} finally {
 		rmSync(work, { recursive: true, force: true });
 		for (const warning of warnings) say(`! warning: ${warning}`);
@@ -140,8 +161,18 @@ async function main(): Promise<void> {
 	}
 }
 
-/** Installs the tarball as n8n installs a community package and loads it with n8n's loader. */
-function loadInN8n(pkg: Manifest, tarball: string, work: string): string[] {
+interface Loaded {
+	nodes: Array<{ name: string; sourcePath: string; documentation: Array<{ url: string }> }>;
+	credentials: Array<{ name: string; sourcePath: string; documentationUrl?: string }>;
+	modules: Record<string, string>;
+	foreign: string[];
+}
+
+/**
+ * Installs the tarball as n8n installs a community package and loads it with n8n's loader; returns
+ * what n8n loaded, or nothing when it could not load the package.
+ */
+function loadInN8n(pkg: Manifest, tarball: string, work: string): Loaded | undefined {
 	const { ensureRuntime } = createRequire(__filename)(join(ROOT, 'scripts', 'runtime.js')) as {
 		ensureRuntime: () => { node: string; n8nDir: string };
 	};
@@ -159,14 +190,9 @@ function loadInN8n(pkg: Manifest, tarball: string, work: string): string[] {
 	);
 	if (loaded.status !== 0) {
 		step('loads in the pinned n8n', [`n8n could not load the package:\n${loaded.stderr}`]);
-		return [];
+		return undefined;
 	}
-	const result = JSON.parse(loaded.stdout) as {
-		nodes: Array<{ name: string; sourcePath: string }>;
-		credentials: Array<{ name: string; sourcePath: string }>;
-		modules: Record<string, string>;
-		foreign: string[];
-	};
+	const result = JSON.parse(loaded.stdout) as Loaded;
 	const problems: string[] = [];
 	if (existsSync(join(packageDir, 'node_modules')))
 		problems.push('the installed package has a node_modules folder');
@@ -187,7 +213,7 @@ function loadInN8n(pkg: Manifest, tarball: string, work: string): string[] {
 		problems,
 		`${result.nodes.map((n) => n.name).join(', ')}; ${result.credentials.map((c) => c.name).join(', ')}`,
 	);
-	return [];
+	return result;
 }
 
 void main();
