@@ -84,46 +84,49 @@ export function checkTarball(pkg: Manifest, files: string[]): string[] {
 	return problems;
 }
 
-/** Who publishes the package: publisher.json, the one place the owner fills in. */
-export interface Publisher {
-	github: string;
-	author: { name: string; email: string };
-}
+/** `https://github.com/<owner>/<name>`, with or without npm's `#readme`. */
+const GITHUB = /^https:\/\/github\.com\/([A-Za-z0-9-]+)\/([\w.-]+?)(#readme)?$/;
 
-/** The package.json fields publisher.json decides. */
-export function metadataFields(publisher: Publisher) {
-	const url = `https://github.com/${publisher.github}`;
-	return {
-		homepage: `${url}#readme`,
-		bugs: { url: `${url}/issues` },
-		author: { name: publisher.author.name, email: publisher.author.email },
-		repository: { type: 'git', url: `git+${url}.git` },
-	};
-}
-
-/** Fields of publisher.json still holding the placeholders it ships with, or malformed. */
-export function publisherProblems(publisher: Publisher): string[] {
-	const problems: string[] = [];
-	const [owner, repo, ...rest] = publisher.github.split('/');
-	if (!owner || !repo || rest.length || !/^[A-Za-z0-9-]+$/.test(owner))
-		problems.push(`github must be "owner/repository", found ${JSON.stringify(publisher.github)}`);
-	else if (owner === 'OWNER') problems.push('github still names the placeholder owner OWNER');
-	if (/OWNER/.test(publisher.author.name))
-		problems.push('author.name is still the placeholder "OWNER NAME"');
-	if (/@example\.(com|org|net)$/i.test(publisher.author.email))
-		problems.push(`author.email is a placeholder address (${publisher.author.email})`);
-	else if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(publisher.author.email))
-		problems.push(
-			`author.email is not an email address: ${JSON.stringify(publisher.author.email)}`,
+/**
+ * package.json's homepage names the public GitHub repository, and repository and bugs name the same
+ * one: errors when they do not; placeholders the package ships with (OWNER, example.com) as warnings.
+ */
+export function metadataProblems(pkg: Manifest): { errors: string[]; placeholders: string[] } {
+	const errors: string[] = [];
+	const placeholders: string[] = [];
+	const homepage = String(pkg.homepage ?? '');
+	const match = GITHUB.exec(homepage);
+	if (!match)
+		errors.push(
+			`package.json homepage must be the GitHub repository's address, https://github.com/owner/name, found ${JSON.stringify(homepage)}`,
 		);
-	return problems;
-}
-
-/** package.json fields that differ from what publisher.json decides. */
-export function metadataDrift(pkg: Manifest, publisher: Publisher): string[] {
-	return Object.entries(metadataFields(publisher))
-		.filter(([field, value]) => JSON.stringify(pkg[field]) !== JSON.stringify(value))
-		.map(([field]) => field);
+	else {
+		const base = homepage.split('#')[0];
+		const expected = {
+			repository: { type: 'git', url: `git+${base}.git` },
+			bugs: { url: `${base}/issues` },
+		};
+		for (const [field, value] of Object.entries(expected)) {
+			if (JSON.stringify(pkg[field]) !== JSON.stringify(value))
+				errors.push(
+					`package.json ${field} must be ${JSON.stringify(value)}, the homepage's repository`,
+				);
+		}
+		if (match[1] === 'OWNER')
+			placeholders.push(
+				'package.json homepage, repository and bugs still name the placeholder owner OWNER',
+			);
+	}
+	const author = (pkg.author ?? {}) as { name?: string; email?: string };
+	if (!author.name || /OWNER/.test(author.name))
+		placeholders.push(`package.json author.name is a placeholder (${JSON.stringify(author.name)})`);
+	if (/@example\.(com|org|net)$/i.test(author.email ?? ''))
+		placeholders.push(`package.json author.email is a placeholder address (${author.email})`);
+	else if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(author.email ?? ''))
+		placeholders.push(
+			`package.json author.email is not an email address: ${JSON.stringify(author.email)}`,
+		);
+	return { errors, placeholders };
 }
 
 /** GitHub's anchor of each heading of a Markdown document, `#` included. */

@@ -10,7 +10,7 @@
  * - runs `n8n-node lint`;
  * - installs the tarball, without node_modules, into a fresh n8n user folder's community-package folder
  *   and loads every node and credential with the pinned n8n's loader and its modules only.
- * publisher.json's placeholders are warnings; everything else fails the run.
+ * The placeholders package.json ships with (owner, author) are warnings; everything else fails the run.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
@@ -24,10 +24,8 @@ import {
 	checkManifest,
 	checkTarball,
 	documentationProblems,
-	metadataDrift,
-	publisherProblems,
+	metadataProblems,
 	type Manifest,
-	type Publisher,
 } from './checks';
 
 const ROOT = join(__dirname, '..', '..');
@@ -84,16 +82,12 @@ async function main(): Promise<void> {
 	process.env.TMPDIR = work;
 	try {
 		const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Manifest;
-		const publisher = JSON.parse(readFileSync(join(ROOT, 'publisher.json'), 'utf8')) as Publisher;
 
 		step('package.json', checkManifest(pkg));
-		const drift = metadataDrift(pkg, publisher);
-		step(
-			'package.json metadata matches publisher.json',
-			drift.length ? [`${drift.join(', ')} differ: run npm run metadata`] : [],
-		);
-		for (const problem of publisherProblems(publisher))
-			warnings.push(`publisher.json ${problem}; fill it in, then run npm run metadata`);
+		const metadata = metadataProblems(pkg);
+		step('package.json homepage, repository and bugs', metadata.errors);
+		for (const placeholder of metadata.placeholders)
+			warnings.push(`${placeholder}: fill it in before the first release`);
 
 		const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, encoding: 'utf8' });
 		step('npm run build', build.status === 0 ? [] : [`${build.stdout}${build.stderr}`]);
@@ -148,7 +142,7 @@ async function main(): Promise<void> {
 			step(
 				'documentation links',
 				documentationProblems(pkg.homepage as string, readme, links),
-				links.map((link) => link.url).join(', '),
+				[...new Set(links.map((link) => link.url))].join(', '),
 			);
 		}
 	} finally {
