@@ -19,6 +19,8 @@ const {
 } = require('node:fs');
 const { join } = require('node:path');
 
+const { compare } = require('semver');
+
 const ROOT = join(__dirname, '..');
 const RUNTIME = join(ROOT, '.runtime');
 const NODE_VERSION = '24.21.0';
@@ -42,14 +44,7 @@ function supportedVersions() {
 				.filter((name) => name.startsWith('n8n-'))
 				.map((name) => n8nVersionOf(join(COMPAT_MANIFESTS, name)))
 		: [];
-	const order = (version) =>
-		version
-			.split('.')
-			.map((part) => part.padStart(6, '0'))
-			.join('.');
-	return [...new Set([PINNED_VERSION, ...others])].sort((a, b) =>
-		order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0,
-	);
+	return [...new Set([PINNED_VERSION, ...others])].sort(compare);
 }
 
 /** Where an n8n version's manifest is and where it is installed; no version means the pinned one. */
