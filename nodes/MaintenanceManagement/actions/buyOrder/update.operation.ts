@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { id, lazy, oneOf } from '../../helpers/schemas';
 import { clearableText, nullableText, toNull, updateFields } from '../shared/fields';
-import { forOperation, recordLocator, simplifyProperty } from '../shared/properties';
+import { recordLocator, simplifyProperty } from '../shared/properties';
 import type { OperationModule } from '../types';
 
 const properties: INodeProperties[] = [
@@ -139,7 +139,7 @@ const schema = lazy(() =>
 );
 
 export const update: OperationModule = {
-	description: forOperation('buyOrder', 'update', properties),
+	description: properties,
 	endpoint: {
 		method: 'PATCH',
 		path: '/sales/buy-orders/{buy-order-id}',

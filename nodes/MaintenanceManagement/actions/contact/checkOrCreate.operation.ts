@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { boolean, idList, lazy, oneOf } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
-import { booleanField, forOperation, simplifyProperty } from '../shared/properties';
+import { booleanField, simplifyProperty } from '../shared/properties';
 import type { OperationModule } from '../types';
 
 const REPORT_STATES = [
@@ -192,7 +192,7 @@ const schema = lazy(() =>
 );
 
 export const checkOrCreate: OperationModule = {
-	description: forOperation('contact', 'checkOrCreate', properties),
+	description: properties,
 	endpoint: {
 		method: 'POST',
 		path: '/contacts',
