@@ -58,11 +58,15 @@ describe('Supplier: the UI', () => {
 			action: string;
 			description: string;
 		}>;
-		expect(options.map((o) => [o.name, o.value, o.action])).toEqual([
-			['Get Many', 'getAll', 'Get many suppliers'],
-			['Update', 'update', 'Update a supplier'],
-		]);
-		expect(options[1].description).toMatch(/replace its whole list of contacts/);
+		expect(options.map((o) => [o.name, o.value, o.action])).toEqual(
+			expect.arrayContaining([
+				['Get Many', 'getAll', 'Get many suppliers'],
+				['Update', 'update', 'Update a supplier'],
+			]),
+		);
+		expect(options.find((o) => o.value === 'update')?.description).toMatch(
+			/replace its whole list of contacts/,
+		);
 	});
 
 	it('lists the six relations of the spec in expanded', () => {
