@@ -19,7 +19,14 @@ const n8nRules = n8nNodeConfig.map((block) =>
 
 export default tseslint.config(
 	{
-		ignores: ['dist/**', 'node_modules/**', '.runtime/**', '.dev/**', 'coverage/**', 'e2e/n8n/**'],
+		ignores: [
+			'dist/**',
+			'node_modules/**',
+			'.runtime/**',
+			'.dev/**',
+			'coverage/**',
+			'scripts/n8n/**',
+		],
 	},
 	...n8nRules,
 	{

@@ -4,6 +4,7 @@ const { build, context } = require('esbuild');
 const { dest, parallel, series, src, task } = require('gulp');
 
 const { homepage, n8n } = require('./package.json');
+const { README, readmeOf } = require('./scripts/docs');
 
 /**
  * Each node and credential that package.json lists becomes one CommonJS file at that path, built from
@@ -23,6 +24,19 @@ const bundle = {
 	format: 'cjs',
 	target: 'node20',
 	logLevel: 'warning',
+	plugins: [
+		{
+			// A credential's documentationUrl names its README section under a stand-in address
+			// (scripts/docs.js): the bundle gets the homepage's.
+			name: 'documentation-url',
+			setup(build) {
+				build.onLoad({ filter: /\.credentials\.ts$/ }, ({ path }) => ({
+					contents: readFileSync(path, 'utf8').replaceAll(`'${README}#`, `'${readmeOf(homepage)}#`),
+					loader: 'ts',
+				}));
+			},
+		},
+	],
 };
 
 task('clean', async () => rmSync('dist', { recursive: true, force: true }));
@@ -37,18 +51,16 @@ task('build:icons', () =>
 );
 
 /**
- * Writes each node's codex (`<node>.node.json`: categories, search aliases, documentation links) next
- * to its bundle. The source links name README sections (`#operations`); they are made absolute with
- * the package's homepage, so the repository address lives only in package.json.
+ * Writes each node's codex (`<node>.node.json`: categories, search aliases) next to its bundle, with
+ * its documentation links made from the package's homepage (scripts/docs.js), so the repository
+ * address lives only in package.json.
  */
 task('build:codex', async () => {
-	const documentation = homepage.split('#')[0];
 	for (const node of n8n.nodes) {
 		const source = node.replace(/^dist\//, '').replace(/\.js$/, '.json');
 		const codex = JSON.parse(readFileSync(source, 'utf8'));
-		for (const links of Object.values(codex.resources)) {
-			for (const link of links) link.url = `${documentation}${link.url}`;
-		}
+		const url = readmeOf(homepage);
+		codex.resources = { primaryDocumentation: [{ url }], credentialDocumentation: [{ url }] };
 		const target = join(process.env.BUNDLE_OUTDIR ?? 'dist', source);
 		mkdirSync(dirname(target), { recursive: true });
 		writeFileSync(target, `${JSON.stringify(codex, null, '\t')}\n`);

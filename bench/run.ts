@@ -445,7 +445,7 @@ async function main() {
 	} finally {
 		await sandbox.close();
 	}
-	const n8nVersion = JSON.parse(readFileSync(join(ROOT, 'e2e/n8n/package.json'), 'utf8'))
+	const n8nVersion = JSON.parse(readFileSync(join(ROOT, 'scripts/n8n/package.json'), 'utf8'))
 		.dependencies.n8n;
 	const filled = renderBenchmarks({
 		date: new Date().toISOString().slice(0, 10),

@@ -20,8 +20,7 @@ export class MaintenanceManagementApi implements ICredentialType {
 		dark: 'file:maintenanceManagement.dark.svg',
 	};
 
-	documentationUrl =
-		'https://github.com/maintenance-management/n8n-nodes-maintenance-management#credentials';
+	documentationUrl = 'https://readme.invalid#credentials';
 
 	properties: INodeProperties[] = [
 		{

@@ -14,8 +14,7 @@ export class MaintenanceManagementWebhookApi implements ICredentialType {
 		dark: 'file:maintenanceManagement.dark.svg',
 	};
 
-	documentationUrl =
-		'https://github.com/maintenance-management/n8n-nodes-maintenance-management#webhook-setup';
+	documentationUrl = 'https://readme.invalid#webhook-setup';
 
 	properties: INodeProperties[] = [
 		{

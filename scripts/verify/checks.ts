@@ -84,44 +84,99 @@ export function checkTarball(pkg: Manifest, files: string[]): string[] {
 	return problems;
 }
 
-/** Who publishes the package: publisher.json, the one place the owner fills in. */
-export interface Publisher {
-	github: string;
-	author: { name: string; email: string };
-}
+/** `https://github.com/<owner>/<name>`, with or without npm's `#readme`. */
+const GITHUB = /^https:\/\/github\.com\/([A-Za-z0-9-]+)\/([\w.-]+?)(#readme)?$/;
 
-/** The package.json fields publisher.json decides. */
-export function metadataFields(publisher: Publisher) {
-	const url = `https://github.com/${publisher.github}`;
-	return {
-		homepage: `${url}#readme`,
-		bugs: { url: `${url}/issues` },
-		author: { name: publisher.author.name, email: publisher.author.email },
-		repository: { type: 'git', url: `git+${url}.git` },
-	};
-}
-
-/** Fields of publisher.json still holding the placeholders it ships with, or malformed. */
-export function publisherProblems(publisher: Publisher): string[] {
-	const problems: string[] = [];
-	const [owner, repo, ...rest] = publisher.github.split('/');
-	if (!owner || !repo || rest.length || !/^[A-Za-z0-9-]+$/.test(owner))
-		problems.push(`github must be "owner/repository", found ${JSON.stringify(publisher.github)}`);
-	else if (owner === 'OWNER') problems.push('github still names the placeholder owner OWNER');
-	if (/OWNER/.test(publisher.author.name))
-		problems.push('author.name is still the placeholder "OWNER NAME"');
-	if (/@example\.(com|org|net)$/i.test(publisher.author.email))
-		problems.push(`author.email is a placeholder address (${publisher.author.email})`);
-	else if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(publisher.author.email))
-		problems.push(
-			`author.email is not an email address: ${JSON.stringify(publisher.author.email)}`,
+/**
+ * package.json's homepage names the public GitHub repository, and repository and bugs name the same
+ * one: errors when they do not; placeholders the package ships with (OWNER, example.com) as warnings.
+ */
+export function metadataProblems(pkg: Manifest): { errors: string[]; placeholders: string[] } {
+	const errors: string[] = [];
+	const placeholders: string[] = [];
+	const homepage = String(pkg.homepage ?? '');
+	const match = GITHUB.exec(homepage);
+	if (!match)
+		errors.push(
+			`package.json homepage must be the GitHub repository's address, https://github.com/owner/name, found ${JSON.stringify(homepage)}`,
 		);
-	return problems;
+	else {
+		const base = homepage.split('#')[0];
+		const expected = {
+			repository: { type: 'git', url: `git+${base}.git` },
+			bugs: { url: `${base}/issues` },
+		};
+		for (const [field, value] of Object.entries(expected)) {
+			if (JSON.stringify(pkg[field]) !== JSON.stringify(value))
+				errors.push(
+					`package.json ${field} must be ${JSON.stringify(value)}, the homepage's repository`,
+				);
+		}
+		if (match[1] === 'OWNER')
+			placeholders.push(
+				'package.json homepage, repository and bugs still name the placeholder owner OWNER',
+			);
+	}
+	const author = (pkg.author ?? {}) as { name?: string; email?: string };
+	if (!author.name || /OWNER/.test(author.name))
+		placeholders.push(`package.json author.name is a placeholder (${JSON.stringify(author.name)})`);
+	if (/@example\.(com|org|net)$/i.test(author.email ?? ''))
+		placeholders.push(`package.json author.email is a placeholder address (${author.email})`);
+	else if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(author.email ?? ''))
+		placeholders.push(
+			`package.json author.email is not an email address: ${JSON.stringify(author.email)}`,
+		);
+	return { errors, placeholders };
 }
 
-/** package.json fields that differ from what publisher.json decides. */
-export function metadataDrift(pkg: Manifest, publisher: Publisher): string[] {
-	return Object.entries(metadataFields(publisher))
-		.filter(([field, value]) => JSON.stringify(pkg[field]) !== JSON.stringify(value))
-		.map(([field]) => field);
+/** GitHub's anchor of each heading of a Markdown document, `#` included. */
+export function headingAnchors(markdown: string): Set<string> {
+	return new Set(
+		[...markdown.matchAll(/^#+ (.+)$/gm)].map(
+			([, heading]) =>
+				'#' +
+				heading
+					.trim()
+					.toLowerCase()
+					.replace(/[^\w\s-]/g, '')
+					.replace(/\s/g, '-'),
+		),
+	);
+}
+
+/** A documentation link as n8n loaded it: whose it is, and whether n8n appends its tracking query. */
+export interface DocumentationLink {
+	owner: string;
+	url: string;
+	tracked: boolean;
+}
+
+/**
+ * The documentation links the built package carries lead to package.json's homepage, name README
+ * sections that exist, and keep no fragment where n8n appends `?utm_source=…` (a node's link): the
+ * fragment would swallow the query and name no section.
+ */
+export function documentationProblems(
+	homepage: string,
+	readme: string,
+	links: DocumentationLink[],
+): string[] {
+	const base = homepage.split('#')[0];
+	const anchors = headingAnchors(readme);
+	const problems: string[] = [];
+	if (!links.length) problems.push('the package carries no documentation link');
+	for (const { owner, url, tracked } of links) {
+		const [address, fragment] = url.split(/(?=#)/);
+		if (address !== base)
+			problems.push(
+				`${owner} links to ${url}, not to package.json's homepage ${base}: run npm run build`,
+			);
+		else if (fragment && tracked)
+			problems.push(
+				`${owner} links to ${url}: n8n appends ?utm_source=… to it, inside the fragment, so its link must carry no #`,
+			);
+		else if (fragment && !anchors.has(fragment))
+			problems.push(`${owner} links to ${fragment}, which is no heading of README.md`);
+	}
+	return problems;
 }

@@ -3,12 +3,14 @@
  * publish it. It builds and packs the package, then:
  * - checks package.json (no runtime dependencies, peer n8n-workflow "*", no install scripts, MIT,
  *   files limited to dist) and the tarball's file list;
+ * - checks the documentation links n8n loads from the package: made from package.json's homepage,
+ *   naming README sections that exist, and without a fragment where n8n appends its tracking query;
  * - lints the unpacked tarball and the source with the configuration of n8n's own scanner
  *   (@n8n/scan-community-package, whose rules and file patterns are reused as they are);
  * - runs `n8n-node lint`;
  * - installs the tarball, without node_modules, into a fresh n8n user folder's community-package folder
  *   and loads every node and credential with the pinned n8n's loader and its modules only.
- * publisher.json's placeholders are warnings; everything else fails the run.
+ * The placeholders package.json ships with (owner, author) are warnings; everything else fails the run.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
@@ -21,10 +23,9 @@ import type { ESLint as ESLintType } from 'eslint';
 import {
 	checkManifest,
 	checkTarball,
-	metadataDrift,
-	publisherProblems,
+	documentationProblems,
+	metadataProblems,
 	type Manifest,
-	type Publisher,
 } from './checks';
 
 const ROOT = join(__dirname, '..', '..');
@@ -81,16 +82,12 @@ async function main(): Promise<void> {
 	process.env.TMPDIR = work;
 	try {
 		const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Manifest;
-		const publisher = JSON.parse(readFileSync(join(ROOT, 'publisher.json'), 'utf8')) as Publisher;
 
 		step('package.json', checkManifest(pkg));
-		const drift = metadataDrift(pkg, publisher);
-		step(
-			'package.json metadata matches publisher.json',
-			drift.length ? [`${drift.join(', ')} differ: run npm run metadata`] : [],
-		);
-		for (const problem of publisherProblems(publisher))
-			warnings.push(`publisher.json ${problem}; fill it in, then run npm run metadata`);
+		const metadata = metadataProblems(pkg);
+		step('package.json homepage, repository and bugs', metadata.errors);
+		for (const placeholder of metadata.placeholders)
+			warnings.push(`${placeholder}: fill it in before the first release`);
 
 		const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, encoding: 'utf8' });
 		step('npm run build', build.status === 0 ? [] : [`${build.stdout}${build.stderr}`]);
@@ -129,7 +126,25 @@ async function main(): Promise<void> {
 			lint.status === 0 && !/\d+ (problems?|warnings?)/.test(lintOutput) ? [] : [lintOutput],
 		);
 
-		errors.push(...loadInN8n(pkg, tarball, work));
+		const loaded = loadInN8n(pkg, tarball, work);
+		if (loaded) {
+			const links = [
+				...loaded.nodes.flatMap((node) =>
+					node.documentation.map(({ url }) => ({ owner: node.name, url, tracked: true })),
+				),
+				...loaded.credentials.map((credential) => ({
+					owner: credential.name,
+					url: credential.documentationUrl ?? '',
+					tracked: false,
+				})),
+			];
+			const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+			step(
+				'documentation links',
+				documentationProblems(pkg.homepage as string, readme, links),
+				[...new Set(links.map((link) => link.url))].join(', '),
+			);
+		}
 	} finally {
 		rmSync(work, { recursive: true, force: true });
 		for (const warning of warnings) say(`! warning: ${warning}`);
@@ -140,8 +155,18 @@ async function main(): Promise<void> {
 	}
 }
 
-/** Installs the tarball as n8n installs a community package and loads it with n8n's loader. */
-function loadInN8n(pkg: Manifest, tarball: string, work: string): string[] {
+interface Loaded {
+	nodes: Array<{ name: string; sourcePath: string; documentation: Array<{ url: string }> }>;
+	credentials: Array<{ name: string; sourcePath: string; documentationUrl?: string }>;
+	modules: Record<string, string>;
+	foreign: string[];
+}
+
+/**
+ * Installs the tarball as n8n installs a community package and loads it with n8n's loader; returns
+ * what n8n loaded, or nothing when it could not load the package.
+ */
+function loadInN8n(pkg: Manifest, tarball: string, work: string): Loaded | undefined {
 	const { ensureRuntime } = createRequire(__filename)(join(ROOT, 'scripts', 'runtime.js')) as {
 		ensureRuntime: () => { node: string; n8nDir: string };
 	};
@@ -159,14 +184,9 @@ function loadInN8n(pkg: Manifest, tarball: string, work: string): string[] {
 	);
 	if (loaded.status !== 0) {
 		step('loads in the pinned n8n', [`n8n could not load the package:\n${loaded.stderr}`]);
-		return [];
+		return undefined;
 	}
-	const result = JSON.parse(loaded.stdout) as {
-		nodes: Array<{ name: string; sourcePath: string }>;
-		credentials: Array<{ name: string; sourcePath: string }>;
-		modules: Record<string, string>;
-		foreign: string[];
-	};
+	const result = JSON.parse(loaded.stdout) as Loaded;
 	const problems: string[] = [];
 	if (existsSync(join(packageDir, 'node_modules')))
 		problems.push('the installed package has a node_modules folder');
@@ -187,7 +207,7 @@ function loadInN8n(pkg: Manifest, tarball: string, work: string): string[] {
 		problems,
 		`${result.nodes.map((n) => n.name).join(', ')}; ${result.credentials.map((c) => c.name).join(', ')}`,
 	);
-	return [];
+	return result;
 }
 
 void main();

@@ -25,11 +25,13 @@ async function main() {
 			name: description.name,
 			version: description.version,
 			properties: description.properties.length,
+			documentation: Object.values(description.codex?.resources ?? {}).flat(),
 			sourcePath,
 		};
 	});
 	const credentials = Object.values(loader.credentialTypes).map(({ type, sourcePath }) => ({
 		name: type.name,
+		documentationUrl: type.documentationUrl,
 		sourcePath,
 	}));
 	const modules = {};

@@ -1,5 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import type {
+	OperationName,
+	ResourceName,
+} from '../../nodes/MaintenanceManagement/actions/resources';
+
 /**
  * One case per endpoint of the spec: the node parameters, the request the sandbox must log, and checks
  * on the output. The unit suite runs them through the node's execute; the end-to-end suite runs the same
@@ -13,13 +18,16 @@ export type Reread = (collection: 'location', id: string) => Promise<IDataObject
 
 const rl = (value: string) => ({ __rl: true, mode: 'id', value });
 
-export interface OperationCase {
-	resource: string;
-	operation: string;
+/** A resource and one of its operations: a case naming another pair does not compile. */
+export type OperationPair = {
+	[R in ResourceName]: { resource: R; operation: OperationName<R> };
+}[ResourceName];
+
+export type OperationCase = OperationPair & {
 	parameters: IDataObject;
 	request: { method: string; path: string; query?: Record<string, string>; body?: unknown };
 	check: (output: IDataObject[]) => void | Promise<void>;
-}
+};
 
 /** One case per endpoint of the spec: the request the sandbox logged, and the output items. */
 export const operationCases = (control: Control, reread: Reread): OperationCase[] => [

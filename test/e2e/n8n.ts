@@ -369,11 +369,11 @@ export const N8N_NODE_MODULES = N8N_MODULES;
 const versionIn = (file: string): string =>
 	(JSON.parse(readFileSync(file, 'utf8')) as { version?: string; dependencies?: { n8n?: string } })
 		.version ?? '';
-/** Whether the n8n under test is the pinned one (e2e/n8n/), not an older one of the matrix. */
+/** Whether the n8n under test is the pinned one (scripts/n8n/), not an older one of the matrix. */
 export const TESTING_PINNED_N8N =
 	versionIn(join(N8N_MODULES, 'n8n', 'package.json')) ===
 	(
-		JSON.parse(readFileSync(join(ROOT, 'e2e', 'n8n', 'package.json'), 'utf8')) as {
+		JSON.parse(readFileSync(join(ROOT, 'scripts', 'n8n', 'package.json'), 'utf8')) as {
 			dependencies: { n8n: string };
 		}
 	).dependencies.n8n;

@@ -50,9 +50,9 @@ describe('the document', () => {
 		expect(contract.document.openapi).toBe('3.1.0');
 	});
 
-	it("has the spec's 22 operations, the same as the sandbox's routes", () => {
+	it("has the spec's operations, the same as the sandbox's routes", () => {
 		const routes = ROUTES.map((r) => `${r.method} ${r.pattern}`);
-		expect(routes).toHaveLength(22);
+		expect(routes.length).toBeGreaterThan(0);
 		expect([...contract.operationNames].sort()).toEqual([...routes].sort());
 	});
 });
@@ -167,7 +167,7 @@ const CALLS: Array<[method: string, path: string, body?: unknown]> = [
 ];
 
 describe('every operation against the document', () => {
-	it('answers each of the 22 operations with a 2xx that keeps spec/openapi.yaml, to requests that keep it', async () => {
+	it("answers each of the spec's operations with a 2xx that keeps spec/openapi.yaml, to requests that keep it", async () => {
 		const answered = new Set<string>();
 		for (const [method, path, body] of CALLS) {
 			const { status } = await api(method, path, body);
@@ -176,7 +176,7 @@ describe('every operation against the document', () => {
 			expect(status).toBeLessThan(300);
 			answered.add(contract.operation(method, path.split('?')[0])!.id);
 		}
-		expect(answered.size).toBe(22);
+		expect(answered.size).toBe(contract.operationNames.length);
 		expect(sandbox.violations()).toEqual([]);
 	});
 

@@ -7,19 +7,6 @@ import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/Mainten
 import { MaintenanceManagementTrigger } from '../../nodes/MaintenanceManagementTrigger/MaintenanceManagementTrigger.node';
 
 const ROOT = join(__dirname, '..', '..');
-const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-/** GitHub's anchors of the README's headings. */
-const anchors = new Set(
-	[...readme.matchAll(/^#+ (.+)$/gm)].map(
-		([, heading]) =>
-			'#' +
-			heading
-				.trim()
-				.toLowerCase()
-				.replace(/[^\w\s-]/g, '')
-				.replace(/\s/g, '-'),
-	),
-);
 
 /** The categories n8n's node creator knows. */
 const N8N_CATEGORIES = [
@@ -39,7 +26,6 @@ interface Codex {
 	node: string;
 	categories: string[];
 	alias: string[];
-	resources: Record<string, Array<{ url: string }>>;
 }
 
 const nodes: Array<[string, INodeType]> = [
@@ -73,12 +59,6 @@ describe.each(nodes)('codex %s', (file, nodeType) => {
 		]) {
 			expect(aliases).toContain(word);
 		}
-	});
-
-	it('links its documentation to sections that exist in the README', () => {
-		const links = Object.values(codex.resources).flat();
-		expect(links.length).toBeGreaterThan(0);
-		for (const { url } of links) expect(anchors).toContain(url);
 	});
 });
 

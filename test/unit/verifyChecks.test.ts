@@ -1,9 +1,7 @@
 import {
 	checkManifest,
 	checkTarball,
-	metadataDrift,
-	metadataFields,
-	publisherProblems,
+	metadataProblems,
 	type Manifest,
 } from '../../scripts/verify/checks';
 
@@ -83,44 +81,65 @@ describe('checkTarball', () => {
 	});
 });
 
-describe('publisher.json', () => {
-	const real = { github: 'acme/n8n-nodes-x', author: { name: 'Acme', email: 'dev@acme.io' } };
+describe('metadataProblems', () => {
+	const real: Manifest = {
+		homepage: 'https://github.com/acme/n8n-nodes-x#readme',
+		repository: { type: 'git', url: 'git+https://github.com/acme/n8n-nodes-x.git' },
+		bugs: { url: 'https://github.com/acme/n8n-nodes-x/issues' },
+		author: { name: 'Acme', email: 'dev@acme.io' },
+	};
 
-	it('derives repository, homepage, bugs and author from one place', () => {
-		expect(metadataFields(real)).toEqual({
-			homepage: 'https://github.com/acme/n8n-nodes-x#readme',
-			bugs: { url: 'https://github.com/acme/n8n-nodes-x/issues' },
-			author: { name: 'Acme', email: 'dev@acme.io' },
-			repository: { type: 'git', url: 'git+https://github.com/acme/n8n-nodes-x.git' },
+	it('accepts a homepage naming a GitHub repository that repository and bugs also name', () => {
+		expect(metadataProblems(real)).toEqual({ errors: [], placeholders: [] });
+		expect(metadataProblems({ ...real, homepage: 'https://github.com/acme/n8n-nodes-x' })).toEqual({
+			errors: [],
+			placeholders: [],
 		});
-		expect(publisherProblems(real)).toEqual([]);
 	});
 
-	it('names each placeholder still in place', () => {
+	it('names each placeholder still in place, as a warning', () => {
 		expect(
-			publisherProblems({
-				github: 'OWNER/n8n-nodes-x',
+			metadataProblems({
+				homepage: 'https://github.com/OWNER/n8n-nodes-x#readme',
+				repository: { type: 'git', url: 'git+https://github.com/OWNER/n8n-nodes-x.git' },
+				bugs: { url: 'https://github.com/OWNER/n8n-nodes-x/issues' },
 				author: { name: 'OWNER NAME', email: 'owner@example.com' },
 			}),
-		).toEqual([
-			'github still names the placeholder owner OWNER',
-			'author.name is still the placeholder "OWNER NAME"',
-			'author.email is a placeholder address (owner@example.com)',
-		]);
+		).toEqual({
+			errors: [],
+			placeholders: [
+				'package.json homepage, repository and bugs still name the placeholder owner OWNER',
+				'package.json author.name is a placeholder ("OWNER NAME")',
+				'package.json author.email is a placeholder address (owner@example.com)',
+			],
+		});
 	});
 
-	it('refuses a malformed repository or email', () => {
+	it('refuses repository and bugs that name another repository than the homepage', () => {
 		expect(
-			publisherProblems({ github: 'https://github.com/a/b', author: { name: 'A', email: 'a' } }),
+			metadataProblems({
+				...real,
+				repository: { type: 'git', url: 'git+https://github.com/other/n8n-nodes-x.git' },
+				bugs: { url: 'https://github.com/acme/n8n-nodes-y/issues' },
+			}).errors,
 		).toEqual([
-			'github must be "owner/repository", found "https://github.com/a/b"',
-			'author.email is not an email address: "a"',
+			'package.json repository must be {"type":"git","url":"git+https://github.com/acme/n8n-nodes-x.git"}, the homepage\'s repository',
+			'package.json bugs must be {"url":"https://github.com/acme/n8n-nodes-x/issues"}, the homepage\'s repository',
 		]);
 	});
 
-	it('lists the package.json fields that differ from publisher.json', () => {
-		const pkg = { ...good, ...metadataFields(real) };
-		expect(metadataDrift(pkg, real)).toEqual([]);
-		expect(metadataDrift({ ...pkg, homepage: 'https://example.com' }, real)).toEqual(['homepage']);
+	it('refuses a homepage that is no GitHub repository, and a malformed email', () => {
+		expect(
+			metadataProblems({
+				...real,
+				homepage: 'https://acme.io/docs#operations',
+				author: { name: 'A', email: 'a' },
+			}),
+		).toEqual({
+			errors: [
+				'package.json homepage must be the GitHub repository\'s address, https://github.com/owner/name, found "https://acme.io/docs#operations"',
+			],
+			placeholders: ['package.json author.email is not an email address: "a"'],
+		});
 	});
 });

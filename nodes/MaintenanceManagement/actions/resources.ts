@@ -19,7 +19,7 @@ import { work } from './work';
  * In the order of the Resource selector: work orders, the resource users reach for most, first; then
  * planned work, places and parties, purchasing and stock; the deprecated ones last.
  */
-const all: ResourceModule[] = [
+const all = [
 	failure,
 	work,
 	scheduledWork,
@@ -35,7 +35,19 @@ const all: ResourceModule[] = [
 	contact,
 	legacyMaterial,
 	stockMovement,
-];
+] as const;
+
+type Resource = (typeof all)[number];
+
+/** The values of the Resource selector, as a type: a name outside it does not compile. */
+export type ResourceName = Resource['value'];
+
+/** The values of a resource's Operation selector, as a type: a wrong pair does not compile. */
+export type OperationName<R extends ResourceName> = keyof Extract<
+	Resource,
+	{ value: R }
+>['operations'] &
+	string;
 
 /** Every resource of the node, keyed by the value of the Resource selector. */
 export const resources: Record<string, ResourceModule> = Object.fromEntries(

@@ -34,7 +34,7 @@ export interface Endpoint {
 }
 
 export interface OperationModule {
-	/** UI properties of the operation, with their display options already set. */
+	/** UI properties of the operation; its resource shows them for this operation only (defineResource). */
 	description: INodeProperties[];
 	endpoint: Endpoint;
 	/** For operations that group input items into shared requests (bulk updates, combined batches). */
@@ -45,25 +45,25 @@ export interface OperationModule {
 }
 
 /** An operation as its resource lists it: its option in the Operation selector, and its module. */
-export interface OperationEntry {
+export interface OperationEntry<O extends string = string> {
 	/** The option's label, in n8n's words ("Get Many"). */
 	name: string;
 	/** The value of the Operation selector. */
-	value: string;
+	value: O;
 	description: string;
 	/** The action label ("Get many buy orders"). */
 	action: string;
 	run: OperationModule;
 }
 
-export interface ResourceModule {
+export interface ResourceModule<R extends string = string, O extends string = string> {
 	/** The value of the Resource selector. */
-	value: string;
+	value: R;
 	/** The label of the Resource selector, in users' words. */
 	displayName: string;
 	/** The hint under that label: the API's own name where it differs. */
 	hint?: string;
 	/** The operation selector plus every operation's properties. */
 	description: INodeProperties[];
-	operations: Record<string, OperationModule>;
+	operations: Record<O, OperationModule>;
 }

@@ -3,6 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { runNode } from '../helpers/harness';
 import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
+import type { OperationName } from '../../../nodes/MaintenanceManagement/actions/resources';
 
 const node = new MaintenanceManagement();
 const fixture = new SandboxFixture();
@@ -19,12 +20,12 @@ afterAll(async () => await fixture.stop());
 beforeEach(async () => await fixture.reset());
 
 const run = (
-	operation: string,
+	operation: OperationName<'failure'>,
 	parameters: Record<string, unknown> = {},
 	options: RunAgainst = {},
 ) => fixture.run({ resource: 'failure', operation, ...parameters }, options);
 
-const propertyOf = (operation: string, name: string): INodeProperties => {
+const propertyOf = (operation: OperationName<'failure'>, name: string): INodeProperties => {
 	const found = node.description.properties.find(
 		(p) =>
 			p.name === name &&
@@ -55,7 +56,7 @@ describe('Work Order (Failure): the operation selector', () => {
 	});
 
 	it('offers exactly the relations the spec expands, on both lists', () => {
-		for (const operation of ['getAll', 'getAllOpen']) {
+		for (const operation of ['getAll', 'getAllOpen'] as const) {
 			expect(
 				(propertyOf(operation, 'expanded').options ?? []).map(
 					(o) => (o as { value: string }).value,

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
+import type { OperationName } from '../../../nodes/MaintenanceManagement/actions/resources';
 
 const fixture = new SandboxFixture();
 
@@ -15,8 +16,11 @@ const stock = async (warehouse: number, material: number): Promise<number> =>
 	((await fixture.control('GET', `/state/stock/${warehouse}:${material}`)) as { quantity: number })
 		.quantity;
 
-const run = (operation: string, parameters: Record<string, unknown>, options: RunAgainst = {}) =>
-	fixture.run({ resource: 'stockTransaction', operation, ...parameters }, options);
+const run = (
+	operation: OperationName<'stockTransaction'>,
+	parameters: Record<string, unknown>,
+	options: RunAgainst = {},
+) => fixture.run({ resource: 'stockTransaction', operation, ...parameters }, options);
 
 const transaction = (
 	material_id: unknown,

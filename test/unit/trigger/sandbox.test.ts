@@ -218,12 +218,12 @@ describe('deliveries from the sandbox webhook emitter', () => {
 		});
 	});
 
-	it('every one of the 47 events arrives, by POST and by PATCH, and is recognised', async () => {
+	it('every event arrives, by POST and by PATCH, and is recognised', async () => {
 		settings = { authentication: 'none', events: ['*'] };
 		await subscribe({ method: 'POST' });
 		await subscribe({ method: 'PATCH' });
 		for (const { value } of EVENTS) expect(await fire(value)).toEqual([200, 200]);
-		expect(received).toHaveLength(94);
+		expect(received).toHaveLength(2 * EVENTS.length);
 		for (const { value } of EVENTS) {
 			const runs = received.filter((r) => startedItem(r.run)?.event === value);
 			expect(runs.map((r) => r.method).sort()).toEqual(['PATCH', 'POST']);

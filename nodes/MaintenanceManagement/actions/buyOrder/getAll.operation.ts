@@ -1,3 +1,3 @@
 import { listOperation } from '../shared/properties';
 
-export const getAll = listOperation('buyOrder', 'getAll', '/sales/buy-orders');
+export const getAll = listOperation('/sales/buy-orders');

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { choices } from '../../helpers/choices';
 import { id, lazy, oneOf } from '../../helpers/schemas';
 import { clearableText, nullableText, toNull, updateFields } from '../shared/fields';
-import { forOperation, recordLocator, simplifyProperty } from '../shared/properties';
+import { recordLocator, simplifyProperty } from '../shared/properties';
 import type { OperationModule } from '../types';
 
 const RELATED_TO_TYPES = choices({
@@ -144,7 +144,7 @@ const schema = lazy(() =>
 );
 
 export const update: OperationModule = {
-	description: forOperation('buyOrder', 'update', properties),
+	description: properties,
 	endpoint: {
 		method: 'PATCH',
 		path: '/sales/buy-orders/{buy-order-id}',

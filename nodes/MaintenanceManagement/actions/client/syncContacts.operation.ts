@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { idList, lazy } from '../../helpers/schemas';
-import { forOperation, simplifyProperty } from '../shared/properties';
+import { simplifyProperty } from '../shared/properties';
 import type { OperationModule } from '../types';
 
 const properties: INodeProperties[] = [
@@ -37,7 +37,7 @@ const noIdsInText = (value: unknown): unknown =>
 const schema = lazy(() => z.object({ contact_ids: z.preprocess(noIdsInText, idList()) }).strict());
 
 export const syncContacts: OperationModule = {
-	description: forOperation('client', 'syncContacts', properties),
+	description: properties,
 	endpoint: {
 		method: 'POST',
 		path: '/clients/{client}/contacts',

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { choices } from '../../helpers/choices';
 import { boolean, idList, lazy, oneOf } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
-import { booleanField, forOperation, simplifyProperty } from '../shared/properties';
+import { booleanField, simplifyProperty } from '../shared/properties';
 import type { OperationModule } from '../types';
 
 const REPORT_STATES = choices({ all: 'All', completed: 'Completed', confirmed: 'Confirmed' });
@@ -187,7 +187,7 @@ const schema = lazy(() =>
 );
 
 export const checkOrCreate: OperationModule = {
-	description: forOperation('contact', 'checkOrCreate', properties),
+	description: properties,
 	endpoint: {
 		method: 'POST',
 		path: '/contacts',

@@ -103,7 +103,7 @@ const filterSchema = lazy(() =>
 		.passthrough(),
 );
 
-export const getAll: OperationModule = listOperation('failure', 'getAll', '/failures', {
+export const getAll: OperationModule = listOperation('/failures', {
 	filters,
 	expanded: FAILURE_RELATIONS,
 	querySchema: filterSchema,

@@ -52,13 +52,8 @@ const filterSchema = lazy(() =>
 		.passthrough(),
 );
 
-export const getAllOpen: OperationModule = listOperation(
-	'failure',
-	'getAllOpen',
-	'/failures/open',
-	{
-		filters,
-		expanded: FAILURE_RELATIONS,
-		querySchema: filterSchema,
-	},
-);
+export const getAllOpen: OperationModule = listOperation('/failures/open', {
+	filters,
+	expanded: FAILURE_RELATIONS,
+	querySchema: filterSchema,
+});

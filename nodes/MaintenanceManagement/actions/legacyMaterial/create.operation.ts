@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { choices } from '../../helpers/choices';
 import { id, lazy, number, oneOf, text } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
-import { forOperation, simplifyProperty } from '../shared/properties';
+import { simplifyProperty } from '../shared/properties';
 import type { OperationModule } from '../types';
 
 const MATERIAL_KINDS = choices({
@@ -164,7 +164,7 @@ const schema = lazy(() =>
 );
 
 export const create: OperationModule = {
-	description: forOperation('legacyMaterial', 'create', properties),
+	description: properties,
 	endpoint: {
 		method: 'POST',
 		path: '/materials',

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { forOperation, recordLocator, simplifyProperty } from '../shared/properties';
+import { recordLocator, simplifyProperty } from '../shared/properties';
 import type { OperationModule } from '../types';
 
 const properties: INodeProperties[] = [
@@ -13,6 +13,6 @@ const properties: INodeProperties[] = [
 ];
 
 export const get: OperationModule = {
-	description: forOperation('location', 'get', properties),
+	description: properties,
 	endpoint: { method: 'GET', path: '/locations/{id}', pathParams: { id: 'id' } },
 };

@@ -1,6 +1,6 @@
 import { listOperation } from '../shared/properties';
 
-export const getAll = listOperation('location', 'getAll', '/locations', {
+export const getAll = listOperation('/locations', {
 	filters: [
 		{
 			displayName: 'With Assets Count',

@@ -8,7 +8,7 @@ import { id, lazy, number, oneOf, text } from '../../helpers/schemas';
 import { toItems } from '../../helpers/simplify';
 import { recordsOf } from '../../transport';
 import { updateFields } from '../shared/fields';
-import { forOperation, recordLocator, simplifyProperty } from '../shared/properties';
+import { recordLocator, simplifyProperty } from '../shared/properties';
 import type { Grouping } from '../executor';
 import { sendGrouped } from '../executor';
 import type { OperationModule } from '../types';
@@ -135,7 +135,7 @@ const grouping: Grouping = {
 };
 
 export const updateMany: OperationModule = {
-	description: forOperation('location', 'updateMany', properties),
+	description: properties,
 	endpoint: {
 		method: 'PATCH',
 		path: '/locations',

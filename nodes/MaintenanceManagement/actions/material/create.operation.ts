@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { lazy, number } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
-import { byText, forOperation, simplifyProperty } from '../shared/properties';
+import { byText, simplifyProperty } from '../shared/properties';
 import type { OperationModule } from '../types';
 import { materialShape, optionalMaterialFields, requiredMaterialFields } from './fields';
 
@@ -43,7 +43,7 @@ const schema = lazy(() =>
 );
 
 export const create: OperationModule = {
-	description: forOperation('material', 'create', properties),
+	description: properties,
 	endpoint: {
 		method: 'POST',
 		path: '/stocks/materials',

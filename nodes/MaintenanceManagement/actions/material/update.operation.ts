@@ -3,12 +3,7 @@ import { z } from 'zod';
 
 import { lazy } from '../../helpers/schemas';
 import { updateFields } from '../shared/fields';
-import {
-	expandedProperty,
-	forOperation,
-	relationOptions,
-	simplifyProperty,
-} from '../shared/properties';
+import { expandedProperty, relationOptions, simplifyProperty } from '../shared/properties';
 import type { OperationModule } from '../types';
 import { materialShape, optionalMaterialFields, requiredMaterialFields } from './fields';
 
@@ -36,7 +31,7 @@ const properties: INodeProperties[] = [
 ];
 
 export const update: OperationModule = {
-	description: forOperation('material', 'update', properties),
+	description: properties,
 	endpoint: {
 		method: 'PATCH',
 		path: '/stocks/materials/{materialId}',

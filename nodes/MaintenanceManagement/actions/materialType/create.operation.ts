@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { lazy, text } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
-import { forOperation, simplifyProperty } from '../shared/properties';
+import { simplifyProperty } from '../shared/properties';
 import type { OperationModule } from '../types';
 
 const properties: INodeProperties[] = [
@@ -42,7 +42,7 @@ const schema = lazy(() =>
 );
 
 export const create: OperationModule = {
-	description: forOperation('materialType', 'create', properties),
+	description: properties,
 	endpoint: {
 		method: 'POST',
 		path: '/stocks/material-types',

@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { id, integer, lazy, lineDescription, oneOf } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
-import { forOperation, simplifyProperty } from '../shared/properties';
+import { simplifyProperty } from '../shared/properties';
 import { checkLineType, LINE_TYPES, lineTypeProperty } from '../shared/lineRules';
 import type { OperationModule } from '../types';
 
@@ -77,7 +77,7 @@ const schema = lazy(() =>
 );
 
 export const create: OperationModule = {
-	description: forOperation('quoteLine', 'create', properties),
+	description: properties,
 	endpoint: {
 		method: 'POST',
 		path: '/sales/quotes/{id}/lines',

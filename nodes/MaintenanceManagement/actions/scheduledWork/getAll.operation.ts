@@ -1,6 +1,6 @@
 import { listOperation, relationOptions } from '../shared/properties';
 
-export const getAll = listOperation('scheduledWork', 'getAll', '/works/scheduled', {
+export const getAll = listOperation('/works/scheduled', {
 	expanded: relationOptions([
 		'assignees',
 		'auditStats',

@@ -3,12 +3,7 @@ import { z } from 'zod';
 
 import { id, lazy, lineDescription, number, numericString, oneOf } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
-import {
-	expandedProperty,
-	forOperation,
-	relationOptions,
-	simplifyProperty,
-} from '../shared/properties';
+import { expandedProperty, relationOptions, simplifyProperty } from '../shared/properties';
 import { checkLineType, LINE_TYPES, lineTypeProperty } from '../shared/lineRules';
 import type { OperationModule } from '../types';
 
@@ -102,7 +97,7 @@ const schema = lazy(() =>
 );
 
 export const create: OperationModule = {
-	description: forOperation('sellOrderLine', 'create', properties),
+	description: properties,
 	endpoint: {
 		method: 'POST',
 		path: '/sales/sell-orders/{sellOrderId}/lines',

@@ -6,7 +6,7 @@ import type { Endpoint, OperationEntry, OperationModule, ResourceModule } from '
  * The operation's properties, each shown only for its resource and operation. A plain spread rather
  * than n8n-workflow's updateDisplayOptions, whose deep merge was a sixth of the package's load time.
  */
-export const forOperation = (
+const forOperation = (
 	resource: string,
 	operation: string,
 	properties: INodeProperties[],
@@ -147,8 +147,6 @@ export const requestOptions: INodeProperties = {
  * `expanded` multi-select, Simplify, and the Query Parameters option.
  */
 export function listOperation(
-	resource: string,
-	operation: string,
 	path: string,
 	extra: {
 		filters?: INodeProperties[];
@@ -175,7 +173,7 @@ export function listOperation(
 	if (extra.expanded) properties.push(expandedProperty(extra.expanded));
 	properties.push(simplifyProperty, listOptions);
 	return {
-		description: forOperation(resource, operation, properties),
+		description: properties,
 		endpoint: {
 			method: 'GET',
 			path,
@@ -235,14 +233,16 @@ export const recordLocator = (
 
 /**
  * A resource, defined once: its Resource option, and its operations with their selector options, in
- * the order their properties appear. The selector lists them by name and defaults to the first.
+ * the order their properties appear. The selector lists them by name and defaults to the first. Each
+ * operation's properties are shown for this resource and that operation only: the names are written
+ * here and nowhere else, and their types (see resources.ts) make a wrong pair a compile error.
  */
-export function defineResource(
-	resource: string,
+export function defineResource<const R extends string, const O extends string>(
+	resource: R,
 	label: string | { displayName: string; hint: string },
-	operations: OperationEntry[],
-	defaultOperation = operations[0].value,
-): ResourceModule {
+	operations: Array<OperationEntry<O>>,
+	defaultOperation: O = operations[0].value,
+): ResourceModule<R, O> {
 	const { displayName, hint } =
 		typeof label === 'string' ? { displayName: label, hint: undefined } : label;
 	const selector: INodeProperties = {
@@ -260,8 +260,14 @@ export function defineResource(
 		value: resource,
 		displayName,
 		...(hint ? { hint } : {}),
-		description: [selector, ...operations.flatMap(({ run }) => run.description)],
-		operations: Object.fromEntries(operations.map(({ value, run }) => [value, run])),
+		description: [
+			selector,
+			...operations.flatMap(({ value, run }) => forOperation(resource, value, run.description)),
+		],
+		operations: Object.fromEntries(operations.map(({ value, run }) => [value, run])) as Record<
+			O,
+			OperationModule
+		>,
 	};
 }
 

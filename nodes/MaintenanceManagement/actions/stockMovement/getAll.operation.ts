@@ -5,7 +5,7 @@ import { listOperation } from '../shared/properties';
  * replaces it: stock is now changed through stock transactions (batches and transfers), which have
  * create endpoints only.
  */
-export const getAll = listOperation('stockMovement', 'getAll', '/stock-movements', {
+export const getAll = listOperation('/stock-movements', {
 	notice: {
 		displayName:
 			'Deprecated in the API (still served in v3). Stock changes are now made with Stock Transaction → Create Batch and Transfer; the API offers no endpoint that lists stock transactions, so this remains the only way to read the movement history.',

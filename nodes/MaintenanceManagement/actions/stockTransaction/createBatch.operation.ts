@@ -13,7 +13,7 @@ import { id, integer, lazy, oneOf } from '../../helpers/schemas';
 import { toItems } from '../../helpers/simplify';
 import { recordsOf } from '../../transport';
 import { additionalFields } from '../shared/fields';
-import { forOperation, simplifyProperty } from '../shared/properties';
+import { simplifyProperty } from '../shared/properties';
 import type { Grouping, ItemPart } from '../executor';
 import { runEndpoint, sendGrouped } from '../executor';
 import type { OperationModule } from '../types';
@@ -236,7 +236,7 @@ async function executeAll(
 }
 
 export const createBatch: OperationModule = {
-	description: forOperation('stockTransaction', 'createBatch', properties),
+	description: properties,
 	endpoint: {
 		method: 'POST',
 		path: '/stocks/warehouses/{warehouseId}/stock-transactions',

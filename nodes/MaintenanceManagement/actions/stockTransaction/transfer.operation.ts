@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { id, integer, lazy } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
-import { forOperation, simplifyProperty } from '../shared/properties';
+import { simplifyProperty } from '../shared/properties';
 import type { OperationModule } from '../types';
 
 const properties: INodeProperties[] = [
@@ -62,7 +62,7 @@ const schema = lazy(() =>
 );
 
 export const transfer: OperationModule = {
-	description: forOperation('stockTransaction', 'transfer', properties),
+	description: properties,
 	endpoint: {
 		method: 'POST',
 		path: '/stocks/stock-transactions/transfer',

@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { boolean, idList, lazy, text, toNumber } from '../../helpers/schemas';
 import { clearableText, nullableText, toNull, updateFields } from '../shared/fields';
-import { forOperation, recordLocator, simplifyProperty } from '../shared/properties';
+import { recordLocator, simplifyProperty } from '../shared/properties';
 import type { OperationModule } from '../types';
 
 const coordinateField = (displayName: string, name: string, limit: number): INodeProperties => ({
@@ -98,7 +98,7 @@ const schema = lazy(() =>
 );
 
 export const update: OperationModule = {
-	description: forOperation('supplier', 'update', properties),
+	description: properties,
 	endpoint: {
 		method: 'PATCH',
 		path: '/suppliers/{supplier}',

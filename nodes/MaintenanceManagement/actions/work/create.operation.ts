@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { additionalFields } from '../shared/fields';
-import { booleanField, forOperation, simplifyProperty } from '../shared/properties';
+import { booleanField, simplifyProperty } from '../shared/properties';
 import type { OperationModule } from '../types';
 import { FREQUENCIES, NOTIFICATION_TRIGGERS, WORK_TYPES, workSchema } from './schema';
 
@@ -363,7 +363,7 @@ const properties: INodeProperties[] = [
 ];
 
 export const create: OperationModule = {
-	description: forOperation('work', 'create', properties),
+	description: properties,
 	endpoint: {
 		method: 'POST',
 		path: '/works',
