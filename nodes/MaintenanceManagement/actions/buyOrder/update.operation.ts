@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { id, lazy, oneOf } from '../../helpers/schemas';
 import { clearableText, nullableText, toNull, updateFields } from '../shared/fields';
-import { forOperation, recordLocator, simplifyProperty } from '../shared/properties';
+import { forOperation, recordLocator, outputProperties } from '../shared/properties';
 import type { OperationModule } from '../types';
 
 const properties: INodeProperties[] = [
@@ -65,7 +65,7 @@ const properties: INodeProperties[] = [
 				'ID of the warehouse that receives the materials; outside drafts a MATERIAL order needs one',
 		},
 	]),
-	simplifyProperty,
+	...outputProperties,
 ];
 
 const SUPPLIER_MESSAGE =

@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { boolean, idList, lazy, oneOf } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
-import { booleanField, forOperation, simplifyProperty } from '../shared/properties';
+import { booleanField, forOperation, outputProperties } from '../shared/properties';
 import type { OperationModule } from '../types';
 
 const REPORT_STATES = [
@@ -144,7 +144,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	simplifyProperty,
+	...outputProperties,
 ];
 
 const plainText = () => z.string({ invalid_type_error: 'must be text' }).optional();

@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { id, lazy, number, oneOf, text } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
-import { forOperation, simplifyProperty } from '../shared/properties';
+import { forOperation, outputProperties } from '../shared/properties';
 import type { OperationModule } from '../types';
 
 const properties: INodeProperties[] = [
@@ -105,7 +105,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	simplifyProperty,
+	...outputProperties,
 ];
 
 const warehouse = () =>

@@ -7,7 +7,7 @@ import {
 	expandedProperty,
 	forOperation,
 	relationOptions,
-	simplifyProperty,
+	outputProperties,
 } from '../shared/properties';
 import type { OperationModule } from '../types';
 import { materialShape, optionalMaterialFields, requiredMaterialFields } from './fields';
@@ -32,7 +32,7 @@ const properties: INodeProperties[] = [
 	...requiredMaterialFields,
 	updateFields(optionalMaterialFields(true)),
 	expandedProperty(relationOptions(['material_type', 'supplier_custom_price', 'warehouse'])),
-	simplifyProperty,
+	...outputProperties,
 ];
 
 export const update: OperationModule = {

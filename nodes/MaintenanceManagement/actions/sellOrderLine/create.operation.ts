@@ -7,7 +7,7 @@ import {
 	expandedProperty,
 	forOperation,
 	relationOptions,
-	simplifyProperty,
+	outputProperties,
 } from '../shared/properties';
 import { checkLineType, LINE_TYPES, lineTypeProperty } from '../shared/lineRules';
 import type { OperationModule } from '../types';
@@ -80,7 +80,7 @@ const properties: INodeProperties[] = [
 		},
 	]),
 	expandedProperty(relationOptions(['cost_center', 'material', 'other_cost'])),
-	simplifyProperty,
+	...outputProperties,
 ];
 
 const schema = lazy(() =>

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { additionalFields } from '../shared/fields';
-import { booleanField, forOperation, simplifyProperty } from '../shared/properties';
+import { booleanField, forOperation, outputProperties } from '../shared/properties';
 import type { OperationModule } from '../types';
 import { workSchema } from './schema';
 
@@ -386,7 +386,7 @@ const properties: INodeProperties[] = [
 			'Comma-separated IDs of the responsible technical skills',
 		),
 	]),
-	simplifyProperty,
+	...outputProperties,
 ];
 
 export const create: OperationModule = {
