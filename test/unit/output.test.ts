@@ -201,3 +201,56 @@ describe('Output, version 2', () => {
 		expect(await fixture.requests()).toEqual([]);
 	});
 });
+
+/**
+ * Values as a model fills them through $fromAI(): an ID as text or as a number, a list as
+ * comma-separated text or as an array. Given here as expressions, resolved by n8n-core.
+ */
+describe('Values a model fills', () => {
+	const job = (local_id: unknown, client_id: unknown, work_type_id: unknown) =>
+		v2({
+			resource: 'work',
+			operation: 'create',
+			type: 'CYCLIC',
+			name: 'Roof check',
+			work_type_id: expr(work_type_id),
+			local_id: expr(local_id),
+			client_id: expr(client_id),
+			recurrence: { values: { DTSTART: '2026-05-01T08:00:00', FREQ: 'MONTHLY', INTERVAL: 1 } },
+			interventions: { items: [{ id: 5, elements: 'EL-1' }] },
+		});
+
+	it.each([
+		['text', '3', '/locations/3'],
+		['a number', 3, '/locations/3'],
+	])('an ID in the path as %s', async (_label, value, path) => {
+		await fixture.clear();
+		const { output, error } = await v2({
+			resource: 'location',
+			operation: 'get',
+			id: { __rl: true, mode: 'id', value: expr(value) },
+		});
+		expect(error).toBeUndefined();
+		expect(json(output)).toEqual([expect.objectContaining({ id: '3' })]);
+		expect((await fixture.requests()).map((r) => r.path)).toEqual([path]);
+	});
+
+	it.each([
+		['comma-separated text and IDs as text', '3, 4', '1', '1'],
+		['an array of numbers and IDs as numbers', [3, 4], 1, 1],
+		['an array of texts', ['3', '4'], '1', 1],
+	])('a list and IDs in the body as %s', async (_label, localIds, clientId, workTypeId) => {
+		await fixture.clear();
+		const { error } = await job(localIds, clientId, workTypeId);
+		expect(error).toBeUndefined();
+		const [sent] = await fixture.requests();
+		expect(sent.body).toMatchObject({ local_id: [3, 4], client_id: 1, work_type_id: 1 });
+	});
+
+	it('a list with something that is not an ID fails naming the field, and nothing is sent', async () => {
+		await fixture.clear();
+		const { error } = await job('3, four', 1, 1);
+		expect(error?.message).toMatch(/local_id/);
+		expect(await fixture.requests()).toEqual([]);
+	});
+});
