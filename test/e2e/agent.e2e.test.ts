@@ -1,18 +1,15 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-
 import { startSandbox, type LoggedRequest, type RunningSandbox } from '../../sandbox';
-import { N8N_NODE_MODULES, N8nInstance, outputOf, type ExecutionResult } from './n8n';
+import { N8nInstance, outputOf, type ExecutionResult } from './n8n';
 import { ScriptedModel, textOf } from './scriptedModel';
 import { credentials } from './workflows';
-import { agentWorkflow, OPENAI_CREDENTIAL, TOOL_NODE } from './agentWorkflows';
+import { agentWorkflow, hasLangchainNode, OPENAI_CREDENTIAL, TOOL_NODE } from './agentWorkflows';
 
 jest.setTimeout(600_000);
 
-/** The agent nodes exist in this n8n (the compatibility matrix runs older ones). */
-const HAS_AGENT = existsSync(
-	join(N8N_NODE_MODULES, '@n8n/n8n-nodes-langchain/dist/nodes/agents/Agent/V3'),
-);
+/** The AI Agent 3.1 and the OpenAI chat model 1.3 exist in this n8n (the compatibility matrix runs older ones). */
+const HAS_AGENT =
+	hasLangchainNode('agents/Agent/Agent.node.js', /\b3\.1: new /) &&
+	hasLangchainNode('llms/LMChatOpenAi/LmChatOpenAi.node.js', /version: \[[^\]]*\b1\.3\b/);
 const describeIfAgent = HAS_AGENT ? describe : describe.skip;
 
 const ANSWER =

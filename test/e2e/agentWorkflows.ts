@@ -1,10 +1,22 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import type { IDataObject } from 'n8n-workflow';
 
-import { PACKAGE_NAME } from './n8n';
+import { N8N_NODE_MODULES, PACKAGE_NAME } from './n8n';
 import { API_CREDENTIAL, START } from './workflows';
 
 export const AGENT_NODE = '@n8n/n8n-nodes-langchain.agent';
 export const TOOL_NODE = `${PACKAGE_NAME}.maintenanceManagementTool`;
+/**
+ * Whether the n8n under test has a langchain node at the version a suite uses (the compatibility
+ * matrix runs older n8n, which may lack it): read from the node's built file.
+ */
+export function hasLangchainNode(file: string, version: RegExp): boolean {
+	const path = join(N8N_NODE_MODULES, '@n8n/n8n-nodes-langchain/dist/nodes', file);
+	return existsSync(path) && version.test(readFileSync(path, 'utf8'));
+}
+
 export const OPENAI_CREDENTIAL = { id: 'mmOpenAiScripted', name: 'Scripted model' };
 
 /** A parameter as the editor's ✨ button sets it, for the model to fill. */

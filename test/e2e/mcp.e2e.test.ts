@@ -1,20 +1,15 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import { startSandbox, type LoggedRequest, type RunningSandbox } from '../../sandbox';
-import { maintenanceTools } from './agentWorkflows';
-import { N8N_NODE_MODULES, N8nInstance } from './n8n';
+import { hasLangchainNode, maintenanceTools } from './agentWorkflows';
+import { N8nInstance } from './n8n';
 import { credentials } from './workflows';
 
 jest.setTimeout(600_000);
 
-/** n8n's MCP Server Trigger exists in this n8n (the compatibility matrix runs older ones). */
-const HAS_MCP = existsSync(
-	join(N8N_NODE_MODULES, '@n8n/n8n-nodes-langchain/dist/nodes/mcp/McpTrigger/McpTrigger.node.js'),
-);
+/** n8n's MCP Server Trigger 2 exists in this n8n (the compatibility matrix runs older ones). */
+const HAS_MCP = hasLangchainNode('mcp/McpTrigger/McpTrigger.node.js', /version: \[[^\]]*\b2\b/);
 const describeIfMcp = HAS_MCP ? describe : describe.skip;
 
 const MCP_PATH = 'maintenance';
