@@ -12,6 +12,8 @@ import { format, resolveConfig } from 'prettier';
 
 import { startSandbox, type RunningSandbox } from '../sandbox';
 import { N8nInstance } from '../test/e2e/n8n';
+import { toItems } from '../nodes/MaintenanceManagement/helpers/simplify';
+import type { ApiEnvelope } from '../nodes/MaintenanceManagement/transport';
 import { renderBenchmarks } from './report';
 
 const ROOT = join(__dirname, '..');
@@ -428,23 +430,78 @@ async function triggerThroughput(
 	}
 }
 
+/** About four characters a token, the usual estimate for English and JSON with OpenAI's tokenizers. */
+const tokens = (characters: number) => Math.round(characters / 4);
+const chars = (value: unknown) => JSON.stringify(value).length;
+
+/**
+ * What a model receives: characters and estimated tokens per record, and for the default tool call
+ * (Get Many Open, limit 50), in version 2's Simplified output against version 1's Simplify (the output
+ * existing workflows and tools had), from the same API answers.
+ */
+async function modelOutput(sandbox: RunningSandbox) {
+	const { baseUrl, token } = sandbox.environments.sandbox;
+	const read = async (path: string) =>
+		(await (
+			await fetch(`${baseUrl}${path}`, { headers: { Authorization: `Bearer ${token}` } })
+		).json()) as ApiEnvelope;
+	const compare = async (what: string, path: string, target?: number, perCall = false) => {
+		const envelope = await read(path);
+		const records = Array.isArray(envelope.data) ? envelope.data : [];
+		const per = perCall ? 1 : records.length;
+		const a = chars(toItems(records, envelope.included, { mode: 'simplified' })) / per;
+		const b = chars(toItems(records, envelope.included, true)) / per;
+		const shown = (n: number) =>
+			`${Math.round(n).toLocaleString('en-US')} characters, ~${tokens(n).toLocaleString('en-US')} tokens`;
+		record(
+			what,
+			shown(a),
+			`${shown(b)} (version 1, Simplify)`,
+			a / b,
+			target === undefined ? 'smaller' : `≤ ${target.toLocaleString('en-US')} characters`,
+			target === undefined ? a < b : a <= target,
+		);
+	};
+	await compare(
+		'Output per work order (Get Many Open, Simplified)',
+		'/failures/open?limit=50',
+		400,
+	);
+	await compare('Output per planned job order (Get Many, Simplified)', '/works/scheduled?limit=50');
+	await compare('Output per location (Get Many, Simplified)', '/locations?limit=50');
+	await compare(
+		'Default tool call: Get Many Open, limit 50, Simplified (what an agent receives)',
+		'/failures/open?limit=50',
+		20_000,
+		true,
+	);
+}
+
+/** `npm run bench -- output …` runs only the named groups and prints them, leaving BENCHMARKS.md as it is. */
+const only = process.argv.slice(2);
+const wanted = (group: string) => only.length === 0 || only.includes(group);
+
 async function main() {
 	print('Starting the sandbox with 100,000 work orders…');
 	const sandbox = await startSandbox({ port: 0, seed: { failures: 100_000 }, quiet: true });
 	try {
-		packageLoad();
-		await sandboxSpeed(sandbox);
-		await returnAllInProcess(sandbox);
-		await rateLimited(sandbox);
-		await locations(sandbox);
-		await returnAllInN8n(sandbox);
-		await triggerThroughput(sandbox, "n8n's default expression engine", {});
-		await triggerThroughput(sandbox, 'N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true', {
-			N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true',
-		});
+		if (wanted('output')) await modelOutput(sandbox);
+		if (wanted('load')) packageLoad();
+		if (wanted('sandbox')) await sandboxSpeed(sandbox);
+		if (wanted('returnAll')) await returnAllInProcess(sandbox);
+		if (wanted('rateLimit')) await rateLimited(sandbox);
+		if (wanted('locations')) await locations(sandbox);
+		if (wanted('n8n')) await returnAllInN8n(sandbox);
+		if (wanted('trigger')) {
+			await triggerThroughput(sandbox, "n8n's default expression engine", {});
+			await triggerThroughput(sandbox, 'N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true', {
+				N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true',
+			});
+		}
 	} finally {
 		await sandbox.close();
 	}
+	if (only.length) return;
 	const n8nVersion = JSON.parse(readFileSync(join(ROOT, 'scripts/n8n/package.json'), 'utf8'))
 		.dependencies.n8n;
 	const filled = renderBenchmarks({

@@ -17,7 +17,8 @@ export class MaintenanceManagement implements INodeType {
 		name: 'maintenanceManagement',
 		icon: { light: 'file:maintenanceManagement.svg', dark: 'file:maintenanceManagement.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Work orders, planned jobs, locations, purchasing and stock in the Maintenance Management API (v3)',

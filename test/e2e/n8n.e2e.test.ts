@@ -113,9 +113,12 @@ describe('the action node in a real n8n', () => {
 		expect(created).not.toContain('');
 	});
 
-	it('an API error comes through with the spec message', () => {
+	it('an API error says what happened and what to do, and keeps the spec message in its description', () => {
 		expect(outputOf(run, 'API Error')).toEqual([
-			expect.objectContaining({ error: 'Resource not found' }),
+			expect.objectContaining({
+				error: 'Location 999999 was not found (404). Check the ID, or list locations to find it.',
+				description: expect.stringContaining('Resource not found'),
+			}),
 		]);
 	});
 

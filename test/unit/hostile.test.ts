@@ -614,7 +614,8 @@ describe('the token never shows', () => {
 		}));
 		const { error } = await listLocations();
 		expect(error?.httpCode).toBe('401');
-		expect(error?.message).toContain('Token Bearer *** is invalid');
+		expect(error?.message).toMatch(/^The access token was rejected \(401\)/);
+		expect(error?.description).toContain('Token Bearer *** is invalid');
 		expect(mentionsToken(error?.message)).toBe(false);
 		expect(mentionsToken(error?.description)).toBe(false);
 		expect(mentionsToken((error as { errorResponse?: unknown })?.errorResponse)).toBe(false);

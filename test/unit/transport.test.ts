@@ -156,7 +156,9 @@ describe('API errors', () => {
 	it('401 keeps the spec message and reminds that a token works only in its own environment', async () => {
 		server.reset(() => ({ status: 401, body: errorBody(401, 'Authentication token invalid.') }));
 		const { error } = await listLocations({}, { ...credentials, environment: 'sandbox' });
-		expect(error?.message).toBe('Authentication token invalid.');
+		expect(error?.message).toBe(
+			'The access token was rejected (401). Check the token in the credential, and that it was issued in the sandbox environment.',
+		);
 		expect(error?.description).toMatch(/sandbox environment/);
 		expect(error?.description).toMatch(/only in the environment that issued it/);
 		expect(
@@ -165,24 +167,68 @@ describe('API errors', () => {
 	});
 
 	it.each([
-		[403, 'Action unauthorized', /lacks the permission/],
-		[404, 'Resource not found', /Check the ID/],
-		[500, 'An error has occurred during the request.', /also on retry/],
-	])('%i gets a useful description', async (status, message, hint) => {
-		server.reset(() => ({ status, body: errorBody(status, message) }));
+		[
+			403,
+			'Action unauthorized',
+			"The token's user is not allowed to GET /locations/9 (403). Use a token of a user with that permission.",
+			/lacks the permission/,
+		],
+		[
+			404,
+			'Resource not found',
+			'Location 9 was not found (404). Check the ID, or list locations to find it.',
+			/Check the ID/,
+		],
+		[
+			500,
+			'An error has occurred during the request.',
+			'The service failed on GET /locations/9 (500), also on retry. Check the filters and query parameters (the API answers 500 for an s_ filter it does not support), then try again.',
+			/also on retry/,
+		],
+	])(
+		'%i says in its message what happened and what to do; the description keeps the detail',
+		async (status, apiMessage, message, hint) => {
+			server.reset(() => ({ status, body: errorBody(status, apiMessage) }));
+			const { error } = await runNode({
+				node,
+				credentials,
+				parameters: {
+					resource: 'location',
+					operation: 'get',
+					id: { __rl: true, mode: 'id', value: '9' },
+				},
+				continueOnFail: false,
+			});
+			expect(error?.message).toBe(message);
+			expect(error?.description).toContain(`The API answered ${status}: "${apiMessage}".`);
+			expect(error?.description).toMatch(hint);
+			expect(error?.httpCode).toBe(String(status));
+		},
+	);
+
+	it('a 404 on a path without a record ID names the request and says to check the IDs', async () => {
+		server.reset(() => ({ status: 404, body: errorBody(404, 'Resource not found') }));
 		const { error } = await runNode({
 			node,
 			credentials,
 			parameters: {
 				resource: 'location',
-				operation: 'get',
-				id: { __rl: true, mode: 'id', value: '9' },
+				operation: 'updateMany',
+				id: { __rl: true, mode: 'id', value: '3' },
+				updateFields: { name: 'X' },
 			},
-			continueOnFail: false,
 		});
-		expect(error?.message).toBe(message);
-		expect(error?.description).toMatch(hint);
-		expect(error?.httpCode).toBe(String(status));
+		expect(error?.message).toBe(
+			'Nothing was found for PATCH /locations (404). Check the IDs sent; a record may have been deleted.',
+		);
+	});
+
+	it('a 400 without properties says that no field was named', async () => {
+		server.reset(() => ({ status: 400, body: errorBody(400, 'Property validation error.') }));
+		const { error } = await listLocations();
+		expect(error?.message).toBe(
+			'Property validation error. The API named no field; check the values sent and try again.',
+		);
 	});
 });
 
@@ -222,7 +268,9 @@ describe('rate limit and faults', () => {
 		const { error } = await listLocations({ requestOptions: { maxWaitSeconds: 30 } });
 		expect(server.requests).toHaveLength(1);
 		expect(sleepMock).not.toHaveBeenCalled();
-		expect(error?.message).toBe('Too Many Requests.');
+		expect(error?.message).toBe(
+			'The rate limit was still exceeded (429) after 1 attempt(s) and 0 s of waiting. Try again later, or process fewer items at once.',
+		);
 		expect(error?.description).toMatch(/rate limit/);
 	});
 
@@ -234,7 +282,7 @@ describe('rate limit and faults', () => {
 		}));
 		const { error } = await listLocations({ requestOptions: { maxAttempts: 3 } });
 		expect(server.requests).toHaveLength(3);
-		expect(error?.description).toMatch(/after 3 attempt/);
+		expect(error?.message).toMatch(/after 3 attempt/);
 	});
 
 	it('backs off exponentially when the 429 gives no wait', async () => {

@@ -9,6 +9,7 @@ import {
 	queryParameterField,
 } from '../helpers/empty';
 import { displayNames, itemNumber, LINE_BREAK, normalize, validate } from '../helpers/input';
+import type { OutputChoice } from '../helpers/simplify';
 import { toItems } from '../helpers/simplify';
 import type { AnswerShape, ApiEnvelope, ApiRequest, ApiResource, RetryPolicy } from '../transport';
 import {
@@ -121,6 +122,34 @@ export function readPathValues(
 	return pathValues;
 }
 
+/** A list of names given as an array or as text separated by commas (as a model or a person writes it). */
+const nameList = (value: unknown): string[] => [
+	...new Set(
+		(Array.isArray(value) ? value.map(String) : String(value ?? '').split(','))
+			.map((name) => name.trim())
+			.filter(Boolean),
+	),
+];
+
+/** How item i's records are output: Simplify in version 1 of the node, the Output choice from version 2. */
+export function readOutput(this: IExecuteFunctions, itemIndex: number): OutputChoice {
+	if (this.getNode().typeVersion < 2) {
+		return { mode: this.getNodeParameter('simplify', itemIndex, true) ? 'legacy' : 'raw' };
+	}
+	const mode = this.getNodeParameter('output', itemIndex, 'simplified') as string;
+	if (mode === 'raw') return { mode };
+	if (mode !== 'selected') return { mode: 'simplified' };
+	const fields = nameList(this.getNodeParameter('fields', itemIndex, ''));
+	if (fields.length === 0) {
+		throw new NodeOperationError(
+			this.getNode(),
+			'"Fields" is empty: name the fields to output, separated by commas (for example "status, description"), or choose another Output. No request was sent.',
+			{ itemIndex },
+		);
+	}
+	return { mode, fields };
+}
+
 /** Builds the request of item i: path, query and validated body. */
 export function buildRequest(
 	this: IExecuteFunctions,
@@ -192,12 +221,12 @@ export async function executeEndpoint(
 ): Promise<IDataObject[]> {
 	const request = buildRequest.call(this, operation, itemIndex);
 	const retry = readRetry.call(this, itemIndex);
-	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const output = readOutput.call(this, itemIndex);
 	if (operation.endpoint.list) {
 		const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 		const limit = returnAll ? undefined : (this.getNodeParameter('limit', itemIndex, 50) as number);
 		const toRecords = (data: ApiResource[], included?: ApiResource[]) =>
-			toItems(data, included, simplify);
+			toItems(data, included, output);
 		return await apiRequestAllItems.call(
 			this,
 			request,
@@ -215,7 +244,7 @@ export async function executeEndpoint(
 	if (!Array.isArray(envelope.data) && data.length === 1 && Object.keys(meta).length) {
 		data[0] = { ...data[0], meta: { ...meta, ...data[0].meta } };
 	}
-	return toItems(data, envelope.included, simplify);
+	return toItems(data, envelope.included, output);
 }
 
 /** The output of a failed item when "Continue On Fail" is on. */
@@ -305,7 +334,7 @@ export interface Grouping {
 	share: (
 		group: ItemPart[],
 		envelope: ApiEnvelope,
-		simplify: boolean,
+		output: OutputChoice,
 	) => Array<IDataObject | undefined>;
 }
 
@@ -347,9 +376,9 @@ export async function sendGrouped(
 					body: grouping.body(group),
 					answers: answerShape(endpoint),
 				};
+				const output = readOutput.call(this, first);
 				const envelope = await apiRequest.call(this, request, readRetry.call(this, first), first);
-				const simplify = this.getNodeParameter('simplify', first, true) as boolean;
-				const records = grouping.share(group, envelope, simplify);
+				const records = grouping.share(group, envelope, output);
 				for (const [index, { itemIndex }] of group.entries()) {
 					await guarded.call(this, [itemIndex], outputs, () => {
 						const record = records[index];

@@ -78,13 +78,212 @@ export function rawResource(resource: ApiResource, included: IncludedIndex): IDa
 		: (resource as IDataObject);
 }
 
+/**
+ * What an operation outputs for each record. Version 1 of the node has only its Simplify switch
+ * (`legacy` when on, `raw` when off); version 2 has the Output choice.
+ */
+export type OutputChoice =
+	| { mode: 'legacy' }
+	| { mode: 'raw' }
+	| { mode: 'simplified' }
+	| { mode: 'selected'; fields: string[] };
+
+/**
+ * The key fields of the resources a model or a person reads most, in the order they are shown, from
+ * the API spec. Simplified output keeps only these (plus expanded relations and non-empty custom
+ * fields); a resource not listed keeps all its attributes but the internal ones. `record_type` is the
+ * resource's own type (the envelope's `type`), shown where it tells records apart.
+ */
+export const KEY_FIELDS: Readonly<Record<string, readonly string[]>> = {
+	failure: [
+		'code',
+		'status',
+		'description',
+		'priority',
+		'local_id',
+		'problem_id',
+		'reported_by',
+		'start_date',
+		'last_status_change_date',
+		'approved_date',
+		'paused_date',
+		'completed_date',
+		'observations',
+		'supplier_id',
+		'external_id',
+	],
+	work: [
+		'name',
+		'description',
+		'type',
+		'periodicity',
+		'recurrence',
+		'work_type_id',
+		'local_id',
+		'failure_id',
+		'supplier_id',
+		'client_id',
+	],
+	scheduled_work: [
+		'state',
+		'work_id',
+		'start_date',
+		'real_start_date',
+		'completed_date',
+		'completed_percentage',
+		'visit',
+		'failure_id',
+		'last_status_change_date',
+		'last_status_description',
+		'observation',
+		'next_sla_date',
+		'client_id',
+	],
+	...Object.fromEntries(
+		['building', 'location-folder', 'location'].map((type) => [
+			type,
+			[
+				'record_type',
+				'name',
+				'full_name',
+				'code',
+				'full_code',
+				'parent_id',
+				'client_id',
+				'observation',
+				'assets_count',
+			],
+		]),
+	),
+};
+
+/** The attribute that repeats the record's own ID, by resource type: left out of Simplified output. */
+const ID_ATTRIBUTE: Readonly<Record<string, string>> = {
+	failure: 'failure_id',
+	work: 'work_id',
+	scheduled_work: 'schedule_work_id',
+	building: 'local_id',
+	supplier: 'supplier_id',
+	client: 'client_id',
+	contact: 'contact_id',
+	'stock-material': 'material_id',
+	material: 'material_id',
+	'stock-material-type': 'material_type_id',
+	'other-cost': 'other_cost_id',
+	operator: 'operator_id',
+	file: 'file_id',
+	'stock-movement': 'stock_movement_id',
+	'stock-transaction-batch': 'stock_transaction_batch_id',
+	'stock-transactions-batch': 'stock_transaction_batch_id',
+};
+
+/** Null, empty text, an empty list, or an object with nothing but such values. */
+export const isEmpty = (value: unknown): boolean =>
+	value === null ||
+	value === undefined ||
+	value === '' ||
+	(Array.isArray(value)
+		? value.length === 0
+		: typeof value === 'object' && Object.values(value as object).every(isEmpty));
+
+/** Fields the API keeps for its own use: search index, UUIDs, the tenant, operator IDs beside their names. */
+const isInternal = (name: string, record: IDataObject, resource: ApiResource): boolean =>
+	INTERNAL_ATTRIBUTES.includes(name) ||
+	name === 'uuid' ||
+	name.endsWith('_uuid') ||
+	name === 'entity_id' ||
+	(name.endsWith('_by_id') && name.slice(0, -3) in record) ||
+	(ID_ATTRIBUTE[resource.type] === name && String(record[name]) === resource.id);
+
+/**
+ * Every field of a record by its own name: `record_type`, the attributes, each expanded relation
+ * (resolved from `included` with `nested`), and the meta entries. A record's own `type` attribute
+ * stays `type`. An attribute named `id` becomes `attribute_id`, as the record's ID keeps `id`.
+ */
+function fieldsOf(
+	resource: ApiResource,
+	included: IncludedIndex,
+	depth: number,
+): Map<string, unknown> {
+	const fields = new Map<string, unknown>([['record_type', resource.type]]);
+	for (const [name, value] of Object.entries(resource.attributes ?? {}))
+		fields.set(name === 'id' ? 'attribute_id' : name, value);
+	for (const [name, relation] of Object.entries(resource.relationships ?? {})) {
+		const resolve = (ref: ResourceRef): IDataObject => {
+			const found = included.get(keyOf(ref));
+			return found && depth === 0
+				? compactResource(found, included, depth + 1)
+				: { id: ref.id, record_type: ref.type };
+		};
+		const related = relation?.data;
+		fields.set(
+			name,
+			Array.isArray(related) ? related.map(resolve) : related ? resolve(related) : null,
+		);
+	}
+	for (const [name, value] of Object.entries(resource.meta ?? {}))
+		if (!fields.has(name)) fields.set(name, value);
+	return fields;
+}
+
+/**
+ * The Simplified output of a record: its ID, then its key fields (all fields but the internal ones for
+ * a resource without a key list), then its expanded relations and meta entries, leaving out every
+ * empty value.
+ */
+export function compactResource(
+	resource: ApiResource,
+	included: IncludedIndex,
+	depth = 0,
+): IDataObject {
+	const fields = fieldsOf(resource, included, depth);
+	const record = Object.fromEntries(fields) as IDataObject;
+	const keys = KEY_FIELDS[resource.type];
+	const names = keys
+		? [...keys, ...Object.keys(resource.relationships ?? {}), ...Object.keys(resource.meta ?? {})]
+		: [...fields.keys()].filter((name) => name !== 'record_type');
+	const item: IDataObject = { id: resource.id };
+	for (const name of names) {
+		const value = fields.get(name);
+		if (!isEmpty(value) && !isInternal(name, record, resource) && !(name in item))
+			item[name] = value as IDataObject[keyof IDataObject];
+	}
+	return item;
+}
+
+/** The Selected Fields output of a record: its ID and the named fields it has, in the order named. */
+export function selectedResource(
+	resource: ApiResource,
+	included: IncludedIndex,
+	names: string[],
+): IDataObject {
+	const fields = fieldsOf(resource, included, 0);
+	const item: IDataObject = { id: resource.id };
+	for (const name of names)
+		if (fields.has(name)) item[name] = fields.get(name) as IDataObject[keyof IDataObject];
+	return item;
+}
+
+const asChoice = (output: boolean | OutputChoice): OutputChoice =>
+	typeof output === 'boolean' ? { mode: output ? 'legacy' : 'raw' } : output;
+
 export function toItems(
 	data: ApiResource[],
 	includedList: ApiResource[] | undefined,
-	simplify: boolean,
+	output: boolean | OutputChoice,
 ): IDataObject[] {
 	const included = indexIncluded(includedList);
-	return data.map((resource) =>
-		simplify ? simplifyResource(resource, included) : rawResource(resource, included),
-	);
+	const choice = asChoice(output);
+	return data.map((resource) => {
+		switch (choice.mode) {
+			case 'legacy':
+				return simplifyResource(resource, included);
+			case 'simplified':
+				return compactResource(resource, included);
+			case 'selected':
+				return selectedResource(resource, included, choice.fields);
+			default:
+				return rawResource(resource, included);
+		}
+	});
 }

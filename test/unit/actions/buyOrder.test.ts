@@ -140,7 +140,9 @@ describe('Buy Order: Get Many', () => {
 		const { output, error, requests } = await getAll({}, { readOnly: true });
 		expect(requests).toHaveLength(1);
 		expect(output).toHaveLength(0);
-		expect(error?.message).toBe('Action unauthorized');
+		expect(error?.message).toBe(
+			"The token's user is not allowed to GET /sales/buy-orders (403). Use a token of a user with that permission.",
+		);
 		expect(error?.httpCode).toBe('403');
 		expect(error?.description).toMatch(/lacks the permission/);
 		expect(
@@ -156,7 +158,11 @@ describe('Buy Order: Get Many', () => {
 		expect(error).toBeUndefined();
 		expect(output).toHaveLength(2);
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
-		output.forEach((item) => expect(item.json.error).toBe('Action unauthorized'));
+		output.forEach((item) =>
+			expect(item.json.error).toBe(
+				"The token's user is not allowed to GET /sales/buy-orders (403). Use a token of a user with that permission.",
+			),
+		);
 	});
 });
 
@@ -353,7 +359,7 @@ describe('Buy Order: Update', () => {
 		});
 		expect(error?.httpCode).toBe('400');
 		expect(error?.message).toBe(
-			'Property validation error. supplier_id: The supplier can be removed only while the order is SAVED_AS_DRAFT.',
+			'Property validation error. supplier_id: The supplier can be removed only while the order is SAVED_AS_DRAFT. Correct supplier_id and try again.',
 		);
 		expect((await stored(RECEIVED_PARTIALLY)).supplier_id).toBe(2);
 	});
@@ -442,19 +448,25 @@ describe('Buy Order: Update', () => {
 			updateFields: { description: 'x' },
 		});
 		expect(requests).toHaveLength(1);
-		expect(error?.message).toBe('Resource not found');
+		expect(error?.message).toBe(
+			'Buy order 99999 was not found (404). Check the ID, or list buy orders to find it.',
+		);
 		expect(error?.httpCode).toBe('404');
 		expect(error?.description).toMatch(/PATCH \/sales\/buy-orders\/99999/);
 	});
 
 	it('surfaces the API 400 for an unknown supplier', async () => {
 		const { error } = await update({ updateFields: { supplier_id: '999' } });
-		expect(error?.message).toBe('Property validation error. supplier_id: No supplier has this id.');
+		expect(error?.message).toBe(
+			'Property validation error. supplier_id: No supplier has this id. Correct supplier_id and try again.',
+		);
 	});
 
 	it('surfaces 403 Action unauthorized for a read-only token, without the token', async () => {
 		const { error } = await update({ updateFields: { description: 'x' } }, { readOnly: true });
-		expect(error?.message).toBe('Action unauthorized');
+		expect(error?.message).toBe(
+			"The token's user is not allowed to PATCH /sales/buy-orders/5 (403). Use a token of a user with that permission.",
+		);
 		expect(error?.httpCode).toBe('403');
 		expect(JSON.stringify({ m: error?.message, d: error?.description })).not.toContain(
 			fixture.readOnlyCredentials.accessToken,
@@ -486,7 +498,9 @@ describe('Buy Order: Update', () => {
 			{ item: 3 },
 		]);
 		expect(output[0].json).toMatchObject({ id: '1', external_sale_id: 'E-1' });
-		expect(output[1].json.error).toBe('Resource not found');
+		expect(output[1].json.error).toBe(
+			'Buy order 99999 was not found (404). Check the ID, or list buy orders to find it.',
+		);
 		expect(output[2].json.error).toMatch(/item 3: "related_to_id"/);
 		expect(output[3].json).toMatchObject({ id: '4', external_sale_id: 'E-4' });
 		expect((await fixture.requests()).map((r) => r.path)).toEqual([

@@ -150,7 +150,7 @@ describe('Client: Sync Contacts is checked before sending', () => {
 describe('Client: API errors', () => {
 	it('404 Resource not found for an unknown client', async () => {
 		const { error } = await sync({ client: '999', contact_ids: '1' });
-		expect(error?.message).toBe('Resource not found');
+		expect(error?.message).toBe('Client 999 was not found (404). Check the ID in the service.');
 		expect(error?.httpCode).toBe('404');
 		expect(error?.description).toMatch(/POST \/clients\/999\/contacts/);
 	});
@@ -190,7 +190,9 @@ describe('Client: API errors', () => {
 		]);
 		expect(output[0].json).toMatchObject({ id: '2', type: 'client' });
 		expect(output[1].json.error).toMatch(/"contact_ids\[0\]"/);
-		expect(output[2].json.error).toBe('Resource not found');
+		expect(output[2].json.error).toBe(
+			'Client 999 was not found (404). Check the ID in the service.',
+		);
 		expect(output[3].json).toMatchObject({
 			id: '4',
 			contacts: [expect.objectContaining({ id: '2' }), expect.objectContaining({ id: '3' })],

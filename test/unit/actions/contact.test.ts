@@ -216,7 +216,9 @@ describe('Contact: errors and items', () => {
 			credentials: { ...fixture.credentials, accessToken: token },
 			parameters: { resource: 'contact', operation: 'checkOrCreate', name: 'A' },
 		});
-		expect(error?.message).toBe('Authentication token invalid.');
+		expect(error?.message).toBe(
+			'The access token was rejected (401). Check the token in the credential, and that it was issued in the sandbox environment.',
+		);
 		expect(error?.httpCode).toBe('401');
 		expect(`${error?.message} ${error?.description}`).not.toContain(token);
 	});
@@ -224,7 +226,9 @@ describe('Contact: errors and items', () => {
 	it('500 with the spec message, sent once: a create is never retried', async () => {
 		await fixture.control('POST', '/faults', { status: 500, count: 3, path: '/contacts' });
 		const { error } = await checkOrCreate({ name: 'A' });
-		expect(error?.message).toBe('An error has occurred during the request.');
+		expect(error?.message).toBe(
+			'The service failed on POST /contacts (500) and the request was not retried. Check whether the change was applied before trying again.',
+		);
 		expect(error?.description).toMatch(/not retried/);
 		expect(await fixture.requests()).toHaveLength(1);
 	});

@@ -428,7 +428,9 @@ describe('Work Order (Failure): API errors', () => {
 			credentials: { ...fixture.credentials, accessToken: token },
 			parameters: { resource: 'failure', operation: 'getAllOpen' },
 		});
-		expect(error?.message).toBe('Authentication token invalid.');
+		expect(error?.message).toBe(
+			'The access token was rejected (401). Check the token in the credential, and that it was issued in the sandbox environment.',
+		);
 		expect(error?.httpCode).toBe('401');
 		expect(
 			JSON.stringify({ message: error?.message, description: error?.description }),
@@ -440,7 +442,9 @@ describe('Work Order (Failure): API errors', () => {
 		const { error } = await run('getAllOpen', {
 			requestOptions: { maxAttempts: 2, maxWaitSeconds: 0 },
 		});
-		expect(error?.message).toBe('An error has occurred during the request.');
+		expect(error?.message).toBe(
+			'The service failed on GET /failures/open (500), also on retry. Check the filters and query parameters (the API answers 500 for an s_ filter it does not support), then try again.',
+		);
 		expect(error?.httpCode).toBe('500');
 	});
 
@@ -453,7 +457,10 @@ describe('Work Order (Failure): API errors', () => {
 		);
 		expect(error).toBeUndefined();
 		expect(output[0]).toEqual({
-			json: expect.objectContaining({ error: 'An error has occurred during the request.' }),
+			json: expect.objectContaining({
+				error: expect.stringMatching(/^The service failed on GET \/failures \(500\)/),
+				description: expect.stringContaining('An error has occurred during the request.'),
+			}),
 			pairedItem: { item: 0 },
 		});
 		expect(output[1]).toMatchObject({ json: { code: 'WO-1' }, pairedItem: { item: 1 } });

@@ -224,12 +224,16 @@ describe('Legacy Material: Create (Deprecated)', () => {
 		const { error, requests } = await create({ code: 'LM-3' });
 		expect(requests).toHaveLength(1);
 		expect(error?.httpCode).toBe('400');
-		expect(error?.message).toBe('Property validation error. code: This code is already used.');
+		expect(error?.message).toBe(
+			'Property validation error. code: This code is already used. Correct code and try again.',
+		);
 	});
 
 	it('surfaces 403 Action unauthorized for a read-only token, without the token', async () => {
 		const { error } = await create({}, { readOnly: true });
-		expect(error?.message).toBe('Action unauthorized');
+		expect(error?.message).toBe(
+			"The token's user is not allowed to POST /materials (403). Use a token of a user with that permission.",
+		);
 		expect(JSON.stringify({ m: error?.message, d: error?.description })).not.toContain(
 			fixture.readOnlyCredentials.accessToken,
 		);
@@ -253,7 +257,7 @@ describe('Legacy Material: Create (Deprecated)', () => {
 		expect(output[0].json).toMatchObject({ type: 'material', code: 'N-1' });
 		expect(output[1].json.error).toMatch(/item 2: "code" \(Code\) must not be empty/);
 		expect(output[2].json.error).toBe(
-			'Property validation error. code: This code is already used.',
+			'Property validation error. code: This code is already used. Correct code and try again.',
 		);
 		expect(output[3].json).toMatchObject({ type: 'material', code: 'N-4' });
 		expect((await fixture.requests()).map((r) => (r.body as IDataObject).code)).toEqual([

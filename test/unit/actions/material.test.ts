@@ -173,7 +173,9 @@ describe('Material: Create', () => {
 	it('surfaces the API 400 for a code already in use, naming the property', async () => {
 		const { error, requests } = await create({ code: 'MAT-5' });
 		expect(requests).toHaveLength(1);
-		expect(error?.message).toBe('Property validation error. code: This code is already used.');
+		expect(error?.message).toBe(
+			'Property validation error. code: This code is already used. Correct code and try again.',
+		);
 		expect(error?.httpCode).toBe('400');
 	});
 
@@ -196,7 +198,9 @@ describe('Material: Create', () => {
 			},
 			{ readOnly: true },
 		);
-		expect(error?.message).toBe('Action unauthorized');
+		expect(error?.message).toBe(
+			"The token's user is not allowed to POST /stocks/materials (403). Use a token of a user with that permission.",
+		);
 		expect(JSON.stringify({ m: error?.message, d: error?.description })).not.toContain(
 			fixture.readOnlyCredentials.accessToken,
 		);
@@ -351,14 +355,16 @@ describe('Material: Update', () => {
 
 	it('surfaces 404 Resource not found for an unknown material', async () => {
 		const { error } = await update({ materialId: '99999' });
-		expect(error?.message).toBe('Resource not found');
+		expect(error?.message).toBe('Material 99999 was not found (404). Check the ID in the service.');
 		expect(error?.httpCode).toBe('404');
 		expect(error?.description).toMatch(/PATCH \/stocks\/materials\/99999/);
 	});
 
 	it('surfaces the API 400 when the new code belongs to another material', async () => {
 		const { error } = await update({ code: 'MAT-4' });
-		expect(error?.message).toBe('Property validation error. code: This code is already used.');
+		expect(error?.message).toBe(
+			'Property validation error. code: This code is already used. Correct code and try again.',
+		);
 	});
 
 	it('with Continue On Fail, an unknown material gives an error item and the others are updated', async () => {
@@ -371,7 +377,9 @@ describe('Material: Update', () => {
 		);
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(output[0].json).toMatchObject({ id: '4', code: 'NEW-4' });
-		expect(output[1].json.error).toBe('Resource not found');
+		expect(output[1].json.error).toBe(
+			'Material 88888 was not found (404). Check the ID in the service.',
+		);
 		expect(output[2].json).toMatchObject({ id: '5', code: 'NEW-5' });
 		expect((await state('5')).attributes.code).toBe('NEW-5');
 	});

@@ -106,14 +106,16 @@ describe('Material Type: Create', () => {
 
 	it('surfaces the API 400 for a code already in use', async () => {
 		const { error } = await create({ additionalFields: { code: 'MT-2' } });
-		expect(error?.message).toBe('Property validation error. code: This code is already used.');
+		expect(error?.message).toBe(
+			'Property validation error. code: This code is already used. Correct code and try again.',
+		);
 		expect(error?.httpCode).toBe('400');
 	});
 
 	it('surfaces the API 400 for an unknown parent folder', async () => {
 		const { error } = await create({ parent_id: '777' });
 		expect(error?.message).toBe(
-			'Property validation error. parent_id: No material type folder has this id.',
+			'Property validation error. parent_id: No material type folder has this id. Correct parent_id and try again.',
 		);
 	});
 
@@ -125,7 +127,9 @@ describe('Material Type: Create', () => {
 			path: '/stocks/material-types',
 		});
 		const { error } = await create({});
-		expect(error?.message).toBe('An error has occurred during the request.');
+		expect(error?.message).toBe(
+			'The service failed on POST /stocks/material-types (500) and the request was not retried. Check whether the change was applied before trying again.',
+		);
 		expect(error?.description).toMatch(/not retried/);
 		expect(await fixture.requests()).toHaveLength(1);
 	});

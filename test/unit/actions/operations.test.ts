@@ -61,3 +61,45 @@ describe('every operation against the sandbox', () => {
 		},
 	);
 });
+
+/** Null or an empty list or object anywhere in a record. */
+const emptyValues = (value: unknown, path = ''): string[] =>
+	value === null
+		? [path]
+		: Array.isArray(value)
+			? value.length === 0
+				? [path]
+				: value.flatMap((inner, index) => emptyValues(inner, `${path}[${index}]`))
+			: typeof value === 'object'
+				? Object.keys(value as object).length === 0
+					? [path]
+					: Object.entries(value as object).flatMap(([name, inner]) =>
+							emptyValues(inner, `${path}.${name}`),
+						)
+				: [];
+
+describe('every operation at version 2, Simplified', () => {
+	it.each(CASES.map((c) => [`${c.resource} ${c.operation}`, c] as const))(
+		'%s sends the same request and outputs records with an ID and no empty values',
+		async (_name, testCase) => {
+			await fixture.reset();
+			await fixture.clear();
+			const { output, error } = await fixture.run(
+				{ resource: testCase.resource, operation: testCase.operation, ...testCase.parameters },
+				{ typeVersion: 2 },
+			);
+			expect(error).toBeUndefined();
+			const [logged] = await fixture.requests();
+			expect(logged).toMatchObject({
+				method: testCase.request.method,
+				path: testCase.request.path,
+			});
+			if (testCase.request.body !== undefined) expect(logged.body).toEqual(testCase.request.body);
+			expect(output.length).toBeGreaterThan(0);
+			for (const { json } of output) {
+				expect(json.id).toEqual(expect.any(String));
+				expect(emptyValues(json)).toEqual([]);
+			}
+		},
+	);
+});

@@ -192,7 +192,9 @@ describe('Quote Line: Create', () => {
 			{ readOnly: true },
 		);
 		expect(requests).toHaveLength(1);
-		expect(error?.message).toBe('Action unauthorized');
+		expect(error?.message).toBe(
+			"The token's user is not allowed to POST /sales/quotes/4/lines (403). Use a token of a user with that permission.",
+		);
 		expect(error?.httpCode).toBe('403');
 		expect(error?.description).toMatch(/permission/);
 		expect(JSON.stringify({ m: error?.message, d: error?.description })).not.toContain(
@@ -202,7 +204,7 @@ describe('Quote Line: Create', () => {
 
 	it('surfaces Resource not found for an unknown quote', async () => {
 		const { error } = await create({ quoteId: '999', additionalFields: { description: 'x' } });
-		expect(error?.message).toBe('Resource not found');
+		expect(error?.message).toBe('Quote 999 was not found (404). Check the ID in the service.');
 		expect(error?.description).toMatch(/POST \/sales\/quotes\/999\/lines/);
 	});
 
@@ -231,7 +233,9 @@ describe('Quote Line: Create', () => {
 		]);
 		expect(output[0].json).toMatchObject({ type: 'quote_line', description: 'A' });
 		expect(output[1].json.error).toMatch(/item 2: "description"/);
-		expect(output[2].json.error).toBe('Resource not found');
+		expect(output[2].json.error).toBe(
+			'Quote 999 was not found (404). Check the ID in the service.',
+		);
 		expect(output[3].json).toMatchObject({ type: 'quote_line', description: 'D' });
 		expect((await fixture.requests()).map((r) => r.path)).toEqual([
 			'/sales/quotes/1/lines',

@@ -162,7 +162,9 @@ describe('Planned Job Order (Scheduled Work): errors and items', () => {
 			parameters: { resource: 'scheduledWork', operation: 'getAll' },
 		});
 		expect(output).toEqual([]);
-		expect(error?.message).toBe('Authentication token invalid.');
+		expect(error?.message).toBe(
+			'The access token was rejected (401). Check the token in the credential, and that it was issued in the sandbox environment.',
+		);
 		expect(`${error?.message} ${error?.description}`).not.toContain(token);
 	});
 
@@ -175,7 +177,10 @@ describe('Planned Job Order (Scheduled Work): errors and items', () => {
 		expect(error).toBeUndefined();
 		expect(output).toEqual([
 			{
-				json: expect.objectContaining({ error: 'An error has occurred during the request.' }),
+				json: expect.objectContaining({
+					error: expect.stringMatching(/^The service failed on GET \/works\/scheduled \(500\)/),
+					description: expect.stringContaining('An error has occurred during the request.'),
+				}),
 				pairedItem: { item: 0 },
 			},
 			{
@@ -188,7 +193,9 @@ describe('Planned Job Order (Scheduled Work): errors and items', () => {
 	it('without Continue On Fail, the server error stops the run with the spec message', async () => {
 		await fixture.control('POST', '/faults', { status: 500, count: 1, path: '/works/scheduled' });
 		const { error } = await getAll({ requestOptions: { maxAttempts: 1 } });
-		expect(error?.message).toBe('An error has occurred during the request.');
+		expect(error?.message).toBe(
+			'The service failed on GET /works/scheduled (500), also on retry. Check the filters and query parameters (the API answers 500 for an s_ filter it does not support), then try again.',
+		);
 		expect(error?.httpCode).toBe('500');
 	});
 });

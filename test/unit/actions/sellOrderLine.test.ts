@@ -239,18 +239,22 @@ describe('Sell Order Line: Create', () => {
 		});
 		expect(requests).toHaveLength(1);
 		expect(error?.httpCode).toBe('400');
-		expect(error?.message).toBe('Property validation error. material_id: No material has this id.');
+		expect(error?.message).toBe(
+			'Property validation error. material_id: No material has this id. Correct material_id and try again.',
+		);
 	});
 
 	it('surfaces 404 Resource not found for an unknown sell order', async () => {
 		const { error } = await create({ sellOrderId: '999' });
-		expect(error?.message).toBe('Resource not found');
+		expect(error?.message).toBe('Sell order 999 was not found (404). Check the ID in the service.');
 		expect(error?.description).toMatch(/POST \/sales\/sell-orders\/999\/lines/);
 	});
 
 	it('surfaces 403 Action unauthorized for a read-only token, without the token', async () => {
 		const { error } = await create({}, { readOnly: true });
-		expect(error?.message).toBe('Action unauthorized');
+		expect(error?.message).toBe(
+			"The token's user is not allowed to POST /sales/sell-orders/3/lines (403). Use a token of a user with that permission.",
+		);
 		expect(JSON.stringify({ m: error?.message, d: error?.description })).not.toContain(
 			fixture.readOnlyCredentials.accessToken,
 		);

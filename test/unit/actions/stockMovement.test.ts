@@ -131,7 +131,9 @@ describe('Stock Movement: Get Many (deprecated)', () => {
 	it('surfaces 401 with the spec message and no token in the error', async () => {
 		const credentials = { ...fixture.credentials, accessToken: 'sbx-token-9999-revoked' };
 		const { error } = await getAll({}, credentials);
-		expect(error?.message).toBe('Authentication token invalid.');
+		expect(error?.message).toBe(
+			'The access token was rejected (401). Check the token in the credential, and that it was issued in the sandbox environment.',
+		);
 		expect(error?.httpCode).toBe('401');
 		expect(JSON.stringify({ m: error?.message, d: error?.description })).not.toContain(
 			'sbx-token-9999-revoked',
@@ -146,7 +148,9 @@ describe('Stock Movement: Get Many (deprecated)', () => {
 			path: '/stock-movements',
 		});
 		const { error } = await getAll({ requestOptions: { maxAttempts: 2, maxWaitSeconds: 10 } });
-		expect(error?.message).toBe('An error has occurred during the request.');
+		expect(error?.message).toBe(
+			'The service failed on GET /stock-movements (500), also on retry. Check the filters and query parameters (the API answers 500 for an s_ filter it does not support), then try again.',
+		);
 		expect((await fixture.requests()).map((r) => r.status)).toEqual([500, 500]);
 	});
 

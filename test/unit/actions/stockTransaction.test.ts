@@ -252,7 +252,7 @@ describe('Stock Transaction: Create Batch', () => {
 			transactions: { items: [transaction(7, SEEDED + 1)] },
 		});
 		expect(error?.message).toBe(
-			'Property validation error. transactions: Not enough stock of material 7 in warehouse 1.',
+			'Property validation error. transactions: Not enough stock of material 7 in warehouse 1. Correct transactions and try again.',
 		);
 		expect(error?.httpCode).toBe('400');
 		expect(await stock(1, 7)).toBe(SEEDED);
@@ -260,7 +260,7 @@ describe('Stock Transaction: Create Batch', () => {
 
 	it('surfaces 404 Resource not found for an unknown warehouse', async () => {
 		const { error } = await batch({ warehouseId: '99' });
-		expect(error?.message).toBe('Resource not found');
+		expect(error?.message).toBe('Warehouse 99 was not found (404). Check the ID in the service.');
 		expect(error?.description).toMatch(/POST \/stocks\/warehouses\/99\/stock-transactions/);
 	});
 
@@ -479,7 +479,7 @@ describe('Stock Transaction: Create Batch', () => {
 			expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 			output.forEach((item) =>
 				expect(item.json.error).toBe(
-					'Property validation error. transactions: Not enough stock of material 7 in warehouse 1.',
+					'Property validation error. transactions: Not enough stock of material 7 in warehouse 1. Correct transactions and try again.',
 				),
 			);
 			expect(await stock(1, 7)).toBe(SEEDED);
@@ -490,7 +490,7 @@ describe('Stock Transaction: Create Batch', () => {
 				{ warehouse: 99, lines: [transaction(7, 1)] },
 				{ warehouse: 99, lines: [transaction(8, 1)] },
 			]);
-			expect(error?.message).toBe('Resource not found');
+			expect(error?.message).toBe('Warehouse 99 was not found (404). Check the ID in the service.');
 		});
 
 		it('with Simplify off, each item still gets the batch and the transactions it contributed', async () => {
@@ -605,7 +605,7 @@ describe('Stock Transaction: Transfer', () => {
 	it('surfaces the API 400 when the origin lacks the stock, and moves nothing', async () => {
 		const { error } = await transfer({ quantity: SEEDED + 1 });
 		expect(error?.message).toBe(
-			'Property validation error. quantity: Not enough stock in the origin warehouse.',
+			'Property validation error. quantity: Not enough stock in the origin warehouse. Correct quantity and try again.',
 		);
 		expect(error?.httpCode).toBe('400');
 		expect(await stock(1, 7)).toBe(SEEDED);
@@ -615,7 +615,7 @@ describe('Stock Transaction: Transfer', () => {
 	it('surfaces the API 400 for an unknown warehouse', async () => {
 		const { error } = await transfer({ warehouse_to_id: 99 });
 		expect(error?.message).toBe(
-			'Property validation error. warehouse_to_id: No warehouse has this id.',
+			'Property validation error. warehouse_to_id: No warehouse has this id. Correct warehouse_to_id and try again.',
 		);
 	});
 

@@ -197,7 +197,9 @@ describe('Supplier: Get Many', () => {
 			credentials: { ...fixture.credentials, accessToken: token },
 			parameters: { resource: 'supplier', operation: 'getAll' },
 		});
-		expect(error?.message).toBe('Authentication token invalid.');
+		expect(error?.message).toBe(
+			'The access token was rejected (401). Check the token in the credential, and that it was issued in the sandbox environment.',
+		);
 		expect(`${error?.message} ${error?.description}`).not.toContain(token);
 	});
 });
@@ -383,7 +385,9 @@ describe('Supplier: Update errors and items', () => {
 
 	it('404 Resource not found for an unknown supplier', async () => {
 		const { error } = await update({ supplier: byId('999'), updateFields: { city: 'Porto' } });
-		expect(error?.message).toBe('Resource not found');
+		expect(error?.message).toBe(
+			'Supplier 999 was not found (404). Check the ID, or list suppliers to find it.',
+		);
 		expect(error?.httpCode).toBe('404');
 	});
 
@@ -412,7 +416,9 @@ describe('Supplier: Update errors and items', () => {
 		]);
 		expect(output[0].json).toMatchObject({ id: '2', city: 'Porto' });
 		expect(output[1].json.error).toMatch(/"city"/);
-		expect(output[2].json.error).toBe('Resource not found');
+		expect(output[2].json.error).toBe(
+			'Supplier 999 was not found (404). Check the ID, or list suppliers to find it.',
+		);
 		expect(output[3].json).toMatchObject({ id: '4', city: 'Braga' });
 		expect((await fixture.requests()).map((r) => r.path)).toEqual([
 			'/suppliers/2',
@@ -479,7 +485,7 @@ describe('Supplier: the list search of the supplier picker', () => {
 			accessToken: fixture.sandbox.environments.production.token,
 		});
 		await expect(node.methods.listSearch.searchSuppliers.call(context, 'x')).rejects.toThrow(
-			'Authentication token invalid.',
+			'The access token was rejected (401). Check the token in the credential, and that it was issued in the sandbox environment.',
 		);
 	});
 });

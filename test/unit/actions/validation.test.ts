@@ -400,7 +400,9 @@ describe('API errors come through with the spec message', () => {
 			operation: 'get',
 			id: rl('99999'),
 		});
-		expect(error?.message).toBe('Resource not found');
+		expect(error?.message).toBe(
+			'Location 99999 was not found (404). Check the ID, or list locations to find it.',
+		);
 		expect(error?.httpCode).toBe('404');
 	});
 
@@ -436,7 +438,9 @@ describe('API errors come through with the spec message', () => {
 			{ resource: 'buyOrder', operation: 'getAll' },
 			{ readOnly: true },
 		);
-		expect(error?.message).toBe('Action unauthorized');
+		expect(error?.message).toBe(
+			"The token's user is not allowed to GET /sales/buy-orders (403). Use a token of a user with that permission.",
+		);
 		expect(error?.description).toMatch(/permission/);
 	});
 
@@ -447,7 +451,9 @@ describe('API errors come through with the spec message', () => {
 			credentials: { ...fixture.credentials, accessToken: production.token },
 			parameters: { resource: 'failure', operation: 'getAll' },
 		});
-		expect(error?.message).toBe('Authentication token invalid.');
+		expect(error?.message).toBe(
+			'The access token was rejected (401). Check the token in the credential, and that it was issued in the sandbox environment.',
+		);
 		expect(error?.description).toMatch(/sandbox environment/);
 		expect(
 			JSON.stringify({ message: error?.message, description: error?.description }),

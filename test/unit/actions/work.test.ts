@@ -916,7 +916,9 @@ describe('Planned Job (Work): items and API errors', () => {
 	it('surfaces the spec message and the failing property for an unknown client', async () => {
 		const { error, output } = await create({ ...CYCLIC, client_id: 9999 });
 		expect(output).toHaveLength(0);
-		expect(error?.message).toBe('Property validation error. client_id: No client has this id.');
+		expect(error?.message).toBe(
+			'Property validation error. client_id: No client has this id. Correct client_id and try again.',
+		);
 		expect(error?.httpCode).toBe('400');
 		expect(error?.description).toContain('client_id: No client has this id.');
 		const [logged] = await fixture.requests();
@@ -949,7 +951,9 @@ describe('Planned Job (Work): items and API errors', () => {
 			credentials: { ...fixture.credentials, accessToken: production.token },
 			parameters: { resource: 'work', operation: 'create', ...CYCLIC },
 		});
-		expect(error?.message).toBe('Authentication token invalid.');
+		expect(error?.message).toBe(
+			'The access token was rejected (401). Check the token in the credential, and that it was issued in the sandbox environment.',
+		);
 		expect(error?.description).toMatch(/sandbox environment/);
 	});
 });

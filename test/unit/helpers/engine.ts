@@ -153,6 +153,8 @@ export interface EngineOptions {
 	staticData?: IDataObject;
 	/** Where to record the requests sent; a new list when not given. */
 	sent?: SentRequest[];
+	/** The node's version in the workflow; the newest when not given. */
+	typeVersion?: number;
 }
 
 /**
@@ -163,13 +165,14 @@ export function createEngine(options: EngineOptions): Engine {
 	const { nodeType } = options;
 	const { description } = nodeType;
 	const credentials = options.credentials ?? {};
+	const typeVersion =
+		options.typeVersion ??
+		(Array.isArray(description.version) ? Math.max(...description.version) : description.version);
 	const node: INode = {
 		id: '2d6c1a52-8c4e-4d7e-9f0a-1b2c3d4e5f60',
 		name: description.defaults.name ?? description.displayName,
 		type: description.name,
-		typeVersion: Array.isArray(description.version)
-			? Math.max(...description.version)
-			: description.version,
+		typeVersion,
 		position: [0, 0],
 		parameters:
 			NodeHelpers.getNodeParameters(
@@ -177,7 +180,7 @@ export function createEngine(options: EngineOptions): Engine {
 				options.parameters,
 				false,
 				false,
-				null,
+				{ typeVersion },
 				description,
 			) ?? options.parameters,
 		credentials: Object.fromEntries(

@@ -32,6 +32,11 @@ export interface RunOptions {
 	items?: IDataObject[];
 	credentials: Credentials;
 	continueOnFail?: boolean;
+	/**
+	 * The node's version. Version 1 when not given: the suites written for it hold its output unchanged
+	 * for existing workflows; version 2's Output choice has its own tests.
+	 */
+	typeVersion?: number;
 }
 
 export interface RunResult {
@@ -49,6 +54,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		parameters: options.parameters as INodeParameters,
 		credentials: { [CREDENTIAL_TYPE]: { ...options.credentials } },
 		continueOnFail: options.continueOnFail,
+		typeVersion: options.typeVersion ?? 1,
 	});
 	const items = (options.items ?? [{}]).map((json, index) => ({
 		json,

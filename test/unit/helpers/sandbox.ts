@@ -20,6 +20,8 @@ export interface RunAgainst {
 	items?: IDataObject[];
 	continueOnFail?: boolean;
 	readOnly?: boolean;
+	/** The node's version; 1 when not given (see runNode). */
+	typeVersion?: number;
 }
 
 const actionNode = new MaintenanceManagement();
@@ -60,6 +62,7 @@ export class SandboxFixture {
 			parameters,
 			items: options.items,
 			continueOnFail: options.continueOnFail,
+			typeVersion: options.typeVersion,
 		});
 	}
 

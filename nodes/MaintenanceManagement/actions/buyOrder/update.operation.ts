@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { choices } from '../../helpers/choices';
 import { id, lazy, oneOf } from '../../helpers/schemas';
 import { clearableText, nullableText, toNull, updateFields } from '../shared/fields';
-import { recordLocator, simplifyProperty } from '../shared/properties';
+import { recordLocator, outputProperties } from '../shared/properties';
 import type { OperationModule } from '../types';
 
 const RELATED_TO_TYPES = choices({
@@ -72,7 +72,7 @@ const properties: INodeProperties[] = [
 				'ID of the warehouse that receives the materials; outside drafts a MATERIAL order needs one',
 		},
 	]),
-	simplifyProperty,
+	...outputProperties,
 ];
 
 const SUPPLIER_MESSAGE =

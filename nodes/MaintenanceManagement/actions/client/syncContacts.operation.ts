@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { idList, lazy } from '../../helpers/schemas';
-import { simplifyProperty } from '../shared/properties';
+import { outputProperties } from '../shared/properties';
 import type { OperationModule } from '../types';
 
 const properties: INodeProperties[] = [
@@ -25,7 +25,7 @@ const properties: INodeProperties[] = [
 		description:
 			"Comma-separated IDs of the contacts to associate with the client. They become the client's contacts: the list is set to exactly these IDs, so a contact left out is no longer associated with the client. An expression giving an empty list [] removes every contact.",
 	},
-	simplifyProperty,
+	...outputProperties,
 ];
 
 /** Text with no ID in it (blank, or only commas) is a slip, not a request to remove every contact. */

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { choices } from '../../helpers/choices';
 import { boolean, idList, lazy, oneOf } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
-import { booleanField, simplifyProperty } from '../shared/properties';
+import { booleanField, outputProperties } from '../shared/properties';
 import type { OperationModule } from '../types';
 
 const REPORT_STATES = choices({ all: 'All', completed: 'Completed', confirmed: 'Confirmed' });
@@ -139,7 +139,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	simplifyProperty,
+	...outputProperties,
 ];
 
 const plainText = () => z.string({ invalid_type_error: 'must be text' }).optional();

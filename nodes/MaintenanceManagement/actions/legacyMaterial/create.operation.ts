@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { choices } from '../../helpers/choices';
 import { id, lazy, number, oneOf, text } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
-import { simplifyProperty } from '../shared/properties';
+import { outputProperties } from '../shared/properties';
 import type { OperationModule } from '../types';
 
 const MATERIAL_KINDS = choices({
@@ -108,7 +108,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	simplifyProperty,
+	...outputProperties,
 ];
 
 const warehouse = () =>

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { recordLocator, simplifyProperty } from '../shared/properties';
+import { recordLocator, outputProperties } from '../shared/properties';
 import type { OperationModule } from '../types';
 
 const properties: INodeProperties[] = [
@@ -9,7 +9,7 @@ const properties: INodeProperties[] = [
 		description:
 			'The building, location folder or location to get; the output type field says which one it is',
 	},
-	simplifyProperty,
+	...outputProperties,
 ];
 
 export const get: OperationModule = {

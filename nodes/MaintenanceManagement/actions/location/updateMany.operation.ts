@@ -8,7 +8,7 @@ import { id, lazy, number, oneOf, text } from '../../helpers/schemas';
 import { toItems } from '../../helpers/simplify';
 import { recordsOf } from '../../transport';
 import { updateFields } from '../shared/fields';
-import { recordLocator, simplifyProperty } from '../shared/properties';
+import { recordLocator, outputProperties } from '../shared/properties';
 import type { Grouping } from '../executor';
 import { sendGrouped } from '../executor';
 import type { OperationModule } from '../types';
@@ -78,7 +78,7 @@ const properties: INodeProperties[] = [
 		},
 		{ displayName: 'Volume', name: 'volume', type: 'number', default: 0 },
 	]),
-	simplifyProperty,
+	...outputProperties,
 ];
 
 const locationSchema = lazy(() =>

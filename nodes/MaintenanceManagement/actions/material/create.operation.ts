@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { lazy, number } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
-import { byText, simplifyProperty } from '../shared/properties';
+import { byText, outputProperties } from '../shared/properties';
 import type { OperationModule } from '../types';
 import { materialShape, optionalMaterialFields, requiredMaterialFields } from './fields';
 
@@ -29,7 +29,7 @@ const saleFields: INodeProperties[] = [
 const properties: INodeProperties[] = [
 	...requiredMaterialFields,
 	additionalFields([...optionalMaterialFields(false), ...saleFields].sort(byText('displayName'))),
-	simplifyProperty,
+	...outputProperties,
 ];
 
 const schema = lazy(() =>

@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { lazy } from '../../helpers/schemas';
 import { updateFields } from '../shared/fields';
-import { expandedProperty, relationOptions, simplifyProperty } from '../shared/properties';
+import { expandedProperty, relationOptions, outputProperties } from '../shared/properties';
 import type { OperationModule } from '../types';
 import { materialShape, optionalMaterialFields, requiredMaterialFields } from './fields';
 
@@ -27,7 +27,7 @@ const properties: INodeProperties[] = [
 	...requiredMaterialFields,
 	updateFields(optionalMaterialFields(true)),
 	expandedProperty(relationOptions(['material_type', 'supplier_custom_price', 'warehouse'])),
-	simplifyProperty,
+	...outputProperties,
 ];
 
 export const update: OperationModule = {

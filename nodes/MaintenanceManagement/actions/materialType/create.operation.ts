@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { lazy, text } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
-import { simplifyProperty } from '../shared/properties';
+import { outputProperties } from '../shared/properties';
 import type { OperationModule } from '../types';
 
 const properties: INodeProperties[] = [
@@ -25,7 +25,7 @@ const properties: INodeProperties[] = [
 			description: 'Unique code. Leave it out to have one generated.',
 		},
 	]),
-	simplifyProperty,
+	...outputProperties,
 ];
 
 const schema = lazy(() =>

@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { id, integer, lazy, lineDescription, oneOf } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
-import { simplifyProperty } from '../shared/properties';
+import { outputProperties } from '../shared/properties';
 import { checkLineType, LINE_TYPES, lineTypeProperty } from '../shared/lineRules';
 import type { OperationModule } from '../types';
 
@@ -53,7 +53,7 @@ const properties: INodeProperties[] = [
 		whole('Unit Price', 'unit_price', 'Whole number, as the API expects for quote lines'),
 		whole('VAT (%)', 'vat', 'Whole-number percentage'),
 	]),
-	simplifyProperty,
+	...outputProperties,
 ];
 
 const schema = lazy(() =>

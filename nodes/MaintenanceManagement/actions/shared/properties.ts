@@ -39,6 +39,11 @@ export const listProperties: INodeProperties[] = [
 	},
 ];
 
+/** Shown for version 1 of the node only, where it keeps its original output. */
+const VERSION_1 = { '@version': [1] };
+/** Shown from version 2 of the node on. */
+const FROM_VERSION_2 = { '@version': [{ _cnd: { gte: 2 } }] };
+
 export const simplifyProperty: INodeProperties = {
 	displayName: 'Simplify',
 	name: 'simplify',
@@ -46,7 +51,51 @@ export const simplifyProperty: INodeProperties = {
 	default: true,
 	description:
 		'Whether to return one flat item per record (ID, type and attributes side by side, expanded relations resolved) instead of the raw API shape',
+	displayOptions: { show: VERSION_1 },
 };
+
+/**
+ * How each record is output: Simplify in version 1 of the node; from version 2 the Output choice
+ * (Simplified, Raw or Selected Fields), as n8n's nodes with large records have it.
+ */
+export const outputProperties: INodeProperties[] = [
+	simplifyProperty,
+	{
+		displayName: 'Output',
+		name: 'output',
+		type: 'options',
+		options: [
+			{
+				name: 'Simplified',
+				value: 'simplified',
+				description:
+					'The key fields of each record, without empty values or internal fields (compact for people and AI agents)',
+			},
+			{
+				name: 'Raw',
+				value: 'raw',
+				description: 'Each record as the API sends it, with every attribute',
+			},
+			{
+				name: 'Selected Fields',
+				value: 'selected',
+				description: 'The record ID and the fields you name',
+			},
+		],
+		default: 'simplified',
+		displayOptions: { show: FROM_VERSION_2 },
+	},
+	{
+		displayName: 'Fields',
+		name: 'fields',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. status, description, priority',
+		description:
+			"The fields to output, separated by commas, by the API's own names (an attribute, an expanded relation, custom_fields, or record_type for the record's type); the record ID is always output",
+		displayOptions: { show: { ...FROM_VERSION_2, output: ['selected'] } },
+	},
+];
 
 /** Builds the `expanded` multi-select from the relations the spec names for an endpoint. */
 export const expandedProperty = (relations: INodePropertyOptions[]): INodeProperties => ({
@@ -56,7 +105,7 @@ export const expandedProperty = (relations: INodePropertyOptions[]): INodeProper
 	options: relations,
 	default: [],
 	description:
-		'Related records to include in the answer; with Simplify on, each is nested under its relation name',
+		'Related records to include in the answer; in simplified output, each is nested under its relation name',
 });
 
 /** The key/value "Query Parameters" option for the service's other filters. */
@@ -171,7 +220,7 @@ export function listOperation(
 		});
 	}
 	if (extra.expanded) properties.push(expandedProperty(extra.expanded));
-	properties.push(simplifyProperty, listOptions);
+	properties.push(...outputProperties, listOptions);
 	return {
 		description: properties,
 		endpoint: {

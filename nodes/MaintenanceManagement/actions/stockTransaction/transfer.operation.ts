@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { id, integer, lazy } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
-import { simplifyProperty } from '../shared/properties';
+import { outputProperties } from '../shared/properties';
 import type { OperationModule } from '../types';
 
 const properties: INodeProperties[] = [
@@ -42,7 +42,7 @@ const properties: INodeProperties[] = [
 	additionalFields([
 		{ displayName: 'Observations', name: 'observations', type: 'string', default: '' },
 	]),
-	simplifyProperty,
+	...outputProperties,
 ];
 
 const schema = lazy(() =>

@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { boolean, idList, lazy, text, toNumber } from '../../helpers/schemas';
 import { clearableText, nullableText, toNull, updateFields } from '../shared/fields';
-import { recordLocator, simplifyProperty } from '../shared/properties';
+import { recordLocator, outputProperties } from '../shared/properties';
 import type { OperationModule } from '../types';
 
 const coordinateField = (displayName: string, name: string, limit: number): INodeProperties => ({
@@ -61,7 +61,7 @@ const properties: INodeProperties[] = [
 		clearableText('Post Code', 'post_code', 'Postal code'),
 		clearableText('VAT Number', 'vat', 'VAT (tax) number'),
 	]),
-	simplifyProperty,
+	...outputProperties,
 ];
 
 const coordinate = (limit: number) => {

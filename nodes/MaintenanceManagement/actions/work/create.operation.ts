@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { additionalFields } from '../shared/fields';
-import { booleanField, simplifyProperty } from '../shared/properties';
+import { booleanField, outputProperties } from '../shared/properties';
 import type { OperationModule } from '../types';
 import { FREQUENCIES, NOTIFICATION_TRIGGERS, WORK_TYPES, workSchema } from './schema';
 
@@ -359,7 +359,7 @@ const properties: INodeProperties[] = [
 			'Comma-separated IDs of the responsible technical skills',
 		),
 	]),
-	simplifyProperty,
+	...outputProperties,
 ];
 
 export const create: OperationModule = {
