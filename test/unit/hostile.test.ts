@@ -666,7 +666,7 @@ describe('the token never shows', () => {
 			},
 		}));
 		const { error } = await listLocations({}, { ...credentials, accessToken: token });
-		expect(error?.message).toContain('Tokens *** *** *** *** are invalid');
+		expect(error?.description).toContain('Tokens *** *** *** *** are invalid');
 		const shown = JSON.stringify([
 			error?.message,
 			error?.description,
