@@ -2,22 +2,15 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { expr } from '../helpers/harness';
-import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
+import { expectEachPaired, ResourceFixture } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
-const fixture = new SandboxFixture();
+const fixture = new ResourceFixture('client');
 
 /** Seeded: clients 1 to 12 with no contacts; contacts 1 to 30 named "Contact i", contact{i}@example.com. */
-beforeAll(async () => await fixture.start());
-afterAll(async () => await fixture.stop());
-beforeEach(async () => await fixture.reset());
-
-const sync = (parameters: Record<string, unknown>, options: RunAgainst = {}) =>
-	fixture.run({ resource: 'client', operation: 'syncContacts', ...parameters }, options);
-
+const sync = fixture.operation('syncContacts');
 const storedContacts = async (client: string) =>
-	((await fixture.control('GET', `/state/clients/${client}`)) as { attributes: IDataObject })
-		.attributes.contact_ids;
+	(await fixture.stored('clients', client)).contact_ids;
 
 describe('Client: the UI', () => {
 	it('offers Sync Contacts, described as setting the client contacts', () => {
@@ -181,13 +174,7 @@ describe('Client: API errors', () => {
 				],
 			},
 		);
-		expect(error).toBeUndefined();
-		expect(output.map((item) => item.pairedItem)).toEqual([
-			{ item: 0 },
-			{ item: 1 },
-			{ item: 2 },
-			{ item: 3 },
-		]);
+		expectEachPaired({ output, error }, 4);
 		expect(output[0].json).toMatchObject({ id: '2', type: 'client' });
 		expect(output[1].json.error).toMatch(/"contact_ids\[0\]"/);
 		expect(output[2].json.error).toBe('Resource not found');

@@ -2,18 +2,13 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { runNode } from '../helpers/harness';
-import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
+import { expectEachPaired, ResourceFixture } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
-const fixture = new SandboxFixture();
+const fixture = new ResourceFixture('contact');
 
 /** Seeded: contacts 1 to 30, "Contact i", contact{i}@example.com. The sandbox finds an existing contact by email. */
-beforeAll(async () => await fixture.start());
-afterAll(async () => await fixture.stop());
-beforeEach(async () => await fixture.reset());
-
-const checkOrCreate = (parameters: Record<string, unknown>, options: RunAgainst = {}) =>
-	fixture.run({ resource: 'contact', operation: 'checkOrCreate', ...parameters }, options);
+const checkOrCreate = fixture.operation('checkOrCreate');
 
 const contactProperties = () =>
 	node.description.properties.filter(
@@ -84,18 +79,17 @@ describe('Contact: Check or Create', () => {
 			additionalFields: { phone: '+351210000000', cellphone: '+351910000000', language: 'pt' },
 			direct_permissions: EVERY_PERMISSION,
 		});
-		expect(error).toBeUndefined();
-		expect(requests).toHaveLength(1);
-		const logged = await fixture.requests();
-		expect(logged).toHaveLength(1);
-		expect(logged[0]).toMatchObject({
-			method: 'POST',
-			path: '/contacts',
-			query: {},
-			status: 201,
-			env: 'sandbox',
-		});
-		expect(logged[0].body).toEqual({
+		const logged = await fixture.expectSent(
+			{ output, error, requests },
+			{
+				method: 'POST',
+				path: '/contacts',
+				query: {},
+				status: 201,
+				env: 'sandbox',
+			},
+		);
+		expect(logged.body).toEqual({
 			email: 'ana.silva@example.com',
 			name: 'Ana Silva',
 			phone: '+351210000000',
@@ -237,8 +231,7 @@ describe('Contact: errors and items', () => {
 				items: [{ email: 'one@example.com' }, { email: 'two' }, { email: 'contact2@example.com' }],
 			},
 		);
-		expect(error).toBeUndefined();
-		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expectEachPaired({ output, error }, 3);
 		expect(output[0].json).toMatchObject({ email: 'one@example.com', type: 'contact' });
 		expect(output[1].json.error).toMatch(/"email".*email address/);
 		expect(output[2].json).toMatchObject({ id: '2', full_name: 'Contact 2' });

@@ -2,28 +2,17 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { expr } from '../helpers/harness';
-import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
+import { expectEachPaired, ResourceFixture } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
-const fixture = new SandboxFixture();
+const fixture = new ResourceFixture('legacyMaterial');
 
-beforeAll(async () => await fixture.start());
-afterAll(async () => await fixture.stop());
-beforeEach(async () => await fixture.reset());
-
-const create = (parameters: Record<string, unknown>, options: RunAgainst = {}) =>
-	fixture.run(
-		{
-			resource: 'legacyMaterial',
-			operation: 'create',
-			_type: 'MATERIAL',
-			name: 'Gasket DN50',
-			code: 'GSK-50',
-			additionalFields: { units: 'unit', parent_id: 1 },
-			...parameters,
-		},
-		options,
-	);
+const create = fixture.operation('create', {
+	_type: 'MATERIAL',
+	name: 'Gasket DN50',
+	code: 'GSK-50',
+	additionalFields: { units: 'unit', parent_id: 1 },
+});
 
 const propertiesOf = (name: string) =>
 	node.description.properties.filter(
@@ -66,12 +55,11 @@ describe('Legacy Material: Create (Deprecated)', () => {
 				],
 			},
 		});
-		expect(error).toBeUndefined();
-		expect(requests).toHaveLength(1);
-		const logged = await fixture.requests();
-		expect(logged).toHaveLength(1);
-		expect(logged[0]).toMatchObject({ method: 'POST', path: '/materials', query: {}, status: 201 });
-		expect(logged[0].body).toEqual({
+		const logged = await fixture.expectSent(
+			{ output, error, requests },
+			{ method: 'POST', path: '/materials', query: {}, status: 201 },
+		);
+		expect(logged.body).toEqual({
 			_type: 'MATERIAL',
 			name: 'Gasket DN50',
 			code: 'GSK-50',
@@ -119,14 +107,14 @@ describe('Legacy Material: Create (Deprecated)', () => {
 	});
 
 	it('sends a FOLDER with only the required fields', async () => {
-		const { output, error } = await create({
+		const result = await create({
 			_type: 'FOLDER',
 			name: 'Seals',
 			code: 'SEALS',
 			additionalFields: {},
 		});
-		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].body).toEqual({
+		const { output } = result;
+		await fixture.expectBody(result, {
 			_type: 'FOLDER',
 			name: 'Seals',
 			code: 'SEALS',
@@ -243,13 +231,7 @@ describe('Legacy Material: Create (Deprecated)', () => {
 				items: [{ code: 'N-1' }, { code: ' ' }, { code: 'LM-2' }, { code: 'N-4' }],
 			},
 		);
-		expect(error).toBeUndefined();
-		expect(output.map((item) => item.pairedItem)).toEqual([
-			{ item: 0 },
-			{ item: 1 },
-			{ item: 2 },
-			{ item: 3 },
-		]);
+		expectEachPaired({ output, error }, 4);
 		expect(output[0].json).toMatchObject({ type: 'material', code: 'N-1' });
 		expect(output[1].json.error).toMatch(/item 2: "code" \(Code\) must not be empty/);
 		expect(output[2].json.error).toBe(

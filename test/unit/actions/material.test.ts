@@ -2,44 +2,24 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { expr } from '../helpers/harness';
-import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
+import { expectEachPaired, ResourceFixture } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
-const fixture = new SandboxFixture();
+const fixture = new ResourceFixture('material');
 
-beforeAll(async () => await fixture.start());
-afterAll(async () => await fixture.stop());
-beforeEach(async () => await fixture.reset());
-
-const run = (parameters: Record<string, unknown>, options: RunAgainst = {}) =>
-	fixture.run({ resource: 'material', ...parameters }, options);
-
-const create = (parameters: Record<string, unknown>, options: RunAgainst = {}) =>
-	run(
-		{
-			operation: 'create',
-			material_type_id: 2,
-			name: 'Hex bolt M8',
-			code: 'BOLT-M8',
-			units: 'unit',
-			...parameters,
-		},
-		options,
-	);
-
-const update = (parameters: Record<string, unknown>, options: RunAgainst = {}) =>
-	run(
-		{
-			operation: 'update',
-			materialId: '3',
-			material_type_id: 2,
-			name: 'Material 3',
-			code: 'MAT-3-NEW',
-			units: 'unit',
-			...parameters,
-		},
-		options,
-	);
+const create = fixture.operation('create', {
+	material_type_id: 2,
+	name: 'Hex bolt M8',
+	code: 'BOLT-M8',
+	units: 'unit',
+});
+const update = fixture.operation('update', {
+	materialId: '3',
+	material_type_id: 2,
+	name: 'Material 3',
+	code: 'MAT-3-NEW',
+	units: 'unit',
+});
 
 const state = async (id: string) =>
 	(await fixture.control('GET', `/state/stockMaterials/${id}`)) as {
@@ -207,8 +187,7 @@ describe('Material: Create', () => {
 			{ code: '={{ $json.code }}' },
 			{ items: [{ code: 'C-1' }, { code: '  ' }, { code: 'C-3' }], continueOnFail: true },
 		);
-		expect(error).toBeUndefined();
-		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expectEachPaired({ output, error }, 3);
 		expect(output[0].json).toMatchObject({ code: 'C-1' });
 		expect(output[1].json.error).toMatch(/item 2: "code" \(Code\) must not be empty/);
 		expect(output[2].json).toMatchObject({ code: 'C-3' });

@@ -1,25 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { expr } from '../helpers/harness';
-import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
+import { expectEachPaired, ResourceFixture } from '../helpers/resource';
 
-const fixture = new SandboxFixture();
+const fixture = new ResourceFixture('materialType');
 
-beforeAll(async () => await fixture.start());
-afterAll(async () => await fixture.stop());
-beforeEach(async () => await fixture.reset());
-
-const create = (parameters: Record<string, unknown>, options: RunAgainst = {}) =>
-	fixture.run(
-		{
-			resource: 'materialType',
-			operation: 'create',
-			name: 'Fasteners',
-			parent_id: '1',
-			...parameters,
-		},
-		options,
-	);
+const create = fixture.operation('create', { name: 'Fasteners', parent_id: '1' });
 
 const state = async (id: string) =>
 	(await fixture.control('GET', `/state/materialTypes/${id}`)) as {
@@ -57,9 +43,9 @@ describe('Material Type: Create', () => {
 	});
 
 	it('sends the code when one is given', async () => {
-		const { output, error } = await create({ additionalFields: { code: 'FAST' } });
-		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].body).toEqual({
+		const result = await create({ additionalFields: { code: 'FAST' } });
+		const { output } = result;
+		await fixture.expectBody(result, {
 			name: 'Fasteners',
 			parent_id: '1',
 			code: 'FAST',
@@ -135,8 +121,7 @@ describe('Material Type: Create', () => {
 			{ name: '={{ $json.name }}' },
 			{ items: [{ name: 'Bolts' }, { name: '' }, { name: 'Nuts' }], continueOnFail: true },
 		);
-		expect(error).toBeUndefined();
-		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expectEachPaired({ output, error }, 3);
 		expect(output[0].json).toMatchObject({ name: 'Bolts' });
 		expect(output[1].json.error).toMatch(/item 2: "name" \(Name\)/);
 		expect(output[2].json).toMatchObject({ name: 'Nuts' });

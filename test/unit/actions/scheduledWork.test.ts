@@ -1,9 +1,9 @@
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { runNode } from '../helpers/harness';
-import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
+import { ResourceFixture } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
-const fixture = new SandboxFixture();
+const fixture = new ResourceFixture('scheduledWork');
 
 /** The relations the spec lists for Scheduled Work, in its order. */
 const SPEC_RELATIONS = [
@@ -43,12 +43,7 @@ const SPEC_RELATIONS = [
  * ['SCHEDULED', 'RUNNING', 'PAUSED', 'COMPLETED', 'CANCELED', 'ARCHIVED', 'COMPLETED_CANCELED'][i % 7],
  * belongs to planned job i, client 1, and has operator (i % 10) + 1 as participant.
  */
-beforeAll(async () => await fixture.start());
-afterAll(async () => await fixture.stop());
-beforeEach(async () => await fixture.reset());
-
-const getAll = (parameters: Record<string, unknown> = {}, options: RunAgainst = {}) =>
-	fixture.run({ resource: 'scheduledWork', operation: 'getAll', ...parameters }, options);
+const getAll = fixture.operation('getAll');
 
 describe('Planned Job Order (Scheduled Work): the UI', () => {
 	it('offers Get Many with its action label', () => {

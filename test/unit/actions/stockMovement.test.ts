@@ -2,14 +2,10 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { runNode } from '../helpers/harness';
-import { SandboxFixture } from '../helpers/sandbox';
+import { ResourceFixture } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
-const fixture = new SandboxFixture();
-
-beforeAll(async () => await fixture.start());
-afterAll(async () => await fixture.stop());
-beforeEach(async () => await fixture.reset());
+const fixture = new ResourceFixture('stockMovement');
 
 const getAll = (parameters: Record<string, unknown> = {}, credentials = fixture.credentials) =>
 	runNode({

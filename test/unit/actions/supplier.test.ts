@@ -1,11 +1,11 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { expr, loadOptionsContext, runNode, type SentRequest } from '../helpers/harness';
-import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
+import { expectEachPaired, ResourceFixture } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
-const fixture = new SandboxFixture();
+const fixture = new ResourceFixture('supplier');
 
 /** Seeded: suppliers 1 to 24 ("Supplier i", code SUP-i, no contacts); contacts 1 to 30. */
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
@@ -16,21 +16,9 @@ const fromList = (value: string) => ({
 	cachedResultName: `Supplier ${value} (SUP-${value})`,
 });
 
-beforeAll(async () => await fixture.start());
-afterAll(async () => await fixture.stop());
-beforeEach(async () => await fixture.reset());
-
-const run = (operation: string, parameters: Record<string, unknown>, options: RunAgainst = {}) =>
-	fixture.run({ resource: 'supplier', operation, ...parameters }, options);
-
-const getAll = (parameters: Record<string, unknown> = {}, options: RunAgainst = {}) =>
-	run('getAll', parameters, options);
-const update = (parameters: Record<string, unknown>, options: RunAgainst = {}) =>
-	run('update', { supplier: byId('2'), ...parameters }, options);
-
-const stored = async (id: string) =>
-	((await fixture.control('GET', `/state/suppliers/${id}`)) as { attributes: IDataObject })
-		.attributes;
+const getAll = fixture.operation('getAll');
+const update = fixture.operation('update', { supplier: byId('2') });
+const stored = async (id: string) => await fixture.stored('suppliers', id);
 
 const propertyOf = (operation: string, name: string): INodeProperties => {
 	const found = node.description.properties.find(
@@ -213,18 +201,17 @@ describe('Supplier: Update', () => {
 				contacts: '3, 4',
 			},
 		});
-		expect(error).toBeUndefined();
-		expect(requests).toHaveLength(1);
-		const logged = await fixture.requests();
-		expect(logged).toHaveLength(1);
-		expect(logged[0]).toMatchObject({
-			method: 'PATCH',
-			path: '/suppliers/2',
-			query: {},
-			status: 200,
-			env: 'sandbox',
-		});
-		expect(logged[0].body).toEqual({
+		const logged = await fixture.expectSent(
+			{ output, error, requests },
+			{
+				method: 'PATCH',
+				path: '/suppliers/2',
+				query: {},
+				status: 200,
+				env: 'sandbox',
+			},
+		);
+		expect(logged.body).toEqual({
 			name: 'ACME Lifts',
 			code: 'ACME',
 			vat: 'PT509999999',
@@ -274,15 +261,16 @@ describe('Supplier: Update', () => {
 	it('the word null clears a text field and the contacts; null from an expression clears a coordinate', async () => {
 		await update({ updateFields: { vat: 'PT1', contacts: '3', latitude: 10 } });
 		await fixture.clear();
-		const { error } = await update({
-			updateFields: { vat: '={{ " NULL " }}', contacts: 'null', latitude: '={{ null }}' },
-		});
-		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].body).toEqual({
-			vat: null,
-			contacts: null,
-			latitude: null,
-		});
+		await fixture.expectBody(
+			await update({
+				updateFields: { vat: '={{ " NULL " }}', contacts: 'null', latitude: '={{ null }}' },
+			}),
+			{
+				vat: null,
+				contacts: null,
+				latitude: null,
+			},
+		);
 		expect(await stored('2')).toMatchObject({ vat: null, contact_ids: [], latitude: null });
 	});
 
@@ -395,13 +383,7 @@ describe('Supplier: Update errors and items', () => {
 				],
 			},
 		);
-		expect(error).toBeUndefined();
-		expect(output.map((item) => item.pairedItem)).toEqual([
-			{ item: 0 },
-			{ item: 1 },
-			{ item: 2 },
-			{ item: 3 },
-		]);
+		expectEachPaired({ output, error }, 4);
 		expect(output[0].json).toMatchObject({ id: '2', city: 'Porto' });
 		expect(output[1].json.error).toMatch(/"city"/);
 		expect(output[2].json.error).toBe('Resource not found');

@@ -3,14 +3,10 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { workSchema } from '../../../nodes/MaintenanceManagement/actions/work/schema';
 import { runNode } from '../helpers/harness';
-import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
+import { expectEachPaired, ResourceFixture } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
-const fixture = new SandboxFixture();
-
-beforeAll(async () => await fixture.start());
-afterAll(async () => await fixture.stop());
-beforeEach(async () => await fixture.reset());
+const fixture = new ResourceFixture('work');
 
 /** The smallest valid CYCLIC job: the required fields plus one intervention. */
 const CYCLIC: Record<string, unknown> = {
@@ -30,8 +26,7 @@ const SPECIAL: Record<string, unknown> = {
 	client_id: 2,
 };
 
-const create = (parameters: Record<string, unknown>, options: RunAgainst = {}) =>
-	fixture.run({ resource: 'work', operation: 'create', ...parameters }, options);
+const create = fixture.operation('create');
 
 /** Runs the operation and expects it to fail before sending anything; returns the error text. */
 async function refused(parameters: Record<string, unknown>): Promise<string> {
@@ -411,9 +406,7 @@ describe('Planned Job (Work): Create', () => {
 	});
 
 	it('sends only the required fields, _type and the intervention of a minimal PLAN job', async () => {
-		const { error } = await create({ ...CYCLIC, type: 'PLAN' });
-		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].body).toEqual({
+		await fixture.expectBody(await create({ ...CYCLIC, type: 'PLAN' }), {
 			_type: 'works',
 			type: 'PLAN',
 			name: 'Lift inspection',
@@ -864,8 +857,7 @@ describe('Planned Job (Work): items and API errors', () => {
 				],
 			},
 		);
-		expect(error).toBeUndefined();
-		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expectEachPaired({ output, error }, 3);
 		expect(output[0].json).toMatchObject({
 			type: 'work',
 			name: 'North lift',
