@@ -183,56 +183,6 @@ describe('Buy Order: searchBuyOrders (resource locator list)', () => {
 });
 
 describe('Buy Order: Update', () => {
-	it('sends PATCH with every update field, and returns the updated order', async () => {
-		const result = await update({
-			updateFields: {
-				supplier_id: '3',
-				warehouse_id: 2,
-				description: 'Spare parts for the lifts',
-				internal_sale_id: 'INT-9',
-				external_sale_id: 'ERP-77',
-				related_to_type: 'SCHEDULED_WORK',
-				related_to_id: 7,
-			},
-		});
-		await fixture.expectSent(result, {
-			method: 'PATCH',
-			path: '/sales/buy-orders/5',
-			query: {},
-			status: 200,
-			body: {
-				supplier_id: 3,
-				warehouse_id: 2,
-				description: 'Spare parts for the lifts',
-				internal_sale_id: 'INT-9',
-				external_sale_id: 'ERP-77',
-				related_to_type: 'SCHEDULED_WORK',
-				related_to_id: 7,
-			},
-		});
-		expect(result.output).toHaveLength(1);
-		expect(result.output[0].json).toMatchObject({
-			id: '5',
-			type: 'buy_order',
-			code: 'PO-0005',
-			state: 'SAVED_AS_DRAFT',
-			supplier_id: 3,
-			warehouse_id: 2,
-			description: 'Spare parts for the lifts',
-			external_sale_id: 'ERP-77',
-			related_to_type: 'SCHEDULED_WORK',
-			related_to_id: 7,
-			// The meta of the update response, beside the order.
-			custom_fields: null,
-			cost_centers: [],
-		});
-		expect(await stored('5')).toMatchObject({
-			supplier_id: 3,
-			internal_sale_id: 'INT-9',
-			related_to_id: 7,
-		});
-	});
-
 	it('sends only the fields that were set', async () => {
 		await fixture.expectBody(await update({ updateFields: { external_sale_id: 'ERP-1' } }), {
 			external_sale_id: 'ERP-1',

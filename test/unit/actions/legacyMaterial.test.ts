@@ -38,62 +38,6 @@ describe('Legacy Material: Create (Deprecated)', () => {
 		expect(notice.displayName).toMatch(/Material → Create \(POST \/stocks\/materials\)/);
 	});
 
-	it('sends a MATERIAL with every field and its warehouses, and returns the created material', async () => {
-		const { output, error, requests } = await create({
-			additionalFields: {
-				units: 'unit',
-				parent_id: 1,
-				observation: 'Rubber',
-				mean_price: 4.5,
-				default_sell_price: 7,
-				default_sell_vat: 23,
-			},
-			material_warehouse: {
-				items: [
-					{ warehouse_id: 1, min_stock: '2', mean_price: '4.25', observation: 'Shelf B' },
-					{ warehouse_id: 2, min_stock: '0.5', mean_price: '', observation: '' },
-				],
-			},
-		});
-		const logged = await fixture.expectSent(
-			{ output, error, requests },
-			{ method: 'POST', path: '/materials', query: {}, status: 201 },
-		);
-		expect(logged.body).toEqual({
-			_type: 'MATERIAL',
-			name: 'Gasket DN50',
-			code: 'GSK-50',
-			units: 'unit',
-			parent_id: 1,
-			observation: 'Rubber',
-			mean_price: 4.5,
-			default_sell_price: 7,
-			default_sell_vat: 23,
-			material_warehouse: [
-				{ warehouse_id: 1, min_stock: 2, mean_price: 4.25, observation: 'Shelf B' },
-				{ warehouse_id: 2, min_stock: 0.5 },
-			],
-		});
-		expect(output).toHaveLength(1);
-		expect(output[0].pairedItem).toEqual({ item: 0 });
-		expect(output[0].json).toMatchObject({
-			type: 'material',
-			name: 'Gasket DN50',
-			code: 'GSK-50',
-			is_real: true,
-			units: 'unit',
-			parent_id: 1,
-			observations: 'Rubber',
-			mean_price: { value: 4.5 },
-			default_sell_price: 7,
-		});
-		const stored = (await fixture.control(
-			'GET',
-			`/state/legacyMaterials/${String(output[0].json.id)}`,
-		)) as { attributes: IDataObject };
-		expect(stored.attributes).toMatchObject({ code: 'GSK-50', is_real: true });
-	});
-
 	it('sends a warehouse with only its ID when nothing else is filled in', async () => {
 		const { error } = await create({
 			material_warehouse: {

@@ -28,54 +28,6 @@ const state = async (id: string) =>
 	};
 
 describe('Material: Create', () => {
-	it('sends the required fields and the additional fields, and returns the created material', async () => {
-		const { output, error, requests } = await create({
-			additionalFields: {
-				description: 'Zinc plated',
-				purchase_consumption_type: 'MANUAL',
-				sku: 'SKU-88',
-				ean_upc: '5601234567890',
-				observations: 'Box of 100',
-				sale_price: 0.35,
-				sale_vat: 23,
-			},
-		});
-		expect(error).toBeUndefined();
-		expect(requests).toHaveLength(1);
-		const [logged] = await fixture.requests();
-		expect(logged).toMatchObject({
-			method: 'POST',
-			path: '/stocks/materials',
-			query: {},
-			status: 201,
-		});
-		expect(logged.body).toEqual({
-			material_type_id: 2,
-			name: 'Hex bolt M8',
-			code: 'BOLT-M8',
-			units: 'unit',
-			description: 'Zinc plated',
-			purchase_consumption_type: 'MANUAL',
-			sku: 'SKU-88',
-			ean_upc: '5601234567890',
-			observations: 'Box of 100',
-			sale_price: 0.35,
-			sale_vat: 23,
-		});
-		expect(output).toHaveLength(1);
-		expect(output[0].pairedItem).toEqual({ item: 0 });
-		expect(output[0].json).toMatchObject({
-			type: 'stock-material',
-			name: 'Hex bolt M8',
-			code: 'BOLT-M8',
-			material_type_id: '2',
-			purchase_consumption_type: 'MANUAL',
-			sale_price: 0.35,
-		});
-		const created = await state(String(output[0].json.id));
-		expect(created.attributes).toMatchObject({ code: 'BOLT-M8', sku: 'SKU-88', sale_vat: 23 });
-	});
-
 	it('sends only the required fields when no additional field is set', async () => {
 		const { error } = await create({ additionalFields: {} });
 		expect(error).toBeUndefined();

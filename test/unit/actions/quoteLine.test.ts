@@ -10,57 +10,6 @@ const fixture = new ResourceFixture('quoteLine');
 const create = fixture.operation('create', { quoteId: '4', type: 'SERVICE' });
 
 describe('Quote Line: Create', () => {
-	it('sends a SERVICE line with every field of the spec, and returns the created line', async () => {
-		const { output, error, requests } = await create({
-			additionalFields: {
-				description: 'Annual inspection',
-				discount: 10,
-				observations: 'Includes travel',
-				quantity: 3,
-				received_quote_request_line_id: 5,
-				received_quote_request_line_uuid: '3f1c2a9e-0000-4000-8000-000000000005',
-				unit: 'h',
-				unit_price: 30,
-				vat: 23,
-			},
-		});
-		const logged = await fixture.expectSent(
-			{ output, error, requests },
-			{
-				method: 'POST',
-				path: '/sales/quotes/4/lines',
-				query: {},
-				status: 201,
-			},
-		);
-		expect(logged.body).toEqual({
-			type: 'SERVICE',
-			description: 'Annual inspection',
-			discount: 10,
-			observations: 'Includes travel',
-			quantity: 3,
-			received_quote_request_line_id: 5,
-			received_quote_request_line_uuid: '3f1c2a9e-0000-4000-8000-000000000005',
-			unit: 'h',
-			unit_price: 30,
-			vat: 23,
-		});
-		expect(output).toHaveLength(1);
-		expect(output[0].pairedItem).toEqual({ item: 0 });
-		expect(output[0].json).toMatchObject({
-			type: 'quote_line',
-			attribute_type: 'SERVICE',
-			description: 'Annual inspection',
-			quantity: 3,
-			base_total: 90,
-			discount_total: 9,
-			total: 81,
-			received_quote_request_line_id: 5,
-		});
-		expect(output[0].json.vat_total).toBeCloseTo(18.63, 10);
-		expect(output[0].json.quote_line_uuid).toMatch(/^[0-9a-f-]{36}$/);
-	});
-
 	it('sends only the type and the field the type needs when nothing else is set', async () => {
 		await fixture.expectBody(
 			await create({ type: 'MATERIAL', additionalFields: { material_id: 3 } }),

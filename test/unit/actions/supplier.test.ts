@@ -183,69 +183,6 @@ describe('Supplier: Get Many', () => {
 });
 
 describe('Supplier: Update', () => {
-	it('sends PATCH /suppliers/{supplier} with every field and returns the updated supplier', async () => {
-		const { output, error, requests } = await update({
-			supplier: fromList('2'),
-			updateFields: {
-				name: 'ACME Lifts',
-				code: 'ACME',
-				vat: 'PT509999999',
-				address: '1 Lift Street',
-				post_code: '1000-001',
-				city: 'Lisbon',
-				area: 'Lisboa',
-				iban: 'PT50000201231234567890154',
-				latitude: 38.7223,
-				longitude: -9.1393,
-				add_to_market: true,
-				contacts: '3, 4',
-			},
-		});
-		const logged = await fixture.expectSent(
-			{ output, error, requests },
-			{
-				method: 'PATCH',
-				path: '/suppliers/2',
-				query: {},
-				status: 200,
-				env: 'sandbox',
-			},
-		);
-		expect(logged.body).toEqual({
-			name: 'ACME Lifts',
-			code: 'ACME',
-			vat: 'PT509999999',
-			address: '1 Lift Street',
-			post_code: '1000-001',
-			city: 'Lisbon',
-			area: 'Lisboa',
-			iban: 'PT50000201231234567890154',
-			latitude: 38.7223,
-			longitude: -9.1393,
-			add_to_market: true,
-			contacts: [3, 4],
-		});
-		expect(output).toEqual([
-			{
-				json: expect.objectContaining({
-					id: '2',
-					type: 'supplier',
-					name: 'ACME Lifts',
-					code: 'ACME',
-					postal_code: '1000-001',
-					latitude: 38.7223,
-				}),
-				pairedItem: { item: 0 },
-			},
-		]);
-		expect(output[0].json.market_supplier_id).toEqual(expect.any(String));
-		expect(await stored('2')).toMatchObject({
-			contact_ids: [3, 4],
-			city: 'Lisbon',
-			iban: 'PT50000201231234567890154',
-		});
-	});
-
 	it('sends only the fields that were added', async () => {
 		await update({ updateFields: { city: 'Porto' } });
 		expect((await fixture.requests())[0].body).toEqual({ city: 'Porto' });
