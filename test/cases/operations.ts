@@ -13,6 +13,57 @@ export type Reread = (collection: 'location', id: string) => Promise<IDataObject
 
 const rl = (value: string) => ({ __rl: true, mode: 'id', value });
 
+/** The fields of the every-field rows, as typed in the node and as sent. */
+const SUPPLIER = {
+	name: 'ACME Lifts',
+	code: 'ACME',
+	vat: 'PT509999999',
+	address: '1 Lift Street',
+	post_code: '1000-001',
+	city: 'Lisbon',
+	area: 'Lisboa',
+	iban: 'PT50000201231234567890154',
+	latitude: 38.7223,
+	longitude: -9.1393,
+	add_to_market: true,
+};
+const BUY_ORDER = {
+	warehouse_id: 2,
+	description: 'Spare parts for the lifts',
+	internal_sale_id: 'INT-9',
+	external_sale_id: 'ERP-77',
+	related_to_type: 'SCHEDULED_WORK',
+	related_to_id: 7,
+};
+const QUOTE_LINE = {
+	description: 'Annual inspection',
+	discount: 10,
+	observations: 'Includes travel',
+	quantity: 3,
+	received_quote_request_line_id: 5,
+	received_quote_request_line_uuid: '3f1c2a9e-0000-4000-8000-000000000005',
+	unit: 'h',
+	unit_price: 30,
+	vat: 23,
+};
+const MATERIAL = {
+	description: 'Zinc plated',
+	purchase_consumption_type: 'MANUAL',
+	sku: 'SKU-88',
+	ean_upc: '5601234567890',
+	observations: 'Box of 100',
+	sale_price: 0.35,
+	sale_vat: 23,
+};
+const LEGACY_MATERIAL = {
+	units: 'unit',
+	parent_id: 1,
+	observation: 'Rubber',
+	mean_price: 4.5,
+	default_sell_price: 7,
+	default_sell_vat: 23,
+};
+
 /** A record's attributes as the sandbox stores them. */
 const stored = async (control: Control, collection: string, id: string) =>
 	((await control('GET', `/state/${collection}/${id}`)) as { attributes: IDataObject }).attributes;
@@ -205,17 +256,7 @@ export const operationCases = (control: Control, reread: Reread): OperationCase[
 		parameters: {
 			supplier: { __rl: true, mode: 'list', value: '2', cachedResultName: 'Supplier 2 (SUP-2)' },
 			updateFields: {
-				name: 'ACME Lifts',
-				code: 'ACME',
-				vat: 'PT509999999',
-				address: '1 Lift Street',
-				post_code: '1000-001',
-				city: 'Lisbon',
-				area: 'Lisboa',
-				iban: 'PT50000201231234567890154',
-				latitude: 38.7223,
-				longitude: -9.1393,
-				add_to_market: true,
+				...SUPPLIER,
 				contacts: '3, 4',
 			},
 		},
@@ -223,17 +264,7 @@ export const operationCases = (control: Control, reread: Reread): OperationCase[
 			method: 'PATCH',
 			path: '/suppliers/2',
 			body: {
-				name: 'ACME Lifts',
-				code: 'ACME',
-				vat: 'PT509999999',
-				address: '1 Lift Street',
-				post_code: '1000-001',
-				city: 'Lisbon',
-				area: 'Lisboa',
-				iban: 'PT50000201231234567890154',
-				latitude: 38.7223,
-				longitude: -9.1393,
-				add_to_market: true,
+				...SUPPLIER,
 				contacts: [3, 4],
 			},
 		},
@@ -269,26 +300,16 @@ export const operationCases = (control: Control, reread: Reread): OperationCase[
 		parameters: {
 			buyOrderId: rl('5'),
 			updateFields: {
+				...BUY_ORDER,
 				supplier_id: '3',
-				warehouse_id: 2,
-				description: 'Spare parts for the lifts',
-				internal_sale_id: 'INT-9',
-				external_sale_id: 'ERP-77',
-				related_to_type: 'SCHEDULED_WORK',
-				related_to_id: 7,
 			},
 		},
 		request: {
 			method: 'PATCH',
 			path: '/sales/buy-orders/5',
 			body: {
+				...BUY_ORDER,
 				supplier_id: 3,
-				warehouse_id: 2,
-				description: 'Spare parts for the lifts',
-				internal_sale_id: 'INT-9',
-				external_sale_id: 'ERP-77',
-				related_to_type: 'SCHEDULED_WORK',
-				related_to_id: 7,
 			},
 		},
 		check: async (output) => {
@@ -349,32 +370,14 @@ export const operationCases = (control: Control, reread: Reread): OperationCase[
 		parameters: {
 			quoteId: '4',
 			type: 'SERVICE',
-			additionalFields: {
-				description: 'Annual inspection',
-				discount: 10,
-				observations: 'Includes travel',
-				quantity: 3,
-				received_quote_request_line_id: 5,
-				received_quote_request_line_uuid: '3f1c2a9e-0000-4000-8000-000000000005',
-				unit: 'h',
-				unit_price: 30,
-				vat: 23,
-			},
+			additionalFields: QUOTE_LINE,
 		},
 		request: {
 			method: 'POST',
 			path: '/sales/quotes/4/lines',
 			body: {
 				type: 'SERVICE',
-				description: 'Annual inspection',
-				discount: 10,
-				observations: 'Includes travel',
-				quantity: 3,
-				received_quote_request_line_id: 5,
-				received_quote_request_line_uuid: '3f1c2a9e-0000-4000-8000-000000000005',
-				unit: 'h',
-				unit_price: 30,
-				vat: 23,
+				...QUOTE_LINE,
 			},
 		},
 		check: (output) => {
@@ -402,15 +405,7 @@ export const operationCases = (control: Control, reread: Reread): OperationCase[
 			name: 'Hex bolt M8',
 			code: 'BOLT-M8',
 			units: 'unit',
-			additionalFields: {
-				description: 'Zinc plated',
-				purchase_consumption_type: 'MANUAL',
-				sku: 'SKU-88',
-				ean_upc: '5601234567890',
-				observations: 'Box of 100',
-				sale_price: 0.35,
-				sale_vat: 23,
-			},
+			additionalFields: MATERIAL,
 		},
 		request: {
 			method: 'POST',
@@ -420,13 +415,7 @@ export const operationCases = (control: Control, reread: Reread): OperationCase[
 				name: 'Hex bolt M8',
 				code: 'BOLT-M8',
 				units: 'unit',
-				description: 'Zinc plated',
-				purchase_consumption_type: 'MANUAL',
-				sku: 'SKU-88',
-				ean_upc: '5601234567890',
-				observations: 'Box of 100',
-				sale_price: 0.35,
-				sale_vat: 23,
+				...MATERIAL,
 			},
 		},
 		check: async (output) => {
@@ -478,14 +467,7 @@ export const operationCases = (control: Control, reread: Reread): OperationCase[
 			_type: 'MATERIAL',
 			name: 'Gasket DN50',
 			code: 'GSK-50',
-			additionalFields: {
-				units: 'unit',
-				parent_id: 1,
-				observation: 'Rubber',
-				mean_price: 4.5,
-				default_sell_price: 7,
-				default_sell_vat: 23,
-			},
+			additionalFields: LEGACY_MATERIAL,
 			material_warehouse: {
 				items: [
 					{ warehouse_id: 1, min_stock: '2', mean_price: '4.25', observation: 'Shelf B' },
@@ -500,12 +482,7 @@ export const operationCases = (control: Control, reread: Reread): OperationCase[
 				_type: 'MATERIAL',
 				name: 'Gasket DN50',
 				code: 'GSK-50',
-				units: 'unit',
-				parent_id: 1,
-				observation: 'Rubber',
-				mean_price: 4.5,
-				default_sell_price: 7,
-				default_sell_vat: 23,
+				...LEGACY_MATERIAL,
 				material_warehouse: [
 					{ warehouse_id: 1, min_stock: 2, mean_price: 4.25, observation: 'Shelf B' },
 					{ warehouse_id: 2, min_stock: 0.5 },
