@@ -37,18 +37,17 @@ describe('Client: the UI', () => {
 describe('Client: Sync Contacts', () => {
 	it('sends POST /clients/{client}/contacts with contact_ids and returns the client with its contacts', async () => {
 		const { output, error, requests } = await sync({ client: '2', contact_ids: '1, 2' });
-		expect(error).toBeUndefined();
-		expect(requests).toHaveLength(1);
-		expect(await fixture.requests()).toEqual([
-			expect.objectContaining({
+		await fixture.expectSent(
+			{ output, error, requests },
+			{
 				method: 'POST',
 				path: '/clients/2/contacts',
 				query: {},
 				body: { contact_ids: [1, 2] },
 				status: 200,
 				env: 'sandbox',
-			}),
-		]);
+			},
+		);
 		expect(output).toHaveLength(1);
 		expect(output[0].pairedItem).toEqual({ item: 0 });
 		expect(output[0].json).toMatchObject({

@@ -138,12 +138,7 @@ describe('Legacy Material: Create (Deprecated)', () => {
 			/"default_sell_price" \(Default Sell Price\) must be a number/,
 		],
 	])('rejects %s before sending anything', async (_label, parameters, message) => {
-		const { error, requests } = await create(parameters);
-		expect(error?.message).toMatch(message);
-		expect(error?.message).toMatch(/item 1/);
-		expect(error?.description).toMatch(/No request was sent/);
-		expect(requests).toHaveLength(0);
-		expect(await fixture.requests()).toHaveLength(0);
+		await fixture.expectRefused(await create(parameters), message, 1);
 	});
 
 	it('lists every failing field of a MATERIAL missing both units and parent', async () => {

@@ -94,12 +94,7 @@ describe('Material: Create', () => {
 			/"sale_vat" \(Sale VAT \(%\)\) must be a number/,
 		],
 	])('rejects %s before sending anything', async (_label, parameters, message) => {
-		const { error, requests } = await create(parameters);
-		expect(error?.message).toMatch(message);
-		expect(error?.message).toMatch(/item 1/);
-		expect(error?.description).toMatch(/No request was sent/);
-		expect(requests).toHaveLength(0);
-		expect(await fixture.requests()).toHaveLength(0);
+		await fixture.expectRefused(await create(parameters), message, 1);
 	});
 
 	it('surfaces the API 400 for a code already in use, naming the property', async () => {

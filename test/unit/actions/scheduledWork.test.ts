@@ -73,18 +73,17 @@ describe('Planned Job Order (Scheduled Work): the UI', () => {
 describe('Planned Job Order (Scheduled Work): Get Many', () => {
 	it('sends GET /works/scheduled with page and the default limit of 50, one simplified item per order', async () => {
 		const { output, error, requests } = await getAll();
-		expect(error).toBeUndefined();
-		expect(requests).toHaveLength(1);
-		expect(await fixture.requests()).toEqual([
-			expect.objectContaining({
+		await fixture.expectSent(
+			{ output, error, requests },
+			{
 				method: 'GET',
 				path: '/works/scheduled',
 				query: { page: '1', limit: '50' },
 				body: null,
 				status: 200,
 				env: 'sandbox',
-			}),
-		]);
+			},
+		);
 		expect(output).toHaveLength(40);
 		output.forEach((item, index) => {
 			expect(item.pairedItem).toEqual({ item: 0 });

@@ -91,18 +91,17 @@ describe('Supplier: the UI', () => {
 describe('Supplier: Get Many', () => {
 	it('sends GET /suppliers with page and the default limit of 50, one simplified item per supplier', async () => {
 		const { output, error, requests } = await getAll();
-		expect(error).toBeUndefined();
-		expect(requests).toHaveLength(1);
-		expect(await fixture.requests()).toEqual([
-			expect.objectContaining({
+		await fixture.expectSent(
+			{ output, error, requests },
+			{
 				method: 'GET',
 				path: '/suppliers',
 				query: { page: '1', limit: '50' },
 				body: null,
 				status: 200,
 				env: 'sandbox',
-			}),
-		]);
+			},
+		);
 		expect(output).toHaveLength(24);
 		expect(output.map((item) => item.json.code)).toEqual(
 			Array.from({ length: 24 }, (_, i) => `SUP-${i + 1}`),

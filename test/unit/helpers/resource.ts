@@ -62,9 +62,13 @@ export class ResourceFixture extends SandboxFixture {
 		return await this.expectSent(result, { body });
 	}
 
-	/** Checks that the run failed with the message, saying nothing was sent, and that nothing was. */
-	async expectRefused(result: Ran, message: RegExp): Promise<void> {
+	/**
+	 * Checks that the run failed with the message, saying nothing was sent, and that nothing was; with `item`,
+	 * that the message names the input item (counted from 1).
+	 */
+	async expectRefused(result: Ran, message: RegExp, item?: number): Promise<void> {
 		expect(result.error?.message).toMatch(message);
+		if (item !== undefined) expect(result.error?.message).toContain(`item ${item}`);
 		expect(result.error?.description).toMatch(/No request was sent/);
 		if (result.requests) expect(result.requests).toHaveLength(0);
 		expect(await this.requests()).toHaveLength(0);
