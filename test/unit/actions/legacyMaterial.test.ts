@@ -154,14 +154,6 @@ describe('Legacy Material: Create (Deprecated)', () => {
 		expect(error?.message).toBe('Property validation error. code: This code is already used.');
 	});
 
-	it('surfaces 403 Action unauthorized for a read-only token, without the token', async () => {
-		const { error } = await create({}, { readOnly: true });
-		expect(error?.message).toBe('Action unauthorized');
-		expect(JSON.stringify({ m: error?.message, d: error?.description })).not.toContain(
-			fixture.readOnlyCredentials.accessToken,
-		);
-	});
-
 	it('with Continue On Fail, bad items give error items and the others are created, each paired', async () => {
 		const { output, error } = await create(
 			{ code: '={{ $json.code }}' },

@@ -111,24 +111,6 @@ describe('Material: Create', () => {
 		);
 	});
 
-	it('surfaces 403 Action unauthorized for a read-only token, without the token', async () => {
-		const { error } = await fixture.run(
-			{
-				resource: 'material',
-				operation: 'create',
-				material_type_id: 2,
-				name: 'X',
-				code: 'X-1',
-				units: 'u',
-			},
-			{ readOnly: true },
-		);
-		expect(error?.message).toBe('Action unauthorized');
-		expect(JSON.stringify({ m: error?.message, d: error?.description })).not.toContain(
-			fixture.readOnlyCredentials.accessToken,
-		);
-	});
-
 	it('with Continue On Fail, a bad item gives an error item and the others are created, each paired', async () => {
 		const { output, error } = await create(
 			{ code: '={{ $json.code }}' },

@@ -59,4 +59,27 @@ describe('every operation against the sandbox', () => {
 			await testCase.check(output.map((item) => item.json));
 		},
 	);
+
+	it.each(
+		CASES.filter((c) => c.request.method !== 'GET').map(
+			(c) => [`${c.resource} ${c.operation}`, c] as const,
+		),
+	)('%s is refused for a read-only token with 403, without the token', async (_name, testCase) => {
+		await fixture.clear();
+		const { output, error, requests } = await fixture.run(
+			{ resource: testCase.resource, operation: testCase.operation, ...testCase.parameters },
+			{ readOnly: true },
+		);
+		expect(output).toHaveLength(0);
+		expect(requests).toHaveLength(1);
+		expect(error?.message).toBe('Action unauthorized');
+		expect(error?.httpCode).toBe('403');
+		expect(error?.description).toMatch(/permission/);
+		expect(`${error?.message}\n${error?.description}`).not.toContain(
+			fixture.readOnlyCredentials.accessToken,
+		);
+		const [logged, ...more] = await fixture.requests();
+		expect(more).toHaveLength(0);
+		expect(logged).toMatchObject({ method: testCase.request.method, status: 403 });
+	});
 });

@@ -124,20 +124,6 @@ describe('Quote Line: Create', () => {
 		await fixture.expectRefused(await create(parameters), message);
 	});
 
-	it('surfaces 403 Action unauthorized for a read-only token, without the token', async () => {
-		const { error, requests } = await create(
-			{ additionalFields: { description: 'x' } },
-			{ readOnly: true },
-		);
-		expect(requests).toHaveLength(1);
-		expect(error?.message).toBe('Action unauthorized');
-		expect(error?.httpCode).toBe('403');
-		expect(error?.description).toMatch(/permission/);
-		expect(JSON.stringify({ m: error?.message, d: error?.description })).not.toContain(
-			fixture.readOnlyCredentials.accessToken,
-		);
-	});
-
 	it('surfaces Resource not found for an unknown quote', async () => {
 		const { error } = await create({ quoteId: '999', additionalFields: { description: 'x' } });
 		expect(error?.message).toBe('Resource not found');

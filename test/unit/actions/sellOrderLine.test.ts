@@ -233,14 +233,6 @@ describe('Sell Order Line: Create', () => {
 		expect(error?.description).toMatch(/POST \/sales\/sell-orders\/999\/lines/);
 	});
 
-	it('surfaces 403 Action unauthorized for a read-only token, without the token', async () => {
-		const { error } = await create({}, { readOnly: true });
-		expect(error?.message).toBe('Action unauthorized');
-		expect(JSON.stringify({ m: error?.message, d: error?.description })).not.toContain(
-			fixture.readOnlyCredentials.accessToken,
-		);
-	});
-
 	it('with Continue On Fail, bad items give error items and the others are created, each paired', async () => {
 		const { output, error } = await create(
 			{
