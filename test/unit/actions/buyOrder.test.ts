@@ -2,7 +2,7 @@ import type { INodeListSearchResult } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { expr, fromInput, loadOptionsContext, type SentRequest } from '../helpers/harness';
-import { expectEachPaired, ResourceFixture } from '../helpers/resource';
+import { everyPageWithQuery, expectEachPaired, ResourceFixture } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
 const fixture = new ResourceFixture('buyOrder');
@@ -68,17 +68,9 @@ describe('Buy Order: Get Many', () => {
 	});
 
 	it('passes the Query Parameters option on, so the service filters the list', async () => {
-		const { output, error } = await getAll({
-			returnAll: true,
-			options: {
-				queryParameters: {
-					parameters: [
-						{ name: 's_state', value: 'SAVED_AS_DRAFT' },
-						{ name: 'sort', value: 'order_id-' },
-					],
-				},
-			},
-		});
+		const { output, error } = await getAll(
+			everyPageWithQuery({ s_state: 'SAVED_AS_DRAFT', sort: 'order_id-' }),
+		);
 		expect(error).toBeUndefined();
 		const [logged] = await fixture.requests();
 		expect(logged.query).toEqual({

@@ -49,7 +49,6 @@ describe('Client: Sync Contacts', () => {
 			},
 		);
 		expect(output).toHaveLength(1);
-		expect(output[0].pairedItem).toEqual({ item: 0 });
 		expect(output[0].json).toMatchObject({
 			id: '2',
 			type: 'client',

@@ -1,6 +1,6 @@
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { runNode } from '../helpers/harness';
-import { ResourceFixture } from '../helpers/resource';
+import { everyPageWithQuery, ResourceFixture } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
 const fixture = new ResourceFixture('scheduledWork');
@@ -126,17 +126,9 @@ describe('Planned Job Order (Scheduled Work): Get Many', () => {
 	});
 
 	it('passes the service filters of Query Parameters through', async () => {
-		const { output } = await getAll({
-			returnAll: true,
-			options: {
-				queryParameters: {
-					parameters: [
-						{ name: 's_state', value: 'RUNNING' },
-						{ name: 'sort', value: 'schedule_work_id-' },
-					],
-				},
-			},
-		});
+		const { output } = await getAll(
+			everyPageWithQuery({ s_state: 'RUNNING', sort: 'schedule_work_id-' }),
+		);
 		expect((await fixture.requests())[0].query).toEqual({
 			page: '1',
 			limit: '2000',

@@ -41,7 +41,6 @@ describe('Sell Order Line: Create', () => {
 			vat: 23,
 		});
 		expect(output).toHaveLength(1);
-		expect(output[0].pairedItem).toEqual({ item: 0 });
 		const item = output[0].json;
 		expect(item).toMatchObject({
 			type: 'sell_order_line',

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { runNode } from '../helpers/harness';
-import { ResourceFixture } from '../helpers/resource';
+import { everyPageWithQuery, ResourceFixture } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
 const fixture = new ResourceFixture('stockMovement');
@@ -84,17 +84,7 @@ describe('Stock Movement: Get Many (deprecated)', () => {
 	});
 
 	it('passes the service filters of the Query Parameters option', async () => {
-		const { output } = await getAll({
-			returnAll: true,
-			options: {
-				queryParameters: {
-					parameters: [
-						{ name: 's_warehouse_id', value: '2' },
-						{ name: 'sort', value: 'date-' },
-					],
-				},
-			},
-		});
+		const { output } = await getAll(everyPageWithQuery({ s_warehouse_id: '2', sort: 'date-' }));
 		const [logged] = await fixture.requests();
 		expect(logged.query).toMatchObject({
 			s_warehouse_id: '2',

@@ -18,6 +18,12 @@ const CYCLIC: Record<string, unknown> = {
 	interventions: { items: [{ id: 5, elements: 'EL-1' }] },
 };
 
+/** CYCLIC with one auto-schedule row. */
+const autoSchedule = (start_time: string, end_time: string, operators: string) => ({
+	...CYCLIC,
+	auto_schedule: { items: [{ start_time, end_time, operators }] },
+});
+
 const SPECIAL: Record<string, unknown> = {
 	type: 'SPECIAL',
 	name: 'Replace the boiler',
@@ -722,42 +728,27 @@ describe('Planned Job (Work): rules checked before sending', () => {
 		],
 		[
 			'an auto schedule start that is not HH:mm',
-			{
-				...CYCLIC,
-				auto_schedule: { items: [{ start_time: '8am', end_time: '17:00', operators: '1' }] },
-			},
+			autoSchedule('8am', '17:00', '1'),
 			/"auto_schedule\[0\].start_time" \(Start Time\) must be a time as HH:mm/,
 		],
 		[
 			'an auto schedule without an end time',
-			{
-				...CYCLIC,
-				auto_schedule: { items: [{ start_time: '08:00', end_time: '', operators: '1' }] },
-			},
+			autoSchedule('08:00', '', '1'),
 			/"auto_schedule\[0\].end_time" \(End Time\) is required/,
 		],
 		[
 			'an auto schedule end of 24:00',
-			{
-				...CYCLIC,
-				auto_schedule: { items: [{ start_time: '08:00', end_time: '24:00', operators: '1' }] },
-			},
+			autoSchedule('08:00', '24:00', '1'),
 			/"auto_schedule\[0\].end_time".*HH:mm/,
 		],
 		[
 			'an auto schedule without operators',
-			{
-				...CYCLIC,
-				auto_schedule: { items: [{ start_time: '08:00', end_time: '17:00', operators: '' }] },
-			},
+			autoSchedule('08:00', '17:00', ''),
 			/"auto_schedule\[0\].operators" \(Operator IDs\) is required/,
 		],
 		[
 			'an auto schedule with a named operator',
-			{
-				...CYCLIC,
-				auto_schedule: { items: [{ start_time: '08:00', end_time: '17:00', operators: '4, Ana' }] },
-			},
+			autoSchedule('08:00', '17:00', '4, Ana'),
 			/"auto_schedule\[0\].operators\[1\]".*whole-number IDs/,
 		],
 		[

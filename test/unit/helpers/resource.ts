@@ -100,3 +100,13 @@ export function expectEachPaired(result: Ran, count: number): void {
 		Array.from({ length: count }, (_, item) => ({ item })),
 	);
 }
+
+/** Get Many parameters that read every page with the Query Parameters option set to these pairs. */
+export const everyPageWithQuery = (query: Record<string, string>): Record<string, unknown> => ({
+	returnAll: true,
+	options: {
+		queryParameters: {
+			parameters: Object.entries(query).map(([name, value]) => ({ name, value })),
+		},
+	},
+});
