@@ -1,7 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { runNode } from '../helpers/harness';
 import { expectEachPaired, ResourceFixture } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
@@ -198,18 +197,6 @@ describe('Contact: checked before sending', () => {
 });
 
 describe('Contact: errors and items', () => {
-	it('401 with the spec message, without the token', async () => {
-		const token = 'not-a-token-1234567890';
-		const { error } = await runNode({
-			node,
-			credentials: { ...fixture.credentials, accessToken: token },
-			parameters: { resource: 'contact', operation: 'checkOrCreate', name: 'A' },
-		});
-		expect(error?.message).toBe('Authentication token invalid.');
-		expect(error?.httpCode).toBe('401');
-		expect(`${error?.message} ${error?.description}`).not.toContain(token);
-	});
-
 	it('500 with the spec message, sent once: a create is never retried', async () => {
 		await fixture.control('POST', '/faults', { status: 500, count: 3, path: '/contacts' });
 		const { error } = await checkOrCreate({ name: 'A' });

@@ -103,19 +103,6 @@ describe('Material Type: Create', () => {
 		);
 	});
 
-	it('surfaces 500 with the spec message, and says it was not retried', async () => {
-		await fixture.control('POST', '/faults', {
-			status: 500,
-			count: 1,
-			method: 'POST',
-			path: '/stocks/material-types',
-		});
-		const { error } = await create({});
-		expect(error?.message).toBe('An error has occurred during the request.');
-		expect(error?.description).toMatch(/not retried/);
-		expect(await fixture.requests()).toHaveLength(1);
-	});
-
 	it('with Continue On Fail, a bad item gives an error item and the others are created, each paired', async () => {
 		const { output, error } = await create(
 			{ name: '={{ $json.name }}' },

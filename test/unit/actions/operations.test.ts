@@ -1,4 +1,6 @@
 import { resources } from '../../../nodes/MaintenanceManagement/actions/resources';
+import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
+import { runNode } from '../helpers/harness';
 import { SandboxFixture } from '../helpers/sandbox';
 import { operationCases } from '../../cases/operations';
 
@@ -82,4 +84,25 @@ describe('every operation against the sandbox', () => {
 		expect(more).toHaveLength(0);
 		expect(logged).toMatchObject({ method: testCase.request.method, status: 403 });
 	});
+
+	it.each(CASES.map((c) => [`${c.resource} ${c.operation}`, c] as const))(
+		'%s with the token of the other environment fails with 401, naming the environment, without the token',
+		async (_name, testCase) => {
+			const token = fixture.sandbox.environments.production.token;
+			const { output, error } = await runNode({
+				node: new MaintenanceManagement(),
+				credentials: { ...fixture.credentials, accessToken: token },
+				parameters: {
+					resource: testCase.resource,
+					operation: testCase.operation,
+					...testCase.parameters,
+				},
+			});
+			expect(output).toEqual([]);
+			expect(error?.message).toBe('Authentication token invalid.');
+			expect(error?.httpCode).toBe('401');
+			expect(error?.description).toMatch(/sandbox environment/);
+			expect(`${error?.message}\n${error?.description}`).not.toContain(token);
+		},
+	);
 });

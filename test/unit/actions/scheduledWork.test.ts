@@ -1,5 +1,4 @@
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { runNode } from '../helpers/harness';
 import { everyPageWithQuery, ResourceFixture } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
@@ -140,18 +139,6 @@ describe('Planned Job Order (Scheduled Work): Get Many', () => {
 });
 
 describe('Planned Job Order (Scheduled Work): errors and items', () => {
-	it('401 with the spec message for a token of the other environment, without the token', async () => {
-		const token = fixture.sandbox.environments.production.token;
-		const { error, output } = await runNode({
-			node,
-			credentials: { ...fixture.credentials, accessToken: token },
-			parameters: { resource: 'scheduledWork', operation: 'getAll' },
-		});
-		expect(output).toEqual([]);
-		expect(error?.message).toBe('Authentication token invalid.');
-		expect(`${error?.message} ${error?.description}`).not.toContain(token);
-	});
-
 	it('a server error on one item becomes its error item with Continue On Fail; the next item is read', async () => {
 		await fixture.control('POST', '/faults', { status: 500, count: 1, path: '/works/scheduled' });
 		const { output, error } = await getAll(

@@ -114,28 +114,6 @@ describe('Stock Movement: Get Many (deprecated)', () => {
 		});
 	});
 
-	it('surfaces 401 with the spec message and no token in the error', async () => {
-		const credentials = { ...fixture.credentials, accessToken: 'sbx-token-9999-revoked' };
-		const { error } = await getAll({}, credentials);
-		expect(error?.message).toBe('Authentication token invalid.');
-		expect(error?.httpCode).toBe('401');
-		expect(JSON.stringify({ m: error?.message, d: error?.description })).not.toContain(
-			'sbx-token-9999-revoked',
-		);
-	});
-
-	it('surfaces 500 with the spec message once the retries are spent', async () => {
-		await fixture.control('POST', '/faults', {
-			status: 500,
-			count: 2,
-			method: 'GET',
-			path: '/stock-movements',
-		});
-		const { error } = await getAll({ requestOptions: { maxAttempts: 2, maxWaitSeconds: 10 } });
-		expect(error?.message).toBe('An error has occurred during the request.');
-		expect((await fixture.requests()).map((r) => r.status)).toEqual([500, 500]);
-	});
-
 	it('retries a read after a server error and succeeds', async () => {
 		await fixture.control('POST', '/faults', {
 			status: 500,

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { expr, loadOptionsContext, runNode, type SentRequest } from '../helpers/harness';
+import { expr, loadOptionsContext, type SentRequest } from '../helpers/harness';
 import { expectEachPaired, ResourceFixture } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
@@ -167,17 +167,6 @@ describe('Supplier: Get Many', () => {
 		expect(
 			(await fixture.requests()).map((r) => `${r.query.page}/${r.query.limit}/${r.query.expanded}`),
 		).toEqual(['1/2000/contacts', '2/2000/contacts']);
-	});
-
-	it('401 with the spec message for a token of the other environment, without the token', async () => {
-		const token = fixture.sandbox.environments.production.token;
-		const { error } = await runNode({
-			node,
-			credentials: { ...fixture.credentials, accessToken: token },
-			parameters: { resource: 'supplier', operation: 'getAll' },
-		});
-		expect(error?.message).toBe('Authentication token invalid.');
-		expect(`${error?.message} ${error?.description}`).not.toContain(token);
 	});
 });
 

@@ -2,7 +2,6 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { workSchema } from '../../../nodes/MaintenanceManagement/actions/work/schema';
-import { runNode } from '../helpers/harness';
 import { expectEachPaired, ResourceFixture } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
@@ -923,16 +922,5 @@ describe('Planned Job (Work): items and API errors', () => {
 				context: error?.context,
 			}),
 		).not.toContain(token);
-	});
-
-	it('names the environment when the token of the other environment is used', async () => {
-		const production = fixture.sandbox.environments.production;
-		const { error } = await runNode({
-			node,
-			credentials: { ...fixture.credentials, accessToken: production.token },
-			parameters: { resource: 'work', operation: 'create', ...CYCLIC },
-		});
-		expect(error?.message).toBe('Authentication token invalid.');
-		expect(error?.description).toMatch(/sandbox environment/);
 	});
 });
