@@ -34,9 +34,7 @@ const EVERY_PERMISSION = {
 
 describe('Contact: the UI', () => {
 	it('marks the operation deprecated and names its replacement', () => {
-		const selector = node.description.properties.find(
-			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes('contact'),
-		);
+		const selector = fixture.operationSelector();
 		const option = selector?.options?.[0] as {
 			name: string;
 			value: string;

@@ -258,10 +258,7 @@ describe('Material: Update', () => {
 	});
 
 	it('surfaces 404 Resource not found for an unknown material', async () => {
-		const { error } = await update({ materialId: '99999' });
-		expect(error?.message).toBe('Resource not found');
-		expect(error?.httpCode).toBe('404');
-		expect(error?.description).toMatch(/PATCH \/stocks\/materials\/99999/);
+		fixture.expectNotFound(await update({ materialId: '99999' }), 'PATCH /stocks/materials/99999');
 	});
 
 	it('surfaces the API 400 when the new code belongs to another material', async () => {

@@ -46,9 +46,7 @@ const getAll = fixture.operation('getAll');
 
 describe('Planned Job Order (Scheduled Work): the UI', () => {
 	it('offers Get Many with its action label', () => {
-		const selector = node.description.properties.find(
-			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes('scheduledWork'),
-		);
+		const selector = fixture.operationSelector();
 		expect(selector?.options).toEqual([
 			expect.objectContaining({
 				name: 'Get Many',

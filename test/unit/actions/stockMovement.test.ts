@@ -18,9 +18,7 @@ const pages = async () => (await fixture.requests()).map((r) => `${r.query.page}
 
 describe('Stock Movement: Get Many (deprecated)', () => {
 	it('is marked deprecated, and its notice names the replacement and says no list replaces it', () => {
-		const selector = node.description.properties.find(
-			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes('stockMovement'),
-		) as INodeProperties & {
+		const selector = fixture.operationSelector() as INodeProperties & {
 			options: Array<{ value: string; description: string; action: string }>;
 		};
 		expect(selector.options).toHaveLength(1);

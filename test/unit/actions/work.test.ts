@@ -55,10 +55,7 @@ const createProperties = (): INodeProperties[] =>
 
 describe('Planned Job (Work): the operation in the node', () => {
 	it('is offered as Create, with the action "Create a planned job"', () => {
-		const selector = node.description.properties.find(
-			(property) =>
-				property.name === 'operation' && property.displayOptions?.show?.resource?.includes('work'),
-		);
+		const selector = fixture.operationSelector();
 		expect(selector?.options).toEqual([
 			expect.objectContaining({ name: 'Create', value: 'create', action: 'Create a planned job' }),
 		]);

@@ -1,4 +1,6 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 
 import type { RunResult } from './harness';
 import { SandboxFixture, type RunAgainst, type SandboxLog } from './sandbox';
@@ -25,6 +27,13 @@ export class ResourceFixture extends SandboxFixture {
 		beforeAll(async () => await this.start());
 		afterAll(async () => await this.stop());
 		beforeEach(async () => await this.reset());
+	}
+
+	/** The resource's Operation selector, as the editor shows it. */
+	operationSelector(): INodeProperties | undefined {
+		return new MaintenanceManagement().description.properties.find(
+			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(this.resource),
+		);
 	}
 
 	/** A runner for one operation of the resource, with parameters every call of it shares. */
