@@ -18,6 +18,61 @@ export type Reread = (collection: 'location', id: string) => Promise<IDataObject
 
 const rl = (value: string) => ({ __rl: true, mode: 'id', value });
 
+/** The fields of the every-field rows, as typed in the node and as sent. */
+const SUPPLIER = {
+	name: 'ACME Lifts',
+	code: 'ACME',
+	vat: 'PT509999999',
+	address: '1 Lift Street',
+	post_code: '1000-001',
+	city: 'Lisbon',
+	area: 'Lisboa',
+	iban: 'PT50000201231234567890154',
+	latitude: 38.7223,
+	longitude: -9.1393,
+	add_to_market: true,
+};
+const BUY_ORDER = {
+	warehouse_id: 2,
+	description: 'Spare parts for the lifts',
+	internal_sale_id: 'INT-9',
+	external_sale_id: 'ERP-77',
+	related_to_type: 'SCHEDULED_WORK',
+	related_to_id: 7,
+};
+const QUOTE_LINE = {
+	description: 'Annual inspection',
+	discount: 10,
+	observations: 'Includes travel',
+	quantity: 3,
+	received_quote_request_line_id: 5,
+	received_quote_request_line_uuid: '3f1c2a9e-0000-4000-8000-000000000005',
+	unit: 'h',
+	unit_price: 30,
+	vat: 23,
+};
+const MATERIAL = {
+	description: 'Zinc plated',
+	purchase_consumption_type: 'MANUAL',
+	sku: 'SKU-88',
+	ean_upc: '5601234567890',
+	observations: 'Box of 100',
+	sale_price: 0.35,
+	sale_vat: 23,
+};
+const LEGACY_MATERIAL = {
+	units: 'unit',
+	parent_id: 1,
+	observation: 'Rubber',
+	mean_price: 4.5,
+	default_sell_price: 7,
+	default_sell_vat: 23,
+};
+
+/** A record's attributes as the sandbox stores them. */
+const stored = async (control: Control, collection: string, id: string) =>
+	((await control('GET', `/state/${collection}/${id}`)) as { attributes: IDataObject }).attributes;
+
 /** A resource and one of its operations: a case naming another pair does not compile. */
 export type OperationPair = {
 	[R in ResourceName]: { resource: R; operation: OperationName<R> };
@@ -206,14 +261,39 @@ export const operationCases = (control: Control, reread: Reread): OperationCase[
 	{
 		resource: 'supplier',
 		operation: 'update',
-		parameters: { supplier: rl('2'), updateFields: { name: 'ACME Lifts', contacts: '3, 4' } },
+		parameters: {
+			supplier: { __rl: true, mode: 'list', value: '2', cachedResultName: 'Supplier 2 (SUP-2)' },
+			updateFields: {
+				...SUPPLIER,
+				contacts: '3, 4',
+			},
+		},
 		request: {
 			method: 'PATCH',
 			path: '/suppliers/2',
-			body: { name: 'ACME Lifts', contacts: [3, 4] },
+			body: {
+				...SUPPLIER,
+				contacts: [3, 4],
+			},
 		},
-		check: (output) =>
-			expect(output[0]).toMatchObject({ id: '2', type: 'supplier', name: 'ACME Lifts' }),
+		check: async (output) => {
+			expect(output).toEqual([
+				expect.objectContaining({
+					id: '2',
+					type: 'supplier',
+					name: 'ACME Lifts',
+					code: 'ACME',
+					postal_code: '1000-001',
+					latitude: 38.7223,
+					market_supplier_id: expect.any(String),
+				}),
+			]);
+			expect(await stored(control, 'suppliers', '2')).toMatchObject({
+				contact_ids: [3, 4],
+				city: 'Lisbon',
+				iban: 'PT50000201231234567890154',
+			});
+		},
 	},
 	{
 		resource: 'buyOrder',
@@ -226,21 +306,44 @@ export const operationCases = (control: Control, reread: Reread): OperationCase[
 		resource: 'buyOrder',
 		operation: 'update',
 		parameters: {
-			buyOrderId: rl('2'),
-			updateFields: { external_sale_id: 'ERP-77', related_to_type: 'FAILURE', related_to_id: 4 },
+			buyOrderId: rl('5'),
+			updateFields: {
+				...BUY_ORDER,
+				supplier_id: '3',
+			},
 		},
 		request: {
 			method: 'PATCH',
-			path: '/sales/buy-orders/2',
-			body: { external_sale_id: 'ERP-77', related_to_type: 'FAILURE', related_to_id: 4 },
+			path: '/sales/buy-orders/5',
+			body: {
+				...BUY_ORDER,
+				supplier_id: 3,
+			},
 		},
-		check: (output) =>
-			expect(output[0]).toMatchObject({
-				id: '2',
-				type: 'buy_order',
-				external_sale_id: 'ERP-77',
-				related_to_id: 4,
-			}),
+		check: async (output) => {
+			expect(output).toEqual([
+				expect.objectContaining({
+					id: '5',
+					type: 'buy_order',
+					code: 'PO-0005',
+					state: 'SAVED_AS_DRAFT',
+					supplier_id: 3,
+					warehouse_id: 2,
+					description: 'Spare parts for the lifts',
+					external_sale_id: 'ERP-77',
+					related_to_type: 'SCHEDULED_WORK',
+					related_to_id: 7,
+					// The meta of the update response, beside the order.
+					custom_fields: null,
+					cost_centers: [],
+				}),
+			]);
+			expect(await stored(control, 'buyOrders', '5')).toMatchObject({
+				supplier_id: 3,
+				internal_sale_id: 'INT-9',
+				related_to_id: 7,
+			});
+		},
 	},
 	{
 		resource: 'sellOrderLine',
@@ -273,35 +376,73 @@ export const operationCases = (control: Control, reread: Reread): OperationCase[
 		resource: 'quoteLine',
 		operation: 'create',
 		parameters: {
-			quoteId: '1',
+			quoteId: '4',
 			type: 'SERVICE',
-			additionalFields: { description: 'Labour', quantity: 2, unit_price: 30 },
+			additionalFields: QUOTE_LINE,
 		},
 		request: {
 			method: 'POST',
-			path: '/sales/quotes/1/lines',
-			body: { type: 'SERVICE', description: 'Labour', quantity: 2, unit_price: 30 },
+			path: '/sales/quotes/4/lines',
+			body: {
+				type: 'SERVICE',
+				...QUOTE_LINE,
+			},
 		},
-		check: (output) =>
-			expect(output[0]).toMatchObject({ type: 'quote_line', attribute_type: 'SERVICE', total: 60 }),
+		check: (output) => {
+			expect(output).toEqual([
+				expect.objectContaining({
+					type: 'quote_line',
+					attribute_type: 'SERVICE',
+					description: 'Annual inspection',
+					quantity: 3,
+					base_total: 90,
+					discount_total: 9,
+					total: 81,
+					received_quote_request_line_id: 5,
+					quote_line_uuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
+				}),
+			]);
+			expect(output[0].vat_total).toBeCloseTo(18.63, 10);
+		},
 	},
 	{
 		resource: 'material',
 		operation: 'create',
 		parameters: {
 			material_type_id: 2,
-			name: 'Valve',
-			code: 'VAL-NEW',
+			name: 'Hex bolt M8',
+			code: 'BOLT-M8',
 			units: 'unit',
-			additionalFields: { sku: 'SKU-1' },
+			additionalFields: MATERIAL,
 		},
 		request: {
 			method: 'POST',
 			path: '/stocks/materials',
-			body: { material_type_id: 2, name: 'Valve', code: 'VAL-NEW', units: 'unit', sku: 'SKU-1' },
+			body: {
+				material_type_id: 2,
+				name: 'Hex bolt M8',
+				code: 'BOLT-M8',
+				units: 'unit',
+				...MATERIAL,
+			},
 		},
-		check: (output) =>
-			expect(output[0]).toMatchObject({ type: 'stock-material', code: 'VAL-NEW', sku: 'SKU-1' }),
+		check: async (output) => {
+			expect(output).toEqual([
+				expect.objectContaining({
+					type: 'stock-material',
+					name: 'Hex bolt M8',
+					code: 'BOLT-M8',
+					material_type_id: '2',
+					purchase_consumption_type: 'MANUAL',
+					sale_price: 0.35,
+				}),
+			]);
+			expect(await stored(control, 'stockMaterials', String(output[0].id))).toMatchObject({
+				code: 'BOLT-M8',
+				sku: 'SKU-88',
+				sale_vat: 23,
+			});
+		},
 	},
 	{
 		resource: 'material',
@@ -332,26 +473,49 @@ export const operationCases = (control: Control, reread: Reread): OperationCase[
 		operation: 'create',
 		parameters: {
 			_type: 'MATERIAL',
-			name: 'Gasket',
-			code: 'LM-NEW',
-			additionalFields: { units: 'unit', parent_id: 1, mean_price: 4 },
-			material_warehouse: { items: [{ warehouse_id: 1, min_stock: 2 }] },
+			name: 'Gasket DN50',
+			code: 'GSK-50',
+			additionalFields: LEGACY_MATERIAL,
+			material_warehouse: {
+				items: [
+					{ warehouse_id: 1, min_stock: '2', mean_price: '4.25', observation: 'Shelf B' },
+					{ warehouse_id: 2, min_stock: '0.5', mean_price: '', observation: '' },
+				],
+			},
 		},
 		request: {
 			method: 'POST',
 			path: '/materials',
 			body: {
 				_type: 'MATERIAL',
-				name: 'Gasket',
-				code: 'LM-NEW',
-				units: 'unit',
-				parent_id: 1,
-				mean_price: 4,
-				material_warehouse: [{ warehouse_id: 1, min_stock: 2 }],
+				name: 'Gasket DN50',
+				code: 'GSK-50',
+				...LEGACY_MATERIAL,
+				material_warehouse: [
+					{ warehouse_id: 1, min_stock: 2, mean_price: 4.25, observation: 'Shelf B' },
+					{ warehouse_id: 2, min_stock: 0.5 },
+				],
 			},
 		},
-		check: (output) =>
-			expect(output[0]).toMatchObject({ type: 'material', code: 'LM-NEW', is_real: true }),
+		check: async (output) => {
+			expect(output).toEqual([
+				expect.objectContaining({
+					type: 'material',
+					name: 'Gasket DN50',
+					code: 'GSK-50',
+					is_real: true,
+					units: 'unit',
+					parent_id: 1,
+					observations: 'Rubber',
+					mean_price: { value: 4.5 },
+					default_sell_price: 7,
+				}),
+			]);
+			expect(await stored(control, 'legacyMaterials', String(output[0].id))).toMatchObject({
+				code: 'GSK-50',
+				is_real: true,
+			});
+		},
 	},
 	{
 		resource: 'materialType',

@@ -1,11 +1,11 @@
-import type { IDataObject, INodeListSearchResult } from 'n8n-workflow';
+import type { INodeListSearchResult } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { expr, fromInput, loadOptionsContext, type SentRequest } from '../helpers/harness';
-import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
+import { everyPageWithQuery, expectEachPaired, ResourceFixture } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
-const fixture = new SandboxFixture();
+const fixture = new ResourceFixture('buyOrder');
 
 /** Seeded buy orders: order i is in state ['SAVED_AS_DRAFT', 'CREATED', 'RECEIVED_PARTIALLY', 'RECEIVED', 'CONFIRMED'][i % 5]. */
 const DRAFT = '5';
@@ -19,43 +19,25 @@ const fromList = (value: string) => ({
 	cachedResultName: `PO-${value}`,
 });
 
-beforeAll(async () => await fixture.start());
-afterAll(async () => await fixture.stop());
-beforeEach(async () => await fixture.reset());
-
-const run = (parameters: Record<string, unknown>, options: RunAgainst = {}) =>
-	fixture.run({ resource: 'buyOrder', ...parameters }, options);
-
-const getAll = (parameters: Record<string, unknown> = {}, options: RunAgainst = {}) =>
-	run({ operation: 'getAll', ...parameters }, options);
-
-const update = (parameters: Record<string, unknown>, options: RunAgainst = {}) =>
-	run({ operation: 'update', buyOrderId: byId(DRAFT), ...parameters }, options);
-
-const stored = async (id: string) =>
-	((await fixture.control('GET', `/state/buyOrders/${id}`)) as { attributes: IDataObject })
-		.attributes;
+const getAll = fixture.operation('getAll');
+const update = fixture.operation('update', { buyOrderId: byId(DRAFT) });
+const stored = async (id: string) => await fixture.stored('buyOrders', id);
 
 describe('Buy Order: Get Many', () => {
 	it('sends GET /sales/buy-orders with page and limit, and returns one simplified item per order', async () => {
-		const { output, error, requests } = await getAll({ limit: 10 });
-		expect(error).toBeUndefined();
-		expect(requests).toHaveLength(1);
-		const logged = await fixture.requests();
-		expect(logged).toHaveLength(1);
-		expect(logged[0]).toMatchObject({
+		const result = await getAll({ limit: 10 });
+		await fixture.expectSent(result, {
 			method: 'GET',
 			path: '/sales/buy-orders',
 			query: { page: '1', limit: '10' },
 			body: null,
 			status: 200,
-			env: 'sandbox',
 		});
+		const { output } = result;
 		expect(output).toHaveLength(10);
 		expect(output.map((item) => item.json.code)).toEqual(
 			Array.from({ length: 10 }, (_, i) => `PO-${String(i + 1).padStart(4, '0')}`),
 		);
-		output.forEach((item) => expect(item.pairedItem).toEqual({ item: 0 }));
 		expect(output[0].json).toMatchObject({
 			id: '1',
 			type: 'buy_order',
@@ -86,17 +68,9 @@ describe('Buy Order: Get Many', () => {
 	});
 
 	it('passes the Query Parameters option on, so the service filters the list', async () => {
-		const { output, error } = await getAll({
-			returnAll: true,
-			options: {
-				queryParameters: {
-					parameters: [
-						{ name: 's_state', value: 'SAVED_AS_DRAFT' },
-						{ name: 'sort', value: 'order_id-' },
-					],
-				},
-			},
-		});
+		const { output, error } = await getAll(
+			everyPageWithQuery({ s_state: 'SAVED_AS_DRAFT', sort: 'order_id-' }),
+		);
 		expect(error).toBeUndefined();
 		const [logged] = await fixture.requests();
 		expect(logged.query).toEqual({
@@ -137,17 +111,10 @@ describe('Buy Order: Get Many', () => {
 	});
 
 	it('surfaces 403 Action unauthorized for a read-only token, without the token', async () => {
-		const { output, error, requests } = await getAll({}, { readOnly: true });
-		expect(requests).toHaveLength(1);
-		expect(output).toHaveLength(0);
-		expect(error?.message).toBe(
-			"The token's user is not allowed to GET /sales/buy-orders (403). Use a token of a user with that permission.",
-		);
-		expect(error?.httpCode).toBe('403');
-		expect(error?.description).toMatch(/lacks the permission/);
-		expect(
-			JSON.stringify({ message: error?.message, description: error?.description }),
-		).not.toContain(fixture.readOnlyCredentials.accessToken);
+		const result = await getAll({}, { readOnly: true });
+		fixture.expectUnauthorized(result);
+		expect(result.output).toHaveLength(0);
+		expect(result.error?.description).toMatch(/lacks the permission/);
 	});
 
 	it('with Continue On Fail, a 403 becomes an error item paired to its input', async () => {
@@ -212,65 +179,10 @@ describe('Buy Order: searchBuyOrders (resource locator list)', () => {
 });
 
 describe('Buy Order: Update', () => {
-	it('sends PATCH with every update field, and returns the updated order', async () => {
-		const { output, error, requests } = await update({
-			updateFields: {
-				supplier_id: '3',
-				warehouse_id: 2,
-				description: 'Spare parts for the lifts',
-				internal_sale_id: 'INT-9',
-				external_sale_id: 'ERP-77',
-				related_to_type: 'SCHEDULED_WORK',
-				related_to_id: 7,
-			},
-		});
-		expect(error).toBeUndefined();
-		expect(requests).toHaveLength(1);
-		const logged = await fixture.requests();
-		expect(logged).toHaveLength(1);
-		expect(logged[0]).toMatchObject({
-			method: 'PATCH',
-			path: '/sales/buy-orders/5',
-			query: {},
-			status: 200,
-		});
-		expect(logged[0].body).toEqual({
-			supplier_id: 3,
-			warehouse_id: 2,
-			description: 'Spare parts for the lifts',
-			internal_sale_id: 'INT-9',
-			external_sale_id: 'ERP-77',
-			related_to_type: 'SCHEDULED_WORK',
-			related_to_id: 7,
-		});
-		expect(output).toHaveLength(1);
-		expect(output[0].pairedItem).toEqual({ item: 0 });
-		expect(output[0].json).toMatchObject({
-			id: '5',
-			type: 'buy_order',
-			code: 'PO-0005',
-			state: 'SAVED_AS_DRAFT',
-			supplier_id: 3,
-			warehouse_id: 2,
-			description: 'Spare parts for the lifts',
-			external_sale_id: 'ERP-77',
-			related_to_type: 'SCHEDULED_WORK',
-			related_to_id: 7,
-			// The meta of the update response, beside the order.
-			custom_fields: null,
-			cost_centers: [],
-		});
-		expect(await stored('5')).toMatchObject({
-			supplier_id: 3,
-			internal_sale_id: 'INT-9',
-			related_to_id: 7,
-		});
-	});
-
 	it('sends only the fields that were set', async () => {
-		const { error } = await update({ updateFields: { external_sale_id: 'ERP-1' } });
-		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].body).toEqual({ external_sale_id: 'ERP-1' });
+		await fixture.expectBody(await update({ updateFields: { external_sale_id: 'ERP-1' } }), {
+			external_sale_id: 'ERP-1',
+		});
 		expect(await stored('5')).toMatchObject({ external_sale_id: 'ERP-1', supplier_id: 5 });
 	});
 
@@ -285,21 +197,22 @@ describe('Buy Order: Update', () => {
 	});
 
 	it('takes IDs given as text by expressions and sends them as numbers', async () => {
-		const { error } = await update({
-			updateFields: {
-				supplier_id: ' 4 ',
-				warehouse_id: '3',
+		await fixture.expectBody(
+			await update({
+				updateFields: {
+					supplier_id: ' 4 ',
+					warehouse_id: '3',
+					related_to_type: 'FAILURE',
+					related_to_id: '12',
+				},
+			}),
+			{
+				supplier_id: 4,
+				warehouse_id: 3,
 				related_to_type: 'FAILURE',
-				related_to_id: '12',
+				related_to_id: 12,
 			},
-		});
-		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].body).toEqual({
-			supplier_id: 4,
-			warehouse_id: 3,
-			related_to_type: 'FAILURE',
-			related_to_id: 12,
-		});
+		);
 	});
 
 	it.each([['null'], [' NULL ']])(
@@ -426,11 +339,7 @@ describe('Buy Order: Update', () => {
 			/"Buy Order" is empty/,
 		],
 	])('rejects %s before sending anything', async (_label, parameters, message) => {
-		const { error, requests } = await update(parameters);
-		expect(error?.message).toMatch(message);
-		expect(error?.description).toMatch(/No request was sent/);
-		expect(requests).toHaveLength(0);
-		expect(await fixture.requests()).toHaveLength(0);
+		await fixture.expectRefused(await update(parameters), message);
 	});
 
 	it('names the item index in a validation error', async () => {
@@ -443,16 +352,8 @@ describe('Buy Order: Update', () => {
 	});
 
 	it('surfaces 404 Resource not found for an unknown buy order', async () => {
-		const { error, requests } = await update({
-			buyOrderId: byId('99999'),
-			updateFields: { description: 'x' },
-		});
-		expect(requests).toHaveLength(1);
-		expect(error?.message).toBe(
-			'Buy order 99999 was not found (404). Check the ID, or list buy orders to find it.',
-		);
-		expect(error?.httpCode).toBe('404');
-		expect(error?.description).toMatch(/PATCH \/sales\/buy-orders\/99999/);
+		const result = await update({ buyOrderId: byId('99999'), updateFields: { description: 'x' } });
+		fixture.expectNotFound(result, 'PATCH /sales/buy-orders/99999');
 	});
 
 	it('surfaces the API 400 for an unknown supplier', async () => {
@@ -463,13 +364,8 @@ describe('Buy Order: Update', () => {
 	});
 
 	it('surfaces 403 Action unauthorized for a read-only token, without the token', async () => {
-		const { error } = await update({ updateFields: { description: 'x' } }, { readOnly: true });
-		expect(error?.message).toBe(
-			"The token's user is not allowed to PATCH /sales/buy-orders/5 (403). Use a token of a user with that permission.",
-		);
-		expect(error?.httpCode).toBe('403');
-		expect(JSON.stringify({ m: error?.message, d: error?.description })).not.toContain(
-			fixture.readOnlyCredentials.accessToken,
+		fixture.expectUnauthorized(
+			await update({ updateFields: { description: 'x' } }, { readOnly: true }),
 		);
 		expect((await stored(DRAFT)).description).toBeNull();
 	});
@@ -490,13 +386,7 @@ describe('Buy Order: Update', () => {
 				],
 			},
 		);
-		expect(error).toBeUndefined();
-		expect(output.map((item) => item.pairedItem)).toEqual([
-			{ item: 0 },
-			{ item: 1 },
-			{ item: 2 },
-			{ item: 3 },
-		]);
+		expectEachPaired({ output, error }, 4);
 		expect(output[0].json).toMatchObject({ id: '1', external_sale_id: 'E-1' });
 		expect(output[1].json.error).toBe(
 			'Buy order 99999 was not found (404). Check the ID, or list buy orders to find it.',

@@ -2,28 +2,19 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { expr } from '../helpers/harness';
-import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
+import { expectEachPaired, ResourceFixture } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
-const fixture = new SandboxFixture();
+const fixture = new ResourceFixture('client');
 
 /** Seeded: clients 1 to 12 with no contacts; contacts 1 to 30 named "Contact i", contact{i}@example.com. */
-beforeAll(async () => await fixture.start());
-afterAll(async () => await fixture.stop());
-beforeEach(async () => await fixture.reset());
-
-const sync = (parameters: Record<string, unknown>, options: RunAgainst = {}) =>
-	fixture.run({ resource: 'client', operation: 'syncContacts', ...parameters }, options);
-
+const sync = fixture.operation('syncContacts');
 const storedContacts = async (client: string) =>
-	((await fixture.control('GET', `/state/clients/${client}`)) as { attributes: IDataObject })
-		.attributes.contact_ids;
+	(await fixture.stored('clients', client)).contact_ids;
 
 describe('Client: the UI', () => {
 	it('offers Sync Contacts, described as setting the client contacts', () => {
-		const selector = node.description.properties.find(
-			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes('client'),
-		);
+		const selector = fixture.operationSelector();
 		expect(selector?.options).toEqual([
 			expect.objectContaining({
 				name: 'Sync Contacts',
@@ -44,20 +35,18 @@ describe('Client: the UI', () => {
 describe('Client: Sync Contacts', () => {
 	it('sends POST /clients/{client}/contacts with contact_ids and returns the client with its contacts', async () => {
 		const { output, error, requests } = await sync({ client: '2', contact_ids: '1, 2' });
-		expect(error).toBeUndefined();
-		expect(requests).toHaveLength(1);
-		expect(await fixture.requests()).toEqual([
-			expect.objectContaining({
+		await fixture.expectSent(
+			{ output, error, requests },
+			{
 				method: 'POST',
 				path: '/clients/2/contacts',
 				query: {},
 				body: { contact_ids: [1, 2] },
 				status: 200,
 				env: 'sandbox',
-			}),
-		]);
+			},
+		);
 		expect(output).toHaveLength(1);
-		expect(output[0].pairedItem).toEqual({ item: 0 });
 		expect(output[0].json).toMatchObject({
 			id: '2',
 			type: 'client',
@@ -138,21 +127,17 @@ describe('Client: Sync Contacts is checked before sending', () => {
 	it.each(BAD)(
 		'refuses %s, naming the field, and sends nothing',
 		async (_label, parameters, message) => {
-			const { error, requests } = await sync(parameters);
-			expect(error?.message).toMatch(message);
-			expect(`${error?.message}\n${error?.description}`).toMatch(/item 1|No request was sent/);
-			expect(requests).toHaveLength(0);
-			expect(await fixture.requests()).toHaveLength(0);
+			await fixture.expectRefused(await sync(parameters), message);
 		},
 	);
 });
 
 describe('Client: API errors', () => {
 	it('404 Resource not found for an unknown client', async () => {
-		const { error } = await sync({ client: '999', contact_ids: '1' });
-		expect(error?.message).toBe('Client 999 was not found (404). Check the ID in the service.');
-		expect(error?.httpCode).toBe('404');
-		expect(error?.description).toMatch(/POST \/clients\/999\/contacts/);
+		fixture.expectNotFound(
+			await sync({ client: '999', contact_ids: '1' }),
+			'POST /clients/999/contacts',
+		);
 	});
 
 	it('400 Property validation error naming the unknown contact, and the client keeps its contacts', async () => {
@@ -181,13 +166,7 @@ describe('Client: API errors', () => {
 				],
 			},
 		);
-		expect(error).toBeUndefined();
-		expect(output.map((item) => item.pairedItem)).toEqual([
-			{ item: 0 },
-			{ item: 1 },
-			{ item: 2 },
-			{ item: 3 },
-		]);
+		expectEachPaired({ output, error }, 4);
 		expect(output[0].json).toMatchObject({ id: '2', type: 'client' });
 		expect(output[1].json.error).toMatch(/"contact_ids\[0\]"/);
 		expect(output[2].json.error).toBe(

@@ -1,19 +1,13 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { runNode } from '../helpers/harness';
-import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
+import { expectEachPaired, ResourceFixture } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
-const fixture = new SandboxFixture();
+const fixture = new ResourceFixture('contact');
 
 /** Seeded: contacts 1 to 30, "Contact i", contact{i}@example.com. The sandbox finds an existing contact by email. */
-beforeAll(async () => await fixture.start());
-afterAll(async () => await fixture.stop());
-beforeEach(async () => await fixture.reset());
-
-const checkOrCreate = (parameters: Record<string, unknown>, options: RunAgainst = {}) =>
-	fixture.run({ resource: 'contact', operation: 'checkOrCreate', ...parameters }, options);
+const checkOrCreate = fixture.operation('checkOrCreate');
 
 const contactProperties = () =>
 	node.description.properties.filter(
@@ -40,9 +34,7 @@ const EVERY_PERMISSION = {
 
 describe('Contact: the UI', () => {
 	it('marks the operation deprecated and names its replacement', () => {
-		const selector = node.description.properties.find(
-			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes('contact'),
-		);
+		const selector = fixture.operationSelector();
 		const option = selector?.options?.[0] as {
 			name: string;
 			value: string;
@@ -84,18 +76,17 @@ describe('Contact: Check or Create', () => {
 			additionalFields: { phone: '+351210000000', cellphone: '+351910000000', language: 'pt' },
 			direct_permissions: EVERY_PERMISSION,
 		});
-		expect(error).toBeUndefined();
-		expect(requests).toHaveLength(1);
-		const logged = await fixture.requests();
-		expect(logged).toHaveLength(1);
-		expect(logged[0]).toMatchObject({
-			method: 'POST',
-			path: '/contacts',
-			query: {},
-			status: 201,
-			env: 'sandbox',
-		});
-		expect(logged[0].body).toEqual({
+		const logged = await fixture.expectSent(
+			{ output, error, requests },
+			{
+				method: 'POST',
+				path: '/contacts',
+				query: {},
+				status: 201,
+				env: 'sandbox',
+			},
+		);
+		expect(logged.body).toEqual({
 			email: 'ana.silva@example.com',
 			name: 'Ana Silva',
 			phone: '+351210000000',
@@ -198,31 +189,12 @@ describe('Contact: checked before sending', () => {
 	it.each(BAD)(
 		'refuses %s, naming the field, and sends nothing',
 		async (_label, parameters, message) => {
-			const { error, requests } = await checkOrCreate(parameters);
-			expect(error?.message).toMatch(message);
-			expect(error?.message).toMatch(/item 1/);
-			expect(error?.description).toMatch(/No request was sent/);
-			expect(requests).toHaveLength(0);
-			expect(await fixture.requests()).toHaveLength(0);
+			await fixture.expectRefused(await checkOrCreate(parameters), message, 1);
 		},
 	);
 });
 
 describe('Contact: errors and items', () => {
-	it('401 with the spec message, without the token', async () => {
-		const token = 'not-a-token-1234567890';
-		const { error } = await runNode({
-			node,
-			credentials: { ...fixture.credentials, accessToken: token },
-			parameters: { resource: 'contact', operation: 'checkOrCreate', name: 'A' },
-		});
-		expect(error?.message).toBe(
-			'The access token was rejected (401). Check the token in the credential, and that it was issued in the sandbox environment.',
-		);
-		expect(error?.httpCode).toBe('401');
-		expect(`${error?.message} ${error?.description}`).not.toContain(token);
-	});
-
 	it('500 with the spec message, sent once: a create is never retried', async () => {
 		await fixture.control('POST', '/faults', { status: 500, count: 3, path: '/contacts' });
 		const { error } = await checkOrCreate({ name: 'A' });
@@ -241,8 +213,7 @@ describe('Contact: errors and items', () => {
 				items: [{ email: 'one@example.com' }, { email: 'two' }, { email: 'contact2@example.com' }],
 			},
 		);
-		expect(error).toBeUndefined();
-		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expectEachPaired({ output, error }, 3);
 		expect(output[0].json).toMatchObject({ email: 'one@example.com', type: 'contact' });
 		expect(output[1].json.error).toMatch(/"email".*email address/);
 		expect(output[2].json).toMatchObject({ id: '2', full_name: 'Contact 2' });

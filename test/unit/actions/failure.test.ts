@@ -2,6 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { runNode } from '../helpers/harness';
+import { everyPageWithQuery } from '../helpers/resource';
 import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
 import type { OperationName } from '../../../nodes/MaintenanceManagement/actions/resources';
 
@@ -138,17 +139,10 @@ describe('Work Order (Failure): Get Many', () => {
 	});
 
 	it('passes the service filters of Query Parameters through', async () => {
-		const { output } = await run('getAll', {
-			returnAll: true,
-			options: {
-				queryParameters: {
-					parameters: [
-						{ name: 's_priority', value: '4' },
-						{ name: 'sort', value: 'failure_id-' },
-					],
-				},
-			},
-		});
+		const { output } = await run(
+			'getAll',
+			everyPageWithQuery({ s_priority: '4', sort: 'failure_id-' }),
+		);
 		expect((await fixture.requests())[0].query).toEqual({
 			page: '1',
 			limit: '2000',

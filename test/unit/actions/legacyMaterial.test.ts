@@ -2,28 +2,17 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { expr } from '../helpers/harness';
-import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
+import { expectEachPaired, ResourceFixture } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
-const fixture = new SandboxFixture();
+const fixture = new ResourceFixture('legacyMaterial');
 
-beforeAll(async () => await fixture.start());
-afterAll(async () => await fixture.stop());
-beforeEach(async () => await fixture.reset());
-
-const create = (parameters: Record<string, unknown>, options: RunAgainst = {}) =>
-	fixture.run(
-		{
-			resource: 'legacyMaterial',
-			operation: 'create',
-			_type: 'MATERIAL',
-			name: 'Gasket DN50',
-			code: 'GSK-50',
-			additionalFields: { units: 'unit', parent_id: 1 },
-			...parameters,
-		},
-		options,
-	);
+const create = fixture.operation('create', {
+	_type: 'MATERIAL',
+	name: 'Gasket DN50',
+	code: 'GSK-50',
+	additionalFields: { units: 'unit', parent_id: 1 },
+});
 
 const propertiesOf = (name: string) =>
 	node.description.properties.filter(
@@ -49,63 +38,6 @@ describe('Legacy Material: Create (Deprecated)', () => {
 		expect(notice.displayName).toMatch(/Material → Create \(POST \/stocks\/materials\)/);
 	});
 
-	it('sends a MATERIAL with every field and its warehouses, and returns the created material', async () => {
-		const { output, error, requests } = await create({
-			additionalFields: {
-				units: 'unit',
-				parent_id: 1,
-				observation: 'Rubber',
-				mean_price: 4.5,
-				default_sell_price: 7,
-				default_sell_vat: 23,
-			},
-			material_warehouse: {
-				items: [
-					{ warehouse_id: 1, min_stock: '2', mean_price: '4.25', observation: 'Shelf B' },
-					{ warehouse_id: 2, min_stock: '0.5', mean_price: '', observation: '' },
-				],
-			},
-		});
-		expect(error).toBeUndefined();
-		expect(requests).toHaveLength(1);
-		const logged = await fixture.requests();
-		expect(logged).toHaveLength(1);
-		expect(logged[0]).toMatchObject({ method: 'POST', path: '/materials', query: {}, status: 201 });
-		expect(logged[0].body).toEqual({
-			_type: 'MATERIAL',
-			name: 'Gasket DN50',
-			code: 'GSK-50',
-			units: 'unit',
-			parent_id: 1,
-			observation: 'Rubber',
-			mean_price: 4.5,
-			default_sell_price: 7,
-			default_sell_vat: 23,
-			material_warehouse: [
-				{ warehouse_id: 1, min_stock: 2, mean_price: 4.25, observation: 'Shelf B' },
-				{ warehouse_id: 2, min_stock: 0.5 },
-			],
-		});
-		expect(output).toHaveLength(1);
-		expect(output[0].pairedItem).toEqual({ item: 0 });
-		expect(output[0].json).toMatchObject({
-			type: 'material',
-			name: 'Gasket DN50',
-			code: 'GSK-50',
-			is_real: true,
-			units: 'unit',
-			parent_id: 1,
-			observations: 'Rubber',
-			mean_price: { value: 4.5 },
-			default_sell_price: 7,
-		});
-		const stored = (await fixture.control(
-			'GET',
-			`/state/legacyMaterials/${String(output[0].json.id)}`,
-		)) as { attributes: IDataObject };
-		expect(stored.attributes).toMatchObject({ code: 'GSK-50', is_real: true });
-	});
-
 	it('sends a warehouse with only its ID when nothing else is filled in', async () => {
 		const { error } = await create({
 			material_warehouse: {
@@ -119,14 +51,14 @@ describe('Legacy Material: Create (Deprecated)', () => {
 	});
 
 	it('sends a FOLDER with only the required fields', async () => {
-		const { output, error } = await create({
+		const result = await create({
 			_type: 'FOLDER',
 			name: 'Seals',
 			code: 'SEALS',
 			additionalFields: {},
 		});
-		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].body).toEqual({
+		const { output } = result;
+		await fixture.expectBody(result, {
 			_type: 'FOLDER',
 			name: 'Seals',
 			code: 'SEALS',
@@ -206,12 +138,7 @@ describe('Legacy Material: Create (Deprecated)', () => {
 			/"default_sell_price" \(Default Sell Price\) must be a number/,
 		],
 	])('rejects %s before sending anything', async (_label, parameters, message) => {
-		const { error, requests } = await create(parameters);
-		expect(error?.message).toMatch(message);
-		expect(error?.message).toMatch(/item 1/);
-		expect(error?.description).toMatch(/No request was sent/);
-		expect(requests).toHaveLength(0);
-		expect(await fixture.requests()).toHaveLength(0);
+		await fixture.expectRefused(await create(parameters), message, 1);
 	});
 
 	it('lists every failing field of a MATERIAL missing both units and parent', async () => {
@@ -229,16 +156,6 @@ describe('Legacy Material: Create (Deprecated)', () => {
 		);
 	});
 
-	it('surfaces 403 Action unauthorized for a read-only token, without the token', async () => {
-		const { error } = await create({}, { readOnly: true });
-		expect(error?.message).toBe(
-			"The token's user is not allowed to POST /materials (403). Use a token of a user with that permission.",
-		);
-		expect(JSON.stringify({ m: error?.message, d: error?.description })).not.toContain(
-			fixture.readOnlyCredentials.accessToken,
-		);
-	});
-
 	it('with Continue On Fail, bad items give error items and the others are created, each paired', async () => {
 		const { output, error } = await create(
 			{ code: '={{ $json.code }}' },
@@ -247,13 +164,7 @@ describe('Legacy Material: Create (Deprecated)', () => {
 				items: [{ code: 'N-1' }, { code: ' ' }, { code: 'LM-2' }, { code: 'N-4' }],
 			},
 		);
-		expect(error).toBeUndefined();
-		expect(output.map((item) => item.pairedItem)).toEqual([
-			{ item: 0 },
-			{ item: 1 },
-			{ item: 2 },
-			{ item: 3 },
-		]);
+		expectEachPaired({ output, error }, 4);
 		expect(output[0].json).toMatchObject({ type: 'material', code: 'N-1' });
 		expect(output[1].json.error).toMatch(/item 2: "code" \(Code\) must not be empty/);
 		expect(output[2].json.error).toBe(

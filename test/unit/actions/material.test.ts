@@ -2,44 +2,24 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { expr } from '../helpers/harness';
-import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
+import { expectEachPaired, ResourceFixture } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
-const fixture = new SandboxFixture();
+const fixture = new ResourceFixture('material');
 
-beforeAll(async () => await fixture.start());
-afterAll(async () => await fixture.stop());
-beforeEach(async () => await fixture.reset());
-
-const run = (parameters: Record<string, unknown>, options: RunAgainst = {}) =>
-	fixture.run({ resource: 'material', ...parameters }, options);
-
-const create = (parameters: Record<string, unknown>, options: RunAgainst = {}) =>
-	run(
-		{
-			operation: 'create',
-			material_type_id: 2,
-			name: 'Hex bolt M8',
-			code: 'BOLT-M8',
-			units: 'unit',
-			...parameters,
-		},
-		options,
-	);
-
-const update = (parameters: Record<string, unknown>, options: RunAgainst = {}) =>
-	run(
-		{
-			operation: 'update',
-			materialId: '3',
-			material_type_id: 2,
-			name: 'Material 3',
-			code: 'MAT-3-NEW',
-			units: 'unit',
-			...parameters,
-		},
-		options,
-	);
+const create = fixture.operation('create', {
+	material_type_id: 2,
+	name: 'Hex bolt M8',
+	code: 'BOLT-M8',
+	units: 'unit',
+});
+const update = fixture.operation('update', {
+	materialId: '3',
+	material_type_id: 2,
+	name: 'Material 3',
+	code: 'MAT-3-NEW',
+	units: 'unit',
+});
 
 const state = async (id: string) =>
 	(await fixture.control('GET', `/state/stockMaterials/${id}`)) as {
@@ -48,54 +28,6 @@ const state = async (id: string) =>
 	};
 
 describe('Material: Create', () => {
-	it('sends the required fields and the additional fields, and returns the created material', async () => {
-		const { output, error, requests } = await create({
-			additionalFields: {
-				description: 'Zinc plated',
-				purchase_consumption_type: 'MANUAL',
-				sku: 'SKU-88',
-				ean_upc: '5601234567890',
-				observations: 'Box of 100',
-				sale_price: 0.35,
-				sale_vat: 23,
-			},
-		});
-		expect(error).toBeUndefined();
-		expect(requests).toHaveLength(1);
-		const [logged] = await fixture.requests();
-		expect(logged).toMatchObject({
-			method: 'POST',
-			path: '/stocks/materials',
-			query: {},
-			status: 201,
-		});
-		expect(logged.body).toEqual({
-			material_type_id: 2,
-			name: 'Hex bolt M8',
-			code: 'BOLT-M8',
-			units: 'unit',
-			description: 'Zinc plated',
-			purchase_consumption_type: 'MANUAL',
-			sku: 'SKU-88',
-			ean_upc: '5601234567890',
-			observations: 'Box of 100',
-			sale_price: 0.35,
-			sale_vat: 23,
-		});
-		expect(output).toHaveLength(1);
-		expect(output[0].pairedItem).toEqual({ item: 0 });
-		expect(output[0].json).toMatchObject({
-			type: 'stock-material',
-			name: 'Hex bolt M8',
-			code: 'BOLT-M8',
-			material_type_id: '2',
-			purchase_consumption_type: 'MANUAL',
-			sale_price: 0.35,
-		});
-		const created = await state(String(output[0].json.id));
-		expect(created.attributes).toMatchObject({ code: 'BOLT-M8', sku: 'SKU-88', sale_vat: 23 });
-	});
-
 	it('sends only the required fields when no additional field is set', async () => {
 		const { error } = await create({ additionalFields: {} });
 		expect(error).toBeUndefined();
@@ -162,12 +94,7 @@ describe('Material: Create', () => {
 			/"sale_vat" \(Sale VAT \(%\)\) must be a number/,
 		],
 	])('rejects %s before sending anything', async (_label, parameters, message) => {
-		const { error, requests } = await create(parameters);
-		expect(error?.message).toMatch(message);
-		expect(error?.message).toMatch(/item 1/);
-		expect(error?.description).toMatch(/No request was sent/);
-		expect(requests).toHaveLength(0);
-		expect(await fixture.requests()).toHaveLength(0);
+		await fixture.expectRefused(await create(parameters), message, 1);
 	});
 
 	it('surfaces the API 400 for a code already in use, naming the property', async () => {
@@ -186,33 +113,12 @@ describe('Material: Create', () => {
 		);
 	});
 
-	it('surfaces 403 Action unauthorized for a read-only token, without the token', async () => {
-		const { error } = await fixture.run(
-			{
-				resource: 'material',
-				operation: 'create',
-				material_type_id: 2,
-				name: 'X',
-				code: 'X-1',
-				units: 'u',
-			},
-			{ readOnly: true },
-		);
-		expect(error?.message).toBe(
-			"The token's user is not allowed to POST /stocks/materials (403). Use a token of a user with that permission.",
-		);
-		expect(JSON.stringify({ m: error?.message, d: error?.description })).not.toContain(
-			fixture.readOnlyCredentials.accessToken,
-		);
-	});
-
 	it('with Continue On Fail, a bad item gives an error item and the others are created, each paired', async () => {
 		const { output, error } = await create(
 			{ code: '={{ $json.code }}' },
 			{ items: [{ code: 'C-1' }, { code: '  ' }, { code: 'C-3' }], continueOnFail: true },
 		);
-		expect(error).toBeUndefined();
-		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expectEachPaired({ output, error }, 3);
 		expect(output[0].json).toMatchObject({ code: 'C-1' });
 		expect(output[1].json.error).toMatch(/item 2: "code" \(Code\) must not be empty/);
 		expect(output[2].json).toMatchObject({ code: 'C-3' });
@@ -354,10 +260,7 @@ describe('Material: Update', () => {
 	});
 
 	it('surfaces 404 Resource not found for an unknown material', async () => {
-		const { error } = await update({ materialId: '99999' });
-		expect(error?.message).toBe('Material 99999 was not found (404). Check the ID in the service.');
-		expect(error?.httpCode).toBe('404');
-		expect(error?.description).toMatch(/PATCH \/stocks\/materials\/99999/);
+		fixture.expectNotFound(await update({ materialId: '99999' }), 'PATCH /stocks/materials/99999');
 	});
 
 	it('surfaces the API 400 when the new code belongs to another material', async () => {

@@ -1,25 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { expr } from '../helpers/harness';
-import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
+import { expectEachPaired, ResourceFixture } from '../helpers/resource';
 
-const fixture = new SandboxFixture();
+const fixture = new ResourceFixture('materialType');
 
-beforeAll(async () => await fixture.start());
-afterAll(async () => await fixture.stop());
-beforeEach(async () => await fixture.reset());
-
-const create = (parameters: Record<string, unknown>, options: RunAgainst = {}) =>
-	fixture.run(
-		{
-			resource: 'materialType',
-			operation: 'create',
-			name: 'Fasteners',
-			parent_id: '1',
-			...parameters,
-		},
-		options,
-	);
+const create = fixture.operation('create', { name: 'Fasteners', parent_id: '1' });
 
 const state = async (id: string) =>
 	(await fixture.control('GET', `/state/materialTypes/${id}`)) as {
@@ -57,9 +43,9 @@ describe('Material Type: Create', () => {
 	});
 
 	it('sends the code when one is given', async () => {
-		const { output, error } = await create({ additionalFields: { code: 'FAST' } });
-		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].body).toEqual({
+		const result = await create({ additionalFields: { code: 'FAST' } });
+		const { output } = result;
+		await fixture.expectBody(result, {
 			name: 'Fasteners',
 			parent_id: '1',
 			code: 'FAST',
@@ -97,11 +83,7 @@ describe('Material Type: Create', () => {
 		['no parent folder', { parent_id: expr('') }, /"parent_id" \(Parent ID\)/],
 		['a code of spaces', { additionalFields: { code: '  ' } }, /"code" \(Code\) must not be empty/],
 	])('rejects %s before sending anything', async (_label, parameters, message) => {
-		const { error, requests } = await create(parameters);
-		expect(error?.message).toMatch(message);
-		expect(error?.message).toMatch(/item 1/);
-		expect(requests).toHaveLength(0);
-		expect(await fixture.requests()).toHaveLength(0);
+		await fixture.expectRefused(await create(parameters), message, 1);
 	});
 
 	it('surfaces the API 400 for a code already in use', async () => {
@@ -119,28 +101,12 @@ describe('Material Type: Create', () => {
 		);
 	});
 
-	it('surfaces 500 with the spec message, and says it was not retried', async () => {
-		await fixture.control('POST', '/faults', {
-			status: 500,
-			count: 1,
-			method: 'POST',
-			path: '/stocks/material-types',
-		});
-		const { error } = await create({});
-		expect(error?.message).toBe(
-			'The service failed on POST /stocks/material-types (500) and the request was not retried. Check whether the change was applied before trying again.',
-		);
-		expect(error?.description).toMatch(/not retried/);
-		expect(await fixture.requests()).toHaveLength(1);
-	});
-
 	it('with Continue On Fail, a bad item gives an error item and the others are created, each paired', async () => {
 		const { output, error } = await create(
 			{ name: '={{ $json.name }}' },
 			{ items: [{ name: 'Bolts' }, { name: '' }, { name: 'Nuts' }], continueOnFail: true },
 		);
-		expect(error).toBeUndefined();
-		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expectEachPaired({ output, error }, 3);
 		expect(output[0].json).toMatchObject({ name: 'Bolts' });
 		expect(output[1].json.error).toMatch(/item 2: "name" \(Name\)/);
 		expect(output[2].json).toMatchObject({ name: 'Nuts' });

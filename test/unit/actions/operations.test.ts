@@ -1,5 +1,7 @@
 import { resources } from '../../../nodes/MaintenanceManagement/actions/resources';
 import { Contract } from '../../../sandbox/contract';
+import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
+import { runNode } from '../helpers/harness';
 import { SandboxFixture } from '../helpers/sandbox';
 import { operationCases } from '../../cases/operations';
 
@@ -58,6 +60,56 @@ describe('every operation against the sandbox', () => {
 			else expect(logged.body).toBeNull();
 			output.forEach((item) => expect(item.pairedItem).toEqual({ item: 0 }));
 			await testCase.check(output.map((item) => item.json));
+		},
+	);
+
+	it.each(
+		CASES.filter((c) => c.request.method !== 'GET').map(
+			(c) => [`${c.resource} ${c.operation}`, c] as const,
+		),
+	)('%s is refused for a read-only token with 403, without the token', async (_name, testCase) => {
+		await fixture.clear();
+		const { output, error, requests } = await fixture.run(
+			{ resource: testCase.resource, operation: testCase.operation, ...testCase.parameters },
+			{ readOnly: true },
+		);
+		expect(output).toHaveLength(0);
+		expect(requests).toHaveLength(1);
+		expect(error?.message).toMatch(
+			new RegExp(
+				`^The token's user is not allowed to ${testCase.request.method} /\\S+ \\(403\\)\\. Use a token of a user with that permission\\.$`,
+			),
+		);
+		expect(error?.httpCode).toBe('403');
+		expect(error?.description).toMatch(/permission/);
+		expect(`${error?.message}\n${error?.description}`).not.toContain(
+			fixture.readOnlyCredentials.accessToken,
+		);
+		const [logged, ...more] = await fixture.requests();
+		expect(more).toHaveLength(0);
+		expect(logged).toMatchObject({ method: testCase.request.method, status: 403 });
+	});
+
+	it.each(CASES.map((c) => [`${c.resource} ${c.operation}`, c] as const))(
+		'%s with the token of the other environment fails with 401, naming the environment, without the token',
+		async (_name, testCase) => {
+			const token = fixture.sandbox.environments.production.token;
+			const { output, error } = await runNode({
+				node: new MaintenanceManagement(),
+				credentials: { ...fixture.credentials, accessToken: token },
+				parameters: {
+					resource: testCase.resource,
+					operation: testCase.operation,
+					...testCase.parameters,
+				},
+			});
+			expect(output).toEqual([]);
+			expect(error?.message).toBe(
+				'The access token was rejected (401). Check the token in the credential, and that it was issued in the sandbox environment.',
+			);
+			expect(error?.httpCode).toBe('401');
+			expect(error?.description).toMatch(/sandbox environment/);
+			expect(`${error?.message}\n${error?.description}`).not.toContain(token);
 		},
 	);
 });

@@ -2,87 +2,28 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { expr } from '../helpers/harness';
-import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
+import { expectEachPaired, ResourceFixture } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
-const fixture = new SandboxFixture();
+const fixture = new ResourceFixture('quoteLine');
 
-beforeAll(async () => await fixture.start());
-afterAll(async () => await fixture.stop());
-beforeEach(async () => await fixture.reset());
-
-const create = (parameters: Record<string, unknown>, options: RunAgainst = {}) =>
-	fixture.run(
-		{ resource: 'quoteLine', operation: 'create', quoteId: '4', type: 'SERVICE', ...parameters },
-		options,
-	);
+const create = fixture.operation('create', { quoteId: '4', type: 'SERVICE' });
 
 describe('Quote Line: Create', () => {
-	it('sends a SERVICE line with every field of the spec, and returns the created line', async () => {
-		const { output, error, requests } = await create({
-			additionalFields: {
-				description: 'Annual inspection',
-				discount: 10,
-				observations: 'Includes travel',
-				quantity: 3,
-				received_quote_request_line_id: 5,
-				received_quote_request_line_uuid: '3f1c2a9e-0000-4000-8000-000000000005',
-				unit: 'h',
-				unit_price: 30,
-				vat: 23,
-			},
-		});
-		expect(error).toBeUndefined();
-		expect(requests).toHaveLength(1);
-		const logged = await fixture.requests();
-		expect(logged).toHaveLength(1);
-		expect(logged[0]).toMatchObject({
-			method: 'POST',
-			path: '/sales/quotes/4/lines',
-			query: {},
-			status: 201,
-		});
-		expect(logged[0].body).toEqual({
-			type: 'SERVICE',
-			description: 'Annual inspection',
-			discount: 10,
-			observations: 'Includes travel',
-			quantity: 3,
-			received_quote_request_line_id: 5,
-			received_quote_request_line_uuid: '3f1c2a9e-0000-4000-8000-000000000005',
-			unit: 'h',
-			unit_price: 30,
-			vat: 23,
-		});
-		expect(output).toHaveLength(1);
-		expect(output[0].pairedItem).toEqual({ item: 0 });
-		expect(output[0].json).toMatchObject({
-			type: 'quote_line',
-			attribute_type: 'SERVICE',
-			description: 'Annual inspection',
-			quantity: 3,
-			base_total: 90,
-			discount_total: 9,
-			total: 81,
-			received_quote_request_line_id: 5,
-		});
-		expect(output[0].json.vat_total).toBeCloseTo(18.63, 10);
-		expect(output[0].json.quote_line_uuid).toMatch(/^[0-9a-f-]{36}$/);
-	});
-
 	it('sends only the type and the field the type needs when nothing else is set', async () => {
-		const { error } = await create({ type: 'MATERIAL', additionalFields: { material_id: 3 } });
-		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].body).toEqual({ type: 'MATERIAL', material_id: 3 });
+		await fixture.expectBody(
+			await create({ type: 'MATERIAL', additionalFields: { material_id: 3 } }),
+			{ type: 'MATERIAL', material_id: 3 },
+		);
 	});
 
 	it('sends an OTHER_COST line', async () => {
-		const { output, error } = await create({
+		const result = await create({
 			type: 'OTHER_COST',
 			additionalFields: { other_cost_id: 1, quantity: 40, unit_price: 1 },
 		});
-		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].body).toEqual({
+		const { output } = result;
+		await fixture.expectBody(result, {
 			type: 'OTHER_COST',
 			other_cost_id: 1,
 			quantity: 40,
@@ -96,17 +37,18 @@ describe('Quote Line: Create', () => {
 	});
 
 	it('takes whole numbers given as text by expressions and sends them as numbers', async () => {
-		const { error } = await create({
-			additionalFields: { description: 'x', quantity: '2', unit_price: '15', vat: '6' },
-		});
-		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].body).toEqual({
-			type: 'SERVICE',
-			description: 'x',
-			quantity: 2,
-			unit_price: 15,
-			vat: 6,
-		});
+		await fixture.expectBody(
+			await create({
+				additionalFields: { description: 'x', quantity: '2', unit_price: '15', vat: '6' },
+			}),
+			{
+				type: 'SERVICE',
+				description: 'x',
+				quantity: 2,
+				unit_price: 15,
+				vat: 6,
+			},
+		);
 	});
 
 	it('says in the UI that the API does not list the accepted types', () => {
@@ -179,27 +121,7 @@ describe('Quote Line: Create', () => {
 			/"Quote ID" is empty/,
 		],
 	])('rejects %s before sending anything', async (_label, parameters, message) => {
-		const { error, requests } = await create(parameters);
-		expect(error?.message).toMatch(message);
-		expect(error?.description).toMatch(/No request was sent/);
-		expect(requests).toHaveLength(0);
-		expect(await fixture.requests()).toHaveLength(0);
-	});
-
-	it('surfaces 403 Action unauthorized for a read-only token, without the token', async () => {
-		const { error, requests } = await create(
-			{ additionalFields: { description: 'x' } },
-			{ readOnly: true },
-		);
-		expect(requests).toHaveLength(1);
-		expect(error?.message).toBe(
-			"The token's user is not allowed to POST /sales/quotes/4/lines (403). Use a token of a user with that permission.",
-		);
-		expect(error?.httpCode).toBe('403');
-		expect(error?.description).toMatch(/permission/);
-		expect(JSON.stringify({ m: error?.message, d: error?.description })).not.toContain(
-			fixture.readOnlyCredentials.accessToken,
-		);
+		await fixture.expectRefused(await create(parameters), message);
 	});
 
 	it('surfaces Resource not found for an unknown quote', async () => {
@@ -224,13 +146,7 @@ describe('Quote Line: Create', () => {
 				],
 			},
 		);
-		expect(error).toBeUndefined();
-		expect(output.map((item) => item.pairedItem)).toEqual([
-			{ item: 0 },
-			{ item: 1 },
-			{ item: 2 },
-			{ item: 3 },
-		]);
+		expectEachPaired({ output, error }, 4);
 		expect(output[0].json).toMatchObject({ type: 'quote_line', description: 'A' });
 		expect(output[1].json.error).toMatch(/item 2: "description"/);
 		expect(output[2].json.error).toBe(

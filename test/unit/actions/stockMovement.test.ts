@@ -2,14 +2,10 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { runNode } from '../helpers/harness';
-import { SandboxFixture } from '../helpers/sandbox';
+import { everyPageWithQuery, ResourceFixture } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
-const fixture = new SandboxFixture();
-
-beforeAll(async () => await fixture.start());
-afterAll(async () => await fixture.stop());
-beforeEach(async () => await fixture.reset());
+const fixture = new ResourceFixture('stockMovement');
 
 const getAll = (parameters: Record<string, unknown> = {}, credentials = fixture.credentials) =>
 	runNode({
@@ -22,9 +18,7 @@ const pages = async () => (await fixture.requests()).map((r) => `${r.query.page}
 
 describe('Stock Movement: Get Many (deprecated)', () => {
 	it('is marked deprecated, and its notice names the replacement and says no list replaces it', () => {
-		const selector = node.description.properties.find(
-			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes('stockMovement'),
-		) as INodeProperties & {
+		const selector = fixture.operationSelector() as INodeProperties & {
 			options: Array<{ value: string; description: string; action: string }>;
 		};
 		expect(selector.options).toHaveLength(1);
@@ -88,17 +82,7 @@ describe('Stock Movement: Get Many (deprecated)', () => {
 	});
 
 	it('passes the service filters of the Query Parameters option', async () => {
-		const { output } = await getAll({
-			returnAll: true,
-			options: {
-				queryParameters: {
-					parameters: [
-						{ name: 's_warehouse_id', value: '2' },
-						{ name: 'sort', value: 'date-' },
-					],
-				},
-			},
-		});
+		const { output } = await getAll(everyPageWithQuery({ s_warehouse_id: '2', sort: 'date-' }));
 		const [logged] = await fixture.requests();
 		expect(logged.query).toMatchObject({
 			s_warehouse_id: '2',
@@ -126,32 +110,6 @@ describe('Stock Movement: Get Many (deprecated)', () => {
 			expect(output).toHaveLength(2500);
 			expect(await pages()).toEqual(['1/1250', '2/1250']);
 		});
-	});
-
-	it('surfaces 401 with the spec message and no token in the error', async () => {
-		const credentials = { ...fixture.credentials, accessToken: 'sbx-token-9999-revoked' };
-		const { error } = await getAll({}, credentials);
-		expect(error?.message).toBe(
-			'The access token was rejected (401). Check the token in the credential, and that it was issued in the sandbox environment.',
-		);
-		expect(error?.httpCode).toBe('401');
-		expect(JSON.stringify({ m: error?.message, d: error?.description })).not.toContain(
-			'sbx-token-9999-revoked',
-		);
-	});
-
-	it('surfaces 500 with the spec message once the retries are spent', async () => {
-		await fixture.control('POST', '/faults', {
-			status: 500,
-			count: 2,
-			method: 'GET',
-			path: '/stock-movements',
-		});
-		const { error } = await getAll({ requestOptions: { maxAttempts: 2, maxWaitSeconds: 10 } });
-		expect(error?.message).toBe(
-			'The service failed on GET /stock-movements (500), also on retry. Check the filters and query parameters (the API answers 500 for an s_ filter it does not support), then try again.',
-		);
-		expect((await fixture.requests()).map((r) => r.status)).toEqual([500, 500]);
 	});
 
 	it('retries a read after a server error and succeeds', async () => {

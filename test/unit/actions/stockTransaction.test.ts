@@ -1,13 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
-import type { OperationName } from '../../../nodes/MaintenanceManagement/actions/resources';
+import { expectEachPaired, ResourceFixture } from '../helpers/resource';
 
-const fixture = new SandboxFixture();
-
-beforeAll(async () => await fixture.start());
-afterAll(async () => await fixture.stop());
-beforeEach(async () => await fixture.reset());
+const fixture = new ResourceFixture('stockTransaction');
 
 /** Seeded stock: every material has 100 units in every warehouse (1 to 4). */
 const SEEDED = 100;
@@ -15,12 +10,6 @@ const SEEDED = 100;
 const stock = async (warehouse: number, material: number): Promise<number> =>
 	((await fixture.control('GET', `/state/stock/${warehouse}:${material}`)) as { quantity: number })
 		.quantity;
-
-const run = (
-	operation: OperationName<'stockTransaction'>,
-	parameters: Record<string, unknown>,
-	options: RunAgainst = {},
-) => fixture.run({ resource: 'stockTransaction', operation, ...parameters }, options);
 
 const transaction = (
 	material_id: unknown,
@@ -34,17 +23,11 @@ const transaction = (
 	...(observations ? { observations } : {}),
 });
 
-const batch = (parameters: Record<string, unknown>, options: RunAgainst = {}) =>
-	run(
-		'createBatch',
-		{
-			warehouseId: '1',
-			action: 'WAREHOUSE_ADD',
-			transactions: { items: [transaction(7, 5)] },
-			...parameters,
-		},
-		options,
-	);
+const batch = fixture.operation('createBatch', {
+	warehouseId: '1',
+	action: 'WAREHOUSE_ADD',
+	transactions: { items: [transaction(7, 5)] },
+});
 
 /** Items for the combined batch: each has its own transactions. */
 const perItem = {
@@ -130,18 +113,19 @@ describe('Stock Transaction: Create Batch', () => {
 
 	it('takes the transactions as JSON instead of the fields, e.g. from an expression', async () => {
 		const lines = [transaction(7, 1, 3), transaction(8, 4, 5, 'loose')];
-		const { error } = await batch(
+		await fixture.expectBody(
+			await batch(
+				{
+					transactions: {},
+					additionalFields: { transactions_json: '={{ JSON.stringify($json.lines) }}' },
+				},
+				{ items: [{ lines }] },
+			),
 			{
-				transactions: {},
-				additionalFields: { transactions_json: '={{ JSON.stringify($json.lines) }}' },
+				action: 'WAREHOUSE_ADD',
+				transactions: lines,
 			},
-			{ items: [{ lines }] },
 		);
-		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].body).toEqual({
-			action: 'WAREHOUSE_ADD',
-			transactions: lines,
-		});
 		expect(await stock(1, 8)).toBe(SEEDED + 4);
 	});
 
@@ -514,12 +498,12 @@ describe('Stock Transaction: Create Batch', () => {
 });
 
 describe('Stock Transaction: Transfer', () => {
-	const transfer = (parameters: Record<string, unknown>, options: RunAgainst = {}) =>
-		run(
-			'transfer',
-			{ warehouse_from_id: 1, warehouse_to_id: 2, material_id: 7, quantity: 12, ...parameters },
-			options,
-		);
+	const transfer = fixture.operation('transfer', {
+		warehouse_from_id: 1,
+		warehouse_to_id: 2,
+		material_id: 7,
+		quantity: 12,
+	});
 
 	it('sends the transfer, returns the transfer batch, and moves the stock between the warehouses', async () => {
 		const { output, error, requests } = await transfer({
@@ -554,19 +538,20 @@ describe('Stock Transaction: Transfer', () => {
 	});
 
 	it('sends IDs and quantities given as text by expressions as integers', async () => {
-		const { error } = await transfer({
-			warehouse_from_id: '3',
-			warehouse_to_id: '4',
-			material_id: '9',
-			quantity: '5',
-		});
-		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].body).toEqual({
-			warehouse_from_id: 3,
-			warehouse_to_id: 4,
-			material_id: 9,
-			quantity: 5,
-		});
+		await fixture.expectBody(
+			await transfer({
+				warehouse_from_id: '3',
+				warehouse_to_id: '4',
+				material_id: '9',
+				quantity: '5',
+			}),
+			{
+				warehouse_from_id: 3,
+				warehouse_to_id: 4,
+				material_id: 9,
+				quantity: 5,
+			},
+		);
 		expect(await stock(4, 9)).toBe(SEEDED + 5);
 	});
 
@@ -595,11 +580,7 @@ describe('Stock Transaction: Transfer', () => {
 			/"quantity" \(Quantity\) must be a whole number/,
 		],
 	])('rejects %s before sending anything', async (_label, parameters, message) => {
-		const { error, requests } = await transfer(parameters);
-		expect(error?.message).toMatch(message);
-		expect(error?.message).toMatch(/item 1/);
-		expect(requests).toHaveLength(0);
-		expect(await fixture.requests()).toHaveLength(0);
+		await fixture.expectRefused(await transfer(parameters), message, 1);
 	});
 
 	it('surfaces the API 400 when the origin lacks the stock, and moves nothing', async () => {
@@ -635,13 +616,7 @@ describe('Stock Transaction: Transfer', () => {
 				continueOnFail: true,
 			},
 		);
-		expect(error).toBeUndefined();
-		expect(output.map((item) => item.pairedItem)).toEqual([
-			{ item: 0 },
-			{ item: 1 },
-			{ item: 2 },
-			{ item: 3 },
-		]);
+		expectEachPaired({ output, error }, 4);
 		expect(output[0].json).toMatchObject({ action: 'TRANSFER_STOCK' });
 		expect(output[1].json.error).toMatch(
 			/item 2: "warehouse_to_id" \(To Warehouse ID\) must differ/,

@@ -1,12 +1,12 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { expr, loadOptionsContext, runNode, type SentRequest } from '../helpers/harness';
-import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
+import { expr, loadOptionsContext, type SentRequest } from '../helpers/harness';
+import { expectEachPaired, ResourceFixture } from '../helpers/resource';
 import type { OperationName } from '../../../nodes/MaintenanceManagement/actions/resources';
 
 const node = new MaintenanceManagement();
-const fixture = new SandboxFixture();
+const fixture = new ResourceFixture('supplier');
 
 /** Seeded: suppliers 1 to 24 ("Supplier i", code SUP-i, no contacts); contacts 1 to 30. */
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
@@ -17,24 +17,9 @@ const fromList = (value: string) => ({
 	cachedResultName: `Supplier ${value} (SUP-${value})`,
 });
 
-beforeAll(async () => await fixture.start());
-afterAll(async () => await fixture.stop());
-beforeEach(async () => await fixture.reset());
-
-const run = (
-	operation: OperationName<'supplier'>,
-	parameters: Record<string, unknown>,
-	options: RunAgainst = {},
-) => fixture.run({ resource: 'supplier', operation, ...parameters }, options);
-
-const getAll = (parameters: Record<string, unknown> = {}, options: RunAgainst = {}) =>
-	run('getAll', parameters, options);
-const update = (parameters: Record<string, unknown>, options: RunAgainst = {}) =>
-	run('update', { supplier: byId('2'), ...parameters }, options);
-
-const stored = async (id: string) =>
-	((await fixture.control('GET', `/state/suppliers/${id}`)) as { attributes: IDataObject })
-		.attributes;
+const getAll = fixture.operation('getAll');
+const update = fixture.operation('update', { supplier: byId('2') });
+const stored = async (id: string) => await fixture.stored('suppliers', id);
 
 const propertyOf = (operation: OperationName<'supplier'>, name: string): INodeProperties => {
 	const found = node.description.properties.find(
@@ -49,9 +34,7 @@ const propertyOf = (operation: OperationName<'supplier'>, name: string): INodePr
 
 describe('Supplier: the UI', () => {
 	it('offers Get Many and Update, and warns in the Update description that contacts replace the list', () => {
-		const selector = node.description.properties.find(
-			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes('supplier'),
-		);
+		const selector = fixture.operationSelector();
 		const options = selector?.options as Array<{
 			name: string;
 			value: string;
@@ -111,18 +94,17 @@ describe('Supplier: the UI', () => {
 describe('Supplier: Get Many', () => {
 	it('sends GET /suppliers with page and the default limit of 50, one simplified item per supplier', async () => {
 		const { output, error, requests } = await getAll();
-		expect(error).toBeUndefined();
-		expect(requests).toHaveLength(1);
-		expect(await fixture.requests()).toEqual([
-			expect.objectContaining({
+		await fixture.expectSent(
+			{ output, error, requests },
+			{
 				method: 'GET',
 				path: '/suppliers',
 				query: { page: '1', limit: '50' },
 				body: null,
 				status: 200,
 				env: 'sandbox',
-			}),
-		]);
+			},
+		);
 		expect(output).toHaveLength(24);
 		expect(output.map((item) => item.json.code)).toEqual(
 			Array.from({ length: 24 }, (_, i) => `SUP-${i + 1}`),
@@ -189,86 +171,9 @@ describe('Supplier: Get Many', () => {
 			(await fixture.requests()).map((r) => `${r.query.page}/${r.query.limit}/${r.query.expanded}`),
 		).toEqual(['1/2000/contacts', '2/2000/contacts']);
 	});
-
-	it('401 with the spec message for a token of the other environment, without the token', async () => {
-		const token = fixture.sandbox.environments.production.token;
-		const { error } = await runNode({
-			node,
-			credentials: { ...fixture.credentials, accessToken: token },
-			parameters: { resource: 'supplier', operation: 'getAll' },
-		});
-		expect(error?.message).toBe(
-			'The access token was rejected (401). Check the token in the credential, and that it was issued in the sandbox environment.',
-		);
-		expect(`${error?.message} ${error?.description}`).not.toContain(token);
-	});
 });
 
 describe('Supplier: Update', () => {
-	it('sends PATCH /suppliers/{supplier} with every field and returns the updated supplier', async () => {
-		const { output, error, requests } = await update({
-			supplier: fromList('2'),
-			updateFields: {
-				name: 'ACME Lifts',
-				code: 'ACME',
-				vat: 'PT509999999',
-				address: '1 Lift Street',
-				post_code: '1000-001',
-				city: 'Lisbon',
-				area: 'Lisboa',
-				iban: 'PT50000201231234567890154',
-				latitude: 38.7223,
-				longitude: -9.1393,
-				add_to_market: true,
-				contacts: '3, 4',
-			},
-		});
-		expect(error).toBeUndefined();
-		expect(requests).toHaveLength(1);
-		const logged = await fixture.requests();
-		expect(logged).toHaveLength(1);
-		expect(logged[0]).toMatchObject({
-			method: 'PATCH',
-			path: '/suppliers/2',
-			query: {},
-			status: 200,
-			env: 'sandbox',
-		});
-		expect(logged[0].body).toEqual({
-			name: 'ACME Lifts',
-			code: 'ACME',
-			vat: 'PT509999999',
-			address: '1 Lift Street',
-			post_code: '1000-001',
-			city: 'Lisbon',
-			area: 'Lisboa',
-			iban: 'PT50000201231234567890154',
-			latitude: 38.7223,
-			longitude: -9.1393,
-			add_to_market: true,
-			contacts: [3, 4],
-		});
-		expect(output).toEqual([
-			{
-				json: expect.objectContaining({
-					id: '2',
-					type: 'supplier',
-					name: 'ACME Lifts',
-					code: 'ACME',
-					postal_code: '1000-001',
-					latitude: 38.7223,
-				}),
-				pairedItem: { item: 0 },
-			},
-		]);
-		expect(output[0].json.market_supplier_id).toEqual(expect.any(String));
-		expect(await stored('2')).toMatchObject({
-			contact_ids: [3, 4],
-			city: 'Lisbon',
-			iban: 'PT50000201231234567890154',
-		});
-	});
-
 	it('sends only the fields that were added', async () => {
 		await update({ updateFields: { city: 'Porto' } });
 		expect((await fixture.requests())[0].body).toEqual({ city: 'Porto' });
@@ -284,15 +189,16 @@ describe('Supplier: Update', () => {
 	it('the word null clears a text field and the contacts; null from an expression clears a coordinate', async () => {
 		await update({ updateFields: { vat: 'PT1', contacts: '3', latitude: 10 } });
 		await fixture.clear();
-		const { error } = await update({
-			updateFields: { vat: '={{ " NULL " }}', contacts: 'null', latitude: '={{ null }}' },
-		});
-		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].body).toEqual({
-			vat: null,
-			contacts: null,
-			latitude: null,
-		});
+		await fixture.expectBody(
+			await update({
+				updateFields: { vat: '={{ " NULL " }}', contacts: 'null', latitude: '={{ null }}' },
+			}),
+			{
+				vat: null,
+				contacts: null,
+				latitude: null,
+			},
+		);
 		expect(await stored('2')).toMatchObject({ vat: null, contact_ids: [], latitude: null });
 	});
 
@@ -355,11 +261,7 @@ describe('Supplier: Update is checked before sending', () => {
 	it.each(BAD)(
 		'refuses %s, naming the field, and sends nothing',
 		async (_label, parameters, message) => {
-			const { error, requests } = await update(parameters);
-			expect(error?.message).toMatch(message);
-			expect(`${error?.message}\n${error?.description}`).toMatch(/item 1|No request was sent/);
-			expect(requests).toHaveLength(0);
-			expect(await fixture.requests()).toHaveLength(0);
+			await fixture.expectRefused(await update(parameters), message);
 		},
 	);
 });
@@ -407,13 +309,7 @@ describe('Supplier: Update errors and items', () => {
 				],
 			},
 		);
-		expect(error).toBeUndefined();
-		expect(output.map((item) => item.pairedItem)).toEqual([
-			{ item: 0 },
-			{ item: 1 },
-			{ item: 2 },
-			{ item: 3 },
-		]);
+		expectEachPaired({ output, error }, 4);
 		expect(output[0].json).toMatchObject({ id: '2', city: 'Porto' });
 		expect(output[1].json.error).toMatch(/"city"/);
 		expect(output[2].json.error).toBe(

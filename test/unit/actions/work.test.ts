@@ -2,15 +2,10 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { workSchema } from '../../../nodes/MaintenanceManagement/actions/work/schema';
-import { runNode } from '../helpers/harness';
-import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
+import { expectEachPaired, ResourceFixture } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
-const fixture = new SandboxFixture();
-
-beforeAll(async () => await fixture.start());
-afterAll(async () => await fixture.stop());
-beforeEach(async () => await fixture.reset());
+const fixture = new ResourceFixture('work');
 
 /** The smallest valid CYCLIC job: the required fields plus one intervention. */
 const CYCLIC: Record<string, unknown> = {
@@ -22,6 +17,12 @@ const CYCLIC: Record<string, unknown> = {
 	interventions: { items: [{ id: 5, elements: 'EL-1' }] },
 };
 
+/** CYCLIC with one auto-schedule row. */
+const autoSchedule = (start_time: string, end_time: string, operators: string) => ({
+	...CYCLIC,
+	auto_schedule: { items: [{ start_time, end_time, operators }] },
+});
+
 const SPECIAL: Record<string, unknown> = {
 	type: 'SPECIAL',
 	name: 'Replace the boiler',
@@ -30,8 +31,7 @@ const SPECIAL: Record<string, unknown> = {
 	client_id: 2,
 };
 
-const create = (parameters: Record<string, unknown>, options: RunAgainst = {}) =>
-	fixture.run({ resource: 'work', operation: 'create', ...parameters }, options);
+const create = fixture.operation('create');
 
 /** Runs the operation and expects it to fail before sending anything; returns the error text. */
 async function refused(parameters: Record<string, unknown>): Promise<string> {
@@ -55,10 +55,7 @@ const createProperties = (): INodeProperties[] =>
 
 describe('Planned Job (Work): the operation in the node', () => {
 	it('is offered as Create, with the action "Create a planned job"', () => {
-		const selector = node.description.properties.find(
-			(property) =>
-				property.name === 'operation' && property.displayOptions?.show?.resource?.includes('work'),
-		);
+		const selector = fixture.operationSelector();
 		expect(selector?.options).toEqual([
 			expect.objectContaining({ name: 'Create', value: 'create', action: 'Create a planned job' }),
 		]);
@@ -411,9 +408,7 @@ describe('Planned Job (Work): Create', () => {
 	});
 
 	it('sends only the required fields, _type and the intervention of a minimal PLAN job', async () => {
-		const { error } = await create({ ...CYCLIC, type: 'PLAN' });
-		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].body).toEqual({
+		await fixture.expectBody(await create({ ...CYCLIC, type: 'PLAN' }), {
 			_type: 'works',
 			type: 'PLAN',
 			name: 'Lift inspection',
@@ -729,42 +724,27 @@ describe('Planned Job (Work): rules checked before sending', () => {
 		],
 		[
 			'an auto schedule start that is not HH:mm',
-			{
-				...CYCLIC,
-				auto_schedule: { items: [{ start_time: '8am', end_time: '17:00', operators: '1' }] },
-			},
+			autoSchedule('8am', '17:00', '1'),
 			/"auto_schedule\[0\].start_time" \(Start Time\) must be a time as HH:mm/,
 		],
 		[
 			'an auto schedule without an end time',
-			{
-				...CYCLIC,
-				auto_schedule: { items: [{ start_time: '08:00', end_time: '', operators: '1' }] },
-			},
+			autoSchedule('08:00', '', '1'),
 			/"auto_schedule\[0\].end_time" \(End Time\) is required/,
 		],
 		[
 			'an auto schedule end of 24:00',
-			{
-				...CYCLIC,
-				auto_schedule: { items: [{ start_time: '08:00', end_time: '24:00', operators: '1' }] },
-			},
+			autoSchedule('08:00', '24:00', '1'),
 			/"auto_schedule\[0\].end_time".*HH:mm/,
 		],
 		[
 			'an auto schedule without operators',
-			{
-				...CYCLIC,
-				auto_schedule: { items: [{ start_time: '08:00', end_time: '17:00', operators: '' }] },
-			},
+			autoSchedule('08:00', '17:00', ''),
 			/"auto_schedule\[0\].operators" \(Operator IDs\) is required/,
 		],
 		[
 			'an auto schedule with a named operator',
-			{
-				...CYCLIC,
-				auto_schedule: { items: [{ start_time: '08:00', end_time: '17:00', operators: '4, Ana' }] },
-			},
+			autoSchedule('08:00', '17:00', '4, Ana'),
 			/"auto_schedule\[0\].operators\[1\]".*whole-number IDs/,
 		],
 		[
@@ -864,8 +844,7 @@ describe('Planned Job (Work): items and API errors', () => {
 				],
 			},
 		);
-		expect(error).toBeUndefined();
-		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expectEachPaired({ output, error }, 3);
 		expect(output[0].json).toMatchObject({
 			type: 'work',
 			name: 'North lift',
@@ -942,18 +921,5 @@ describe('Planned Job (Work): items and API errors', () => {
 				context: error?.context,
 			}),
 		).not.toContain(token);
-	});
-
-	it('names the environment when the token of the other environment is used', async () => {
-		const production = fixture.sandbox.environments.production;
-		const { error } = await runNode({
-			node,
-			credentials: { ...fixture.credentials, accessToken: production.token },
-			parameters: { resource: 'work', operation: 'create', ...CYCLIC },
-		});
-		expect(error?.message).toBe(
-			'The access token was rejected (401). Check the token in the credential, and that it was issued in the sandbox environment.',
-		);
-		expect(error?.description).toMatch(/sandbox environment/);
 	});
 });

@@ -1,0 +1,134 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
+
+import type {
+	OperationName,
+	ResourceName,
+} from '../../../nodes/MaintenanceManagement/actions/resources';
+
+import type { RunResult } from './harness';
+import { SandboxFixture, type RunAgainst, type SandboxLog } from './sandbox';
+
+/** The request a test expects the sandbox to have logged; `body` is compared whole when given. */
+export type ExpectedRequest = Partial<Omit<SandboxLog, 'body'>> & { body?: unknown };
+
+/** A run's result, or the parts of it a test kept. */
+export type Ran = Pick<RunResult, 'error'> & Partial<RunResult>;
+
+/** Runs one operation with the given parameters over its defaults. */
+export type Operation = (
+	parameters?: Record<string, unknown>,
+	options?: RunAgainst,
+) => Promise<RunResult>;
+
+/**
+ * The sandbox of a resource's test file: started once for the file, reset to its seed before each test,
+ * with the checks every resource test makes of a request sent, a request refused and a token refused.
+ */
+export class ResourceFixture<R extends ResourceName = ResourceName> extends SandboxFixture {
+	constructor(private readonly resource: R) {
+		super();
+		beforeAll(async () => await this.start());
+		afterAll(async () => await this.stop());
+		beforeEach(async () => await this.reset());
+	}
+
+	/** The resource's Operation selector, as the editor shows it. */
+	operationSelector(): INodeProperties | undefined {
+		return new MaintenanceManagement().description.properties.find(
+			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(this.resource),
+		);
+	}
+
+	/** A runner for one operation of the resource, with parameters every call of it shares. */
+	operation(operation: OperationName<R>, defaults: Record<string, unknown> = {}): Operation {
+		return async (parameters = {}, options = {}) =>
+			await this.run({ resource: this.resource, operation, ...defaults, ...parameters }, options);
+	}
+
+	/** A record's attributes as the sandbox stores them, e.g. `stored('buyOrders', '5')`. */
+	async stored(collection: string, id: string): Promise<IDataObject> {
+		const record = (await this.control('GET', `/state/${collection}/${id}`)) as {
+			attributes: IDataObject;
+		};
+		return record.attributes;
+	}
+
+	/**
+	 * Checks that the run succeeded with exactly one request, that the sandbox logged it as expected, and that
+	 * every output item is paired with the one input item. Returns the logged request.
+	 */
+	async expectSent(result: Ran, expected: ExpectedRequest): Promise<SandboxLog> {
+		expect(result.error).toBeUndefined();
+		if (result.requests) expect(result.requests).toHaveLength(1);
+		const logged = await this.requests();
+		expect(logged).toHaveLength(1);
+		const { body, ...rest } = expected;
+		expect(logged[0]).toMatchObject({ env: 'sandbox', ...rest });
+		if ('body' in expected) expect(logged[0].body).toEqual(body);
+		result.output?.forEach((item) => expect(item.pairedItem).toEqual({ item: 0 }));
+		return logged[0];
+	}
+
+	/** Checks that the run succeeded with the one request it sent carrying this body. */
+	async expectBody(result: Ran, body: unknown): Promise<SandboxLog> {
+		return await this.expectSent(result, { body });
+	}
+
+	/**
+	 * Checks that the run failed with the message, saying nothing was sent, and that nothing was; with `item`,
+	 * that the message names the input item (counted from 1).
+	 */
+	async expectRefused(result: Ran, message: RegExp, item?: number): Promise<void> {
+		expect(result.error?.message).toMatch(message);
+		if (item !== undefined) expect(result.error?.message).toContain(`item ${item}`);
+		expect(result.error?.description).toMatch(/No request was sent/);
+		if (result.requests) expect(result.requests).toHaveLength(0);
+		expect(await this.requests()).toHaveLength(0);
+	}
+
+	/** Checks the API's 403 for the read-only token: one request, the message and no token in the error. */
+	expectUnauthorized(result: RunResult): void {
+		expect(result.requests).toHaveLength(1);
+		expect(result.error?.message).toMatch(
+			/^The token's user is not allowed to [A-Z]+ \/\S+ \(403\)\. Use a token of a user with that permission\.$/,
+		);
+		expect(result.error?.httpCode).toBe('403');
+		expect(`${result.error?.message}\n${result.error?.description}`).not.toContain(
+			this.readOnlyCredentials.accessToken,
+		);
+	}
+
+	/** Checks the API's 404 for the request named, e.g. `PATCH /suppliers/999`. */
+	expectNotFound(result: RunResult, request: string): void {
+		expect(result.requests).toHaveLength(1);
+		const id = request
+			.split(/[/ ]/)
+			.filter((part) => /^\d+$/.test(part))
+			.pop();
+		expect(result.error?.message).toMatch(
+			new RegExp(` ${id} was not found \\(404\\)\\. Check the ID`),
+		);
+		expect(result.error?.httpCode).toBe('404');
+		expect(result.error?.description).toContain(request);
+	}
+}
+
+/** Checks that a run over several items failed none, and that its output has one item paired with each input. */
+export function expectEachPaired(result: Ran, count: number): void {
+	expect(result.error).toBeUndefined();
+	expect(result.output?.map((item) => item.pairedItem)).toEqual(
+		Array.from({ length: count }, (_, item) => ({ item })),
+	);
+}
+
+/** Get Many parameters that read every page with the Query Parameters option set to these pairs. */
+export const everyPageWithQuery = (query: Record<string, string>): Record<string, unknown> => ({
+	returnAll: true,
+	options: {
+		queryParameters: {
+			parameters: Object.entries(query).map(([name, value]) => ({ name, value })),
+		},
+	},
+});
