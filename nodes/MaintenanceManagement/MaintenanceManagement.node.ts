@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { requestOptions } from './actions/shared/properties';
+import { requestOptions } from './actions/shared/definitions';
 import { resourceOptions, resources } from './actions/resources';
 import { router } from './actions/router';
 import { searchBuyOrders, searchLocations, searchSuppliers } from './methods/listSearch';

@@ -11,16 +11,22 @@ import {
 import { displayNames, itemNumber, LINE_BREAK, normalize, validate } from '../helpers/input';
 import type { OutputChoice } from '../helpers/simplify';
 import { toItems } from '../helpers/simplify';
-import type { AnswerShape, ApiEnvelope, ApiRequest, ApiResource, RetryPolicy } from '../transport';
+import type {
+	AnswerShape,
+	ApiEnvelope,
+	ApiRequest,
+	ApiResource,
+	RequestPolicy,
+} from '../transport';
 import {
 	apiRequest,
 	apiRequestAllItems,
 	asNodeError,
 	buildPath,
-	DEFAULT_RETRY,
+	DEFAULT_POLICY,
 	pathValueProblem,
 	recordsOf,
-	RETRY_CEILING,
+	POLICY_CEILING,
 } from '../transport';
 import type { Endpoint, OperationModule } from './types';
 
@@ -49,19 +55,19 @@ const bounded = (value: unknown, fallback: number, min: number, max: number): nu
 };
 
 /** The retry, timeout and paging limits of the "Request Options" collection. */
-export function readRetry(this: IExecuteFunctions, itemIndex: number): RetryPolicy {
+export function readRetry(this: IExecuteFunctions, itemIndex: number): RequestPolicy {
 	const options = this.getNodeParameter('requestOptions', itemIndex, {}) as IDataObject;
 	const seconds = (value: unknown, fallbackMs: number, max: number) =>
 		bounded(value, fallbackMs / 1000, 0, max) * 1000;
 	return {
-		...DEFAULT_RETRY,
+		...DEFAULT_POLICY,
 		maxAttempts: Math.floor(
-			bounded(options.maxAttempts, DEFAULT_RETRY.maxAttempts, 1, RETRY_CEILING.maxAttempts),
+			bounded(options.maxAttempts, DEFAULT_POLICY.maxAttempts, 1, POLICY_CEILING.maxAttempts),
 		),
-		maxTotalWaitMs: seconds(options.maxWaitSeconds, DEFAULT_RETRY.maxTotalWaitMs, 86_400),
-		timeoutMs: Math.max(1000, seconds(options.timeoutSeconds, DEFAULT_RETRY.timeoutMs, 3600)),
+		maxTotalWaitMs: seconds(options.maxWaitSeconds, DEFAULT_POLICY.maxTotalWaitMs, 86_400),
+		timeoutMs: Math.max(1000, seconds(options.timeoutSeconds, DEFAULT_POLICY.timeoutMs, 3600)),
 		maxPages: Math.floor(
-			bounded(options.maxPages, DEFAULT_RETRY.maxPages, 1, RETRY_CEILING.maxPages),
+			bounded(options.maxPages, DEFAULT_POLICY.maxPages, 1, POLICY_CEILING.maxPages),
 		),
 	};
 }

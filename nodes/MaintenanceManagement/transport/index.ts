@@ -79,7 +79,7 @@ function ownFieldsOnly<T>(value: T): T {
 	return value;
 }
 
-export interface RetryPolicy {
+export interface RequestPolicy {
 	/** Attempts in all, the first one included. */
 	maxAttempts: number;
 	/** The most the node waits in all between attempts, in milliseconds, for the whole execution. */
@@ -93,9 +93,9 @@ export interface RetryPolicy {
 }
 
 /** Hard ceilings: whatever an expression gives, a run never tries more often or pages further. */
-export const RETRY_CEILING = { maxAttempts: 10, maxPages: 100_000 };
+export const POLICY_CEILING = { maxAttempts: 10, maxPages: 100_000 };
 
-export const DEFAULT_RETRY: RetryPolicy = {
+export const DEFAULT_POLICY: RequestPolicy = {
 	maxAttempts: 5,
 	maxTotalWaitMs: 120_000,
 	baseDelayMs: 1000,
@@ -292,7 +292,7 @@ export function rateLimitWaitMs(
 }
 
 /** Exponential back-off with full jitter. */
-const backoffMs = (policy: RetryPolicy, attempt: number): number =>
+const backoffMs = (policy: RequestPolicy, attempt: number): number =>
 	Math.round(policy.baseDelayMs * 2 ** (attempt - 1) * (0.5 + Math.random() * 0.5));
 
 const CONNECTION_FAULTS = new Set([
@@ -364,7 +364,7 @@ const isEnvelope = (body: unknown): body is ApiEnvelope =>
 export async function apiRequest(
 	this: Context,
 	request: ApiRequest,
-	retry: RetryPolicy = DEFAULT_RETRY,
+	retry: RequestPolicy = DEFAULT_POLICY,
 	itemIndex?: number,
 ): Promise<ApiEnvelope> {
 	const connection = await getConnection.call(this, itemIndex);
@@ -497,7 +497,7 @@ export async function apiRequestAllItems(
 	request: ApiRequest,
 	pages: PageOptions,
 	toRecords: (data: ApiResource[], included: ApiResource[] | undefined) => IDataObject[],
-	retry: RetryPolicy = DEFAULT_RETRY,
+	retry: RequestPolicy = DEFAULT_POLICY,
 	itemIndex?: number,
 ): Promise<IDataObject[]> {
 	const { baseUrl, token } = await getConnection.call(this, itemIndex);

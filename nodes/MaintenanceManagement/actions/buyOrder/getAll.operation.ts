@@ -1,3 +1,3 @@
-import { listOperation } from '../shared/properties';
+import { listOperation } from '../shared/definitions';
 
 export const getAll = listOperation('/sales/buy-orders');

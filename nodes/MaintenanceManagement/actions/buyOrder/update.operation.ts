@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { choices } from '../../helpers/choices';
 import { id, lazy, oneOf } from '../../helpers/schemas';
 import { clearableText, nullableText, toNull, updateFields } from '../shared/fields';
-import { recordLocator, outputProperties } from '../shared/properties';
+import { recordLocator, outputProperties } from '../shared/definitions';
 import type { OperationModule } from '../types';
 
 const RELATED_TO_TYPES = choices({

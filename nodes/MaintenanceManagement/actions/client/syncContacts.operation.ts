@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { idList, lazy } from '../../helpers/schemas';
-import { outputProperties } from '../shared/properties';
+import { outputProperties } from '../shared/definitions';
 import type { OperationModule } from '../types';
 
 const properties: INodeProperties[] = [

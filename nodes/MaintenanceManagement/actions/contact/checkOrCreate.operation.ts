@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { choices } from '../../helpers/choices';
 import { boolean, idList, lazy, oneOf } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
-import { booleanField, outputProperties } from '../shared/properties';
+import { booleanField, outputProperties } from '../shared/definitions';
 import type { OperationModule } from '../types';
 
 const REPORT_STATES = choices({ all: 'All', completed: 'Completed', confirmed: 'Confirmed' });

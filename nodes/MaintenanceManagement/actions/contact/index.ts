@@ -1,4 +1,4 @@
-import { defineResource } from '../shared/properties';
+import { defineResource } from '../shared/definitions';
 import { checkOrCreate } from './checkOrCreate.operation';
 
 export const contact = defineResource(

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { choices } from '../../helpers/choices';
-import { relationOptions } from '../shared/properties';
+import { relationOptions } from '../shared/definitions';
 
 /** The relations a work order list can include (`expanded`). */
 export const FAILURE_RELATIONS = relationOptions(['assignees', 'eventsPlanned']);

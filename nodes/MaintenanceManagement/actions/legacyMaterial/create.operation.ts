@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { choices } from '../../helpers/choices';
 import { id, lazy, number, oneOf, text } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
-import { outputProperties } from '../shared/properties';
+import { outputProperties } from '../shared/definitions';
 import type { OperationModule } from '../types';
 
 const MATERIAL_KINDS = choices({

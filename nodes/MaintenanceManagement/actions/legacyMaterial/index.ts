@@ -1,4 +1,4 @@
-import { defineResource } from '../shared/properties';
+import { defineResource } from '../shared/definitions';
 import { create } from './create.operation';
 
 export const legacyMaterial = defineResource('legacyMaterial', 'Legacy Material (Deprecated)', [

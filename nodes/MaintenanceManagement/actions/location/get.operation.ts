@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { recordLocator, outputProperties } from '../shared/properties';
+import { recordLocator, outputProperties } from '../shared/definitions';
 import type { OperationModule } from '../types';
 
 const properties: INodeProperties[] = [

@@ -1,4 +1,4 @@
-import { listOperation } from '../shared/properties';
+import { listOperation } from '../shared/definitions';
 
 export const getAll = listOperation('/locations', {
 	filters: [

@@ -1,4 +1,4 @@
-import { defineResource } from '../shared/properties';
+import { defineResource } from '../shared/definitions';
 import { get } from './get.operation';
 import { getAll } from './getAll.operation';
 import { updateMany } from './updateMany.operation';

@@ -8,7 +8,7 @@ import { id, lazy, number, oneOf, text } from '../../helpers/schemas';
 import { toItems } from '../../helpers/simplify';
 import { recordsOf } from '../../transport';
 import { updateFields } from '../shared/fields';
-import { recordLocator, outputProperties } from '../shared/properties';
+import { recordLocator, outputProperties } from '../shared/definitions';
 import type { Grouping } from '../executor';
 import { sendGrouped } from '../executor';
 import type { OperationModule } from '../types';

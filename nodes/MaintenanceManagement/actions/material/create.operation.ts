@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { lazy, number } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
-import { byText, outputProperties } from '../shared/properties';
+import { byText, outputProperties } from '../shared/definitions';
 import type { OperationModule } from '../types';
 import { materialShape, optionalMaterialFields, requiredMaterialFields } from './fields';
 

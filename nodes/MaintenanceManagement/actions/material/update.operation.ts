@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { lazy } from '../../helpers/schemas';
 import { updateFields } from '../shared/fields';
-import { expandedProperty, relationOptions, outputProperties } from '../shared/properties';
+import { expandedProperty, relationOptions, outputProperties } from '../shared/definitions';
 import type { OperationModule } from '../types';
 import { materialShape, optionalMaterialFields, requiredMaterialFields } from './fields';
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { id, integer, lazy, lineDescription, oneOf } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
-import { outputProperties } from '../shared/properties';
+import { outputProperties } from '../shared/definitions';
 import { checkLineType, LINE_TYPES, lineTypeProperty } from '../shared/lineRules';
 import type { OperationModule } from '../types';
 

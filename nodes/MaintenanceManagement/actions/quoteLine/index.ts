@@ -1,4 +1,4 @@
-import { defineResource } from '../shared/properties';
+import { defineResource } from '../shared/definitions';
 import { create } from './create.operation';
 
 export const quoteLine = defineResource('quoteLine', 'Quote Line', [

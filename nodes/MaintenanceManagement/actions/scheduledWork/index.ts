@@ -1,4 +1,4 @@
-import { defineResource } from '../shared/properties';
+import { defineResource } from '../shared/definitions';
 import { getAll } from './getAll.operation';
 
 export const scheduledWork = defineResource(

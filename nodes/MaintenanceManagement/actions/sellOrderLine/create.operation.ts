@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { id, lazy, lineDescription, number, numericString, oneOf } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
-import { expandedProperty, relationOptions, outputProperties } from '../shared/properties';
+import { expandedProperty, relationOptions, outputProperties } from '../shared/definitions';
 import { checkLineType, LINE_TYPES, lineTypeProperty } from '../shared/lineRules';
 import type { OperationModule } from '../types';
 

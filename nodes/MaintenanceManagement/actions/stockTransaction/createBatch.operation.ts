@@ -13,7 +13,7 @@ import { id, integer, lazy, oneOf } from '../../helpers/schemas';
 import { toItems } from '../../helpers/simplify';
 import { recordsOf } from '../../transport';
 import { additionalFields } from '../shared/fields';
-import { outputProperties } from '../shared/properties';
+import { outputProperties } from '../shared/definitions';
 import type { Grouping, ItemPart } from '../executor';
 import { runEndpoint, sendGrouped } from '../executor';
 import type { OperationModule } from '../types';

@@ -1,4 +1,4 @@
-import { defineResource } from '../shared/properties';
+import { defineResource } from '../shared/definitions';
 import { createBatch } from './createBatch.operation';
 import { transfer } from './transfer.operation';
 

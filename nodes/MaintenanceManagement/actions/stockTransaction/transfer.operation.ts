@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { id, integer, lazy } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
-import { outputProperties } from '../shared/properties';
+import { outputProperties } from '../shared/definitions';
 import type { OperationModule } from '../types';
 
 const properties: INodeProperties[] = [

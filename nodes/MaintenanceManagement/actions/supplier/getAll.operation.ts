@@ -1,4 +1,4 @@
-import { listOperation, relationOptions } from '../shared/properties';
+import { listOperation, relationOptions } from '../shared/definitions';
 
 export const getAll = listOperation('/suppliers', {
 	expanded: relationOptions(['categories', 'contacts', 'files', 'handshake', 'invite', 'services']),

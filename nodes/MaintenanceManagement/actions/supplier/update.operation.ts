@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { boolean, idList, lazy, text, toNumber } from '../../helpers/schemas';
 import { clearableText, nullableText, toNull, updateFields } from '../shared/fields';
-import { recordLocator, outputProperties } from '../shared/properties';
+import { recordLocator, outputProperties } from '../shared/definitions';
 import type { OperationModule } from '../types';
 
 const coordinateField = (displayName: string, name: string, limit: number): INodeProperties => ({

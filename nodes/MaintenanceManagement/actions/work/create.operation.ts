@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { additionalFields } from '../shared/fields';
-import { booleanField, outputProperties } from '../shared/properties';
+import { booleanField, outputProperties } from '../shared/definitions';
 import type { OperationModule } from '../types';
 import { FREQUENCIES, NOTIFICATION_TRIGGERS, WORK_TYPES, workSchema } from './schema';
 
