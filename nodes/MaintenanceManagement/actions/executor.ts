@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import {
 	emptyValueError,
+	filledByModel,
 	filterField,
 	isEmptyValue,
 	pathIdField,
@@ -177,6 +178,7 @@ export function buildRequest(
 		const raw = (node.parameters[collection] ?? {}) as IDataObject;
 		for (const [name, value] of Object.entries(values)) {
 			if (isEmptyValue(value)) {
+				if (filledByModel(raw[name])) continue;
 				const filter = {
 					name,
 					displayName: names.get(name) ?? name,
@@ -202,6 +204,7 @@ export function buildRequest(
 	)?.parameters;
 	for (const [index, entry] of extra.entries()) {
 		const empty = (['name', 'value'] as const).find((part) => isEmptyValue(entry[part]));
+		if (empty === 'value' && filledByModel(rawExtra?.[index]?.value)) continue;
 		if (empty) {
 			const raw = rawExtra?.[index]?.[empty];
 			const field = queryParameterField(index, entry.name, empty);

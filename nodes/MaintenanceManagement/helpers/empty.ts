@@ -27,6 +27,14 @@ const isLocator = (raw: unknown): raw is { value?: unknown } =>
 
 const MAX_EXPRESSION = 80;
 
+/**
+ * Whether an AI model fills the parameter: its expression is a `$fromAI()` placeholder, as the editor's
+ * ✨ button sets it. A filter the model leaves empty is the model's choice not to filter (it sees the
+ * answer it asked for), so it is left out instead of failing the tool call.
+ */
+export const filledByModel = (raw: unknown): boolean =>
+	typeof raw === 'string' && raw.startsWith('=') && /\$fromAI\s*\(/i.test(raw);
+
 /** The expression a parameter holds, as the editor shows it, or undefined for a typed value. */
 function expressionOf(raw: unknown): string | undefined {
 	const text = isLocator(raw) ? raw.value : raw;

@@ -162,6 +162,48 @@ describe('a filter that resolves to nothing', () => {
 	});
 });
 
+describe('a filter an AI model fills through $fromAI()', () => {
+	/** As the editor's ✨ button sets it; outside an agent, n8n reads the value from the item's `query`. */
+	const FROM_AI = "={{ $fromAI('Location_ID', '', 'string') }}";
+
+	it('is left out when the model leaves it empty: the model chose not to filter', async () => {
+		const { error, output } = await run(
+			{ resource: 'failure', operation: 'getAllOpen', filters: { s_local_id: FROM_AI } },
+			[{ query: { Location_ID: '' } }],
+		);
+		expect(error).toBeUndefined();
+		expect(output.length).toBeGreaterThan(0);
+		const [sent] = await fixture.requests();
+		expect(sent.query).not.toHaveProperty('s_local_id');
+	});
+
+	it('filters by the value the model gives', async () => {
+		const { error } = await run(
+			{ resource: 'failure', operation: 'getAllOpen', filters: { s_local_id: FROM_AI } },
+			[{ query: { Location_ID: '4' } }],
+		);
+		expect(error).toBeUndefined();
+		expect((await fixture.requests()).map((r) => r.query.s_local_id)).toEqual(['4']);
+	});
+
+	it('in Query Parameters, is left out when the model leaves the value empty', async () => {
+		const { error } = await run(
+			{
+				resource: 'failure',
+				operation: 'getAll',
+				options: {
+					queryParameters: {
+						parameters: [{ name: 's_problem_id', value: "={{ $fromAI('problem') }}" }],
+					},
+				},
+			},
+			[{ query: { problem: '' } }],
+		);
+		expect(error).toBeUndefined();
+		expect((await fixture.requests())[0].query).not.toHaveProperty('s_problem_id');
+	});
+});
+
 describe('a query parameter that resolves to nothing', () => {
 	const withParameters = (...parameters: IDataObject[]): IDataObject => ({
 		resource: 'failure',
