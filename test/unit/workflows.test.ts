@@ -24,10 +24,10 @@ describe('GitHub Actions workflows', () => {
 		expect(run).toMatch(/^npm run verify$/m);
 	});
 
-	it('publish runs on a version tag, with an OIDC token, verifies, then publishes with provenance', () => {
+	it('publish runs on a version tag, with an OIDC token, verifies refusing placeholders, then publishes with provenance', () => {
 		const publish = read('publish.yml');
 		expect(publish).toMatch(/^on:\n {2}push:\n {4}tags: \['v\*\.\*\.\*'\]$/m);
-		expect(publish.indexOf('npm run verify')).toBeGreaterThan(0);
+		expect(publish.indexOf('npm run verify -- --release')).toBeGreaterThan(0);
 		expect(publish.indexOf('npm publish --provenance')).toBeGreaterThan(
 			publish.indexOf('npm run verify'),
 		);
