@@ -112,5 +112,7 @@ export function agentWorkflow() {
 			),
 		},
 		settings: { executionOrder: 'v1' },
+		active: false,
+		pinData: {},
 	};
 }

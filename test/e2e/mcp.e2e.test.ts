@@ -40,6 +40,8 @@ const mcpWorkflow = () => {
 			]),
 		),
 		settings: { executionOrder: 'v1' },
+		active: false,
+		pinData: {},
 	};
 };
 
