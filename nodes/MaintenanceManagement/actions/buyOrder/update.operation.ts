@@ -4,8 +4,7 @@ import { z } from 'zod';
 import { choices } from '../../helpers/choices';
 import { id, lazy, oneOf } from '../../helpers/schemas';
 import { clearableText, nullableText, toNull, updateFields } from '../shared/fields';
-import { recordLocator, outputProperties } from '../shared/properties';
-import type { OperationModule } from '../types';
+import { recordLocator, outputProperties, sendOperation } from '../shared/properties';
 
 const RELATED_TO_TYPES = choices({
 	FAILURE: 'Work Order (Failure)',
@@ -143,12 +142,7 @@ const schema = lazy(() =>
 		.transform((body) => (body.related_to_type === null ? { ...body, related_to_id: null } : body)),
 );
 
-export const update: OperationModule = {
-	description: properties,
-	endpoint: {
-		method: 'PATCH',
-		path: '/sales/buy-orders/{buy-order-id}',
-		pathParams: { 'buy-order-id': 'buyOrderId' },
-		body: { collections: ['updateFields'], schema },
-	},
-};
+export const update = sendOperation('PATCH', '/sales/buy-orders/{buy-order-id}', properties, {
+	pathParams: { 'buy-order-id': 'buyOrderId' },
+	body: { collections: ['updateFields'], schema },
+});

@@ -4,8 +4,7 @@ import { z } from 'zod';
 import { choices } from '../../helpers/choices';
 import { id, lazy, number, oneOf, text } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
-import { outputProperties } from '../shared/properties';
-import type { OperationModule } from '../types';
+import { outputProperties, sendOperation } from '../shared/properties';
 
 const MATERIAL_KINDS = choices({
 	FOLDER: { name: 'Folder', description: 'A folder: the parent of other materials' },
@@ -163,15 +162,10 @@ const schema = lazy(() =>
 		}),
 );
 
-export const create: OperationModule = {
-	description: properties,
-	endpoint: {
-		method: 'POST',
-		path: '/materials',
-		body: {
-			fields: ['_type', 'name', 'code', 'material_warehouse'],
-			collections: ['additionalFields'],
-			schema,
-		},
+export const create = sendOperation('POST', '/materials', properties, {
+	body: {
+		fields: ['_type', 'name', 'code', 'material_warehouse'],
+		collections: ['additionalFields'],
+		schema,
 	},
-};
+});

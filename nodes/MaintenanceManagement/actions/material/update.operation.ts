@@ -3,8 +3,12 @@ import { z } from 'zod';
 
 import { lazy } from '../../helpers/schemas';
 import { updateFields } from '../shared/fields';
-import { expandedProperty, relationOptions, outputProperties } from '../shared/properties';
-import type { OperationModule } from '../types';
+import {
+	expandedProperty,
+	relationOptions,
+	outputProperties,
+	sendOperation,
+} from '../shared/properties';
 import { materialShape, optionalMaterialFields, requiredMaterialFields } from './fields';
 
 const properties: INodeProperties[] = [
@@ -30,17 +34,11 @@ const properties: INodeProperties[] = [
 	...outputProperties,
 ];
 
-export const update: OperationModule = {
-	description: properties,
-	endpoint: {
-		method: 'PATCH',
-		path: '/stocks/materials/{materialId}',
-		pathParams: { materialId: 'materialId' },
-		query: ['expanded'],
-		body: {
-			fields: ['material_type_id', 'name', 'code', 'units'],
-			collections: ['updateFields'],
-			schema: lazy(() => z.object(materialShape(true)).strict()),
-		},
+export const update = sendOperation('PATCH', '/stocks/materials/{materialId}', properties, {
+	query: ['expanded'],
+	body: {
+		fields: ['material_type_id', 'name', 'code', 'units'],
+		collections: ['updateFields'],
+		schema: lazy(() => z.object(materialShape(true)).strict()),
 	},
-};
+});

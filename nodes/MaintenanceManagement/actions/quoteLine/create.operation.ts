@@ -3,9 +3,8 @@ import { z } from 'zod';
 
 import { id, integer, lazy, lineDescription, oneOf } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
-import { outputProperties } from '../shared/properties';
+import { outputProperties, sendOperation } from '../shared/properties';
 import { checkLineType, LINE_TYPES, lineTypeProperty } from '../shared/lineRules';
-import type { OperationModule } from '../types';
 
 const whole = (displayName: string, name: string, description?: string): INodeProperties => ({
 	displayName,
@@ -76,12 +75,7 @@ const schema = lazy(() =>
 		.superRefine(checkLineType),
 );
 
-export const create: OperationModule = {
-	description: properties,
-	endpoint: {
-		method: 'POST',
-		path: '/sales/quotes/{id}/lines',
-		pathParams: { id: 'quoteId' },
-		body: { fields: ['type'], collections: ['additionalFields'], schema },
-	},
-};
+export const create = sendOperation('POST', '/sales/quotes/{id}/lines', properties, {
+	pathParams: { id: 'quoteId' },
+	body: { fields: ['type'], collections: ['additionalFields'], schema },
+});

@@ -3,9 +3,13 @@ import { z } from 'zod';
 
 import { id, lazy, lineDescription, number, numericString, oneOf } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
-import { expandedProperty, relationOptions, outputProperties } from '../shared/properties';
+import {
+	expandedProperty,
+	relationOptions,
+	outputProperties,
+	sendOperation,
+} from '../shared/properties';
 import { checkLineType, LINE_TYPES, lineTypeProperty } from '../shared/lineRules';
-import type { OperationModule } from '../types';
 
 const properties: INodeProperties[] = [
 	{
@@ -96,13 +100,7 @@ const schema = lazy(() =>
 		.superRefine(checkLineType),
 );
 
-export const create: OperationModule = {
-	description: properties,
-	endpoint: {
-		method: 'POST',
-		path: '/sales/sell-orders/{sellOrderId}/lines',
-		pathParams: { sellOrderId: 'sellOrderId' },
-		query: ['expanded'],
-		body: { fields: ['type', 'quantity', 'unit_price'], collections: ['additionalFields'], schema },
-	},
-};
+export const create = sendOperation('POST', '/sales/sell-orders/{sellOrderId}/lines', properties, {
+	query: ['expanded'],
+	body: { fields: ['type', 'quantity', 'unit_price'], collections: ['additionalFields'], schema },
+});

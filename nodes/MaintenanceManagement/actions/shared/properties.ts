@@ -234,6 +234,19 @@ export function listOperation(
 	};
 }
 
+/** An operation that sends one request per item (or per group, with `executeAll`). */
+export const sendOperation = (
+	method: Endpoint['method'],
+	path: string,
+	description: INodeProperties[],
+	endpoint: Omit<Endpoint, 'method' | 'path'>,
+	executeAll?: OperationModule['executeAll'],
+): OperationModule => ({
+	description,
+	endpoint: { method, path, ...endpoint },
+	...(executeAll ? { executeAll } : {}),
+});
+
 /** Turns API relation names into multi-select options with readable names. */
 export const relationOptions = (names: string[]): INodePropertyOptions[] =>
 	names

@@ -13,10 +13,9 @@ import { id, integer, lazy, oneOf } from '../../helpers/schemas';
 import { toItems } from '../../helpers/simplify';
 import { recordsOf } from '../../transport';
 import { additionalFields } from '../shared/fields';
-import { outputProperties } from '../shared/properties';
+import { outputProperties, sendOperation } from '../shared/properties';
 import type { Grouping, ItemPart } from '../executor';
 import { runEndpoint, sendGrouped } from '../executor';
-import type { OperationModule } from '../types';
 
 const STOCK_ACTIONS = choices({
 	WAREHOUSE_ADD: 'Add to Warehouse',
@@ -235,14 +234,13 @@ async function executeAll(
 	return await sendGrouped.call(this, createBatch, items.length, combined);
 }
 
-export const createBatch: OperationModule = {
-	description: properties,
-	endpoint: {
-		method: 'POST',
-		path: '/stocks/warehouses/{warehouseId}/stock-transactions',
+export const createBatch = sendOperation(
+	'POST',
+	'/stocks/warehouses/{warehouseId}/stock-transactions',
+	properties,
+	{
 		answersList: true,
-		pathParams: { warehouseId: 'warehouseId' },
 		body: { fields: ['action', 'transactions'], collections: ['additionalFields'], schema },
 	},
 	executeAll,
-};
+);

@@ -3,8 +3,7 @@ import { z } from 'zod';
 
 import { id, integer, lazy } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
-import { outputProperties } from '../shared/properties';
-import type { OperationModule } from '../types';
+import { outputProperties, sendOperation } from '../shared/properties';
 
 const properties: INodeProperties[] = [
 	{
@@ -61,15 +60,10 @@ const schema = lazy(() =>
 		}),
 );
 
-export const transfer: OperationModule = {
-	description: properties,
-	endpoint: {
-		method: 'POST',
-		path: '/stocks/stock-transactions/transfer',
-		body: {
-			fields: ['warehouse_from_id', 'warehouse_to_id', 'material_id', 'quantity'],
-			collections: ['additionalFields'],
-			schema,
-		},
+export const transfer = sendOperation('POST', '/stocks/stock-transactions/transfer', properties, {
+	body: {
+		fields: ['warehouse_from_id', 'warehouse_to_id', 'material_id', 'quantity'],
+		collections: ['additionalFields'],
+		schema,
 	},
-};
+});

@@ -1,8 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { additionalFields } from '../shared/fields';
-import { booleanField, outputProperties } from '../shared/properties';
-import type { OperationModule } from '../types';
+import { booleanField, outputProperties, sendOperation } from '../shared/properties';
 import { FREQUENCIES, NOTIFICATION_TRIGGERS, WORK_TYPES, workSchema } from './schema';
 
 const ids = (displayName: string, name: string, description: string): INodeProperties => ({
@@ -362,29 +361,24 @@ const properties: INodeProperties[] = [
 	...outputProperties,
 ];
 
-export const create: OperationModule = {
-	description: properties,
-	endpoint: {
-		method: 'POST',
-		path: '/works',
-		answersList: true,
-		body: {
-			fields: [
-				'type',
-				'name',
-				'work_type_id',
-				'local_id',
-				'client_id',
-				'recurrence',
-				'interventions',
-				'procedures',
-				'auto_schedule',
-				'reminder_rules',
-				'sla_rules',
-				'work_notifications',
-			],
-			collections: ['additionalFields'],
-			schema: workSchema,
-		},
+export const create = sendOperation('POST', '/works', properties, {
+	answersList: true,
+	body: {
+		fields: [
+			'type',
+			'name',
+			'work_type_id',
+			'local_id',
+			'client_id',
+			'recurrence',
+			'interventions',
+			'procedures',
+			'auto_schedule',
+			'reminder_rules',
+			'sla_rules',
+			'work_notifications',
+		],
+		collections: ['additionalFields'],
+		schema: workSchema,
 	},
-};
+});
