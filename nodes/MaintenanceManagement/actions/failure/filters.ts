@@ -2,10 +2,9 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { choices } from '../../helpers/choices';
-import { relationOptions } from '../shared/properties';
 
 /** The relations a work order list can include (`expanded`). */
-export const FAILURE_RELATIONS = relationOptions(['assignees', 'eventsPlanned']);
+export const FAILURE_RELATIONS = ['assignees', 'eventsPlanned'];
 
 export const FAILURE_STATUSES = choices({
 	WAITING_APPROVAL: 'Waiting Approval',

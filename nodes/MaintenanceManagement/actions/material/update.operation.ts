@@ -3,12 +3,7 @@ import { z } from 'zod';
 
 import { lazy } from '../../helpers/schemas';
 import { updateFields } from '../shared/fields';
-import {
-	expandedProperty,
-	relationOptions,
-	outputProperties,
-	sendOperation,
-} from '../shared/properties';
+import { expandedProperty, outputProperties, sendOperation } from '../shared/properties';
 import { materialShape, optionalMaterialFields, requiredMaterialFields } from './fields';
 
 const properties: INodeProperties[] = [
@@ -30,7 +25,7 @@ const properties: INodeProperties[] = [
 	},
 	...requiredMaterialFields,
 	updateFields(optionalMaterialFields(true)),
-	expandedProperty(relationOptions(['material_type', 'supplier_custom_price', 'warehouse'])),
+	expandedProperty(['material_type', 'supplier_custom_price', 'warehouse']),
 	...outputProperties,
 ];
 

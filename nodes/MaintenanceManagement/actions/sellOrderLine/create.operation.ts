@@ -3,12 +3,7 @@ import { z } from 'zod';
 
 import { id, lazy, lineDescription, number, numericString, oneOf } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
-import {
-	expandedProperty,
-	relationOptions,
-	outputProperties,
-	sendOperation,
-} from '../shared/properties';
+import { expandedProperty, outputProperties, sendOperation } from '../shared/properties';
 import { checkLineType, LINE_TYPES, lineTypeProperty } from '../shared/lineRules';
 
 const properties: INodeProperties[] = [
@@ -78,7 +73,7 @@ const properties: INodeProperties[] = [
 			description: 'Percentage; 10.23 means 10.23 percent',
 		},
 	]),
-	expandedProperty(relationOptions(['cost_center', 'material', 'other_cost'])),
+	expandedProperty(['cost_center', 'material', 'other_cost']),
 	...outputProperties,
 ];
 

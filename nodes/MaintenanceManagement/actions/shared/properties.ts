@@ -97,12 +97,12 @@ export const outputProperties: INodeProperties[] = [
 	},
 ];
 
-/** Builds the `expanded` multi-select from the relations the spec names for an endpoint. */
-export const expandedProperty = (relations: INodePropertyOptions[]): INodeProperties => ({
+/** Builds the `expanded` multi-select from the relation names the spec gives for an endpoint. */
+export const expandedProperty = (relations: string[]): INodeProperties => ({
 	displayName: 'Include Related (Expanded)',
 	name: 'expanded',
 	type: 'multiOptions',
-	options: relations,
+	options: relationOptions(relations),
 	default: [],
 	description:
 		'Related records to include in the answer; in simplified output, each is nested under its relation name',
@@ -199,7 +199,8 @@ export function listOperation(
 	path: string,
 	extra: {
 		filters?: INodeProperties[];
-		expanded?: INodePropertyOptions[];
+		/** The relation names `expanded` offers. */
+		expanded?: string[];
 		notice?: INodeProperties;
 		/** Checks the filters before anything is sent. */
 		querySchema?: Endpoint['querySchema'];
@@ -248,7 +249,7 @@ export const sendOperation = (
 });
 
 /** Turns API relation names into multi-select options with readable names. */
-export const relationOptions = (names: string[]): INodePropertyOptions[] =>
+const relationOptions = (names: string[]): INodePropertyOptions[] =>
 	names
 		.map((value) => ({
 			name: value
