@@ -2,12 +2,12 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { runNode } from '../helpers/harness';
-import { everyPageWithQuery } from '../helpers/resource';
-import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
+import { everyPageWithQuery, ResourceFixture } from '../helpers/resource';
+import type { RunAgainst } from '../helpers/sandbox';
 import type { OperationName } from '../../../nodes/MaintenanceManagement/actions/resources';
 
 const node = new MaintenanceManagement();
-const fixture = new SandboxFixture();
+const fixture = new ResourceFixture('failure');
 
 /**
  * Seeded work orders (48 by default): order i has status
@@ -15,10 +15,6 @@ const fixture = new SandboxFixture();
  * so 32 of the 48 are open; order i is assigned operator (i % 10) + 1.
  */
 const OPEN = ['WAITING_APPROVAL', 'WAITING_RESOLUTION', 'IN_RESOLUTION', 'PAUSED'];
-
-beforeAll(async () => await fixture.start());
-afterAll(async () => await fixture.stop());
-beforeEach(async () => await fixture.reset());
 
 const run = (
 	operation: OperationName<'failure'>,
@@ -69,25 +65,10 @@ describe('Work Order (Failure): the operation selector', () => {
 
 describe('Work Order (Failure): Get Many', () => {
 	it('sends GET /failures with page and the default limit of 50, one simplified item per work order', async () => {
-		const { output, error, requests } = await run('getAll');
-		expect(error).toBeUndefined();
-		expect(requests).toHaveLength(1);
-		const logged = await fixture.requests();
-		expect(logged).toEqual([
-			expect.objectContaining({
-				method: 'GET',
-				path: '/failures',
-				query: { page: '1', limit: '50' },
-				body: null,
-				status: 200,
-				env: 'sandbox',
-			}),
-		]);
-		expect(output).toHaveLength(48);
+		const output = await fixture.expectFirstPage(await run('getAll'), '/failures', 48);
 		expect(output.map((item) => item.json.code)).toEqual(
 			Array.from({ length: 48 }, (_, i) => `WO-${i + 1}`),
 		);
-		output.forEach((item) => expect(item.pairedItem).toEqual({ item: 0 }));
 		expect(output[2].json).toMatchObject({
 			id: '3',
 			type: 'failure',

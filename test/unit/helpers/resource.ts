@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 
@@ -69,6 +69,22 @@ export class ResourceFixture<R extends ResourceName = ResourceName> extends Sand
 		if ('body' in expected) expect(logged[0].body).toEqual(body);
 		result.output?.forEach((item) => expect(item.pairedItem).toEqual({ item: 0 }));
 		return logged[0];
+	}
+
+	/**
+	 * Checks that a Get Many run with the defaults asked for the first page of 50 records at `path`, and
+	 * output `count` items, each paired with the one input item. Returns the output.
+	 */
+	async expectFirstPage(result: Ran, path: string, count: number): Promise<INodeExecutionData[]> {
+		await this.expectSent(result, {
+			method: 'GET',
+			path,
+			query: { page: '1', limit: '50' },
+			body: null,
+			status: 200,
+		});
+		expect(result.output).toHaveLength(count);
+		return result.output ?? [];
 	}
 
 	/** Checks that the run succeeded with the one request it sent carrying this body. */
