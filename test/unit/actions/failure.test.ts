@@ -22,17 +22,6 @@ const run = (
 	options: RunAgainst = {},
 ) => fixture.run({ resource: 'failure', operation, ...parameters }, options);
 
-const propertyOf = (operation: OperationName<'failure'>, name: string): INodeProperties => {
-	const found = node.description.properties.find(
-		(p) =>
-			p.name === name &&
-			p.displayOptions?.show?.resource?.includes('failure') &&
-			p.displayOptions?.show?.operation?.includes(operation),
-	);
-	if (!found) throw new Error(`no property ${name} for failure ${operation}`);
-	return found;
-};
-
 describe('Work Order (Failure): the operation selector', () => {
 	it('offers Get Many and Get Many Open with their action labels', () => {
 		const selector = node.description.properties.find(
@@ -55,7 +44,7 @@ describe('Work Order (Failure): the operation selector', () => {
 	it('offers exactly the relations the spec expands, on both lists', () => {
 		for (const operation of ['getAll', 'getAllOpen'] as const) {
 			expect(
-				(propertyOf(operation, 'expanded').options ?? []).map(
+				(fixture.property(operation, 'expanded').options ?? []).map(
 					(o) => (o as { value: string }).value,
 				),
 			).toEqual(['assignees', 'eventsPlanned']);
@@ -164,7 +153,7 @@ describe('Work Order (Failure): Get Many with named filters', () => {
 	});
 
 	it("offers the filters in users' words, sorted by name, with the API name in each description", () => {
-		const options = (propertyOf('getAll', 'filters').options ?? []) as INodeProperties[];
+		const options = (fixture.property('getAll', 'filters').options ?? []) as INodeProperties[];
 		const names = options.map((o) => o.displayName);
 		expect(names).toEqual([...names].sort());
 		expect(names).toEqual(
@@ -270,7 +259,7 @@ describe('Work Order (Failure): Get Many Open', () => {
 	});
 
 	it('offers one location filter, clearly named, and lists the spec statuses sorted by name', () => {
-		const options = (propertyOf('getAllOpen', 'filters').options ?? []) as INodeProperties[];
+		const options = (fixture.property('getAllOpen', 'filters').options ?? []) as INodeProperties[];
 		expect(options.map((o) => o.name).sort()).toEqual(
 			[
 				'approved_date',

@@ -3,7 +3,6 @@ import type { INodeProperties } from 'n8n-workflow';
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { expr, loadOptionsContext, type SentRequest } from '../helpers/harness';
 import { expectEachPaired, ResourceFixture } from '../helpers/resource';
-import type { OperationName } from '../../../nodes/MaintenanceManagement/actions/resources';
 
 const node = new MaintenanceManagement();
 const fixture = new ResourceFixture('supplier');
@@ -20,17 +19,6 @@ const fromList = (value: string) => ({
 const getAll = fixture.operation('getAll');
 const update = fixture.operation('update', { supplier: byId('2') });
 const stored = async (id: string) => await fixture.stored('suppliers', id);
-
-const propertyOf = (operation: OperationName<'supplier'>, name: string): INodeProperties => {
-	const found = node.description.properties.find(
-		(p) =>
-			p.name === name &&
-			p.displayOptions?.show?.resource?.includes('supplier') &&
-			p.displayOptions?.show?.operation?.includes(operation),
-	);
-	if (!found) throw new Error(`no property ${name} for supplier ${operation}`);
-	return found;
-};
 
 describe('Supplier: the UI', () => {
 	it('offers Get Many and Update, and warns in the Update description that contacts replace the list', () => {
@@ -54,21 +42,21 @@ describe('Supplier: the UI', () => {
 
 	it('lists the six relations of the spec in expanded', () => {
 		expect(
-			(propertyOf('getAll', 'expanded').options ?? [])
+			(fixture.property('getAll', 'expanded').options ?? [])
 				.map((o) => (o as { value: string }).value)
 				.sort(),
 		).toEqual(['categories', 'contacts', 'files', 'handshake', 'invite', 'services']);
 	});
 
 	it('picks the supplier from the searchable list or by ID, and offers every body field of the spec', () => {
-		const locator = propertyOf('update', 'supplier');
+		const locator = fixture.property('update', 'supplier');
 		expect(locator).toMatchObject({ type: 'resourceLocator', required: true });
 		expect(locator.modes?.map((m) => m.name)).toEqual(['list', 'id']);
 		expect(locator.modes?.[0].typeOptions).toEqual({
 			searchListMethod: 'searchSuppliers',
 			searchable: true,
 		});
-		const fields = (propertyOf('update', 'updateFields').options ?? []) as INodeProperties[];
+		const fields = (fixture.property('update', 'updateFields').options ?? []) as INodeProperties[];
 		expect(fields.map((f) => f.name).sort()).toEqual(
 			[
 				'add_to_market',

@@ -41,6 +41,18 @@ export class ResourceFixture<R extends ResourceName = ResourceName> extends Sand
 		);
 	}
 
+	/** A property of one of the resource's operations, as the editor shows it; throws when it has none. */
+	property(operation: OperationName<R>, name: string): INodeProperties {
+		const found = new MaintenanceManagement().description.properties.find(
+			(p) =>
+				p.name === name &&
+				p.displayOptions?.show?.resource?.includes(this.resource) &&
+				p.displayOptions?.show?.operation?.includes(operation),
+		);
+		if (!found) throw new Error(`no property ${name} for ${this.resource} ${operation}`);
+		return found;
+	}
+
 	/** A runner for one operation of the resource, with parameters every call of it shares. */
 	operation(operation: OperationName<R>, defaults: Record<string, unknown> = {}): Operation {
 		return async (parameters = {}, options = {}) =>
