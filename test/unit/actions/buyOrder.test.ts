@@ -2,7 +2,7 @@ import type { INodeListSearchResult } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { expr, fromInput, loadOptionsContext, type SentRequest } from '../helpers/harness';
-import { everyPageWithQuery, expectEachPaired, ResourceFixture } from '../helpers/resource';
+import { everyPageWithQuery, expectItems, ResourceFixture } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
 const fixture = new ResourceFixture('buyOrder');
@@ -386,13 +386,12 @@ describe('Buy Order: Update', () => {
 				],
 			},
 		);
-		expectEachPaired({ output, error }, 4);
-		expect(output[0].json).toMatchObject({ id: '1', external_sale_id: 'E-1' });
-		expect(output[1].json.error).toBe(
+		expectItems({ output, error }, [
+			{ id: '1', external_sale_id: 'E-1' },
 			'Buy order 99999 was not found (404). Check the ID, or list buy orders to find it.',
-		);
-		expect(output[2].json.error).toMatch(/item 3: "related_to_id"/);
-		expect(output[3].json).toMatchObject({ id: '4', external_sale_id: 'E-4' });
+			/item 3: "related_to_id"/,
+			{ id: '4', external_sale_id: 'E-4' },
+		]);
 		expect((await fixture.requests()).map((r) => r.path)).toEqual([
 			'/sales/buy-orders/1',
 			'/sales/buy-orders/99999',

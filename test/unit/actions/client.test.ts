@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { expr } from '../helpers/harness';
-import { expectEachPaired, ResourceFixture } from '../helpers/resource';
+import { expectItems, ResourceFixture } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
 const fixture = new ResourceFixture('client');
@@ -166,16 +166,15 @@ describe('Client: API errors', () => {
 				],
 			},
 		);
-		expectEachPaired({ output, error }, 4);
-		expect(output[0].json).toMatchObject({ id: '2', type: 'client' });
-		expect(output[1].json.error).toMatch(/"contact_ids\[0\]"/);
-		expect(output[2].json.error).toBe(
+		expectItems({ output, error }, [
+			{ id: '2', type: 'client' },
+			/"contact_ids\[0\]"/,
 			'Client 999 was not found (404). Check the ID in the service.',
-		);
-		expect(output[3].json).toMatchObject({
-			id: '4',
-			contacts: [expect.objectContaining({ id: '2' }), expect.objectContaining({ id: '3' })],
-		});
+			{
+				id: '4',
+				contacts: [expect.objectContaining({ id: '2' }), expect.objectContaining({ id: '3' })],
+			},
+		]);
 		expect((await fixture.requests()).map((r) => r.path)).toEqual([
 			'/clients/2/contacts',
 			'/clients/999/contacts',

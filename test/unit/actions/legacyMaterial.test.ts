@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { expr } from '../helpers/harness';
-import { expectEachPaired, ResourceFixture } from '../helpers/resource';
+import { expectItems, ResourceFixture } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
 const fixture = new ResourceFixture('legacyMaterial');
@@ -164,13 +164,12 @@ describe('Legacy Material: Create (Deprecated)', () => {
 				items: [{ code: 'N-1' }, { code: ' ' }, { code: 'LM-2' }, { code: 'N-4' }],
 			},
 		);
-		expectEachPaired({ output, error }, 4);
-		expect(output[0].json).toMatchObject({ type: 'material', code: 'N-1' });
-		expect(output[1].json.error).toMatch(/item 2: "code" \(Code\) must not be empty/);
-		expect(output[2].json.error).toBe(
+		expectItems({ output, error }, [
+			{ type: 'material', code: 'N-1' },
+			/item 2: "code" \(Code\) must not be empty/,
 			'Property validation error. code: This code is already used. Correct code and try again.',
-		);
-		expect(output[3].json).toMatchObject({ type: 'material', code: 'N-4' });
+			{ type: 'material', code: 'N-4' },
+		]);
 		expect((await fixture.requests()).map((r) => (r.body as IDataObject).code)).toEqual([
 			'N-1',
 			'LM-2',

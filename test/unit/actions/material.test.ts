@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { expr } from '../helpers/harness';
-import { expectEachPaired, ResourceFixture } from '../helpers/resource';
+import { expectItems, ResourceFixture } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
 const fixture = new ResourceFixture('material');
@@ -118,10 +118,11 @@ describe('Material: Create', () => {
 			{ code: '={{ $json.code }}' },
 			{ items: [{ code: 'C-1' }, { code: '  ' }, { code: 'C-3' }], continueOnFail: true },
 		);
-		expectEachPaired({ output, error }, 3);
-		expect(output[0].json).toMatchObject({ code: 'C-1' });
-		expect(output[1].json.error).toMatch(/item 2: "code" \(Code\) must not be empty/);
-		expect(output[2].json).toMatchObject({ code: 'C-3' });
+		expectItems({ output, error }, [
+			{ code: 'C-1' },
+			/item 2: "code" \(Code\) must not be empty/,
+			{ code: 'C-3' },
+		]);
 		expect((await fixture.requests()).map((r) => (r.body as IDataObject).code)).toEqual([
 			'C-1',
 			'C-3',

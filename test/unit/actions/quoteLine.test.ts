@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { expr } from '../helpers/harness';
-import { expectEachPaired, ResourceFixture } from '../helpers/resource';
+import { expectItems, ResourceFixture } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
 const fixture = new ResourceFixture('quoteLine');
@@ -146,13 +146,12 @@ describe('Quote Line: Create', () => {
 				],
 			},
 		);
-		expectEachPaired({ output, error }, 4);
-		expect(output[0].json).toMatchObject({ type: 'quote_line', description: 'A' });
-		expect(output[1].json.error).toMatch(/item 2: "description"/);
-		expect(output[2].json.error).toBe(
+		expectItems({ output, error }, [
+			{ type: 'quote_line', description: 'A' },
+			/item 2: "description"/,
 			'Quote 999 was not found (404). Check the ID in the service.',
-		);
-		expect(output[3].json).toMatchObject({ type: 'quote_line', description: 'D' });
+			{ type: 'quote_line', description: 'D' },
+		]);
 		expect((await fixture.requests()).map((r) => r.path)).toEqual([
 			'/sales/quotes/1/lines',
 			'/sales/quotes/999/lines',

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { expectEachPaired, ResourceFixture } from '../helpers/resource';
+import { expectItems, ResourceFixture } from '../helpers/resource';
 
 const fixture = new ResourceFixture('stockTransaction');
 
@@ -616,13 +616,12 @@ describe('Stock Transaction: Transfer', () => {
 				continueOnFail: true,
 			},
 		);
-		expectEachPaired({ output, error }, 4);
-		expect(output[0].json).toMatchObject({ action: 'TRANSFER_STOCK' });
-		expect(output[1].json.error).toMatch(
+		expectItems({ output, error }, [
+			{ action: 'TRANSFER_STOCK' },
 			/item 2: "warehouse_to_id" \(To Warehouse ID\) must differ/,
-		);
-		expect(output[2].json).toMatchObject({ action: 'TRANSFER_STOCK' });
-		expect(output[3].json.error).toMatch(/Not enough stock in the origin warehouse/);
+			{ action: 'TRANSFER_STOCK' },
+			/Not enough stock in the origin warehouse/,
+		]);
 		expect((await fixture.requests()).map((r) => r.status)).toEqual([201, 201, 400]);
 		expect(await stock(1, 7)).toBe(SEEDED - 12);
 		expect(await stock(2, 7)).toBe(SEEDED + 5);

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { expr, loadOptionsContext, type SentRequest } from '../helpers/harness';
-import { expectEachPaired, ResourceFixture } from '../helpers/resource';
+import { expectItems, ResourceFixture } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
 const fixture = new ResourceFixture('supplier');
@@ -284,13 +284,12 @@ describe('Supplier: Update errors and items', () => {
 				],
 			},
 		);
-		expectEachPaired({ output, error }, 4);
-		expect(output[0].json).toMatchObject({ id: '2', city: 'Porto' });
-		expect(output[1].json.error).toMatch(/"city"/);
-		expect(output[2].json.error).toBe(
+		expectItems({ output, error }, [
+			{ id: '2', city: 'Porto' },
+			/"city"/,
 			'Supplier 999 was not found (404). Check the ID, or list suppliers to find it.',
-		);
-		expect(output[3].json).toMatchObject({ id: '4', city: 'Braga' });
+			{ id: '4', city: 'Braga' },
+		]);
 		expect((await fixture.requests()).map((r) => r.path)).toEqual([
 			'/suppliers/2',
 			'/suppliers/999',

@@ -151,6 +151,21 @@ export function expectEachPaired(result: Ran, count: number): void {
 	);
 }
 
+/**
+ * Checks a run over several items (as with Continue On Fail): output item i is paired with input item i
+ * and is what `expected[i]` says: fields it has (an object), or the error it carries (a pattern, or the
+ * exact text).
+ */
+export function expectItems(result: Ran, expected: Array<IDataObject | RegExp | string>): void {
+	expectEachPaired(result, expected.length);
+	expected.forEach((item, index) => {
+		const json = result.output?.[index].json;
+		if (item instanceof RegExp) expect(json?.error).toMatch(item);
+		else if (typeof item === 'string') expect(json?.error).toBe(item);
+		else expect(json).toMatchObject(item);
+	});
+}
+
 /** Get Many parameters that read every page with the Query Parameters option set to these pairs. */
 export const everyPageWithQuery = (query: Record<string, string>): Record<string, unknown> => ({
 	returnAll: true,
