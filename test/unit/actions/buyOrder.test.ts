@@ -277,7 +277,7 @@ describe('Buy Order: Update', () => {
 		expect((await stored(RECEIVED_PARTIALLY)).supplier_id).toBe(2);
 	});
 
-	it.each<[string, Record<string, unknown>, RegExp]>([
+	fixture.itRefuses(update, [
 		[
 			'Related To Type without Related To ID',
 			{ updateFields: { related_to_type: 'FAILURE' } },
@@ -338,9 +338,7 @@ describe('Buy Order: Update', () => {
 			{ buyOrderId: byId(expr(' ')), updateFields: { description: 'x' } },
 			/"Buy Order" is empty/,
 		],
-	])('rejects %s before sending anything', async (_label, parameters, message) => {
-		await fixture.expectRefused(await update(parameters), message);
-	});
+	]);
 
 	it('names the item index in a validation error', async () => {
 		const { error } = await update(

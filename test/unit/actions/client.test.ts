@@ -124,12 +124,7 @@ describe('Client: Sync Contacts is checked before sending', () => {
 		['no client ID', { client: '  ', contact_ids: '1' }, /"Client ID" is empty/],
 	];
 
-	it.each(BAD)(
-		'refuses %s, naming the field, and sends nothing',
-		async (_label, parameters, message) => {
-			await fixture.expectRefused(await sync(parameters), message);
-		},
-	);
+	fixture.itRefuses(sync, BAD);
 });
 
 describe('Client: API errors', () => {

@@ -186,12 +186,7 @@ describe('Contact: checked before sending', () => {
 		],
 	];
 
-	it.each(BAD)(
-		'refuses %s, naming the field, and sends nothing',
-		async (_label, parameters, message) => {
-			await fixture.expectRefused(await checkOrCreate(parameters), message, 1);
-		},
-	);
+	fixture.itRefuses(checkOrCreate, BAD, 1);
 });
 
 describe('Contact: errors and items', () => {

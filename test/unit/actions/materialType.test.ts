@@ -77,14 +77,20 @@ describe('Material Type: Create', () => {
 		expect(material.output[0].json).toMatchObject({ material_type_id: String(typeId) });
 	});
 
-	it.each<[string, Record<string, unknown>, RegExp]>([
-		['an empty name', { name: expr('') }, /"name" \(Name\)/],
-		['a name of spaces', { name: '   ' }, /"name" \(Name\) must not be empty/],
-		['no parent folder', { parent_id: expr('') }, /"parent_id" \(Parent ID\)/],
-		['a code of spaces', { additionalFields: { code: '  ' } }, /"code" \(Code\) must not be empty/],
-	])('rejects %s before sending anything', async (_label, parameters, message) => {
-		await fixture.expectRefused(await create(parameters), message, 1);
-	});
+	fixture.itRefuses(
+		create,
+		[
+			['an empty name', { name: expr('') }, /"name" \(Name\)/],
+			['a name of spaces', { name: '   ' }, /"name" \(Name\) must not be empty/],
+			['no parent folder', { parent_id: expr('') }, /"parent_id" \(Parent ID\)/],
+			[
+				'a code of spaces',
+				{ additionalFields: { code: '  ' } },
+				/"code" \(Code\) must not be empty/,
+			],
+		],
+		1,
+	);
 
 	it('surfaces the API 400 for a code already in use', async () => {
 		const { error } = await create({ additionalFields: { code: 'MT-2' } });

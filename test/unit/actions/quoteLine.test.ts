@@ -64,7 +64,7 @@ describe('Quote Line: Create', () => {
 		expect(type?.description).toMatch(/does not list the values it accepts/);
 	});
 
-	it.each<[string, Record<string, unknown>, RegExp]>([
+	fixture.itRefuses(create, [
 		[
 			'a SERVICE line without a description',
 			{ additionalFields: { quantity: 1 } },
@@ -120,9 +120,7 @@ describe('Quote Line: Create', () => {
 			{ quoteId: expr(''), additionalFields: { description: 'x' } },
 			/"Quote ID" is empty/,
 		],
-	])('rejects %s before sending anything', async (_label, parameters, message) => {
-		await fixture.expectRefused(await create(parameters), message);
-	});
+	]);
 
 	it('surfaces Resource not found for an unknown quote', async () => {
 		const { error } = await create({ quoteId: '999', additionalFields: { description: 'x' } });

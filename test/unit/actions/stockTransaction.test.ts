@@ -555,33 +555,39 @@ describe('Stock Transaction: Transfer', () => {
 		expect(await stock(4, 9)).toBe(SEEDED + 5);
 	});
 
-	it.each<[string, Record<string, unknown>, RegExp]>([
+	fixture.itRefuses(
+		transfer,
 		[
-			'the same warehouse on both ends',
-			{ warehouse_to_id: 1 },
-			/"warehouse_to_id" \(To Warehouse ID\) must differ from From Warehouse ID/,
+			[
+				'the same warehouse on both ends',
+				{ warehouse_to_id: 1 },
+				/"warehouse_to_id" \(To Warehouse ID\) must differ from From Warehouse ID/,
+			],
+			[
+				'the same warehouse, once as text',
+				{ warehouse_from_id: '2', warehouse_to_id: 2 },
+				/"warehouse_to_id" \(To Warehouse ID\) must differ/,
+			],
+			[
+				'no origin warehouse',
+				{ warehouse_from_id: 0 },
+				/"warehouse_from_id" \(From Warehouse ID\) must be a positive ID/,
+			],
+			['no material', { material_id: 0 }, /"material_id" \(Material ID\) must be a positive ID/],
+			['a quantity of 0', { quantity: 0 }, /"quantity" \(Quantity\) must be more than 0/],
+			[
+				'a fractional quantity',
+				{ quantity: 2.5 },
+				/"quantity" \(Quantity\) must be a whole number/,
+			],
+			[
+				'a quantity that is not a number',
+				{ quantity: 'ten' },
+				/"quantity" \(Quantity\) must be a whole number/,
+			],
 		],
-		[
-			'the same warehouse, once as text',
-			{ warehouse_from_id: '2', warehouse_to_id: 2 },
-			/"warehouse_to_id" \(To Warehouse ID\) must differ/,
-		],
-		[
-			'no origin warehouse',
-			{ warehouse_from_id: 0 },
-			/"warehouse_from_id" \(From Warehouse ID\) must be a positive ID/,
-		],
-		['no material', { material_id: 0 }, /"material_id" \(Material ID\) must be a positive ID/],
-		['a quantity of 0', { quantity: 0 }, /"quantity" \(Quantity\) must be more than 0/],
-		['a fractional quantity', { quantity: 2.5 }, /"quantity" \(Quantity\) must be a whole number/],
-		[
-			'a quantity that is not a number',
-			{ quantity: 'ten' },
-			/"quantity" \(Quantity\) must be a whole number/,
-		],
-	])('rejects %s before sending anything', async (_label, parameters, message) => {
-		await fixture.expectRefused(await transfer(parameters), message, 1);
-	});
+		1,
+	);
 
 	it('surfaces the API 400 when the origin lacks the stock, and moves nothing', async () => {
 		const { error } = await transfer({ quantity: SEEDED + 1 });

@@ -233,12 +233,7 @@ describe('Supplier: Update is checked before sending', () => {
 		],
 	];
 
-	it.each(BAD)(
-		'refuses %s, naming the field, and sends nothing',
-		async (_label, parameters, message) => {
-			await fixture.expectRefused(await update(parameters), message);
-		},
-	);
+	fixture.itRefuses(update, BAD);
 });
 
 describe('Supplier: Update errors and items', () => {

@@ -116,6 +116,20 @@ export class ResourceFixture<R extends ResourceName = ResourceName> extends Sand
 		expect(await this.requests()).toHaveLength(0);
 	}
 
+	/**
+	 * One test per case: the operation refuses the parameters with a message matching the case's and sends
+	 * nothing; with `item`, the message names that input item (counted from 1).
+	 */
+	itRefuses(
+		run: Operation,
+		cases: Array<[label: string, parameters: Record<string, unknown>, message: RegExp]>,
+		item?: number,
+	): void {
+		it.each(cases)('refuses %s before sending anything', async (_label, parameters, message) => {
+			await this.expectRefused(await run(parameters), message, item);
+		});
+	}
+
 	/** Checks the API's 403 for the read-only token: one request, the message and no token in the error. */
 	expectUnauthorized(result: RunResult): void {
 		expect(result.requests).toHaveLength(1);
