@@ -2,18 +2,9 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { id, integer, lazy, lineDescription, oneOf } from '../../helpers/schemas';
-import { additionalFields } from '../shared/fields';
+import { additionalFields, wholeNumber } from '../shared/fields';
 import { outputProperties, sendOperation } from '../shared/properties';
 import { checkLineType, LINE_TYPES, lineTypeProperty } from '../shared/lineRules';
-
-const whole = (displayName: string, name: string, description?: string): INodeProperties => ({
-	displayName,
-	name,
-	type: 'number',
-	typeOptions: { numberPrecision: 0 },
-	default: 0,
-	...(description ? { description } : {}),
-});
 
 const properties: INodeProperties[] = [
 	{
@@ -36,12 +27,12 @@ const properties: INodeProperties[] = [
 			default: '',
 			description: 'Required for SERVICE lines',
 		},
-		whole('Discount (%)', 'discount', 'Whole-number percentage'),
-		whole('Material ID', 'material_id', 'Required for MATERIAL lines'),
+		wholeNumber('Discount (%)', 'discount', 'Whole-number percentage'),
+		wholeNumber('Material ID', 'material_id', 'Required for MATERIAL lines'),
 		{ displayName: 'Observations', name: 'observations', type: 'string', default: '' },
-		whole('Other Cost ID', 'other_cost_id', 'Required for OTHER_COST lines'),
-		whole('Quantity', 'quantity', 'Whole number of units'),
-		whole('Received Quote Request Line ID', 'received_quote_request_line_id'),
+		wholeNumber('Other Cost ID', 'other_cost_id', 'Required for OTHER_COST lines'),
+		wholeNumber('Quantity', 'quantity', 'Whole number of units'),
+		wholeNumber('Received Quote Request Line ID', 'received_quote_request_line_id'),
 		{
 			displayName: 'Received Quote Request Line UUID',
 			name: 'received_quote_request_line_uuid',
@@ -49,8 +40,8 @@ const properties: INodeProperties[] = [
 			default: '',
 		},
 		{ displayName: 'Unit', name: 'unit', type: 'string', default: '' },
-		whole('Unit Price', 'unit_price', 'Whole number, as the API expects for quote lines'),
-		whole('VAT (%)', 'vat', 'Whole-number percentage'),
+		wholeNumber('Unit Price', 'unit_price', 'Whole number, as the API expects for quote lines'),
+		wholeNumber('VAT (%)', 'vat', 'Whole-number percentage'),
 	]),
 	...outputProperties,
 ];

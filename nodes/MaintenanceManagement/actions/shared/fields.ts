@@ -27,6 +27,21 @@ export const updateFields = (options: INodeProperties[]): INodeProperties => ({
 	options,
 });
 
+/** A whole-number field, 0 unless told otherwise. */
+export const wholeNumber = (
+	displayName: string,
+	name: string,
+	description?: string,
+	defaultValue = 0,
+): INodeProperties => ({
+	displayName,
+	name,
+	type: 'number',
+	typeOptions: { numberPrecision: 0 },
+	default: defaultValue,
+	...(description ? { description } : {}),
+});
+
 /** The word null (any case, spaces around it ignored): send null, which the API takes to clear the field. */
 export const toNull = (value: unknown): unknown =>
 	typeof value === 'string' && value.trim().toLowerCase() === 'null' ? null : value;

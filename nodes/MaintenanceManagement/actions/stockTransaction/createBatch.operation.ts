@@ -12,7 +12,7 @@ import { itemNumber } from '../../helpers/input';
 import { id, integer, lazy, oneOf } from '../../helpers/schemas';
 import { toItems } from '../../helpers/simplify';
 import { recordsOf } from '../../transport';
-import { additionalFields } from '../shared/fields';
+import { additionalFields, wholeNumber } from '../shared/fields';
 import { outputProperties, sendOperation } from '../shared/properties';
 import type { Grouping, ItemPart } from '../executor';
 import { runEndpoint, sendGrouped } from '../executor';
@@ -63,14 +63,12 @@ const properties: INodeProperties[] = [
 						default: '',
 						placeholder: 'e.g. 7',
 					},
-					{
-						displayName: 'Quantity',
-						name: 'quantity',
-						type: 'number',
-						typeOptions: { numberPrecision: 0 },
-						default: 1,
-						description: 'Whole number above 0; the action sets whether it is added or subtracted',
-					},
+					wholeNumber(
+						'Quantity',
+						'quantity',
+						'Whole number above 0; the action sets whether it is added or subtracted',
+						1,
+					),
 					{
 						displayName: 'Cost Price',
 						name: 'cost_price',
