@@ -4,7 +4,12 @@ import { z } from 'zod';
 import { id, integer, lazy, lineDescription, oneOf } from '../../helpers/schemas';
 import { additionalFields, wholeNumber } from '../shared/fields';
 import { outputProperties, sendOperation } from '../shared/properties';
-import { checkLineType, LINE_TYPES, lineTypeProperty } from '../shared/lineRules';
+import {
+	checkLineType,
+	LINE_TYPES,
+	lineDescriptionProperty,
+	lineTypeProperty,
+} from '../shared/lineRules';
 
 const properties: INodeProperties[] = [
 	{
@@ -20,13 +25,7 @@ const properties: INodeProperties[] = [
 		'What the line quotes. The API does not list the values it accepts for a new quote line; these are the types its quote lines carry.',
 	),
 	additionalFields([
-		{
-			displayName: 'Description',
-			name: 'description',
-			type: 'string',
-			default: '',
-			description: 'Required for SERVICE lines',
-		},
+		lineDescriptionProperty,
 		wholeNumber('Discount (%)', 'discount', 'Whole-number percentage'),
 		wholeNumber('Material ID', 'material_id', 'Required for MATERIAL lines'),
 		{ displayName: 'Observations', name: 'observations', type: 'string', default: '' },

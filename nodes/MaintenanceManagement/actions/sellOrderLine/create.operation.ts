@@ -4,7 +4,12 @@ import { z } from 'zod';
 import { id, lazy, lineDescription, number, numericString, oneOf } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
 import { expandedProperty, outputProperties, sendOperation } from '../shared/properties';
-import { checkLineType, LINE_TYPES, lineTypeProperty } from '../shared/lineRules';
+import {
+	checkLineType,
+	LINE_TYPES,
+	lineDescriptionProperty,
+	lineTypeProperty,
+} from '../shared/lineRules';
 
 const properties: INodeProperties[] = [
 	{
@@ -35,13 +40,7 @@ const properties: INodeProperties[] = [
 		description: 'Price of one unit, before discount and VAT',
 	},
 	additionalFields([
-		{
-			displayName: 'Description',
-			name: 'description',
-			type: 'string',
-			default: '',
-			description: 'Required for SERVICE lines',
-		},
+		lineDescriptionProperty,
 		{
 			displayName: 'Discount (%)',
 			name: 'discount',

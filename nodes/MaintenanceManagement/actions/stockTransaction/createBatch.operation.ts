@@ -16,6 +16,7 @@ import { additionalFields, wholeNumber } from '../shared/fields';
 import { outputProperties, sendOperation } from '../shared/properties';
 import type { Grouping, ItemPart } from '../executor';
 import { runEndpoint, sendGrouped } from '../executor';
+import { materialIdProperty } from './fields';
 
 const STOCK_ACTIONS = choices({
 	WAREHOUSE_ADD: 'Add to Warehouse',
@@ -55,14 +56,7 @@ const properties: INodeProperties[] = [
 				displayName: 'Transaction',
 				name: 'items',
 				values: [
-					{
-						displayName: 'Material ID',
-						name: 'material_id',
-						type: 'string',
-						required: true,
-						default: '',
-						placeholder: 'e.g. 7',
-					},
+					materialIdProperty,
 					wholeNumber(
 						'Quantity',
 						'quantity',

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { id, integer, lazy } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
 import { outputProperties, sendOperation } from '../shared/properties';
+import { materialIdProperty } from './fields';
 
 const properties: INodeProperties[] = [
 	{
@@ -22,14 +23,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. 2',
 	},
-	{
-		displayName: 'Material ID',
-		name: 'material_id',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. 7',
-	},
+	materialIdProperty,
 	{
 		displayName: 'Quantity',
 		name: 'quantity',
