@@ -15,12 +15,12 @@ const storedContacts = async (client: string) =>
 describe('Client: the UI', () => {
 	it('offers Sync Contacts, described as setting the client contacts', () => {
 		const selector = fixture.operationSelector();
-		expect(selector?.options).toEqual([
-			expect.objectContaining({
+		fixture.expectOperations([
+			{
 				name: 'Sync Contacts',
 				value: 'syncContacts',
 				action: 'Sync the contacts of a client',
-			}),
+			},
 		]);
 		expect((selector?.options?.[0] as { description: string }).description).toMatch(
 			/^Set a client's contacts/,

@@ -46,13 +46,12 @@ const getAll = fixture.operation('getAll');
 
 describe('Planned Job Order (Scheduled Work): the UI', () => {
 	it('offers Get Many with its action label', () => {
-		const selector = fixture.operationSelector();
-		expect(selector?.options).toEqual([
-			expect.objectContaining({
+		fixture.expectOperations([
+			{
 				name: 'Get Many',
 				value: 'getAll',
 				action: 'Get many planned job orders',
-			}),
+			},
 		]);
 	});
 

@@ -46,10 +46,7 @@ const createProperties = (): INodeProperties[] =>
 
 describe('Planned Job (Work): the operation in the node', () => {
 	it('is offered as Create, with the action "Create a planned job"', () => {
-		const selector = fixture.operationSelector();
-		expect(selector?.options).toEqual([
-			expect.objectContaining({ name: 'Create', value: 'create', action: 'Create a planned job' }),
-		]);
+		fixture.expectOperations([{ name: 'Create', value: 'create', action: 'Create a planned job' }]);
 	});
 
 	it('puts the required fields on top and never asks for _type, the API constant', () => {

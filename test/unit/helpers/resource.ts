@@ -41,6 +41,13 @@ export class ResourceFixture<R extends ResourceName = ResourceName> extends Sand
 		);
 	}
 
+	/** Checks that the Operation selector offers exactly these operations, each with these fields. */
+	expectOperations(operations: Array<{ name: string; value: string; action: string }>): void {
+		expect(this.operationSelector()?.options).toEqual(
+			operations.map((operation) => expect.objectContaining(operation)),
+		);
+	}
+
 	/** A property of one of the resource's operations, as the editor shows it; throws when it has none. */
 	property(operation: OperationName<R>, name: string): INodeProperties {
 		const found = new MaintenanceManagement().description.properties.find(
