@@ -390,7 +390,7 @@ describe('Buy Order: Update', () => {
 			/item 3: "related_to_id"/,
 			{ id: '4', external_sale_id: 'E-4' },
 		]);
-		expect((await fixture.requests()).map((r) => r.path)).toEqual([
+		await fixture.expectPaths([
 			'/sales/buy-orders/1',
 			'/sales/buy-orders/99999',
 			'/sales/buy-orders/4',

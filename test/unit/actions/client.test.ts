@@ -170,7 +170,7 @@ describe('Client: API errors', () => {
 				contacts: [expect.objectContaining({ id: '2' }), expect.objectContaining({ id: '3' })],
 			},
 		]);
-		expect((await fixture.requests()).map((r) => r.path)).toEqual([
+		await fixture.expectPaths([
 			'/clients/2/contacts',
 			'/clients/999/contacts',
 			'/clients/4/contacts',

@@ -150,7 +150,7 @@ describe('Quote Line: Create', () => {
 			'Quote 999 was not found (404). Check the ID in the service.',
 			{ type: 'quote_line', description: 'D' },
 		]);
-		expect((await fixture.requests()).map((r) => r.path)).toEqual([
+		await fixture.expectPaths([
 			'/sales/quotes/1/lines',
 			'/sales/quotes/999/lines',
 			'/sales/quotes/2/lines',

@@ -258,7 +258,7 @@ describe('Stock Transaction: Create Batch', () => {
 				],
 			});
 			expect(error).toBeUndefined();
-			expect((await fixture.requests()).map((r) => r.path)).toEqual([
+			await fixture.expectPaths([
 				'/stocks/warehouses/1/stock-transactions',
 				'/stocks/warehouses/2/stock-transactions',
 				'/stocks/warehouses/1/stock-transactions',

@@ -285,11 +285,7 @@ describe('Supplier: Update errors and items', () => {
 			'Supplier 999 was not found (404). Check the ID, or list suppliers to find it.',
 			{ id: '4', city: 'Braga' },
 		]);
-		expect((await fixture.requests()).map((r) => r.path)).toEqual([
-			'/suppliers/2',
-			'/suppliers/999',
-			'/suppliers/4',
-		]);
+		await fixture.expectPaths(['/suppliers/2', '/suppliers/999', '/suppliers/4']);
 	});
 });
 

@@ -106,6 +106,11 @@ export class ResourceFixture<R extends ResourceName = ResourceName> extends Sand
 		return result.output ?? [];
 	}
 
+	/** Checks the paths of the requests the sandbox received, in order. */
+	async expectPaths(paths: string[]): Promise<void> {
+		expect((await this.requests()).map((request) => request.path)).toEqual(paths);
+	}
+
 	/** Checks that the run succeeded with the one request it sent carrying this body. */
 	async expectBody(result: Ran, body: unknown): Promise<SandboxLog> {
 		return await this.expectSent(result, { body });
