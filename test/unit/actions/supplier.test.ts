@@ -81,10 +81,7 @@ describe('Supplier: the UI', () => {
 
 describe('Supplier: Get Many', () => {
 	it('sends GET /suppliers with page and the default limit of 50, one simplified item per supplier', async () => {
-		const output = await fixture.expectFirstPage(await getAll(), '/suppliers', 24);
-		expect(output.map((item) => item.json.code)).toEqual(
-			Array.from({ length: 24 }, (_, i) => `SUP-${i + 1}`),
-		);
+		const output = await fixture.expectFirstPage(await getAll(), '/suppliers', 24, 'SUP');
 		expect(output[1].json).toMatchObject({
 			id: '2',
 			type: 'supplier',

@@ -92,9 +92,15 @@ export class ResourceFixture<R extends ResourceName = ResourceName> extends Sand
 
 	/**
 	 * Checks that a Get Many run with the defaults asked for the first page of 50 records at `path`, and
-	 * output `count` items, each paired with the one input item. Returns the output.
+	 * output `count` items, each paired with the one input item; with `codePrefix`, the seeded records in
+	 * order, coded `<prefix>-1`, `<prefix>-2`… Returns the output.
 	 */
-	async expectFirstPage(result: Ran, path: string, count: number): Promise<INodeExecutionData[]> {
+	async expectFirstPage(
+		result: Ran,
+		path: string,
+		count: number,
+		codePrefix?: string,
+	): Promise<INodeExecutionData[]> {
 		await this.expectSent(result, {
 			method: 'GET',
 			path,
@@ -103,6 +109,10 @@ export class ResourceFixture<R extends ResourceName = ResourceName> extends Sand
 			status: 200,
 		});
 		expect(result.output).toHaveLength(count);
+		if (codePrefix)
+			expect(result.output?.map((item) => item.json.code)).toEqual(
+				Array.from({ length: count }, (_, i) => `${codePrefix}-${i + 1}`),
+			);
 		return result.output ?? [];
 	}
 
