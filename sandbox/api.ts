@@ -705,43 +705,60 @@ const route = (method: string, pattern: string, handler: Handler): Route => ({
 	handler,
 });
 
-/** A paginated collection answered from the store (see `list`). */
-const listRoute = (
-	pattern: string,
-	pick: Parameters<typeof list>[0],
-	options?: Parameters<typeof list>[1],
-): Route => route('GET', pattern, list(pick, options));
-
 export const ROUTES: Route[] = [
-	listRoute('/locations', (s) => s.locations.items, { extra: withAssets }),
+	route(
+		'GET',
+		'/locations',
+		list((s) => s.locations.items, { extra: withAssets }),
+	),
 	route('GET', '/locations/{id}', ({ store, params, query }) => {
 		const location = find(store.locations.byId, params.id);
 		const extra = withAssets(store, query);
 		return ok({ data: view(location, extra?.(location)) });
 	}),
 	route('PATCH', '/locations', updateLocations),
-	listRoute('/failures', (s) => s.failures.items, { relations: failureRelations }),
-	listRoute('/failures/open', (s) => s.failures.items, {
-		where: (r) => OPEN.has(r.attributes.status as string),
-		plain: [
-			'approved_date',
-			'completed_date',
-			'failure_id',
-			'last_status_change_date',
-			'local_id',
-			'problem_id',
-			'start_date',
-			'status',
-		],
-		relations: failureRelations,
-	}),
+	route(
+		'GET',
+		'/failures',
+		list((s) => s.failures.items, { relations: failureRelations }),
+	),
+	route(
+		'GET',
+		'/failures/open',
+		list((s) => s.failures.items, {
+			where: (r) => OPEN.has(r.attributes.status as string),
+			plain: [
+				'approved_date',
+				'completed_date',
+				'failure_id',
+				'last_status_change_date',
+				'local_id',
+				'problem_id',
+				'start_date',
+				'status',
+			],
+			relations: failureRelations,
+		}),
+	),
 	route('POST', '/works', createWork),
-	listRoute('/works/scheduled', (s) => s.scheduledWorks.items, { relations: scheduledRelations }),
+	route(
+		'GET',
+		'/works/scheduled',
+		list((s) => s.scheduledWorks.items, { relations: scheduledRelations }),
+	),
 	route('POST', '/clients/{client}/contacts', syncContacts),
 	route('POST', '/contacts', checkContact),
-	listRoute('/suppliers', (s) => s.suppliers.items, { relations: supplierRelations }),
+	route(
+		'GET',
+		'/suppliers',
+		list((s) => s.suppliers.items, { relations: supplierRelations }),
+	),
 	route('PATCH', '/suppliers/{supplier}', updateSupplier),
-	listRoute('/sales/buy-orders', (s) => s.buyOrders.items),
+	route(
+		'GET',
+		'/sales/buy-orders',
+		list((s) => s.buyOrders.items),
+	),
 	route('PATCH', '/sales/buy-orders/{buy-order-id}', updateBuyOrder),
 	route('POST', '/sales/sell-orders/{sellOrderId}/lines', createSellOrderLine),
 	route('POST', '/sales/quotes/{id}/lines', createQuoteLine),
@@ -753,7 +770,11 @@ export const ROUTES: Route[] = [
 	route('POST', '/stocks/material-types', createMaterialType),
 	route('POST', '/stocks/warehouses/{warehouseId}/stock-transactions', stockBatch),
 	route('POST', '/stocks/stock-transactions/transfer', transfer),
-	listRoute('/stock-movements', (s) => s.stockMovements.items),
+	route(
+		'GET',
+		'/stock-movements',
+		list((s) => s.stockMovements.items),
+	),
 ];
 
 /** The collection endpoints, by path without the leading slash: the keys of page-size caps. */
