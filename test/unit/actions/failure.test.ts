@@ -24,20 +24,9 @@ const run = (
 
 describe('Work Order (Failure): the operation selector', () => {
 	it('offers Get Many and Get Many Open with their action labels', () => {
-		const selector = node.description.properties.find(
-			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes('failure'),
-		);
-		expect(selector?.options).toEqual([
-			expect.objectContaining({
-				name: 'Get Many',
-				value: 'getAll',
-				action: 'Get many work orders',
-			}),
-			expect.objectContaining({
-				name: 'Get Many Open',
-				value: 'getAllOpen',
-				action: 'Get many open work orders',
-			}),
+		fixture.expectOperations([
+			{ name: 'Get Many', value: 'getAll', action: 'Get many work orders' },
+			{ name: 'Get Many Open', value: 'getAllOpen', action: 'Get many open work orders' },
 		]);
 	});
 
