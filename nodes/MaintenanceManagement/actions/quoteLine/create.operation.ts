@@ -2,14 +2,9 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { id, integer, lazy, lineDescription, oneOf } from '../../helpers/schemas';
-import { additionalFields, wholeNumber } from '../shared/fields';
+import { additionalFields, lineDescriptionProperty, wholeNumber } from '../shared/fields';
 import { outputProperties, sendOperation } from '../shared/properties';
-import {
-	checkLineType,
-	LINE_TYPES,
-	lineDescriptionProperty,
-	lineTypeProperty,
-} from '../shared/lineRules';
+import { checkLineType, LINE_TYPES, lineTypeProperty } from '../shared/lineRules';
 
 const properties: INodeProperties[] = [
 	{

@@ -2,14 +2,9 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { id, lazy, lineDescription, number, numericString, oneOf } from '../../helpers/schemas';
-import { additionalFields } from '../shared/fields';
+import { additionalFields, lineDescriptionProperty } from '../shared/fields';
 import { expandedProperty, outputProperties, sendOperation } from '../shared/properties';
-import {
-	checkLineType,
-	LINE_TYPES,
-	lineDescriptionProperty,
-	lineTypeProperty,
-} from '../shared/lineRules';
+import { checkLineType, LINE_TYPES, lineTypeProperty } from '../shared/lineRules';
 
 const properties: INodeProperties[] = [
 	{

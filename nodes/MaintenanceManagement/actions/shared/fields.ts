@@ -27,6 +27,15 @@ export const updateFields = (options: INodeProperties[]): INodeProperties => ({
 	options,
 });
 
+/** The description of a quote or sell order line, which SERVICE lines need (see checkLineType). */
+export const lineDescriptionProperty: INodeProperties = {
+	displayName: 'Description',
+	name: 'description',
+	type: 'string',
+	default: '',
+	description: 'Required for SERVICE lines',
+};
+
 /** A whole-number field, 0 unless told otherwise. */
 export const wholeNumber = (
 	displayName: string,

@@ -20,15 +20,6 @@ export const lineTypeProperty = (description: string): INodeProperties => ({
 	description,
 });
 
-/** The line's description, which SERVICE lines need (see checkLineType). */
-export const lineDescriptionProperty: INodeProperties = {
-	displayName: 'Description',
-	name: 'description',
-	type: 'string',
-	default: '',
-	description: 'Required for SERVICE lines',
-};
-
 /** SERVICE lines need a description, MATERIAL lines a material_id, OTHER_COST lines an other_cost_id. */
 export function checkLineType(
 	line: { type?: string; description?: unknown; material_id?: unknown; other_cost_id?: unknown },
