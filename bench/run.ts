@@ -12,6 +12,7 @@ import { format, resolveConfig } from 'prettier';
 
 import { startSandbox, type RunningSandbox } from '../sandbox';
 import { N8nInstance } from '../test/e2e/n8n';
+import { apiCredential } from '../test/e2e/workflows';
 import { toItems } from '../nodes/MaintenanceManagement/helpers/simplify';
 import type { ApiEnvelope } from '../nodes/MaintenanceManagement/transport';
 import { renderBenchmarks } from './report';
@@ -328,19 +329,7 @@ async function startN8n(
 	const { baseUrl, token } = sandbox.environments.sandbox;
 	const workflows = benchWorkflows(baseUrl, token);
 	await n8n.importFiles(
-		[
-			{
-				id: 'benchApiCredential',
-				name: 'Bench sandbox',
-				type: 'maintenanceManagementApi',
-				data: {
-					accessToken: token,
-					environment: 'sandbox',
-					sandboxBaseUrl: baseUrl,
-					productionBaseUrl: '',
-				},
-			},
-		],
+		[apiCredential(baseUrl, token, { id: 'benchApiCredential', name: 'Bench sandbox' })],
 		workflows,
 	);
 	for (const workflow of workflows) await n8n.cli(['publish:workflow', `--id=${workflow.id}`]);

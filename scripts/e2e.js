@@ -7,21 +7,11 @@ const { spawnSync } = require('node:child_process');
 const { existsSync } = require('node:fs');
 const { join } = require('node:path');
 
-const { ensureRuntime, ROOT } = require('./runtime');
+const { ensureRuntime, ROOT, runJestProject } = require('./runtime');
 
 const runtime = ensureRuntime(process.env.E2E_N8N_VERSION || undefined);
 if (!existsSync(join(ROOT, 'dist', 'nodes'))) {
 	const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
 	if (build.status !== 0) process.exit(build.status ?? 1);
 }
-const jest = join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
-const result = spawnSync(
-	process.execPath,
-	[jest, '--selectProjects', 'e2e', '--runInBand', ...process.argv.slice(2)],
-	{
-		cwd: ROOT,
-		stdio: 'inherit',
-		env: { ...process.env, E2E_NODE_BIN: runtime.node, E2E_N8N_BIN: runtime.n8n },
-	},
-);
-process.exit(result.status ?? 1);
+process.exit(runJestProject('e2e', runtime));

@@ -18,7 +18,7 @@ const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 
 const { freePort } = require('./ports');
-const { ensureRuntime, ROOT } = require('./runtime');
+const { ensureRuntime, ROOT, runJestProject } = require('./runtime');
 
 const log = (message) => process.stderr.write(`[queue] ${message}\n`);
 const isRoot = process.getuid?.() === 0;
@@ -175,24 +175,11 @@ async function runSuite(runtime, work, cleanups) {
 	log(`PostgreSQL on 127.0.0.1:${pgPort}`);
 	const postgresPid = readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0];
 
-	const jest = join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
-	const result = spawnSync(
-		process.execPath,
-		[jest, '--selectProjects', 'queue', '--runInBand', ...process.argv.slice(2)],
-		{
-			cwd: ROOT,
-			stdio: 'inherit',
-			env: {
-				...process.env,
-				E2E_NODE_BIN: runtime.node,
-				E2E_N8N_BIN: runtime.n8n,
-				QUEUE_REDIS_PORT: String(redisPort),
-				QUEUE_POSTGRES_PORT: String(pgPort),
-				QUEUE_SERVER_PIDS: `${redis.pid},${postgresPid}`,
-			},
-		},
-	);
-	return result.status ?? 1;
+	return runJestProject('queue', runtime, {
+		QUEUE_REDIS_PORT: String(redisPort),
+		QUEUE_POSTGRES_PORT: String(pgPort),
+		QUEUE_SERVER_PIDS: `${redis.pid},${postgresPid}`,
+	});
 }
 
 main().catch((error) => {

@@ -7,7 +7,7 @@
  * scripts/n8n/compat/n8n-<version>/ with a package.json and package-lock.json; `ensureRuntime(version)`
  * installs one into .runtime/n8n-<version>/ the same way, and runs it on the same Node 24.
  */
-const { execFileSync, spawn } = require('node:child_process');
+const { execFileSync, spawn, spawnSync } = require('node:child_process');
 const { createHash } = require('node:crypto');
 const {
 	copyFileSync,
@@ -182,8 +182,27 @@ function ensureRuntime(version) {
 	return { node: NODE_BIN, nodeDir: NODE_DIR, n8n, n8nDir: install.dir, version: install.version };
 }
 
+/**
+ * Runs a jest project in band against the runtime (the e2e and queue suites read E2E_NODE_BIN and
+ * E2E_N8N_BIN), passing on this script's arguments. Returns jest's exit status.
+ */
+function runJestProject(project, runtime, env = {}) {
+	const jest = join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
+	const result = spawnSync(
+		process.execPath,
+		[jest, '--selectProjects', project, '--runInBand', ...process.argv.slice(2)],
+		{
+			cwd: ROOT,
+			stdio: 'inherit',
+			env: { ...process.env, E2E_NODE_BIN: runtime.node, E2E_N8N_BIN: runtime.n8n, ...env },
+		},
+	);
+	return result.status ?? 1;
+}
+
 module.exports = {
 	ensureRuntime,
+	runJestProject,
 	supportedVersions,
 	NODE_BIN,
 	NODE_DIR,

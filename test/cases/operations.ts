@@ -74,6 +74,16 @@ const stored = async (control: Control, collection: string, id: string) =>
 	((await control('GET', `/state/${collection}/${id}`)) as { attributes: IDataObject }).attributes;
 
 /** A resource and one of its operations: a case naming another pair does not compile. */
+/** The smallest valid CYCLIC planned job, as Work: Create parameters: the required fields plus one intervention. */
+export const CYCLIC_JOB: Record<string, unknown> = {
+	type: 'CYCLIC',
+	name: 'Lift inspection',
+	work_type_id: 1,
+	local_id: '3',
+	client_id: 1,
+	interventions: { items: [{ id: 5, elements: 'EL-1' }] },
+};
+
 export type OperationPair = {
 	[R in ResourceName]: { resource: R; operation: OperationName<R> };
 }[ResourceName];

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/MaintenanceManagement.node';
+import { CYCLIC_JOB } from '../cases/operations';
 import { expr } from './helpers/harness';
 import { SandboxFixture, type RunAgainst } from './helpers/sandbox';
 
@@ -87,13 +88,9 @@ describe('Output, version 2', () => {
 		const created = await v2({
 			resource: 'work',
 			operation: 'create',
-			type: 'CYCLIC',
+			...CYCLIC_JOB,
 			name: 'Roof check',
-			work_type_id: 1,
-			local_id: '3',
-			client_id: 1,
 			recurrence: { values: { DTSTART: '2026-05-01T08:00:00', FREQ: 'MONTHLY', INTERVAL: 1 } },
-			interventions: { items: [{ id: 5, elements: 'EL-1' }] },
 		});
 		expect(created.error).toBeUndefined();
 		expect(json(created.output)).toEqual([

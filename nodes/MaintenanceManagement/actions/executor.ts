@@ -100,6 +100,13 @@ export function readBody(
 	);
 }
 
+/** Each `{slot}` of the endpoint's path with the node parameter that holds its value. */
+export const pathSlots = (endpoint: Endpoint): Array<[slot: string, parameter: string]> =>
+	[...endpoint.path.matchAll(/\{([^}]+)\}/g)].map(([, slot]) => [
+		slot,
+		endpoint.pathParams?.[slot] ?? slot,
+	]);
+
 /** The path parameters of item i, slot by slot. Throws before anything is sent when one is missing. */
 export function readPathValues(
 	this: IExecuteFunctions,
@@ -110,7 +117,7 @@ export function readPathValues(
 	const names = namesOf(operation);
 	const node = this.getNode();
 	const pathValues: Record<string, string> = {};
-	for (const [slot, parameter] of Object.entries(endpoint.pathParams ?? {})) {
+	for (const [slot, parameter] of pathSlots(endpoint)) {
 		const value = this.getNodeParameter(parameter, itemIndex, '', { extractValue: true });
 		const name = names.get(parameter) ?? parameter;
 		if (isEmptyValue(value)) {

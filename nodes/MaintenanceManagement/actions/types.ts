@@ -11,7 +11,10 @@ export interface Endpoint {
 	method: HttpMethod;
 	/** Path after the base URL, with `{slot}` placeholders. */
 	path: string;
-	/** Path slot → node parameter holding its value (a plain string or a resource locator). */
+	/**
+	 * Path slot → node parameter holding its value (a plain string or a resource locator), for the
+	 * slots whose parameter has another name; every other slot reads the parameter of its own name.
+	 */
 	pathParams?: Record<string, string>;
 	/** Top-level parameters sent as query parameters when set; arrays are joined with commas. */
 	query?: string[];

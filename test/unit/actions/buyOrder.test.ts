@@ -2,7 +2,7 @@ import type { INodeListSearchResult } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { expr, fromInput, loadOptionsContext, type SentRequest } from '../helpers/harness';
-import { everyPageWithQuery, expectEachPaired, ResourceFixture } from '../helpers/resource';
+import { everyPageWithQuery, expectItems, ResourceFixture } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
 const fixture = new ResourceFixture('buyOrder');
@@ -277,7 +277,7 @@ describe('Buy Order: Update', () => {
 		expect((await stored(RECEIVED_PARTIALLY)).supplier_id).toBe(2);
 	});
 
-	it.each<[string, Record<string, unknown>, RegExp]>([
+	fixture.itRefuses(update, [
 		[
 			'Related To Type without Related To ID',
 			{ updateFields: { related_to_type: 'FAILURE' } },
@@ -338,9 +338,7 @@ describe('Buy Order: Update', () => {
 			{ buyOrderId: byId(expr(' ')), updateFields: { description: 'x' } },
 			/"Buy Order" is empty/,
 		],
-	])('rejects %s before sending anything', async (_label, parameters, message) => {
-		await fixture.expectRefused(await update(parameters), message);
-	});
+	]);
 
 	it('names the item index in a validation error', async () => {
 		const { error } = await update(
@@ -386,14 +384,13 @@ describe('Buy Order: Update', () => {
 				],
 			},
 		);
-		expectEachPaired({ output, error }, 4);
-		expect(output[0].json).toMatchObject({ id: '1', external_sale_id: 'E-1' });
-		expect(output[1].json.error).toBe(
+		expectItems({ output, error }, [
+			{ id: '1', external_sale_id: 'E-1' },
 			'Buy order 99999 was not found (404). Check the ID, or list buy orders to find it.',
-		);
-		expect(output[2].json.error).toMatch(/item 3: "related_to_id"/);
-		expect(output[3].json).toMatchObject({ id: '4', external_sale_id: 'E-4' });
-		expect((await fixture.requests()).map((r) => r.path)).toEqual([
+			/item 3: "related_to_id"/,
+			{ id: '4', external_sale_id: 'E-4' },
+		]);
+		await fixture.expectPaths([
 			'/sales/buy-orders/1',
 			'/sales/buy-orders/99999',
 			'/sales/buy-orders/4',

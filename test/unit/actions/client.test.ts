@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { expr } from '../helpers/harness';
-import { expectEachPaired, ResourceFixture } from '../helpers/resource';
+import { expectItems, ResourceFixture } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
 const fixture = new ResourceFixture('client');
@@ -15,12 +15,12 @@ const storedContacts = async (client: string) =>
 describe('Client: the UI', () => {
 	it('offers Sync Contacts, described as setting the client contacts', () => {
 		const selector = fixture.operationSelector();
-		expect(selector?.options).toEqual([
-			expect.objectContaining({
+		fixture.expectOperations([
+			{
 				name: 'Sync Contacts',
 				value: 'syncContacts',
 				action: 'Sync the contacts of a client',
-			}),
+			},
 		]);
 		expect((selector?.options?.[0] as { description: string }).description).toMatch(
 			/^Set a client's contacts/,
@@ -124,12 +124,7 @@ describe('Client: Sync Contacts is checked before sending', () => {
 		['no client ID', { client: '  ', contact_ids: '1' }, /"Client ID" is empty/],
 	];
 
-	it.each(BAD)(
-		'refuses %s, naming the field, and sends nothing',
-		async (_label, parameters, message) => {
-			await fixture.expectRefused(await sync(parameters), message);
-		},
-	);
+	fixture.itRefuses(sync, BAD);
 });
 
 describe('Client: API errors', () => {
@@ -166,17 +161,16 @@ describe('Client: API errors', () => {
 				],
 			},
 		);
-		expectEachPaired({ output, error }, 4);
-		expect(output[0].json).toMatchObject({ id: '2', type: 'client' });
-		expect(output[1].json.error).toMatch(/"contact_ids\[0\]"/);
-		expect(output[2].json.error).toBe(
+		expectItems({ output, error }, [
+			{ id: '2', type: 'client' },
+			/"contact_ids\[0\]"/,
 			'Client 999 was not found (404). Check the ID in the service.',
-		);
-		expect(output[3].json).toMatchObject({
-			id: '4',
-			contacts: [expect.objectContaining({ id: '2' }), expect.objectContaining({ id: '3' })],
-		});
-		expect((await fixture.requests()).map((r) => r.path)).toEqual([
+			{
+				id: '4',
+				contacts: [expect.objectContaining({ id: '2' }), expect.objectContaining({ id: '3' })],
+			},
+		]);
+		await fixture.expectPaths([
 			'/clients/2/contacts',
 			'/clients/999/contacts',
 			'/clients/4/contacts',

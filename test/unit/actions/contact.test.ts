@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { expectEachPaired, ResourceFixture } from '../helpers/resource';
+import { expectItems, ResourceFixture } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
 const fixture = new ResourceFixture('contact');
@@ -186,12 +186,7 @@ describe('Contact: checked before sending', () => {
 		],
 	];
 
-	it.each(BAD)(
-		'refuses %s, naming the field, and sends nothing',
-		async (_label, parameters, message) => {
-			await fixture.expectRefused(await checkOrCreate(parameters), message, 1);
-		},
-	);
+	fixture.itRefuses(checkOrCreate, BAD, 1);
 });
 
 describe('Contact: errors and items', () => {
@@ -213,10 +208,11 @@ describe('Contact: errors and items', () => {
 				items: [{ email: 'one@example.com' }, { email: 'two' }, { email: 'contact2@example.com' }],
 			},
 		);
-		expectEachPaired({ output, error }, 3);
-		expect(output[0].json).toMatchObject({ email: 'one@example.com', type: 'contact' });
-		expect(output[1].json.error).toMatch(/"email".*email address/);
-		expect(output[2].json).toMatchObject({ id: '2', full_name: 'Contact 2' });
+		expectItems({ output, error }, [
+			{ email: 'one@example.com', type: 'contact' },
+			/"email".*email address/,
+			{ id: '2', full_name: 'Contact 2' },
+		]);
 		expect((await fixture.requests()).map((r) => (r.body as IDataObject).email)).toEqual([
 			'one@example.com',
 			'contact2@example.com',

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { namesOf } from '../../../nodes/MaintenanceManagement/actions/executor';
+import { namesOf, pathSlots } from '../../../nodes/MaintenanceManagement/actions/executor';
 import { resources } from '../../../nodes/MaintenanceManagement/actions/resources';
 import { operationCases } from '../../cases/operations';
 import { SandboxFixture } from '../helpers/sandbox';
@@ -52,7 +52,7 @@ const FILTERS = OPERATIONS.flatMap(({ resource, operation, module }) =>
 
 /** Every path ID of every operation, from the registry. */
 const PATH_IDS = OPERATIONS.flatMap(({ resource, operation, module }) =>
-	Object.values(module.endpoint.pathParams ?? {}).map((parameter) => ({
+	pathSlots(module.endpoint).map(([, parameter]) => ({
 		label: `${resource} ${operation}: ${namesOf(module).get(parameter)}`,
 		resource,
 		operation,

@@ -2,12 +2,12 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { runNode } from '../helpers/harness';
-import { everyPageWithQuery } from '../helpers/resource';
-import { SandboxFixture, type RunAgainst } from '../helpers/sandbox';
+import { everyPageWithQuery, ResourceFixture } from '../helpers/resource';
+import type { RunAgainst } from '../helpers/sandbox';
 import type { OperationName } from '../../../nodes/MaintenanceManagement/actions/resources';
 
 const node = new MaintenanceManagement();
-const fixture = new SandboxFixture();
+const fixture = new ResourceFixture('failure');
 
 /**
  * Seeded work orders (48 by default): order i has status
@@ -16,50 +16,24 @@ const fixture = new SandboxFixture();
  */
 const OPEN = ['WAITING_APPROVAL', 'WAITING_RESOLUTION', 'IN_RESOLUTION', 'PAUSED'];
 
-beforeAll(async () => await fixture.start());
-afterAll(async () => await fixture.stop());
-beforeEach(async () => await fixture.reset());
-
 const run = (
 	operation: OperationName<'failure'>,
 	parameters: Record<string, unknown> = {},
 	options: RunAgainst = {},
 ) => fixture.run({ resource: 'failure', operation, ...parameters }, options);
 
-const propertyOf = (operation: OperationName<'failure'>, name: string): INodeProperties => {
-	const found = node.description.properties.find(
-		(p) =>
-			p.name === name &&
-			p.displayOptions?.show?.resource?.includes('failure') &&
-			p.displayOptions?.show?.operation?.includes(operation),
-	);
-	if (!found) throw new Error(`no property ${name} for failure ${operation}`);
-	return found;
-};
-
 describe('Work Order (Failure): the operation selector', () => {
 	it('offers Get Many and Get Many Open with their action labels', () => {
-		const selector = node.description.properties.find(
-			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes('failure'),
-		);
-		expect(selector?.options).toEqual([
-			expect.objectContaining({
-				name: 'Get Many',
-				value: 'getAll',
-				action: 'Get many work orders',
-			}),
-			expect.objectContaining({
-				name: 'Get Many Open',
-				value: 'getAllOpen',
-				action: 'Get many open work orders',
-			}),
+		fixture.expectOperations([
+			{ name: 'Get Many', value: 'getAll', action: 'Get many work orders' },
+			{ name: 'Get Many Open', value: 'getAllOpen', action: 'Get many open work orders' },
 		]);
 	});
 
 	it('offers exactly the relations the spec expands, on both lists', () => {
 		for (const operation of ['getAll', 'getAllOpen'] as const) {
 			expect(
-				(propertyOf(operation, 'expanded').options ?? []).map(
+				(fixture.property(operation, 'expanded').options ?? []).map(
 					(o) => (o as { value: string }).value,
 				),
 			).toEqual(['assignees', 'eventsPlanned']);
@@ -69,25 +43,7 @@ describe('Work Order (Failure): the operation selector', () => {
 
 describe('Work Order (Failure): Get Many', () => {
 	it('sends GET /failures with page and the default limit of 50, one simplified item per work order', async () => {
-		const { output, error, requests } = await run('getAll');
-		expect(error).toBeUndefined();
-		expect(requests).toHaveLength(1);
-		const logged = await fixture.requests();
-		expect(logged).toEqual([
-			expect.objectContaining({
-				method: 'GET',
-				path: '/failures',
-				query: { page: '1', limit: '50' },
-				body: null,
-				status: 200,
-				env: 'sandbox',
-			}),
-		]);
-		expect(output).toHaveLength(48);
-		expect(output.map((item) => item.json.code)).toEqual(
-			Array.from({ length: 48 }, (_, i) => `WO-${i + 1}`),
-		);
-		output.forEach((item) => expect(item.pairedItem).toEqual({ item: 0 }));
+		const output = await fixture.expectFirstPage(await run('getAll'), '/failures', 48, 'WO');
 		expect(output[2].json).toMatchObject({
 			id: '3',
 			type: 'failure',
@@ -183,7 +139,7 @@ describe('Work Order (Failure): Get Many with named filters', () => {
 	});
 
 	it("offers the filters in users' words, sorted by name, with the API name in each description", () => {
-		const options = (propertyOf('getAll', 'filters').options ?? []) as INodeProperties[];
+		const options = (fixture.property('getAll', 'filters').options ?? []) as INodeProperties[];
 		const names = options.map((o) => o.displayName);
 		expect(names).toEqual([...names].sort());
 		expect(names).toEqual(
@@ -289,7 +245,7 @@ describe('Work Order (Failure): Get Many Open', () => {
 	});
 
 	it('offers one location filter, clearly named, and lists the spec statuses sorted by name', () => {
-		const options = (propertyOf('getAllOpen', 'filters').options ?? []) as INodeProperties[];
+		const options = (fixture.property('getAllOpen', 'filters').options ?? []) as INodeProperties[];
 		expect(options.map((o) => o.name).sort()).toEqual(
 			[
 				'approved_date',

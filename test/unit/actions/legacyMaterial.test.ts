@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { expr } from '../helpers/harness';
-import { expectEachPaired, ResourceFixture } from '../helpers/resource';
+import { expectItems, ResourceFixture } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
 const fixture = new ResourceFixture('legacyMaterial');
@@ -75,71 +75,75 @@ describe('Legacy Material: Create (Deprecated)', () => {
 		expect(output[0].json.code).toBeUndefined();
 	});
 
-	it.each<[string, Record<string, unknown>, RegExp]>([
+	fixture.itRefuses(
+		create,
 		[
-			'a MATERIAL without units',
-			{ additionalFields: { parent_id: 1 } },
-			/"units" \(Units\) is required for a MATERIAL: set Units under Additional Fields/,
+			[
+				'a MATERIAL without units',
+				{ additionalFields: { parent_id: 1 } },
+				/"units" \(Units\) is required for a MATERIAL: set Units under Additional Fields/,
+			],
+			[
+				'a MATERIAL with units of spaces',
+				{ additionalFields: { parent_id: 1, units: '  ' } },
+				/"units" \(Units\) must not be empty/,
+			],
+			[
+				'a MATERIAL without a parent',
+				{ additionalFields: { units: 'unit' } },
+				/"parent_id" \(Parent ID\) is required for a MATERIAL: set Parent ID under Additional Fields/,
+			],
+			[
+				'a MATERIAL with a parent of 0',
+				{ additionalFields: { units: 'unit', parent_id: 0 } },
+				/"parent_id" \(Parent ID\) must be a positive ID/,
+			],
+			[
+				'a mean price on a FOLDER',
+				{ _type: 'FOLDER', additionalFields: { mean_price: 3 } },
+				/"mean_price" \(Mean Price\) applies only to a MATERIAL: remove Mean Price for a folder/,
+			],
+			[
+				'a minimum stock of 0',
+				{ material_warehouse: { items: [{ warehouse_id: 1, min_stock: '0' }] } },
+				/"material_warehouse\[0\]\.min_stock" \(Minimum Stock\) must be greater than 0/,
+			],
+			[
+				'a negative minimum stock',
+				{
+					material_warehouse: {
+						items: [{ warehouse_id: 1 }, { warehouse_id: 2, min_stock: '-3' }],
+					},
+				},
+				/"material_warehouse\[1\]\.min_stock" \(Minimum Stock\) must be greater than 0/,
+			],
+			[
+				'a minimum stock that is not a number',
+				{ material_warehouse: { items: [{ warehouse_id: 1, min_stock: 'some' }] } },
+				/"material_warehouse\[0\]\.min_stock" \(Minimum Stock\) must be a number greater than 0/,
+			],
+			[
+				'a warehouse mean price that is not a number',
+				{ material_warehouse: { items: [{ warehouse_id: 1, mean_price: 'cheap' }] } },
+				/"material_warehouse\[0\]\.mean_price" \(Mean Price\) must be a number/,
+			],
+			[
+				'a warehouse left at ID 0',
+				{ material_warehouse: { items: [{ warehouse_id: 0, min_stock: '1' }] } },
+				/"material_warehouse\[0\]\.warehouse_id" \(Warehouse ID\) must be a positive ID/,
+			],
+			['an empty code', { code: expr('') }, /"code" \(Code\) is required/],
+			['a code of spaces', { code: '   ' }, /"code" \(Code\) must not be empty/],
+			['an empty name', { name: expr('') }, /"name" \(Name\) is required/],
+			['an unknown type', { _type: 'KIT' }, /"_type" \(Type\) must be one of FOLDER, MATERIAL/],
+			[
+				'a default sell price that is not a number',
+				{ additionalFields: { units: 'u', parent_id: 1, default_sell_price: 'free' } },
+				/"default_sell_price" \(Default Sell Price\) must be a number/,
+			],
 		],
-		[
-			'a MATERIAL with units of spaces',
-			{ additionalFields: { parent_id: 1, units: '  ' } },
-			/"units" \(Units\) must not be empty/,
-		],
-		[
-			'a MATERIAL without a parent',
-			{ additionalFields: { units: 'unit' } },
-			/"parent_id" \(Parent ID\) is required for a MATERIAL: set Parent ID under Additional Fields/,
-		],
-		[
-			'a MATERIAL with a parent of 0',
-			{ additionalFields: { units: 'unit', parent_id: 0 } },
-			/"parent_id" \(Parent ID\) must be a positive ID/,
-		],
-		[
-			'a mean price on a FOLDER',
-			{ _type: 'FOLDER', additionalFields: { mean_price: 3 } },
-			/"mean_price" \(Mean Price\) applies only to a MATERIAL: remove Mean Price for a folder/,
-		],
-		[
-			'a minimum stock of 0',
-			{ material_warehouse: { items: [{ warehouse_id: 1, min_stock: '0' }] } },
-			/"material_warehouse\[0\]\.min_stock" \(Minimum Stock\) must be greater than 0/,
-		],
-		[
-			'a negative minimum stock',
-			{
-				material_warehouse: { items: [{ warehouse_id: 1 }, { warehouse_id: 2, min_stock: '-3' }] },
-			},
-			/"material_warehouse\[1\]\.min_stock" \(Minimum Stock\) must be greater than 0/,
-		],
-		[
-			'a minimum stock that is not a number',
-			{ material_warehouse: { items: [{ warehouse_id: 1, min_stock: 'some' }] } },
-			/"material_warehouse\[0\]\.min_stock" \(Minimum Stock\) must be a number greater than 0/,
-		],
-		[
-			'a warehouse mean price that is not a number',
-			{ material_warehouse: { items: [{ warehouse_id: 1, mean_price: 'cheap' }] } },
-			/"material_warehouse\[0\]\.mean_price" \(Mean Price\) must be a number/,
-		],
-		[
-			'a warehouse left at ID 0',
-			{ material_warehouse: { items: [{ warehouse_id: 0, min_stock: '1' }] } },
-			/"material_warehouse\[0\]\.warehouse_id" \(Warehouse ID\) must be a positive ID/,
-		],
-		['an empty code', { code: expr('') }, /"code" \(Code\) is required/],
-		['a code of spaces', { code: '   ' }, /"code" \(Code\) must not be empty/],
-		['an empty name', { name: expr('') }, /"name" \(Name\) is required/],
-		['an unknown type', { _type: 'KIT' }, /"_type" \(Type\) must be one of FOLDER, MATERIAL/],
-		[
-			'a default sell price that is not a number',
-			{ additionalFields: { units: 'u', parent_id: 1, default_sell_price: 'free' } },
-			/"default_sell_price" \(Default Sell Price\) must be a number/,
-		],
-	])('rejects %s before sending anything', async (_label, parameters, message) => {
-		await fixture.expectRefused(await create(parameters), message, 1);
-	});
+		1,
+	);
 
 	it('lists every failing field of a MATERIAL missing both units and parent', async () => {
 		const { error } = await create({ additionalFields: {} });
@@ -164,13 +168,12 @@ describe('Legacy Material: Create (Deprecated)', () => {
 				items: [{ code: 'N-1' }, { code: ' ' }, { code: 'LM-2' }, { code: 'N-4' }],
 			},
 		);
-		expectEachPaired({ output, error }, 4);
-		expect(output[0].json).toMatchObject({ type: 'material', code: 'N-1' });
-		expect(output[1].json.error).toMatch(/item 2: "code" \(Code\) must not be empty/);
-		expect(output[2].json.error).toBe(
+		expectItems({ output, error }, [
+			{ type: 'material', code: 'N-1' },
+			/item 2: "code" \(Code\) must not be empty/,
 			'Property validation error. code: This code is already used. Correct code and try again.',
-		);
-		expect(output[3].json).toMatchObject({ type: 'material', code: 'N-4' });
+			{ type: 'material', code: 'N-4' },
+		]);
 		expect((await fixture.requests()).map((r) => (r.body as IDataObject).code)).toEqual([
 			'N-1',
 			'LM-2',

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { expr } from '../helpers/harness';
-import { expectEachPaired, ResourceFixture } from '../helpers/resource';
+import { expectItems, ResourceFixture } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
 const fixture = new ResourceFixture('material');
@@ -59,43 +59,45 @@ describe('Material: Create', () => {
 		expect(output[0].json.code).toBeUndefined();
 	});
 
-	it.each<[string, Record<string, unknown>, RegExp]>([
+	fixture.itRefuses(
+		create,
 		[
-			'an empty code',
-			{ code: expr('') },
-			/"code" \(Code\) is required|"code" \(Code\) must not be empty/,
+			[
+				'an empty code',
+				{ code: expr('') },
+				/"code" \(Code\) is required|"code" \(Code\) must not be empty/,
+			],
+			['a code of spaces', { code: '   ' }, /"code" \(Code\) must not be empty/],
+			['an empty name', { name: expr('') }, /"name" \(Name\)/],
+			['empty units', { units: ' ' }, /"units" \(Units\) must not be empty/],
+			[
+				'no material type',
+				{ material_type_id: 0 },
+				/"material_type_id" \(Material Type ID\) must be a positive ID/,
+			],
+			[
+				'a material type that is not a number',
+				{ material_type_id: 'bolts' },
+				/"material_type_id" \(Material Type ID\) must be a whole number/,
+			],
+			[
+				'an unknown consumption type',
+				{ additionalFields: { purchase_consumption_type: 'SOMETIMES' } },
+				/"purchase_consumption_type" .*must be one of INHERIT, AUTOMATIC, MANUAL/,
+			],
+			[
+				'a sale price that is not a number',
+				{ additionalFields: { sale_price: 'cheap' } },
+				/"sale_price" \(Sale Price\) must be a number/,
+			],
+			[
+				'a sale VAT that is not a number',
+				{ additionalFields: { sale_vat: 'high' } },
+				/"sale_vat" \(Sale VAT \(%\)\) must be a number/,
+			],
 		],
-		['a code of spaces', { code: '   ' }, /"code" \(Code\) must not be empty/],
-		['an empty name', { name: expr('') }, /"name" \(Name\)/],
-		['empty units', { units: ' ' }, /"units" \(Units\) must not be empty/],
-		[
-			'no material type',
-			{ material_type_id: 0 },
-			/"material_type_id" \(Material Type ID\) must be a positive ID/,
-		],
-		[
-			'a material type that is not a number',
-			{ material_type_id: 'bolts' },
-			/"material_type_id" \(Material Type ID\) must be a whole number/,
-		],
-		[
-			'an unknown consumption type',
-			{ additionalFields: { purchase_consumption_type: 'SOMETIMES' } },
-			/"purchase_consumption_type" .*must be one of INHERIT, AUTOMATIC, MANUAL/,
-		],
-		[
-			'a sale price that is not a number',
-			{ additionalFields: { sale_price: 'cheap' } },
-			/"sale_price" \(Sale Price\) must be a number/,
-		],
-		[
-			'a sale VAT that is not a number',
-			{ additionalFields: { sale_vat: 'high' } },
-			/"sale_vat" \(Sale VAT \(%\)\) must be a number/,
-		],
-	])('rejects %s before sending anything', async (_label, parameters, message) => {
-		await fixture.expectRefused(await create(parameters), message, 1);
-	});
+		1,
+	);
 
 	it('surfaces the API 400 for a code already in use, naming the property', async () => {
 		const { error, requests } = await create({ code: 'MAT-5' });
@@ -118,10 +120,11 @@ describe('Material: Create', () => {
 			{ code: '={{ $json.code }}' },
 			{ items: [{ code: 'C-1' }, { code: '  ' }, { code: 'C-3' }], continueOnFail: true },
 		);
-		expectEachPaired({ output, error }, 3);
-		expect(output[0].json).toMatchObject({ code: 'C-1' });
-		expect(output[1].json.error).toMatch(/item 2: "code" \(Code\) must not be empty/);
-		expect(output[2].json).toMatchObject({ code: 'C-3' });
+		expectItems({ output, error }, [
+			{ code: 'C-1' },
+			/item 2: "code" \(Code\) must not be empty/,
+			{ code: 'C-3' },
+		]);
 		expect((await fixture.requests()).map((r) => (r.body as IDataObject).code)).toEqual([
 			'C-1',
 			'C-3',

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { expr } from '../helpers/harness';
-import { expectEachPaired, ResourceFixture } from '../helpers/resource';
+import { expectItems, ResourceFixture } from '../helpers/resource';
 
 const fixture = new ResourceFixture('materialType');
 
@@ -77,14 +77,20 @@ describe('Material Type: Create', () => {
 		expect(material.output[0].json).toMatchObject({ material_type_id: String(typeId) });
 	});
 
-	it.each<[string, Record<string, unknown>, RegExp]>([
-		['an empty name', { name: expr('') }, /"name" \(Name\)/],
-		['a name of spaces', { name: '   ' }, /"name" \(Name\) must not be empty/],
-		['no parent folder', { parent_id: expr('') }, /"parent_id" \(Parent ID\)/],
-		['a code of spaces', { additionalFields: { code: '  ' } }, /"code" \(Code\) must not be empty/],
-	])('rejects %s before sending anything', async (_label, parameters, message) => {
-		await fixture.expectRefused(await create(parameters), message, 1);
-	});
+	fixture.itRefuses(
+		create,
+		[
+			['an empty name', { name: expr('') }, /"name" \(Name\)/],
+			['a name of spaces', { name: '   ' }, /"name" \(Name\) must not be empty/],
+			['no parent folder', { parent_id: expr('') }, /"parent_id" \(Parent ID\)/],
+			[
+				'a code of spaces',
+				{ additionalFields: { code: '  ' } },
+				/"code" \(Code\) must not be empty/,
+			],
+		],
+		1,
+	);
 
 	it('surfaces the API 400 for a code already in use', async () => {
 		const { error } = await create({ additionalFields: { code: 'MT-2' } });
@@ -106,10 +112,11 @@ describe('Material Type: Create', () => {
 			{ name: '={{ $json.name }}' },
 			{ items: [{ name: 'Bolts' }, { name: '' }, { name: 'Nuts' }], continueOnFail: true },
 		);
-		expectEachPaired({ output, error }, 3);
-		expect(output[0].json).toMatchObject({ name: 'Bolts' });
-		expect(output[1].json.error).toMatch(/item 2: "name" \(Name\)/);
-		expect(output[2].json).toMatchObject({ name: 'Nuts' });
+		expectItems({ output, error }, [
+			{ name: 'Bolts' },
+			/item 2: "name" \(Name\)/,
+			{ name: 'Nuts' },
+		]);
 		expect((await fixture.requests()).map((r) => (r.body as IDataObject).name)).toEqual([
 			'Bolts',
 			'Nuts',

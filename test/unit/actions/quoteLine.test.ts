@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { expr } from '../helpers/harness';
-import { expectEachPaired, ResourceFixture } from '../helpers/resource';
+import { expectItems, ResourceFixture } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
 const fixture = new ResourceFixture('quoteLine');
@@ -64,7 +64,7 @@ describe('Quote Line: Create', () => {
 		expect(type?.description).toMatch(/does not list the values it accepts/);
 	});
 
-	it.each<[string, Record<string, unknown>, RegExp]>([
+	fixture.itRefuses(create, [
 		[
 			'a SERVICE line without a description',
 			{ additionalFields: { quantity: 1 } },
@@ -120,9 +120,7 @@ describe('Quote Line: Create', () => {
 			{ quoteId: expr(''), additionalFields: { description: 'x' } },
 			/"Quote ID" is empty/,
 		],
-	])('rejects %s before sending anything', async (_label, parameters, message) => {
-		await fixture.expectRefused(await create(parameters), message);
-	});
+	]);
 
 	it('surfaces Resource not found for an unknown quote', async () => {
 		const { error } = await create({ quoteId: '999', additionalFields: { description: 'x' } });
@@ -146,14 +144,13 @@ describe('Quote Line: Create', () => {
 				],
 			},
 		);
-		expectEachPaired({ output, error }, 4);
-		expect(output[0].json).toMatchObject({ type: 'quote_line', description: 'A' });
-		expect(output[1].json.error).toMatch(/item 2: "description"/);
-		expect(output[2].json.error).toBe(
+		expectItems({ output, error }, [
+			{ type: 'quote_line', description: 'A' },
+			/item 2: "description"/,
 			'Quote 999 was not found (404). Check the ID in the service.',
-		);
-		expect(output[3].json).toMatchObject({ type: 'quote_line', description: 'D' });
-		expect((await fixture.requests()).map((r) => r.path)).toEqual([
+			{ type: 'quote_line', description: 'D' },
+		]);
+		await fixture.expectPaths([
 			'/sales/quotes/1/lines',
 			'/sales/quotes/999/lines',
 			'/sales/quotes/2/lines',

@@ -46,13 +46,12 @@ const getAll = fixture.operation('getAll');
 
 describe('Planned Job Order (Scheduled Work): the UI', () => {
 	it('offers Get Many with its action label', () => {
-		const selector = fixture.operationSelector();
-		expect(selector?.options).toEqual([
-			expect.objectContaining({
+		fixture.expectOperations([
+			{
 				name: 'Get Many',
 				value: 'getAll',
 				action: 'Get many planned job orders',
-			}),
+			},
 		]);
 	});
 
@@ -69,21 +68,8 @@ describe('Planned Job Order (Scheduled Work): the UI', () => {
 
 describe('Planned Job Order (Scheduled Work): Get Many', () => {
 	it('sends GET /works/scheduled with page and the default limit of 50, one simplified item per order', async () => {
-		const { output, error, requests } = await getAll();
-		await fixture.expectSent(
-			{ output, error, requests },
-			{
-				method: 'GET',
-				path: '/works/scheduled',
-				query: { page: '1', limit: '50' },
-				body: null,
-				status: 200,
-				env: 'sandbox',
-			},
-		);
-		expect(output).toHaveLength(40);
+		const output = await fixture.expectFirstPage(await getAll(), '/works/scheduled', 40);
 		output.forEach((item, index) => {
-			expect(item.pairedItem).toEqual({ item: 0 });
 			expect(item.json).toMatchObject({
 				id: String(index + 1),
 				type: 'scheduled_work',

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { expr } from '../helpers/harness';
-import { expectEachPaired, ResourceFixture } from '../helpers/resource';
+import { expectItems, ResourceFixture } from '../helpers/resource';
 
 const fixture = new ResourceFixture('sellOrderLine');
 
@@ -251,11 +251,12 @@ describe('Sell Order Line: Create', () => {
 				],
 			},
 		);
-		expectEachPaired({ output, error }, 4);
-		expect(output[0].json).toMatchObject({ material_id: 1, quantity: '1' });
-		expect(output[1].json.error).toMatch(/item 2: "quantity"/);
-		expect(output[2].json.error).toMatch(/material_id: No material has this id/);
-		expect(output[3].json).toMatchObject({ material_id: 4, quantity: '3' });
+		expectItems({ output, error }, [
+			{ material_id: 1, quantity: '1' },
+			/item 2: "quantity"/,
+			/material_id: No material has this id/,
+			{ material_id: 4, quantity: '3' },
+		]);
 		expect((await fixture.requests()).map((r) => (r.body as IDataObject).quantity)).toEqual([
 			'1',
 			'2',

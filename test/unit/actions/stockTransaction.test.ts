@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { expectEachPaired, ResourceFixture } from '../helpers/resource';
+import { expectItems, ResourceFixture } from '../helpers/resource';
 
 const fixture = new ResourceFixture('stockTransaction');
 
@@ -258,7 +258,7 @@ describe('Stock Transaction: Create Batch', () => {
 				],
 			});
 			expect(error).toBeUndefined();
-			expect((await fixture.requests()).map((r) => r.path)).toEqual([
+			await fixture.expectPaths([
 				'/stocks/warehouses/1/stock-transactions',
 				'/stocks/warehouses/2/stock-transactions',
 				'/stocks/warehouses/1/stock-transactions',
@@ -555,33 +555,39 @@ describe('Stock Transaction: Transfer', () => {
 		expect(await stock(4, 9)).toBe(SEEDED + 5);
 	});
 
-	it.each<[string, Record<string, unknown>, RegExp]>([
+	fixture.itRefuses(
+		transfer,
 		[
-			'the same warehouse on both ends',
-			{ warehouse_to_id: 1 },
-			/"warehouse_to_id" \(To Warehouse ID\) must differ from From Warehouse ID/,
+			[
+				'the same warehouse on both ends',
+				{ warehouse_to_id: 1 },
+				/"warehouse_to_id" \(To Warehouse ID\) must differ from From Warehouse ID/,
+			],
+			[
+				'the same warehouse, once as text',
+				{ warehouse_from_id: '2', warehouse_to_id: 2 },
+				/"warehouse_to_id" \(To Warehouse ID\) must differ/,
+			],
+			[
+				'no origin warehouse',
+				{ warehouse_from_id: 0 },
+				/"warehouse_from_id" \(From Warehouse ID\) must be a positive ID/,
+			],
+			['no material', { material_id: 0 }, /"material_id" \(Material ID\) must be a positive ID/],
+			['a quantity of 0', { quantity: 0 }, /"quantity" \(Quantity\) must be more than 0/],
+			[
+				'a fractional quantity',
+				{ quantity: 2.5 },
+				/"quantity" \(Quantity\) must be a whole number/,
+			],
+			[
+				'a quantity that is not a number',
+				{ quantity: 'ten' },
+				/"quantity" \(Quantity\) must be a whole number/,
+			],
 		],
-		[
-			'the same warehouse, once as text',
-			{ warehouse_from_id: '2', warehouse_to_id: 2 },
-			/"warehouse_to_id" \(To Warehouse ID\) must differ/,
-		],
-		[
-			'no origin warehouse',
-			{ warehouse_from_id: 0 },
-			/"warehouse_from_id" \(From Warehouse ID\) must be a positive ID/,
-		],
-		['no material', { material_id: 0 }, /"material_id" \(Material ID\) must be a positive ID/],
-		['a quantity of 0', { quantity: 0 }, /"quantity" \(Quantity\) must be more than 0/],
-		['a fractional quantity', { quantity: 2.5 }, /"quantity" \(Quantity\) must be a whole number/],
-		[
-			'a quantity that is not a number',
-			{ quantity: 'ten' },
-			/"quantity" \(Quantity\) must be a whole number/,
-		],
-	])('rejects %s before sending anything', async (_label, parameters, message) => {
-		await fixture.expectRefused(await transfer(parameters), message, 1);
-	});
+		1,
+	);
 
 	it('surfaces the API 400 when the origin lacks the stock, and moves nothing', async () => {
 		const { error } = await transfer({ quantity: SEEDED + 1 });
@@ -616,13 +622,12 @@ describe('Stock Transaction: Transfer', () => {
 				continueOnFail: true,
 			},
 		);
-		expectEachPaired({ output, error }, 4);
-		expect(output[0].json).toMatchObject({ action: 'TRANSFER_STOCK' });
-		expect(output[1].json.error).toMatch(
+		expectItems({ output, error }, [
+			{ action: 'TRANSFER_STOCK' },
 			/item 2: "warehouse_to_id" \(To Warehouse ID\) must differ/,
-		);
-		expect(output[2].json).toMatchObject({ action: 'TRANSFER_STOCK' });
-		expect(output[3].json.error).toMatch(/Not enough stock in the origin warehouse/);
+			{ action: 'TRANSFER_STOCK' },
+			/Not enough stock in the origin warehouse/,
+		]);
 		expect((await fixture.requests()).map((r) => r.status)).toEqual([201, 201, 400]);
 		expect(await stock(1, 7)).toBe(SEEDED - 12);
 		expect(await stock(2, 7)).toBe(SEEDED + 5);

@@ -2,8 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { expr, loadOptionsContext, type SentRequest } from '../helpers/harness';
-import { expectEachPaired, ResourceFixture } from '../helpers/resource';
-import type { OperationName } from '../../../nodes/MaintenanceManagement/actions/resources';
+import { expectItems, ResourceFixture } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
 const fixture = new ResourceFixture('supplier');
@@ -20,17 +19,6 @@ const fromList = (value: string) => ({
 const getAll = fixture.operation('getAll');
 const update = fixture.operation('update', { supplier: byId('2') });
 const stored = async (id: string) => await fixture.stored('suppliers', id);
-
-const propertyOf = (operation: OperationName<'supplier'>, name: string): INodeProperties => {
-	const found = node.description.properties.find(
-		(p) =>
-			p.name === name &&
-			p.displayOptions?.show?.resource?.includes('supplier') &&
-			p.displayOptions?.show?.operation?.includes(operation),
-	);
-	if (!found) throw new Error(`no property ${name} for supplier ${operation}`);
-	return found;
-};
 
 describe('Supplier: the UI', () => {
 	it('offers Get Many and Update, and warns in the Update description that contacts replace the list', () => {
@@ -54,21 +42,21 @@ describe('Supplier: the UI', () => {
 
 	it('lists the six relations of the spec in expanded', () => {
 		expect(
-			(propertyOf('getAll', 'expanded').options ?? [])
+			(fixture.property('getAll', 'expanded').options ?? [])
 				.map((o) => (o as { value: string }).value)
 				.sort(),
 		).toEqual(['categories', 'contacts', 'files', 'handshake', 'invite', 'services']);
 	});
 
 	it('picks the supplier from the searchable list or by ID, and offers every body field of the spec', () => {
-		const locator = propertyOf('update', 'supplier');
+		const locator = fixture.property('update', 'supplier');
 		expect(locator).toMatchObject({ type: 'resourceLocator', required: true });
 		expect(locator.modes?.map((m) => m.name)).toEqual(['list', 'id']);
 		expect(locator.modes?.[0].typeOptions).toEqual({
 			searchListMethod: 'searchSuppliers',
 			searchable: true,
 		});
-		const fields = (propertyOf('update', 'updateFields').options ?? []) as INodeProperties[];
+		const fields = (fixture.property('update', 'updateFields').options ?? []) as INodeProperties[];
 		expect(fields.map((f) => f.name).sort()).toEqual(
 			[
 				'add_to_market',
@@ -93,23 +81,7 @@ describe('Supplier: the UI', () => {
 
 describe('Supplier: Get Many', () => {
 	it('sends GET /suppliers with page and the default limit of 50, one simplified item per supplier', async () => {
-		const { output, error, requests } = await getAll();
-		await fixture.expectSent(
-			{ output, error, requests },
-			{
-				method: 'GET',
-				path: '/suppliers',
-				query: { page: '1', limit: '50' },
-				body: null,
-				status: 200,
-				env: 'sandbox',
-			},
-		);
-		expect(output).toHaveLength(24);
-		expect(output.map((item) => item.json.code)).toEqual(
-			Array.from({ length: 24 }, (_, i) => `SUP-${i + 1}`),
-		);
-		output.forEach((item) => expect(item.pairedItem).toEqual({ item: 0 }));
+		const output = await fixture.expectFirstPage(await getAll(), '/suppliers', 24, 'SUP');
 		expect(output[1].json).toMatchObject({
 			id: '2',
 			type: 'supplier',
@@ -258,12 +230,7 @@ describe('Supplier: Update is checked before sending', () => {
 		],
 	];
 
-	it.each(BAD)(
-		'refuses %s, naming the field, and sends nothing',
-		async (_label, parameters, message) => {
-			await fixture.expectRefused(await update(parameters), message);
-		},
-	);
+	fixture.itRefuses(update, BAD);
 });
 
 describe('Supplier: Update errors and items', () => {
@@ -309,18 +276,13 @@ describe('Supplier: Update errors and items', () => {
 				],
 			},
 		);
-		expectEachPaired({ output, error }, 4);
-		expect(output[0].json).toMatchObject({ id: '2', city: 'Porto' });
-		expect(output[1].json.error).toMatch(/"city"/);
-		expect(output[2].json.error).toBe(
+		expectItems({ output, error }, [
+			{ id: '2', city: 'Porto' },
+			/"city"/,
 			'Supplier 999 was not found (404). Check the ID, or list suppliers to find it.',
-		);
-		expect(output[3].json).toMatchObject({ id: '4', city: 'Braga' });
-		expect((await fixture.requests()).map((r) => r.path)).toEqual([
-			'/suppliers/2',
-			'/suppliers/999',
-			'/suppliers/4',
+			{ id: '4', city: 'Braga' },
 		]);
+		await fixture.expectPaths(['/suppliers/2', '/suppliers/999', '/suppliers/4']);
 	});
 });
 

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { CYCLIC_JOB as cyclic } from '../../cases/operations';
 import { expr } from '../helpers/harness';
 import { SandboxFixture } from '../helpers/sandbox';
 
@@ -8,15 +9,6 @@ const rl = (value: string) => ({ __rl: true, mode: 'id', value });
 
 beforeAll(async () => await fixture.start());
 afterAll(async () => await fixture.stop());
-
-const cyclic = {
-	type: 'CYCLIC',
-	name: 'Lift inspection',
-	work_type_id: 1,
-	local_id: '3',
-	client_id: 1,
-	interventions: { items: [{ id: 5, elements: 'EL-1' }] },
-};
 
 /** Each rule the issues ask the node to enforce before sending: [label, resource, operation, parameters, expected message]. */
 const RULES: Array<[string, string, string, IDataObject, RegExp]> = [

@@ -2,20 +2,11 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { workSchema } from '../../../nodes/MaintenanceManagement/actions/work/schema';
+import { CYCLIC_JOB as CYCLIC } from '../../cases/operations';
 import { expectEachPaired, ResourceFixture } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
 const fixture = new ResourceFixture('work');
-
-/** The smallest valid CYCLIC job: the required fields plus one intervention. */
-const CYCLIC: Record<string, unknown> = {
-	type: 'CYCLIC',
-	name: 'Lift inspection',
-	work_type_id: 1,
-	local_id: '3',
-	client_id: 1,
-	interventions: { items: [{ id: 5, elements: 'EL-1' }] },
-};
 
 /** CYCLIC with one auto-schedule row. */
 const autoSchedule = (start_time: string, end_time: string, operators: string) => ({
@@ -55,10 +46,7 @@ const createProperties = (): INodeProperties[] =>
 
 describe('Planned Job (Work): the operation in the node', () => {
 	it('is offered as Create, with the action "Create a planned job"', () => {
-		const selector = fixture.operationSelector();
-		expect(selector?.options).toEqual([
-			expect.objectContaining({ name: 'Create', value: 'create', action: 'Create a planned job' }),
-		]);
+		fixture.expectOperations([{ name: 'Create', value: 'create', action: 'Create a planned job' }]);
 	});
 
 	it('puts the required fields on top and never asks for _type, the API constant', () => {

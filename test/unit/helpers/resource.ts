@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 
@@ -41,6 +41,25 @@ export class ResourceFixture<R extends ResourceName = ResourceName> extends Sand
 		);
 	}
 
+	/** Checks that the Operation selector offers exactly these operations, each with these fields. */
+	expectOperations(operations: Array<{ name: string; value: string; action: string }>): void {
+		expect(this.operationSelector()?.options).toEqual(
+			operations.map((operation) => expect.objectContaining(operation)),
+		);
+	}
+
+	/** A property of one of the resource's operations, as the editor shows it; throws when it has none. */
+	property(operation: OperationName<R>, name: string): INodeProperties {
+		const found = new MaintenanceManagement().description.properties.find(
+			(p) =>
+				p.name === name &&
+				p.displayOptions?.show?.resource?.includes(this.resource) &&
+				p.displayOptions?.show?.operation?.includes(operation),
+		);
+		if (!found) throw new Error(`no property ${name} for ${this.resource} ${operation}`);
+		return found;
+	}
+
 	/** A runner for one operation of the resource, with parameters every call of it shares. */
 	operation(operation: OperationName<R>, defaults: Record<string, unknown> = {}): Operation {
 		return async (parameters = {}, options = {}) =>
@@ -71,6 +90,37 @@ export class ResourceFixture<R extends ResourceName = ResourceName> extends Sand
 		return logged[0];
 	}
 
+	/**
+	 * Checks that a Get Many run with the defaults asked for the first page of 50 records at `path`, and
+	 * output `count` items, each paired with the one input item; with `codePrefix`, the seeded records in
+	 * order, coded `<prefix>-1`, `<prefix>-2`… Returns the output.
+	 */
+	async expectFirstPage(
+		result: Ran,
+		path: string,
+		count: number,
+		codePrefix?: string,
+	): Promise<INodeExecutionData[]> {
+		await this.expectSent(result, {
+			method: 'GET',
+			path,
+			query: { page: '1', limit: '50' },
+			body: null,
+			status: 200,
+		});
+		expect(result.output).toHaveLength(count);
+		if (codePrefix)
+			expect(result.output?.map((item) => item.json.code)).toEqual(
+				Array.from({ length: count }, (_, i) => `${codePrefix}-${i + 1}`),
+			);
+		return result.output ?? [];
+	}
+
+	/** Checks the paths of the requests the sandbox received, in order. */
+	async expectPaths(paths: string[]): Promise<void> {
+		expect((await this.requests()).map((request) => request.path)).toEqual(paths);
+	}
+
 	/** Checks that the run succeeded with the one request it sent carrying this body. */
 	async expectBody(result: Ran, body: unknown): Promise<SandboxLog> {
 		return await this.expectSent(result, { body });
@@ -86,6 +136,20 @@ export class ResourceFixture<R extends ResourceName = ResourceName> extends Sand
 		expect(result.error?.description).toMatch(/No request was sent/);
 		if (result.requests) expect(result.requests).toHaveLength(0);
 		expect(await this.requests()).toHaveLength(0);
+	}
+
+	/**
+	 * One test per case: the operation refuses the parameters with a message matching the case's and sends
+	 * nothing; with `item`, the message names that input item (counted from 1).
+	 */
+	itRefuses(
+		run: Operation,
+		cases: Array<[label: string, parameters: Record<string, unknown>, message: RegExp]>,
+		item?: number,
+	): void {
+		it.each(cases)('refuses %s before sending anything', async (_label, parameters, message) => {
+			await this.expectRefused(await run(parameters), message, item);
+		});
 	}
 
 	/** Checks the API's 403 for the read-only token: one request, the message and no token in the error. */
@@ -121,6 +185,21 @@ export function expectEachPaired(result: Ran, count: number): void {
 	expect(result.output?.map((item) => item.pairedItem)).toEqual(
 		Array.from({ length: count }, (_, item) => ({ item })),
 	);
+}
+
+/**
+ * Checks a run over several items (as with Continue On Fail): output item i is paired with input item i
+ * and is what `expected[i]` says: fields it has (an object), or the error it carries (a pattern, or the
+ * exact text).
+ */
+export function expectItems(result: Ran, expected: Array<IDataObject | RegExp | string>): void {
+	expectEachPaired(result, expected.length);
+	expected.forEach((item, index) => {
+		const json = result.output?.[index].json;
+		if (item instanceof RegExp) expect(json?.error).toMatch(item);
+		else if (typeof item === 'string') expect(json?.error).toBe(item);
+		else expect(json).toMatchObject(item);
+	});
 }
 
 /** Get Many parameters that read every page with the Query Parameters option set to these pairs. */

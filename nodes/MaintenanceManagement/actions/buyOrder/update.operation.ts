@@ -3,9 +3,8 @@ import { z } from 'zod';
 
 import { choices } from '../../helpers/choices';
 import { id, lazy, oneOf } from '../../helpers/schemas';
-import { clearableText, nullableText, toNull, updateFields } from '../shared/fields';
-import { recordLocator, outputProperties } from '../shared/definitions';
-import type { OperationModule } from '../types';
+import { clearableText, nullableText, toNull, updateFields, wholeNumber } from '../shared/fields';
+import { recordLocator, outputProperties, sendOperation } from '../shared/definitions';
 
 const RELATED_TO_TYPES = choices({
 	FAILURE: 'Work Order (Failure)',
@@ -35,15 +34,11 @@ const properties: INodeProperties[] = [
 			'Reference of the sale in an external system, such as an ERP',
 		),
 		clearableText('Internal Sale ID', 'internal_sale_id', 'Internal reference of the sale'),
-		{
-			displayName: 'Related To ID',
-			name: 'related_to_id',
-			type: 'number',
-			typeOptions: { numberPrecision: 0 },
-			default: 0,
-			description:
-				'ID of the work order (failure) or planned job order (scheduled work) the order relates to. Set it together with Related To Type; leave it out when removing the relation.',
-		},
+		wholeNumber(
+			'Related To ID',
+			'related_to_id',
+			'ID of the work order (failure) or planned job order (scheduled work) the order relates to. Set it together with Related To Type; leave it out when removing the relation.',
+		),
 		{
 			displayName: 'Related To Type',
 			name: 'related_to_type',
@@ -62,15 +57,11 @@ const properties: INodeProperties[] = [
 			description:
 				'ID of the supplier, or the word null to remove the supplier. Removing it is allowed only while the order is in state SAVED_AS_DRAFT: in any other state the API refuses it with a property validation error on supplier_id, which this node passes on. Outside drafts a SERVICE order needs a supplier.',
 		},
-		{
-			displayName: 'Warehouse ID',
-			name: 'warehouse_id',
-			type: 'number',
-			typeOptions: { numberPrecision: 0 },
-			default: 0,
-			description:
-				'ID of the warehouse that receives the materials; outside drafts a MATERIAL order needs one',
-		},
+		wholeNumber(
+			'Warehouse ID',
+			'warehouse_id',
+			'ID of the warehouse that receives the materials; outside drafts a MATERIAL order needs one',
+		),
 	]),
 	...outputProperties,
 ];
@@ -143,12 +134,7 @@ const schema = lazy(() =>
 		.transform((body) => (body.related_to_type === null ? { ...body, related_to_id: null } : body)),
 );
 
-export const update: OperationModule = {
-	description: properties,
-	endpoint: {
-		method: 'PATCH',
-		path: '/sales/buy-orders/{buy-order-id}',
-		pathParams: { 'buy-order-id': 'buyOrderId' },
-		body: { collections: ['updateFields'], schema },
-	},
-};
+export const update = sendOperation('PATCH', '/sales/buy-orders/{buy-order-id}', properties, {
+	pathParams: { 'buy-order-id': 'buyOrderId' },
+	body: { collections: ['updateFields'], schema },
+});

@@ -2,8 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { idList, lazy } from '../../helpers/schemas';
-import { outputProperties } from '../shared/definitions';
-import type { OperationModule } from '../types';
+import { outputProperties, sendOperation } from '../shared/definitions';
 
 const properties: INodeProperties[] = [
 	{
@@ -36,12 +35,6 @@ const noIdsInText = (value: unknown): unknown =>
 
 const schema = lazy(() => z.object({ contact_ids: z.preprocess(noIdsInText, idList()) }).strict());
 
-export const syncContacts: OperationModule = {
-	description: properties,
-	endpoint: {
-		method: 'POST',
-		path: '/clients/{client}/contacts',
-		pathParams: { client: 'client' },
-		body: { fields: ['contact_ids'], schema },
-	},
-};
+export const syncContacts = sendOperation('POST', '/clients/{client}/contacts', properties, {
+	body: { fields: ['contact_ids'], schema },
+});

@@ -4,8 +4,7 @@ import { z } from 'zod';
 import { choices } from '../../helpers/choices';
 import { boolean, idList, lazy, oneOf } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
-import { booleanField, outputProperties } from '../shared/definitions';
-import type { OperationModule } from '../types';
+import { booleanField, outputProperties, sendOperation } from '../shared/definitions';
 
 const REPORT_STATES = choices({ all: 'All', completed: 'Completed', confirmed: 'Confirmed' });
 const WORK_ORDER_TYPES = choices({ all: 'All', assigned: 'Assigned' });
@@ -186,15 +185,10 @@ const schema = lazy(() =>
 		}),
 );
 
-export const checkOrCreate: OperationModule = {
-	description: properties,
-	endpoint: {
-		method: 'POST',
-		path: '/contacts',
-		body: {
-			fields: ['email', 'name', 'direct_permissions'],
-			collections: ['additionalFields'],
-			schema,
-		},
+export const checkOrCreate = sendOperation('POST', '/contacts', properties, {
+	body: {
+		fields: ['email', 'name', 'direct_permissions'],
+		collections: ['additionalFields'],
+		schema,
 	},
-};
+});

@@ -2,10 +2,10 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { choices } from '../../helpers/choices';
-import { relationOptions } from '../shared/definitions';
+import { wholeNumber } from '../shared/fields';
 
 /** The relations a work order list can include (`expanded`). */
-export const FAILURE_RELATIONS = relationOptions(['assignees', 'eventsPlanned']);
+export const FAILURE_RELATIONS = ['assignees', 'eventsPlanned'];
 
 export const FAILURE_STATUSES = choices({
 	WAITING_APPROVAL: 'Waiting Approval',
@@ -17,18 +17,8 @@ export const FAILURE_STATUSES = choices({
 });
 
 /** A filter on an ID; 0 (its default) is refused before sending, as any ID that is not positive. */
-export const idFilter = (
-	name: string,
-	displayName: string,
-	description: string,
-): INodeProperties => ({
-	displayName,
-	name,
-	type: 'number',
-	typeOptions: { numberPrecision: 0 },
-	default: 0,
-	description,
-});
+export const idFilter = (name: string, displayName: string, description: string): INodeProperties =>
+	wholeNumber(displayName, name, description);
 
 /** The location filter of both lists: the spec's exact-match form, s_local_id. */
 export const locationFilter = idFilter(

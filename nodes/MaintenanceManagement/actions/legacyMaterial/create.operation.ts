@@ -3,9 +3,8 @@ import { z } from 'zod';
 
 import { choices } from '../../helpers/choices';
 import { id, lazy, number, oneOf, text } from '../../helpers/schemas';
-import { additionalFields } from '../shared/fields';
-import { outputProperties } from '../shared/definitions';
-import type { OperationModule } from '../types';
+import { additionalFields, wholeNumber } from '../shared/fields';
+import { outputProperties, sendOperation } from '../shared/definitions';
 
 const MATERIAL_KINDS = choices({
 	FOLDER: { name: 'Folder', description: 'A folder: the parent of other materials' },
@@ -48,14 +47,11 @@ const properties: INodeProperties[] = [
 			description: 'Only for a material, not for a folder',
 		},
 		{ displayName: 'Observation', name: 'observation', type: 'string', default: '' },
-		{
-			displayName: 'Parent ID',
-			name: 'parent_id',
-			type: 'number',
-			typeOptions: { numberPrecision: 0 },
-			default: 0,
-			description: 'ID of the folder the material goes in; required for a material',
-		},
+		wholeNumber(
+			'Parent ID',
+			'parent_id',
+			'ID of the folder the material goes in; required for a material',
+		),
 		{
 			displayName: 'Units',
 			name: 'units',
@@ -79,14 +75,7 @@ const properties: INodeProperties[] = [
 				displayName: 'Warehouse',
 				name: 'items',
 				values: [
-					{
-						displayName: 'Warehouse ID',
-						name: 'warehouse_id',
-						type: 'number',
-						typeOptions: { numberPrecision: 0 },
-						default: 0,
-						description: 'Required',
-					},
+					wholeNumber('Warehouse ID', 'warehouse_id', 'Required'),
 					{
 						displayName: 'Minimum Stock',
 						name: 'min_stock',
@@ -163,15 +152,10 @@ const schema = lazy(() =>
 		}),
 );
 
-export const create: OperationModule = {
-	description: properties,
-	endpoint: {
-		method: 'POST',
-		path: '/materials',
-		body: {
-			fields: ['_type', 'name', 'code', 'material_warehouse'],
-			collections: ['additionalFields'],
-			schema,
-		},
+export const create = sendOperation('POST', '/materials', properties, {
+	body: {
+		fields: ['_type', 'name', 'code', 'material_warehouse'],
+		collections: ['additionalFields'],
+		schema,
 	},
-};
+});

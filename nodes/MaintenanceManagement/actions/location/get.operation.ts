@@ -1,7 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { recordLocator, outputProperties } from '../shared/definitions';
-import type { OperationModule } from '../types';
+import { recordLocator, outputProperties, sendOperation } from '../shared/definitions';
 
 const properties: INodeProperties[] = [
 	{
@@ -12,7 +11,4 @@ const properties: INodeProperties[] = [
 	...outputProperties,
 ];
 
-export const get: OperationModule = {
-	description: properties,
-	endpoint: { method: 'GET', path: '/locations/{id}', pathParams: { id: 'id' } },
-};
+export const get = sendOperation('GET', '/locations/{id}', properties, {});

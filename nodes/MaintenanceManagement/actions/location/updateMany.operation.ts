@@ -8,7 +8,7 @@ import { id, lazy, number, oneOf, text } from '../../helpers/schemas';
 import { toItems } from '../../helpers/simplify';
 import { recordsOf } from '../../transport';
 import { updateFields } from '../shared/fields';
-import { recordLocator, outputProperties } from '../shared/definitions';
+import { recordLocator, outputProperties, sendOperation } from '../shared/definitions';
 import type { Grouping } from '../executor';
 import { sendGrouped } from '../executor';
 import type { OperationModule } from '../types';
@@ -134,15 +134,15 @@ const grouping: Grouping = {
 	},
 };
 
-export const updateMany: OperationModule = {
-	description: properties,
-	endpoint: {
-		method: 'PATCH',
-		path: '/locations',
+export const updateMany: OperationModule = sendOperation(
+	'PATCH',
+	'/locations',
+	properties,
+	{
 		answersList: true,
 		body: { fields: ['id'], collections: ['updateFields'], schema: locationSchema },
 	},
-	async executeAll(items) {
+	async function (items) {
 		return await sendGrouped.call(this, updateMany, items.length, grouping);
 	},
-};
+);

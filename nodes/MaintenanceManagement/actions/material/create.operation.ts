@@ -3,8 +3,7 @@ import { z } from 'zod';
 
 import { lazy, number } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
-import { byText, outputProperties } from '../shared/definitions';
-import type { OperationModule } from '../types';
+import { byText, outputProperties, sendOperation } from '../shared/definitions';
 import { materialShape, optionalMaterialFields, requiredMaterialFields } from './fields';
 
 const saleFields: INodeProperties[] = [
@@ -42,15 +41,10 @@ const schema = lazy(() =>
 		.strict(),
 );
 
-export const create: OperationModule = {
-	description: properties,
-	endpoint: {
-		method: 'POST',
-		path: '/stocks/materials',
-		body: {
-			fields: ['material_type_id', 'name', 'code', 'units'],
-			collections: ['additionalFields'],
-			schema,
-		},
+export const create = sendOperation('POST', '/stocks/materials', properties, {
+	body: {
+		fields: ['material_type_id', 'name', 'code', 'units'],
+		collections: ['additionalFields'],
+		schema,
 	},
-};
+});

@@ -3,8 +3,7 @@ import { z } from 'zod';
 
 import { lazy } from '../../helpers/schemas';
 import { updateFields } from '../shared/fields';
-import { expandedProperty, relationOptions, outputProperties } from '../shared/definitions';
-import type { OperationModule } from '../types';
+import { expandedProperty, outputProperties, sendOperation } from '../shared/definitions';
 import { materialShape, optionalMaterialFields, requiredMaterialFields } from './fields';
 
 const properties: INodeProperties[] = [
@@ -26,21 +25,15 @@ const properties: INodeProperties[] = [
 	},
 	...requiredMaterialFields,
 	updateFields(optionalMaterialFields(true)),
-	expandedProperty(relationOptions(['material_type', 'supplier_custom_price', 'warehouse'])),
+	expandedProperty(['material_type', 'supplier_custom_price', 'warehouse']),
 	...outputProperties,
 ];
 
-export const update: OperationModule = {
-	description: properties,
-	endpoint: {
-		method: 'PATCH',
-		path: '/stocks/materials/{materialId}',
-		pathParams: { materialId: 'materialId' },
-		query: ['expanded'],
-		body: {
-			fields: ['material_type_id', 'name', 'code', 'units'],
-			collections: ['updateFields'],
-			schema: lazy(() => z.object(materialShape(true)).strict()),
-		},
+export const update = sendOperation('PATCH', '/stocks/materials/{materialId}', properties, {
+	query: ['expanded'],
+	body: {
+		fields: ['material_type_id', 'name', 'code', 'units'],
+		collections: ['updateFields'],
+		schema: lazy(() => z.object(materialShape(true)).strict()),
 	},
-};
+});

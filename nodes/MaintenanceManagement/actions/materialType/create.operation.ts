@@ -3,8 +3,7 @@ import { z } from 'zod';
 
 import { lazy, text } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
-import { outputProperties } from '../shared/definitions';
-import type { OperationModule } from '../types';
+import { outputProperties, sendOperation } from '../shared/definitions';
 
 const properties: INodeProperties[] = [
 	{ displayName: 'Name', name: 'name', type: 'string', required: true, default: '' },
@@ -41,11 +40,6 @@ const schema = lazy(() =>
 		.strict(),
 );
 
-export const create: OperationModule = {
-	description: properties,
-	endpoint: {
-		method: 'POST',
-		path: '/stocks/material-types',
-		body: { fields: ['name', 'parent_id'], collections: ['additionalFields'], schema },
-	},
-};
+export const create = sendOperation('POST', '/stocks/material-types', properties, {
+	body: { fields: ['name', 'parent_id'], collections: ['additionalFields'], schema },
+});

@@ -2,19 +2,9 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { id, integer, lazy, lineDescription, oneOf } from '../../helpers/schemas';
-import { additionalFields } from '../shared/fields';
-import { outputProperties } from '../shared/definitions';
+import { additionalFields, lineDescriptionProperty, wholeNumber } from '../shared/fields';
+import { outputProperties, sendOperation } from '../shared/definitions';
 import { checkLineType, LINE_TYPES, lineTypeProperty } from '../shared/lineRules';
-import type { OperationModule } from '../types';
-
-const whole = (displayName: string, name: string, description?: string): INodeProperties => ({
-	displayName,
-	name,
-	type: 'number',
-	typeOptions: { numberPrecision: 0 },
-	default: 0,
-	...(description ? { description } : {}),
-});
 
 const properties: INodeProperties[] = [
 	{
@@ -30,19 +20,13 @@ const properties: INodeProperties[] = [
 		'What the line quotes. The API does not list the values it accepts for a new quote line; these are the types its quote lines carry.',
 	),
 	additionalFields([
-		{
-			displayName: 'Description',
-			name: 'description',
-			type: 'string',
-			default: '',
-			description: 'Required for SERVICE lines',
-		},
-		whole('Discount (%)', 'discount', 'Whole-number percentage'),
-		whole('Material ID', 'material_id', 'Required for MATERIAL lines'),
+		lineDescriptionProperty,
+		wholeNumber('Discount (%)', 'discount', 'Whole-number percentage'),
+		wholeNumber('Material ID', 'material_id', 'Required for MATERIAL lines'),
 		{ displayName: 'Observations', name: 'observations', type: 'string', default: '' },
-		whole('Other Cost ID', 'other_cost_id', 'Required for OTHER_COST lines'),
-		whole('Quantity', 'quantity', 'Whole number of units'),
-		whole('Received Quote Request Line ID', 'received_quote_request_line_id'),
+		wholeNumber('Other Cost ID', 'other_cost_id', 'Required for OTHER_COST lines'),
+		wholeNumber('Quantity', 'quantity', 'Whole number of units'),
+		wholeNumber('Received Quote Request Line ID', 'received_quote_request_line_id'),
 		{
 			displayName: 'Received Quote Request Line UUID',
 			name: 'received_quote_request_line_uuid',
@@ -50,8 +34,8 @@ const properties: INodeProperties[] = [
 			default: '',
 		},
 		{ displayName: 'Unit', name: 'unit', type: 'string', default: '' },
-		whole('Unit Price', 'unit_price', 'Whole number, as the API expects for quote lines'),
-		whole('VAT (%)', 'vat', 'Whole-number percentage'),
+		wholeNumber('Unit Price', 'unit_price', 'Whole number, as the API expects for quote lines'),
+		wholeNumber('VAT (%)', 'vat', 'Whole-number percentage'),
 	]),
 	...outputProperties,
 ];
@@ -76,12 +60,7 @@ const schema = lazy(() =>
 		.superRefine(checkLineType),
 );
 
-export const create: OperationModule = {
-	description: properties,
-	endpoint: {
-		method: 'POST',
-		path: '/sales/quotes/{id}/lines',
-		pathParams: { id: 'quoteId' },
-		body: { fields: ['type'], collections: ['additionalFields'], schema },
-	},
-};
+export const create = sendOperation('POST', '/sales/quotes/{id}/lines', properties, {
+	pathParams: { id: 'quoteId' },
+	body: { fields: ['type'], collections: ['additionalFields'], schema },
+});

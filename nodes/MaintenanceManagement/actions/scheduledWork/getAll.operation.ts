@@ -1,7 +1,7 @@
-import { listOperation, relationOptions } from '../shared/definitions';
+import { listOperation } from '../shared/definitions';
 
 export const getAll = listOperation('/works/scheduled', {
-	expanded: relationOptions([
+	expanded: [
 		'assignees',
 		'auditStats',
 		'buyOrders',
@@ -31,5 +31,5 @@ export const getAll = listOperation('/works/scheduled', {
 		'survey',
 		'surveyFeedbacks',
 		'work',
-	]),
+	],
 });

@@ -2,10 +2,9 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { id, lazy, lineDescription, number, numericString, oneOf } from '../../helpers/schemas';
-import { additionalFields } from '../shared/fields';
-import { expandedProperty, relationOptions, outputProperties } from '../shared/definitions';
+import { additionalFields, lineDescriptionProperty } from '../shared/fields';
+import { expandedProperty, outputProperties, sendOperation } from '../shared/definitions';
 import { checkLineType, LINE_TYPES, lineTypeProperty } from '../shared/lineRules';
-import type { OperationModule } from '../types';
 
 const properties: INodeProperties[] = [
 	{
@@ -36,13 +35,7 @@ const properties: INodeProperties[] = [
 		description: 'Price of one unit, before discount and VAT',
 	},
 	additionalFields([
-		{
-			displayName: 'Description',
-			name: 'description',
-			type: 'string',
-			default: '',
-			description: 'Required for SERVICE lines',
-		},
+		lineDescriptionProperty,
 		{
 			displayName: 'Discount (%)',
 			name: 'discount',
@@ -74,7 +67,7 @@ const properties: INodeProperties[] = [
 			description: 'Percentage; 10.23 means 10.23 percent',
 		},
 	]),
-	expandedProperty(relationOptions(['cost_center', 'material', 'other_cost'])),
+	expandedProperty(['cost_center', 'material', 'other_cost']),
 	...outputProperties,
 ];
 
@@ -96,13 +89,7 @@ const schema = lazy(() =>
 		.superRefine(checkLineType),
 );
 
-export const create: OperationModule = {
-	description: properties,
-	endpoint: {
-		method: 'POST',
-		path: '/sales/sell-orders/{sellOrderId}/lines',
-		pathParams: { sellOrderId: 'sellOrderId' },
-		query: ['expanded'],
-		body: { fields: ['type', 'quantity', 'unit_price'], collections: ['additionalFields'], schema },
-	},
-};
+export const create = sendOperation('POST', '/sales/sell-orders/{sellOrderId}/lines', properties, {
+	query: ['expanded'],
+	body: { fields: ['type', 'quantity', 'unit_price'], collections: ['additionalFields'], schema },
+});

@@ -97,12 +97,12 @@ export const outputProperties: INodeProperties[] = [
 	},
 ];
 
-/** Builds the `expanded` multi-select from the relations the spec names for an endpoint. */
-export const expandedProperty = (relations: INodePropertyOptions[]): INodeProperties => ({
+/** Builds the `expanded` multi-select from the relation names the spec gives for an endpoint. */
+export const expandedProperty = (relations: string[]): INodeProperties => ({
 	displayName: 'Include Related (Expanded)',
 	name: 'expanded',
 	type: 'multiOptions',
-	options: relations,
+	options: relationOptions(relations),
 	default: [],
 	description:
 		'Related records to include in the answer; in simplified output, each is nested under its relation name',
@@ -199,7 +199,8 @@ export function listOperation(
 	path: string,
 	extra: {
 		filters?: INodeProperties[];
-		expanded?: INodePropertyOptions[];
+		/** The relation names `expanded` offers. */
+		expanded?: string[];
 		notice?: INodeProperties;
 		/** Checks the filters before anything is sent. */
 		querySchema?: Endpoint['querySchema'];
@@ -234,8 +235,21 @@ export function listOperation(
 	};
 }
 
+/** An operation that sends one request per item (or per group, with `executeAll`). */
+export const sendOperation = (
+	method: Endpoint['method'],
+	path: string,
+	description: INodeProperties[],
+	endpoint: Omit<Endpoint, 'method' | 'path'>,
+	executeAll?: OperationModule['executeAll'],
+): OperationModule => ({
+	description,
+	endpoint: { method, path, ...endpoint },
+	...(executeAll ? { executeAll } : {}),
+});
+
 /** Turns API relation names into multi-select options with readable names. */
-export const relationOptions = (names: string[]): INodePropertyOptions[] =>
+const relationOptions = (names: string[]): INodePropertyOptions[] =>
 	names
 		.map((value) => ({
 			name: value

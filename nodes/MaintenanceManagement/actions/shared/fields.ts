@@ -27,6 +27,30 @@ export const updateFields = (options: INodeProperties[]): INodeProperties => ({
 	options,
 });
 
+/** The description of a quote or sell order line, which SERVICE lines need (see checkLineType). */
+export const lineDescriptionProperty: INodeProperties = {
+	displayName: 'Description',
+	name: 'description',
+	type: 'string',
+	default: '',
+	description: 'Required for SERVICE lines',
+};
+
+/** A whole-number field, 0 unless told otherwise. */
+export const wholeNumber = (
+	displayName: string,
+	name: string,
+	description?: string,
+	defaultValue = 0,
+): INodeProperties => ({
+	displayName,
+	name,
+	type: 'number',
+	typeOptions: { numberPrecision: 0 },
+	default: defaultValue,
+	...(description ? { description } : {}),
+});
+
 /** The word null (any case, spaces around it ignored): send null, which the API takes to clear the field. */
 export const toNull = (value: unknown): unknown =>
 	typeof value === 'string' && value.trim().toLowerCase() === 'null' ? null : value;

@@ -12,11 +12,11 @@ import { itemNumber } from '../../helpers/input';
 import { id, integer, lazy, oneOf } from '../../helpers/schemas';
 import { toItems } from '../../helpers/simplify';
 import { recordsOf } from '../../transport';
-import { additionalFields } from '../shared/fields';
-import { outputProperties } from '../shared/definitions';
+import { additionalFields, wholeNumber } from '../shared/fields';
+import { outputProperties, sendOperation } from '../shared/definitions';
 import type { Grouping, ItemPart } from '../executor';
 import { runEndpoint, sendGrouped } from '../executor';
-import type { OperationModule } from '../types';
+import { materialIdProperty } from './fields';
 
 const STOCK_ACTIONS = choices({
 	WAREHOUSE_ADD: 'Add to Warehouse',
@@ -56,22 +56,13 @@ const properties: INodeProperties[] = [
 				displayName: 'Transaction',
 				name: 'items',
 				values: [
-					{
-						displayName: 'Material ID',
-						name: 'material_id',
-						type: 'string',
-						required: true,
-						default: '',
-						placeholder: 'e.g. 7',
-					},
-					{
-						displayName: 'Quantity',
-						name: 'quantity',
-						type: 'number',
-						typeOptions: { numberPrecision: 0 },
-						default: 1,
-						description: 'Whole number above 0; the action sets whether it is added or subtracted',
-					},
+					materialIdProperty,
+					wholeNumber(
+						'Quantity',
+						'quantity',
+						'Whole number above 0; the action sets whether it is added or subtracted',
+						1,
+					),
 					{
 						displayName: 'Cost Price',
 						name: 'cost_price',
@@ -235,14 +226,13 @@ async function executeAll(
 	return await sendGrouped.call(this, createBatch, items.length, combined);
 }
 
-export const createBatch: OperationModule = {
-	description: properties,
-	endpoint: {
-		method: 'POST',
-		path: '/stocks/warehouses/{warehouseId}/stock-transactions',
+export const createBatch = sendOperation(
+	'POST',
+	'/stocks/warehouses/{warehouseId}/stock-transactions',
+	properties,
+	{
 		answersList: true,
-		pathParams: { warehouseId: 'warehouseId' },
 		body: { fields: ['action', 'transactions'], collections: ['additionalFields'], schema },
 	},
 	executeAll,
-};
+);

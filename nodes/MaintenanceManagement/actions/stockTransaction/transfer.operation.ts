@@ -3,8 +3,8 @@ import { z } from 'zod';
 
 import { id, integer, lazy } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
-import { outputProperties } from '../shared/definitions';
-import type { OperationModule } from '../types';
+import { outputProperties, sendOperation } from '../shared/definitions';
+import { materialIdProperty } from './fields';
 
 const properties: INodeProperties[] = [
 	{
@@ -23,14 +23,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. 2',
 	},
-	{
-		displayName: 'Material ID',
-		name: 'material_id',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. 7',
-	},
+	materialIdProperty,
 	{
 		displayName: 'Quantity',
 		name: 'quantity',
@@ -61,15 +54,10 @@ const schema = lazy(() =>
 		}),
 );
 
-export const transfer: OperationModule = {
-	description: properties,
-	endpoint: {
-		method: 'POST',
-		path: '/stocks/stock-transactions/transfer',
-		body: {
-			fields: ['warehouse_from_id', 'warehouse_to_id', 'material_id', 'quantity'],
-			collections: ['additionalFields'],
-			schema,
-		},
+export const transfer = sendOperation('POST', '/stocks/stock-transactions/transfer', properties, {
+	body: {
+		fields: ['warehouse_from_id', 'warehouse_to_id', 'material_id', 'quantity'],
+		collections: ['additionalFields'],
+		schema,
 	},
-};
+});

@@ -1,5 +1,5 @@
-import { listOperation, relationOptions } from '../shared/definitions';
+import { listOperation } from '../shared/definitions';
 
 export const getAll = listOperation('/suppliers', {
-	expanded: relationOptions(['categories', 'contacts', 'files', 'handshake', 'invite', 'services']),
+	expanded: ['categories', 'contacts', 'files', 'handshake', 'invite', 'services'],
 });

@@ -3,8 +3,7 @@ import { z } from 'zod';
 
 import { boolean, idList, lazy, text, toNumber } from '../../helpers/schemas';
 import { clearableText, nullableText, toNull, updateFields } from '../shared/fields';
-import { recordLocator, outputProperties } from '../shared/definitions';
-import type { OperationModule } from '../types';
+import { recordLocator, outputProperties, sendOperation } from '../shared/definitions';
 
 const coordinateField = (displayName: string, name: string, limit: number): INodeProperties => ({
 	displayName,
@@ -97,12 +96,6 @@ const schema = lazy(() =>
 		}),
 );
 
-export const update: OperationModule = {
-	description: properties,
-	endpoint: {
-		method: 'PATCH',
-		path: '/suppliers/{supplier}',
-		pathParams: { supplier: 'supplier' },
-		body: { collections: ['updateFields'], schema },
-	},
-};
+export const update = sendOperation('PATCH', '/suppliers/{supplier}', properties, {
+	body: { collections: ['updateFields'], schema },
+});

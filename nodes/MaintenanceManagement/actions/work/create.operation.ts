@@ -1,8 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { additionalFields } from '../shared/fields';
-import { booleanField, outputProperties } from '../shared/definitions';
-import type { OperationModule } from '../types';
+import { additionalFields, wholeNumber } from '../shared/fields';
+import { booleanField, outputProperties, sendOperation } from '../shared/definitions';
 import { FREQUENCIES, NOTIFICATION_TRIGGERS, WORK_TYPES, workSchema } from './schema';
 
 const ids = (displayName: string, name: string, description: string): INodeProperties => ({
@@ -170,14 +169,7 @@ const properties: INodeProperties[] = [
 			description: 'ID of the calendar of the reminder; left empty, it is not sent',
 		},
 		{ displayName: 'Notes', name: 'notes', type: 'string', default: '' },
-		{
-			displayName: 'Notify Hours',
-			name: 'notify_hours',
-			type: 'number',
-			typeOptions: { numberPrecision: 0 },
-			default: 24,
-			description: 'How many hours ahead to remind',
-		},
+		wholeNumber('Notify Hours', 'notify_hours', 'How many hours ahead to remind', 24),
 		booleanField(
 			'Notify Client Contacts',
 			'notify_client_contacts',
@@ -203,24 +195,19 @@ const properties: INodeProperties[] = [
 				placeholder: 'e.g. 1',
 				description: 'ID of the calendar the SLA counts hours in (the API takes it as text)',
 			},
-			{
-				displayName: 'Notify Hours',
-				name: 'notify_hours',
-				type: 'number',
-				typeOptions: { numberPrecision: 0 },
-				default: 0,
-				description: 'How many hours before the target to notify the receivers',
-			},
+			wholeNumber(
+				'Notify Hours',
+				'notify_hours',
+				'How many hours before the target to notify the receivers',
+			),
 			booleanField('Pausable', 'pausable', 'Whether the SLA can be paused'),
 			{ displayName: 'Start Status', name: 'start_status', type: 'string', default: '' },
-			{
-				displayName: 'Target Hours',
-				name: 'target_hours',
-				type: 'number',
-				typeOptions: { numberPrecision: 0 },
-				default: 24,
-				description: 'Hours allowed between the start status and the target status',
-			},
+			wholeNumber(
+				'Target Hours',
+				'target_hours',
+				'Hours allowed between the start status and the target status',
+				24,
+			),
 			{ displayName: 'Target Status', name: 'target_status', type: 'string', default: '' },
 			booleanField(
 				'Specify Pause Reason',
@@ -362,29 +349,24 @@ const properties: INodeProperties[] = [
 	...outputProperties,
 ];
 
-export const create: OperationModule = {
-	description: properties,
-	endpoint: {
-		method: 'POST',
-		path: '/works',
-		answersList: true,
-		body: {
-			fields: [
-				'type',
-				'name',
-				'work_type_id',
-				'local_id',
-				'client_id',
-				'recurrence',
-				'interventions',
-				'procedures',
-				'auto_schedule',
-				'reminder_rules',
-				'sla_rules',
-				'work_notifications',
-			],
-			collections: ['additionalFields'],
-			schema: workSchema,
-		},
+export const create = sendOperation('POST', '/works', properties, {
+	answersList: true,
+	body: {
+		fields: [
+			'type',
+			'name',
+			'work_type_id',
+			'local_id',
+			'client_id',
+			'recurrence',
+			'interventions',
+			'procedures',
+			'auto_schedule',
+			'reminder_rules',
+			'sla_rules',
+			'work_notifications',
+		],
+		collections: ['additionalFields'],
+		schema: workSchema,
 	},
-};
+});
