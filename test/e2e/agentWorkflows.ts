@@ -104,15 +104,17 @@ export function agentWorkflow() {
 			'OpenAI Chat Model': {
 				ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]],
 			},
-			...Object.fromEntries(
-				tools.map((tool) => [
-					tool.name,
-					{ ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
-				]),
-			),
+			...toolConnections(tools, 'AI Agent'),
 		},
-		settings: { executionOrder: 'v1' },
-		active: false,
-		pinData: {},
+		...STORED_AS_NEW,
 	};
 }
+
+/** Each tool node connected to the node that uses it (an AI Agent or the MCP Server Trigger). */
+export const toolConnections = (tools: Array<{ name: string }>, target: string) =>
+	Object.fromEntries(
+		tools.map((tool) => [tool.name, { ai_tool: [[{ node: target, type: 'ai_tool', index: 0 }]] }]),
+	);
+
+/** What a workflow the tests import carries besides its nodes: inactive, no pinned data. */
+export const STORED_AS_NEW = { settings: { executionOrder: 'v1' }, active: false, pinData: {} };

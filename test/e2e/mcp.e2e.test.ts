@@ -2,7 +2,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import { startSandbox, type LoggedRequest, type RunningSandbox } from '../../sandbox';
-import { hasLangchainNode, maintenanceTools } from './agentWorkflows';
+import {
+	hasLangchainNode,
+	maintenanceTools,
+	STORED_AS_NEW,
+	toolConnections,
+} from './agentWorkflows';
 import { N8nInstance } from './n8n';
 import { credentials } from './workflows';
 
@@ -33,15 +38,8 @@ const mcpWorkflow = () => {
 			},
 			...tools,
 		],
-		connections: Object.fromEntries(
-			tools.map((tool) => [
-				tool.name,
-				{ ai_tool: [[{ node: 'MCP Server Trigger', type: 'ai_tool', index: 0 }]] },
-			]),
-		),
-		settings: { executionOrder: 'v1' },
-		active: false,
-		pinData: {},
+		connections: toolConnections(tools, 'MCP Server Trigger'),
+		...STORED_AS_NEW,
 	};
 };
 

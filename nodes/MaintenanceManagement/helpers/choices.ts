@@ -4,6 +4,15 @@ import type { INodePropertyOptions } from 'n8n-workflow';
 type Label = string | { name: string; description: string };
 
 /**
+ * Orders names as n8n's lint rule does, letter case aside. A plain comparison: localeCompare would load
+ * the ICU collator when the package loads, which doubled its load time.
+ */
+const byName = (a: string, b: string): number => {
+	const [x, y] = [a.toLowerCase(), b.toLowerCase()];
+	return x < y ? -1 : x > y ? 1 : 0;
+};
+
+/**
  * The allowed values of a field, each typed once, with its label: `values` in the API's order (the
  * request schema checks them and its errors list them), `options` for the editor, sorted by name as
  * n8n's lint rules sort an options list.
@@ -17,6 +26,6 @@ export function choices<T extends string>(labels: Record<T, Label>) {
 				? { name: label, value }
 				: { name: label.name, value, description: label.description };
 		})
-		.sort((a, b) => a.name.localeCompare(b.name));
+		.sort((a, b) => byName(a.name, b.name));
 	return { values, options };
 }
