@@ -1,16 +1,9 @@
 import type { INodePropertyOptions } from 'n8n-workflow';
 
+import { byText } from '../actions/shared/definitions';
+
 /** How the editor shows one allowed value: its name, with a description where the value needs one. */
 type Label = string | { name: string; description: string };
-
-/**
- * Orders names as n8n's lint rule does, letter case aside. A plain comparison: localeCompare would load
- * the ICU collator when the package loads, which doubled its load time.
- */
-const byName = (a: string, b: string): number => {
-	const [x, y] = [a.toLowerCase(), b.toLowerCase()];
-	return x < y ? -1 : x > y ? 1 : 0;
-};
 
 /**
  * The allowed values of a field, each typed once, with its label: `values` in the API's order (the
@@ -26,6 +19,6 @@ export function choices<T extends string>(labels: Record<T, Label>) {
 				? { name: label, value }
 				: { name: label.name, value, description: label.description };
 		})
-		.sort((a, b) => byName(a.name, b.name));
+		.sort(byText('name'));
 	return { values, options };
 }
