@@ -1,32 +1,28 @@
 /**
- * Unit and sandbox tests run in-process on the machine's Node; the end-to-end suite runs in a real n8n
- * (scripts/e2e.js), the queue suite in n8n's queue mode with Redis and PostgreSQL (scripts/queue.js).
+ * The suites, one jest project each (test/<name>/):
+ * - nodes: both nodes, the credentials and the transport, run in n8n-core in-process, against the sandbox
+ *   and scripted servers on loopback;
+ * - sandbox: the local API sandbox against spec/openapi.yaml;
+ * - tooling: the package's manifest, release, verify, benchmark report and CI workflow checks;
+ * - e2e: a real n8n (scripts/e2e.js); queue: n8n's queue mode with Redis and PostgreSQL (scripts/queue.js).
+ * `npm run test:fast` runs the first three, on the machine's Node.
  */
-const tsJest = ['ts-jest', { tsconfig: 'tsconfig.test.json' }];
+const suite = (name, extra = {}) => ({
+	displayName: name,
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test'],
+	testMatch: [`<rootDir>/test/${name}/**/*.test.ts`],
+	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] },
+	...extra,
+});
+const quiet = { setupFiles: ['<rootDir>/test/setup/quietLogs.ts'] };
 
 module.exports = {
 	projects: [
-		{
-			displayName: 'unit',
-			testEnvironment: 'node',
-			roots: ['<rootDir>/test'],
-			testMatch: ['<rootDir>/test/unit/**/*.test.ts', '<rootDir>/test/sandbox/**/*.test.ts'],
-			setupFiles: ['<rootDir>/test/unit/setup/quietLogs.ts'],
-			transform: { '^.+\\.ts$': tsJest },
-		},
-		{
-			displayName: 'e2e',
-			testEnvironment: 'node',
-			roots: ['<rootDir>/test'],
-			testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
-			transform: { '^.+\\.ts$': tsJest },
-		},
-		{
-			displayName: 'queue',
-			testEnvironment: 'node',
-			roots: ['<rootDir>/test'],
-			testMatch: ['<rootDir>/test/queue/**/*.test.ts'],
-			transform: { '^.+\\.ts$': tsJest },
-		},
+		suite('nodes', quiet),
+		suite('sandbox', quiet),
+		suite('tooling', quiet),
+		suite('e2e'),
+		suite('queue'),
 	],
 };

@@ -4,7 +4,7 @@
  *   tsx bench/child.ts locations|locationsRaw <baseUrl> <token> <count>   PATCH /locations
  */
 import type { MaintenanceManagement as ActionNode } from '../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { runNode } from '../test/unit/helpers/harness';
+import { runNode } from '../test/nodes/helpers/harness';
 
 // The built bundle, as n8n loads it. (By its bare name, tsx would resolve the node's source to its
 // codex file, MaintenanceManagement.node.json, which sits beside it.)

@@ -7,7 +7,7 @@ import type {
 
 /**
  * One case per endpoint of the spec: the node parameters, the request the sandbox must log, and checks
- * on the output. The unit suite runs them through the node's execute; the end-to-end suite runs the same
+ * on the output. The nodes suite runs them through the node's execute; the end-to-end suite runs the same
  * cases as nodes of a workflow in a real n8n.
  */
 

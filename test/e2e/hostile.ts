@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { collectionPage, ScriptedServer, type Reply } from '../unit/helpers/scriptedServer';
+import { collectionPage, ScriptedServer, type Reply } from '../helpers/scriptedServer';
 import { ACTION_NODE, START } from './workflows';
 
 /**

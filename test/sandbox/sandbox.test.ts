@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { startSandbox, type RunningSandbox } from '../../sandbox';
-import { keepsContract } from '../unit/helpers/contract';
+import { keepsContract } from '../helpers/contract';
 
 let sandbox: RunningSandbox;
 let base: string;

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { Contract, type ContractViolation } from '../../../sandbox/contract';
-import { readBody } from '../../../sandbox/http';
+import { Contract, type ContractViolation } from '../../sandbox/contract';
+import { readBody } from '../../sandbox/http';
 
 /** A request as the scripted server received it. */
 export interface ReceivedRequest {

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { startSandbox, type RunningSandbox } from '../../../sandbox';
 import type { ContractViolation } from '../../../sandbox/contract';
-import { keepsContract } from './contract';
+import { keepsContract } from '../../helpers/contract';
 import { runNode, type Credentials, type RunResult } from './harness';
 
 export interface SandboxLog {

@@ -3,7 +3,7 @@ import { NodeApiError, sleep } from 'n8n-workflow';
 import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { isConnectionFault, rateLimitWaitMs } from '../../nodes/MaintenanceManagement/transport';
 import { expr, runNode, type Credentials } from './helpers/harness';
-import { collectionPage, ScriptedServer, type Reply } from './helpers/scriptedServer';
+import { collectionPage, ScriptedServer, type Reply } from '../helpers/scriptedServer';
 
 /**
  * The transport against servers that misbehave, through n8n-core's real request path: redirects,

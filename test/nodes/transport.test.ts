@@ -3,7 +3,7 @@ import { sleep } from 'n8n-workflow';
 import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { rateLimitWaitMs } from '../../nodes/MaintenanceManagement/transport';
 import { expr, runNode, type Credentials } from './helpers/harness';
-import { collectionPage, ScriptedServer } from './helpers/scriptedServer';
+import { collectionPage, ScriptedServer } from '../helpers/scriptedServer';
 
 jest.mock('n8n-workflow', () => ({
 	...jest.requireActual('n8n-workflow'),

@@ -1,4 +1,4 @@
-import type { ContractViolation } from '../../../sandbox/contract';
+import type { ContractViolation } from '../../sandbox/contract';
 
 /** Something that checks requests (and maybe answers) against spec/openapi.yaml: the sandbox or a scripted server. */
 export interface ContractChecked {

@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { keepsContract } from '../helpers/contract';
+import { keepsContract } from '../../helpers/contract';
 import { fromInput, runNode, type Credentials } from '../helpers/harness';
-import { ScriptedServer } from '../helpers/scriptedServer';
+import { ScriptedServer } from '../../helpers/scriptedServer';
 
 const TOKEN = 'loc_token_8d7e6f5a4b3c';
 const server = new ScriptedServer({ contract: true });
