@@ -8,6 +8,33 @@ import { parse } from 'yaml';
 /** The API contract: the OpenAPI 3.1 document of the spec. */
 export const SPEC_PATH = join(__dirname, '..', 'spec', 'openapi.yaml');
 
+/** A schema of the document, as far as enumValues reads it. */
+interface EnumSchema {
+	enum?: unknown[];
+	properties?: Record<string, EnumSchema>;
+}
+
+let componentSchemas: Record<string, EnumSchema> | undefined;
+
+/**
+ * The values an enum of the document's component schemas allows, null left out, in the document's order:
+ * `enumValues('Orientation')`, `enumValues('Work', 'attributes', 'type')` (the names of nested properties).
+ */
+export function enumValues(schema: string, ...properties: string[]): string[] {
+	componentSchemas ??= (
+		parse(readFileSync(SPEC_PATH, 'utf8')) as {
+			components: { schemas: Record<string, EnumSchema> };
+		}
+	).components.schemas;
+	const found = properties.reduce<EnumSchema | undefined>(
+		(at, name) => at?.properties?.[name],
+		componentSchemas[schema],
+	);
+	if (!found?.enum)
+		throw new Error(`spec/openapi.yaml has no enum at ${[schema, ...properties].join('.')}`);
+	return found.enum.filter((value): value is string => typeof value === 'string');
+}
+
 /** One request or answer that breaks the contract, with what breaks it. */
 export interface ContractViolation {
 	kind: 'request' | 'response';

@@ -3,6 +3,8 @@
  * options, so benchmarks can ask for 100,000 work orders and get them in well under a second.
  */
 
+import { enumValues } from './contract';
+
 export type Attributes = Record<string, unknown>;
 
 export interface Resource {
@@ -155,6 +157,12 @@ export function seedStore(sizes: SeedSizes, seed = 20261122): Store {
 	const rand = random(seed);
 	const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)];
 	const int = (min: number, max: number): number => min + Math.floor(rand() * (max - min + 1));
+	// Attribute values the spec enumerates come from spec/openapi.yaml.
+	const accounts = enumValues('Operator', 'attributes', 'account');
+	const operatorStatuses = enumValues('Operator', 'attributes', 'status');
+	const orientations = enumValues('Orientation');
+	const workTypes = enumValues('Work', 'attributes', 'type');
+	const movementActions = enumValues('StockMovement', 'attributes', 'action');
 	const store: Store = {
 		locations: new Collection('location'),
 		failures: new Collection('failure'),
@@ -210,7 +218,7 @@ export function seedStore(sizes: SeedSizes, seed = 20261122): Store {
 			email: `operator${i}@example.com`,
 			phone: null,
 			cellphone: null,
-			account: pick(['admin', 'manager', 'technician', 'operator']),
+			account: pick(accounts),
 			language: 'en',
 			cost_per_hour: 20 + i,
 			warehouse_id: 1,
@@ -220,7 +228,7 @@ export function seedStore(sizes: SeedSizes, seed = 20261122): Store {
 			created_at: day(i),
 			phone_country_code: 'PT',
 			is_first_web_login: false,
-			status: pick(['WORKING', 'AVAILABLE', 'OFFLINE']),
+			status: pick(operatorStatuses),
 		});
 	}
 	for (let i = 1; i <= 3; i++) {
@@ -307,7 +315,7 @@ export function seedStore(sizes: SeedSizes, seed = 20261122): Store {
 					area: int(10, 200),
 					glass_area: int(0, 30),
 					volume: int(30, 600),
-					orientation: pick(['North', 'South', 'West', 'East']),
+					orientation: pick(orientations),
 					local_uuid: uuid(i, 'location'),
 					associations: ['DIRECT'],
 					assets: int(0, 12),
@@ -390,7 +398,7 @@ export function seedStore(sizes: SeedSizes, seed = 20261122): Store {
 	}
 
 	for (let i = 1; i <= sizes.works; i++) {
-		const type = pick(['CYCLIC', 'PLAN', 'SPECIAL'] as const);
+		const type = pick(workTypes);
 		store.works.add({
 			work_id: i,
 			calendar_id: 1,
@@ -585,7 +593,7 @@ export function seedStore(sizes: SeedSizes, seed = 20261122): Store {
 			warehouse_id: ((i - 1) % store.warehouses.size) + 1,
 			observation: null,
 			date: day(i),
-			action: pick(['ADDED', 'CONSUMED', 'MOVED']),
+			action: pick(movementActions),
 			failure_id: null,
 			schedule_work_id: null,
 			order_id: null,

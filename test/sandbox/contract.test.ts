@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 import { parsePageCaps, startSandbox, type RunningSandbox } from '../../sandbox';
 import { ROUTES } from '../../sandbox/api';
-import { Contract, SPEC_PATH } from '../../sandbox/contract';
+import { Contract, enumValues, SPEC_PATH } from '../../sandbox/contract';
 import { MAX_BODY_BYTES } from '../../sandbox/http';
 
 const contract = Contract.load();
@@ -54,6 +54,19 @@ describe('the document', () => {
 		const routes = ROUTES.map((r) => `${r.method} ${r.pattern}`);
 		expect(routes.length).toBeGreaterThan(0);
 		expect([...contract.operationNames].sort()).toEqual([...routes].sort());
+	});
+
+	it('gives the demo data its enums, null left out, and names a path that holds none', () => {
+		const schemas = (contract.document.components as Record<string, any>).schemas;
+		expect(enumValues('Orientation')).toEqual(
+			schemas.Orientation.enum.filter((value: unknown) => value !== null),
+		);
+		expect(enumValues('Work', 'attributes', 'type')).toEqual(
+			schemas.Work.properties.attributes.properties.type.enum.filter(Boolean),
+		);
+		expect(() => enumValues('Work', 'attributes', 'description')).toThrow(
+			'spec/openapi.yaml has no enum at Work.attributes.description',
+		);
 	});
 });
 
