@@ -1,5 +1,10 @@
 import { resources } from '../../nodes/MaintenanceManagement/actions/resources';
 import type { OperationPair } from '../cases/operations';
+import { SandboxFixture } from './helpers/sandbox';
+
+const fixture = new SandboxFixture();
+beforeAll(async () => await fixture.start());
+afterAll(async () => await fixture.stop());
 
 describe('the registry of resources and operations', () => {
 	it('types each pair: a resource with another resource’s operation does not compile', () => {
@@ -11,4 +16,17 @@ describe('the registry of resources and operations', () => {
 			(resources[wrong.resource].operations as Record<string, unknown>)[wrong.operation],
 		).toBeUndefined();
 	});
+
+	it.each([
+		['supplier', 'create'],
+		['location', 'delete'],
+	])(
+		'a workflow naming a pair the registry lacks (%s → %s) fails, naming it, and sends nothing',
+		async (resource, operation) => {
+			await fixture.clear();
+			const { error } = await fixture.run({ resource, operation });
+			expect(error?.message).toBe(`The operation "${operation}" of "${resource}" is not supported`);
+			expect(await fixture.requests()).toEqual([]);
+		},
+	);
 });

@@ -117,6 +117,17 @@ describe('headers and base URL', () => {
 		expect(server.requests).toHaveLength(0);
 	});
 
+	it.each([
+		['', 'is empty'],
+		['api.example.com/v3', 'is not a web address'],
+		['https://user:pw@api.example.com/v3', 'must not contain a user name or password'],
+	])('refuses the base URL "%s": it %s, sending nothing', async (productionBaseUrl, problem) => {
+		server.reset(() => ({ status: 200, body: collectionPage(0, 1, 50) }));
+		const { error } = await listLocations({}, { ...credentials, productionBaseUrl });
+		expect(error?.message).toBe(`The credential's Production Base URL ${problem}`);
+		expect(server.requests).toHaveLength(0);
+	});
+
 	it('says the token is missing when it is blank, sending nothing', async () => {
 		server.reset(() => ({ status: 200, body: collectionPage(0, 1, 50) }));
 		const { error } = await listLocations({}, { ...credentials, accessToken: '   ' });
@@ -221,6 +232,28 @@ describe('API errors', () => {
 		expect(error?.message).toBe(
 			'Nothing was found for PATCH /locations (404). Check the IDs sent; a record may have been deleted.',
 		);
+	});
+
+	it.each([
+		[
+			'with a message and more_info, says both',
+			errorBody(409, 'Conflict'),
+			'Conflict (409 on GET /locations).',
+			'The API answered 409: "Conflict".\nhttps://docs.example/errors',
+		],
+		[
+			'with neither, names the status and the request',
+			{ status: 'error', error: { http_code: 422 } },
+			'The API answered 422 to GET /locations.',
+			'GET /locations failed.',
+		],
+	])('a status the spec does not list, %s', async (_, body, message, description) => {
+		const status = (body.error as { http_code: number }).http_code;
+		server.reset(() => ({ status, body }));
+		const { error } = await listLocations();
+		expect(error?.message).toBe(message);
+		expect(error?.description).toBe(description);
+		expect(error?.httpCode).toBe(String(status));
 	});
 
 	it('a 400 without properties says that no field was named', async () => {

@@ -115,7 +115,9 @@ function actionableMessage(
 			? `The service failed on ${where} (500), also on retry. Check the filters and query parameters (the API answers 500 for an s_ filter it does not support), then try again.`
 			: `The service failed on ${where} (${statusCode}), also on retry. Try again later.`;
 	}
-	return `${sentence(error.message ?? `The API answered with HTTP ${statusCode}`)} (${statusCode} on ${where})`;
+	return error.message
+		? `${error.message.replace(/[.!?]+$/, '')} (${statusCode} on ${where}).`
+		: `The API answered ${statusCode} to ${where}.`;
 }
 
 const STATUS_HINTS: Record<number, (context: ApiErrorContext) => string> = {

@@ -136,6 +136,7 @@ const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
 /** Why a base URL cannot be used, or undefined when it can. */
 function baseUrlProblem(value: string): string | undefined {
+	if (value === '') return 'is empty';
 	let url: URL;
 	try {
 		url = new URL(value);

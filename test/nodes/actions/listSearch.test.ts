@@ -24,4 +24,13 @@ describe('list search', () => {
 		);
 		await fixture.reset();
 	});
+
+	it('searches locations by name, each shown with its full name and full code', async () => {
+		const search = node.methods.listSearch.searchLocations;
+		const context = loadOptionsContext(node, fixture.credentials);
+		const { results } = await search.call(context, 'Floor 2');
+		expect(results).toContainEqual({ name: 'Building 1-Floor 2 (B1.F2)', value: '2' });
+		expect(results.every((r) => /Floor 2\d* \(.+\)$/.test(r.name))).toBe(true);
+		expect((await fixture.requests()).at(-1)?.query).toMatchObject({ s_name_like: 'Floor 2' });
+	});
 });
