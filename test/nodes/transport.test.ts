@@ -44,6 +44,18 @@ const getLocation = (id: string) =>
 			id: { __rl: true, mode: 'id', value: id },
 		},
 	});
+/** PATCH /locations for location 3 with the given fields. */
+const updateLocation = (updateFields: Record<string, unknown>) =>
+	runNode({
+		node,
+		credentials,
+		parameters: {
+			resource: 'location',
+			operation: 'updateMany',
+			id: { __rl: true, mode: 'id', value: '3' },
+			updateFields,
+		},
+	});
 const errorBody = (http_code: number, message: string, extra: Record<string, unknown> = {}) => ({
 	status: 'error',
 	error: {
@@ -82,16 +94,7 @@ describe('headers and base URL', () => {
 			status: 200,
 			body: { data: [{ id: '3', type: 'location', attributes: { name: 'Hall' } }] },
 		}));
-		const { error } = await runNode({
-			node,
-			credentials,
-			parameters: {
-				resource: 'location',
-				operation: 'updateMany',
-				id: { __rl: true, mode: 'id', value: '3' },
-				updateFields: { name: 'Hall' },
-			},
-		});
+		const { error } = await updateLocation({ name: 'Hall' });
 		expect(error).toBeUndefined();
 		expect(server.requests[0].headers['content-type']).toBe('application/json');
 		expect(server.requests[0].body).toEqual({ locations: [{ id: 3, name: 'Hall' }] });
@@ -148,16 +151,7 @@ describe('API errors', () => {
 				},
 			}),
 		}));
-		const { error } = await runNode({
-			node,
-			credentials,
-			parameters: {
-				resource: 'location',
-				operation: 'updateMany',
-				id: { __rl: true, mode: 'id', value: '3' },
-				updateFields: { code: 'X' },
-			},
-		});
+		const { error } = await updateLocation({ code: 'X' });
 		expect(error?.message).toContain('Property validation error.');
 		expect(error?.message).toContain('locations[0].code: The code is already used.');
 		expect(error?.description).toContain('locations[1].orientation: Invalid value.');
@@ -219,16 +213,7 @@ describe('API errors', () => {
 
 	it('a 404 on a path without a record ID names the request and says to check the IDs', async () => {
 		server.reset(() => ({ status: 404, body: errorBody(404, 'Resource not found') }));
-		const { error } = await runNode({
-			node,
-			credentials,
-			parameters: {
-				resource: 'location',
-				operation: 'updateMany',
-				id: { __rl: true, mode: 'id', value: '3' },
-				updateFields: { name: 'X' },
-			},
-		});
+		const { error } = await updateLocation({ name: 'X' });
 		expect(error?.message).toBe(
 			'Nothing was found for PATCH /locations (404). Check the IDs sent; a record may have been deleted.',
 		);
@@ -353,16 +338,7 @@ describe('rate limit and faults', () => {
 			'drop',
 		] as const) {
 			server.reset(() => reply);
-			const { error } = await runNode({
-				node,
-				credentials,
-				parameters: {
-					resource: 'location',
-					operation: 'updateMany',
-					id: { __rl: true, mode: 'id', value: '3' },
-					updateFields: { name: 'A' },
-				},
-			});
+			const { error } = await updateLocation({ name: 'A' });
 			expect(server.requests).toHaveLength(1);
 			expect(error?.description).toMatch(/not retried/);
 			expect(mentionsToken(error?.message) || mentionsToken(error?.description)).toBe(false);
@@ -382,16 +358,7 @@ describe('rate limit and faults', () => {
 						body: { data: [{ id: '3', type: 'location', attributes: { name: 'A' } }] },
 					},
 		);
-		const { error, output } = await runNode({
-			node,
-			credentials,
-			parameters: {
-				resource: 'location',
-				operation: 'updateMany',
-				id: { __rl: true, mode: 'id', value: '3' },
-				updateFields: { name: 'A' },
-			},
-		});
+		const { error, output } = await updateLocation({ name: 'A' });
 		expect(error).toBeUndefined();
 		expect(server.requests).toHaveLength(2);
 		expect(output[0].json).toMatchObject({ id: '3', name: 'A' });
