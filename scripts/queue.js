@@ -13,9 +13,10 @@ const {
 	readFileSync,
 	rmSync,
 } = require('node:fs');
-const { createConnection } = require('node:net');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
+
+const waitOn = require('wait-on');
 
 const { freePort } = require('./ports');
 const { ensureRuntime, ROOT, runJestProject } = require('./runtime');
@@ -52,21 +53,13 @@ function ensurePackages() {
 	);
 }
 
-/** Resolves once something accepts connections on the port. */
+/** Resolves once something accepts connections on the port (wait-on's tcp: check). */
 async function waitForPort(port, what) {
-	const deadline = Date.now() + 30_000;
-	while (Date.now() < deadline) {
-		const open = await new Promise((resolve) => {
-			const socket = createConnection({ host: '127.0.0.1', port }, () => {
-				socket.end();
-				resolve(true);
-			});
-			socket.once('error', () => resolve(false));
-		});
-		if (open) return;
-		await new Promise((resolve) => setTimeout(resolve, 100));
-	}
-	throw new Error(`${what} did not start on port ${port}`);
+	await waitOn({ resources: [`tcp:127.0.0.1:${port}`], interval: 100, timeout: 30_000 }).catch(
+		() => {
+			throw new Error(`${what} did not start on port ${port}`);
+		},
+	);
 }
 
 /** PostgreSQL refuses to run as root, so as root its programs run as the postgres user the package made. */
