@@ -8,31 +8,19 @@ import { parse } from 'yaml';
 /** The API contract: the OpenAPI 3.1 document of the spec. */
 export const SPEC_PATH = join(__dirname, '..', 'spec', 'openapi.yaml');
 
-/** A schema of the document, as far as enumValues reads it. */
-interface EnumSchema {
-	enum?: unknown[];
-	properties?: Record<string, EnumSchema>;
-}
-
-let componentSchemas: Record<string, EnumSchema> | undefined;
-
 /**
  * The values an enum of the document's component schemas allows, null left out, in the document's order:
  * `enumValues('Orientation')`, `enumValues('Work', 'attributes', 'type')` (the names of nested properties).
  */
 export function enumValues(schema: string, ...properties: string[]): string[] {
-	componentSchemas ??= (
-		parse(readFileSync(SPEC_PATH, 'utf8')) as {
-			components: { schemas: Record<string, EnumSchema> };
-		}
-	).components.schemas;
-	const found = properties.reduce<EnumSchema | undefined>(
-		(at, name) => at?.properties?.[name],
-		componentSchemas[schema],
+	const schemas = (Contract.shared().document.components as Json).schemas as Json;
+	const found = properties.reduce<Json | undefined>(
+		(at, name) => (at?.properties as Json | undefined)?.[name] as Json | undefined,
+		schemas[schema] as Json | undefined,
 	);
-	if (!found?.enum)
+	if (!Array.isArray(found?.enum))
 		throw new Error(`spec/openapi.yaml has no enum at ${[schema, ...properties].join('.')}`);
-	return found.enum.filter((value): value is string => typeof value === 'string');
+	return (found.enum as unknown[]).filter((value): value is string => typeof value === 'string');
 }
 
 /** One request or answer that breaks the contract, with what breaks it. */
@@ -255,6 +243,8 @@ export function propertiesOf(errors: readonly ErrorObject[]): Record<string, str
  * OpenAPI 3.1) and ajv-formats. This layer only finds the operation of a method and path and hands the
  * parts of a request or answer to the schemas the document gives them.
  */
+let shared: Contract | undefined;
+
 export class Contract {
 	private readonly operations: Operation[] = [];
 
@@ -340,6 +330,11 @@ export class Contract {
 	/** Reads the document (YAML) from a file. */
 	static load(path = SPEC_PATH): Contract {
 		return new Contract(parse(readFileSync(path, 'utf8')) as Json);
+	}
+
+	/** The contract of spec/openapi.yaml, read once per process: every sandbox of a test run shares it. */
+	static shared(): Contract {
+		return (shared ??= Contract.load());
 	}
 
 	/** The operations of the document, as `METHOD /template`. */

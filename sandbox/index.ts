@@ -169,10 +169,6 @@ const send = (
 	res.end(text);
 };
 
-let loaded: Contract | undefined;
-/** The contract is read once per process: every sandbox of a test run shares it. */
-const sharedContract = (): Contract => (loaded ??= Contract.load());
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Starts the sandbox: all 22 endpoints of the spec under /production/v3 and /sandbox/v3, and the control API under /__sandbox. */
@@ -190,7 +186,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 	let seq = 0;
 	let pageCaps: PageCaps = checkPageCaps({ ...options.pageCaps });
 	let violations: ContractViolation[] = [];
-	const contract = options.contract ? sharedContract() : undefined;
+	const contract = options.contract ? Contract.shared() : undefined;
 	const report = (entry: LoggedRequest, kind: ContractViolation['kind'], messages: string[]) => {
 		for (const message of messages) {
 			violations.push({ kind, method: entry.method, path: entry.path, message });
@@ -650,7 +646,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 				url,
 				emit,
 				pageCap: pageCaps[found.route.pattern.slice(1)],
-				bodyProblems: () => sharedContract().bodyProblems(method, path, body),
+				bodyProblems: () => Contract.shared().bodyProblems(method, path, body),
 			});
 			return answer(result.status, result.body, limit.headers);
 		} catch (error) {
