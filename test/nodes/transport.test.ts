@@ -1,3 +1,4 @@
+import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/MaintenanceManagement.node';
@@ -43,6 +44,18 @@ const getLocation = (id: string) =>
 			operation: 'get',
 			id: { __rl: true, mode: 'id', value: id },
 		},
+	});
+/** GET /locations/3 once for each of the given input items. */
+const getLocationItems = (items: IDataObject[]) =>
+	runNode({
+		node,
+		credentials,
+		parameters: {
+			resource: 'location',
+			operation: 'get',
+			id: { __rl: true, mode: 'id', value: '3' },
+		},
+		items,
 	});
 /** PATCH /locations for location 3 with the given fields. */
 const updateLocation = (updateFields: Record<string, unknown>) =>
@@ -277,19 +290,84 @@ describe('rate limit and faults', () => {
 		expect(rateLimitWaitMs({}, now)).toBeUndefined();
 	});
 
-	it('gives up at once with a clear error when the asked wait exceeds the maximum total wait', async () => {
+	it('gives up at once with a clear error when the asked wait exceeds Max Wait per Request', async () => {
 		server.reset(() => ({
 			status: 429,
 			headers: { 'Retry-After': '600' },
 			body: errorBody(429, 'Too Many Requests.'),
 		}));
-		const { error } = await listLocations({ requestOptions: { maxWaitSeconds: 30 } });
+		const { error } = await listLocations();
 		expect(server.requests).toHaveLength(1);
 		expect(sleepMock).not.toHaveBeenCalled();
 		expect(error?.message).toBe(
-			'The rate limit was still exceeded (429) after 1 attempt(s) and 0 s of waiting. Try again later, or process fewer items at once.',
+			'The rate limit was still exceeded (429) after 1 attempt(s) and 0 s of waiting for this request. The next wait (600 s) would pass Max Wait per Request (300 s). Run the item again later, or raise Max Wait per Request or Max Attempts under Request Options.',
 		);
 		expect(error?.description).toMatch(/rate limit/);
+	});
+
+	it('bounds the waiting of one request, not the sum over a run whose requests keep succeeding', async () => {
+		// Every item meets the limit once and waits 60 s: 10 minutes of waiting in all.
+		server.reset((_r, index) =>
+			index % 2 === 0
+				? {
+						status: 429,
+						headers: { 'Retry-After': '60' },
+						body: errorBody(429, 'Too Many Requests.'),
+					}
+				: { status: 200, body: { data: { id: '3', type: 'location', attributes: {} } } },
+		);
+		const { output, error } = await getLocationItems(Array.from({ length: 10 }, () => ({})));
+		expect(error).toBeUndefined();
+		expect(output).toHaveLength(10);
+		expect(sleepMock.mock.calls).toEqual(Array.from({ length: 10 }, () => [60_000]));
+	});
+
+	it('caps the waiting of the whole run at Max Total Wait when one is set', async () => {
+		server.reset(() => ({
+			status: 429,
+			headers: { 'Retry-After': '60' },
+			body: errorBody(429, 'Too Many Requests.'),
+		}));
+		const { error } = await listLocations({ requestOptions: { maxWaitSeconds: 100 } });
+		expect(sleepMock.mock.calls).toEqual([[60_000]]);
+		expect(server.requests).toHaveLength(2);
+		expect(error?.message).toMatch(
+			/The next wait \(60 s\) would pass Max Total Wait \(100 s, 60 s of it already waited in this execution\)/,
+		);
+	});
+
+	it("waits for the limit's reset before sending when the API said none is left, so no 429 comes", async () => {
+		const reset = Math.ceil(Date.now() / 1000) + 30;
+		server.reset((_r, index) => ({
+			status: 200,
+			headers: {
+				'X-Ratelimit-Limit': '2',
+				'X-Ratelimit-Remaining': String(index % 2 === 0 ? 1 : 0),
+				'X-RateLimit-Reset': String(reset),
+			},
+			body: { data: { id: '3', type: 'location', attributes: {} } },
+		}));
+		const { output, error } = await getLocationItems(Array.from({ length: 5 }, () => ({})));
+		expect(error).toBeUndefined();
+		expect(output).toHaveLength(5);
+		expect(server.requests).toHaveLength(5);
+		// After the 2nd and the 4th answer (Remaining 0), the next request waits for the reset first.
+		expect(sleepMock).toHaveBeenCalledTimes(2);
+		for (const [wait] of sleepMock.mock.calls) {
+			expect(wait).toBeGreaterThan(25_000);
+			expect(wait).toBeLessThanOrEqual(31_000);
+		}
+	});
+
+	it('does not wait when the answers say nothing of the limit', async () => {
+		server.reset(() => ({
+			status: 200,
+			body: { data: { id: '3', type: 'location', attributes: {} } },
+		}));
+		const { error } = await getLocationItems([{}, {}, {}]);
+		expect(error).toBeUndefined();
+		expect(server.requests).toHaveLength(3);
+		expect(sleepMock).not.toHaveBeenCalled();
 	});
 
 	it('stops after the maximum number of attempts', async () => {

@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import {
 	emptyValueError,
@@ -9,7 +9,7 @@ import {
 	pathIdField,
 	queryParameterField,
 } from '../helpers/empty';
-import { displayNames, itemNumber, LINE_BREAK, normalize, validate } from '../helpers/input';
+import { displayNames, itemNumber, normalize, validate } from '../helpers/input';
 import type { OutputChoice } from '../helpers/simplify';
 import { toItems } from '../helpers/simplify';
 import type {
@@ -22,13 +22,13 @@ import type {
 import {
 	apiRequest,
 	apiRequestAllItems,
-	asNodeError,
 	buildPath,
 	DEFAULT_POLICY,
 	pathValueProblem,
 	recordsOf,
 	POLICY_CEILING,
 } from '../transport';
+import { ItemRun } from './bulk';
 import type { Endpoint, OperationModule } from './types';
 
 /** The shape of `data` the spec gives for an endpoint's answer. */
@@ -65,7 +65,16 @@ export function readRetry(this: IExecuteFunctions, itemIndex: number): RequestPo
 		maxAttempts: Math.floor(
 			bounded(options.maxAttempts, DEFAULT_POLICY.maxAttempts, 1, POLICY_CEILING.maxAttempts),
 		),
-		maxTotalWaitMs: seconds(options.maxWaitSeconds, DEFAULT_POLICY.maxTotalWaitMs, 86_400),
+		maxRequestWaitMs: seconds(
+			options.maxRequestWaitSeconds,
+			DEFAULT_POLICY.maxRequestWaitMs,
+			86_400,
+		),
+		// Max Total Wait caps the execution's waiting only when set above 0.
+		maxTotalWaitMs:
+			Number(options.maxWaitSeconds) > 0
+				? seconds(options.maxWaitSeconds, 0, 86_400)
+				: DEFAULT_POLICY.maxTotalWaitMs,
 		timeoutMs: Math.max(1000, seconds(options.timeoutSeconds, DEFAULT_POLICY.timeoutMs, 3600)),
 		maxPages: Math.floor(
 			bounded(options.maxPages, DEFAULT_POLICY.maxPages, 1, POLICY_CEILING.maxPages),
@@ -229,6 +238,27 @@ export function buildRequest(
 	return request;
 }
 
+/**
+ * A 400 that names a field the API keeps unique: the message leads with the value refused and says that
+ * a record with it most likely exists, so that a re-run after a stop can route those items aside.
+ */
+function withTakenValue(operation: OperationModule, request: ApiRequest, error: unknown): unknown {
+	const unique = operation.endpoint.body?.unique ?? [];
+	if (!(error instanceof NodeApiError) || error.httpCode !== '400' || !unique.length) return error;
+	const refused = error.context.fields as string[] | undefined;
+	const taken = unique.filter(
+		(field) => refused?.includes(field) && request.body?.[field] !== undefined,
+	);
+	if (!taken.length) return error;
+	const names = namesOf(operation);
+	const values = taken.map(
+		(field) => `${names.get(field) ?? field} ${JSON.stringify(request.body?.[field])}`,
+	);
+	const one = taken.length === 1;
+	error.message = `${values.join(' and ')} already ${one ? 'exists' : 'exist'}, most likely: the API keeps ${one ? 'this value' : 'these values'} unique and refused ${one ? 'it' : 'them'} (as it refuses, when run again, an item written before a stopped run). Route the item aside, or change the value. ${error.message}`;
+	return error;
+}
+
 /** Runs one item through an endpoint and returns its output records. */
 export async function executeEndpoint(
 	this: IExecuteFunctions,
@@ -252,7 +282,12 @@ export async function executeEndpoint(
 			itemIndex,
 		);
 	}
-	const envelope = await apiRequest.call(this, request, retry, itemIndex);
+	let envelope: ApiEnvelope;
+	try {
+		envelope = await apiRequest.call(this, request, retry, itemIndex);
+	} catch (error) {
+		throw withTakenValue(operation, request, error);
+	}
 	const data = recordsOf(envelope);
 	// The meta beside a single record (its custom_fields, a buy order's cost_centers) describes that record.
 	const meta: IDataObject = { ...envelope.meta };
@@ -263,69 +298,31 @@ export async function executeEndpoint(
 	return toItems(data, envelope.included, output);
 }
 
-/** The output of a failed item when "Continue On Fail" is on. */
-function errorItem(error: unknown, itemIndex: number): INodeExecutionData {
-	const { message, description } = error as { message?: string; description?: string };
-	// In item data a description's lines are plain text lines, not the error panel's HTML breaks.
-	const text = description?.split(LINE_BREAK).join('\n');
-	return {
-		json: { error: message ?? String(error), ...(text ? { description: text } : {}) },
-		pairedItem: { item: itemIndex },
-	};
-}
+/** The operation as progress lines name it: the node's name and the request. */
+const runName = (context: IExecuteFunctions, operation: OperationModule): string =>
+	`${context.getNode().name} (${operation.endpoint.method} ${operation.endpoint.path})`;
 
-/** The output of each input item, by item index. */
-type Outputs = INodeExecutionData[][];
-
-const paired = (records: IDataObject[], itemIndex: number): INodeExecutionData[] =>
-	records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
+/** A walk over the input items of an operation (see ItemRun). */
+const itemRun = (context: IExecuteFunctions, operation: OperationModule, itemCount: number) =>
+	new ItemRun(context, itemCount, runName(context, operation), operation.endpoint.method !== 'GET');
 
 /**
- * Runs one step for some items (one item, or a group sent as one request). When it fails, the error
- * stops the node, or, with "Continue On Fail", becomes the output of each of those items.
+ * The default run of an operation: one request of its endpoint per input item, item i in, its records
+ * out, paired with it; with "Continue On Fail" a failed item gets its error as output and the others go on.
  */
-async function guarded(
-	this: IExecuteFunctions,
-	itemIndexes: number[],
-	outputs: Outputs,
-	step: () => Promise<void> | void,
-): Promise<void> {
-	try {
-		await step();
-	} catch (error) {
-		if (!this.continueOnFail()) throw asNodeError(this.getNode(), error, itemIndexes[0]);
-		for (const itemIndex of itemIndexes) outputs[itemIndex] = [errorItem(error, itemIndex)];
-	}
-}
-
-/**
- * The execution primitive of every operation: item i in, its records out, paired with it; with
- * "Continue On Fail" a failed item gets its error as output and the others go on.
- */
-export async function forEachItem(
-	this: IExecuteFunctions,
-	itemCount: number,
-	run: (itemIndex: number) => Promise<IDataObject[]> | IDataObject[],
-	outputs: Outputs = [],
-): Promise<Outputs> {
-	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
-		await guarded.call(this, [itemIndex], outputs, async () => {
-			outputs[itemIndex] = paired(await run(itemIndex), itemIndex);
-		});
-	}
-	return outputs;
-}
-
-/** The default run of an operation: one request of its endpoint per input item. */
 export async function runEndpoint(
 	this: IExecuteFunctions,
 	operation: OperationModule,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const outputs = await forEachItem.call(this, items.length, async (itemIndex) =>
-		executeEndpoint.call(this, operation, itemIndex),
-	);
-	return outputs.flat();
+	const run = itemRun(this, operation, items.length);
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		await run.guard([itemIndex], async () => {
+			run.output(itemIndex, await executeEndpoint.call(this, operation, itemIndex));
+		});
+	}
+	run.finish();
+	return run.outputs.flat();
 }
 
 /** An item's share of a grouped request: its path values and its validated body. */
@@ -367,24 +364,24 @@ export async function sendGrouped(
 ): Promise<INodeExecutionData[]> {
 	const { endpoint } = operation;
 	const parts: ItemPart[] = [];
-	const outputs = await forEachItem.call(this, itemCount, (itemIndex) => {
-		const part: ItemPart = {
-			itemIndex,
-			pathValues: readPathValues.call(this, operation, itemIndex),
-			body: readBody.call(this, operation, itemIndex),
-		};
-		grouping.check?.call(this, part, parts);
-		parts.push(part);
-		return [];
-	});
+	const run = itemRun(this, operation, itemCount);
+	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
+		await run.guard([itemIndex], () => {
+			const part: ItemPart = {
+				itemIndex,
+				pathValues: readPathValues.call(this, operation, itemIndex),
+				body: readBody.call(this, operation, itemIndex),
+			};
+			grouping.check?.call(this, part, parts);
+			parts.push(part);
+		});
+	}
 	const size = grouping.size ?? Math.max(parts.length, 1);
 	for (let start = 0; start < parts.length; start += size) {
 		const group = parts.slice(start, start + size);
 		const first = group[0].itemIndex;
-		await guarded.call(
-			this,
+		await run.guard(
 			group.map((part) => part.itemIndex),
-			outputs,
 			async () => {
 				const request: ApiRequest = {
 					method: endpoint.method,
@@ -396,7 +393,7 @@ export async function sendGrouped(
 				const envelope = await apiRequest.call(this, request, readRetry.call(this, first), first);
 				const records = grouping.share(group, envelope, output);
 				for (const [index, { itemIndex }] of group.entries()) {
-					await guarded.call(this, [itemIndex], outputs, () => {
+					await run.guard([itemIndex], () => {
 						const record = records[index];
 						if (!record) {
 							throw new NodeOperationError(
@@ -409,11 +406,12 @@ export async function sendGrouped(
 								},
 							);
 						}
-						outputs[itemIndex] = paired([record], itemIndex);
+						run.output(itemIndex, [record]);
 					});
 				}
 			},
 		);
 	}
-	return outputs.flat();
+	run.finish();
+	return run.outputs.flat();
 }

@@ -33,6 +33,11 @@ export interface Endpoint {
 		collections?: string[];
 		/** Validates and coerces the body before anything is sent; built on first use (see `lazy`). */
 		schema: () => ZodTypeAny;
+		/**
+		 * Body fields whose values the API keeps unique: a 400 naming one says which value was refused, and
+		 * that a record with it most likely exists already (a re-run of items written before a stop).
+		 */
+		unique?: string[];
 	};
 }
 

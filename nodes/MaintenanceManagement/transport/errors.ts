@@ -35,7 +35,10 @@ export interface ApiErrorContext {
 	path: string;
 	environment: string;
 	attempts?: number;
+	/** How long this request waited. */
 	waitedMs?: number;
+	/** Why the node did not wait once more, when a limit of Request Options stopped it. */
+	refusedWait?: string;
 }
 
 /** The records a path can address by ID, by the path segment before the ID: name, and where to find one. */
@@ -106,7 +109,13 @@ function actionableMessage(
 			return `${record.name} ${record.id} was not found (404). Check the ID${find}.`;
 		}
 		case 429:
-			return `The rate limit was still exceeded (429) after ${context.attempts ?? 1} attempt(s) and ${Math.round((context.waitedMs ?? 0) / 1000)} s of waiting. Try again later, or process fewer items at once.`;
+			return [
+				`The rate limit was still exceeded (429) after ${context.attempts ?? 1} attempt(s) and ${Math.round((context.waitedMs ?? 0) / 1000)} s of waiting for this request.`,
+				context.refusedWait,
+				'Run the item again later, or raise Max Wait per Request or Max Attempts under Request Options.',
+			]
+				.filter(Boolean)
+				.join(' ');
 	}
 	if (statusCode >= 500) {
 		if (method !== 'GET')
@@ -128,7 +137,7 @@ const STATUS_HINTS: Record<number, (context: ApiErrorContext) => string> = {
 	404: ({ method, path }) =>
 		`Nothing exists at ${method} ${path}. Check the ID you entered; the resource may have been deleted.`,
 	429: () =>
-		"The API's rate limit is about 60 requests a minute. Raise Max Attempts or Max Total Wait under Request Options to wait longer.",
+		"The API's rate limit is about 60 requests a minute; the node waits for it between requests as the API's answers say. Max Attempts, Max Wait per Request and Max Total Wait under Request Options bound that waiting.",
 };
 
 const serverHint = ({ method }: ApiErrorContext, statusCode: number): string =>
@@ -168,12 +177,15 @@ export function apiError(
 		message,
 		...(error as IDataObject),
 	} as JsonObject;
-	return new NodeApiError(node, response, {
+	const nodeError = new NodeApiError(node, response, {
 		message,
 		description,
 		httpCode: String(statusCode),
 		itemIndex,
 	});
+	// The fields the API refused, for a caller that knows more of them (a value that must be unique).
+	nodeError.context.fields = Object.keys(error.properties ?? {});
+	return nodeError;
 }
 
 /** Passes the node's own errors through unchanged and wraps anything else, keeping the item index. */

@@ -82,7 +82,12 @@ function ownFieldsOnly<T>(value: T): T {
 export interface RequestPolicy {
 	/** Attempts in all, the first one included. */
 	maxAttempts: number;
-	/** The most the node waits in all between attempts, in milliseconds, for the whole execution. */
+	/**
+	 * The most one request waits, in milliseconds: for the API's rate limit to reset before it is sent,
+	 * and between its attempts. A long run whose requests keep succeeding is never stopped by it.
+	 */
+	maxRequestWaitMs: number;
+	/** The most the node waits in all, in milliseconds, for the whole execution; Infinity for no cap. */
 	maxTotalWaitMs: number;
 	/** First back-off step when the answer gives no wait; it doubles each attempt. */
 	baseDelayMs: number;
@@ -97,7 +102,8 @@ export const POLICY_CEILING = { maxAttempts: 10, maxPages: 100_000 };
 
 export const DEFAULT_POLICY: RequestPolicy = {
 	maxAttempts: 5,
-	maxTotalWaitMs: 120_000,
+	maxRequestWaitMs: 300_000,
+	maxTotalWaitMs: Infinity,
 	baseDelayMs: 1000,
 	timeoutMs: 60_000,
 	maxPages: 10_000,
@@ -126,8 +132,21 @@ interface Connection {
 	origin: string;
 	environment: string;
 	token: string;
-	/** Milliseconds already spent waiting between attempts in this execution. */
+	/** Milliseconds already spent waiting in this execution. */
 	waitedMs: number;
+	/** What the API's last answer said of its rate limit. */
+	budget: RateBudget;
+}
+
+/**
+ * The API's rate-limit budget as its last answer gave it: requests left (`X-Ratelimit-Remaining`) and,
+ * when known, when the window resets. The API's own count is the truth, shared by every execution and
+ * every worker that uses the same token.
+ */
+export interface RateBudget {
+	remaining?: number;
+	/** Epoch milliseconds. */
+	resetAt?: number;
 }
 
 const connections = new WeakMap<object, Promise<Connection>>();
@@ -191,7 +210,14 @@ async function getConnection(this: Context, itemIndex?: number): Promise<Connect
 			});
 		}
 		const baseUrl = normalBaseUrl(typedBaseUrl);
-		return { baseUrl, origin: new URL(baseUrl).origin, environment, token, waitedMs: 0 };
+		return {
+			baseUrl,
+			origin: new URL(baseUrl).origin,
+			environment,
+			token,
+			waitedMs: 0,
+			budget: {},
+		};
 	})();
 	connections.set(this, pending);
 	// A failed read is not kept, so a corrected credential is read again next time.
@@ -270,6 +296,14 @@ const secondsIn = (text: string): number => (/^\d+(\.\d+)?$/.test(text) ? Number
 /** A `X-RateLimit-Reset` below this is seconds from now; above it, a UNIX time in seconds. */
 const EPOCH_THRESHOLD_SECONDS = 1_000_000_000;
 
+/** How long until the `X-RateLimit-Reset` an answer carries: a UNIX time in seconds, or seconds from now. */
+function resetWaitMs(headers: IDataObject | undefined, now: number): number | undefined {
+	const reset = secondsIn(header(headers, 'x-ratelimit-reset')?.trim() ?? '');
+	if (!(reset > 0)) return undefined;
+	const wait = reset >= EPOCH_THRESHOLD_SECONDS ? reset * 1000 - now : reset * 1000;
+	return wait > 0 ? wait : undefined;
+}
+
 /**
  * How long a 429 answer asks us to wait: `Retry-After` (seconds or an HTTP date) first, then
  * `X-RateLimit-Reset` (UNIX time in seconds, or seconds from now). A value that is not a positive wait
@@ -286,11 +320,38 @@ export function rateLimitWaitMs(
 		const date = Number.isNaN(seconds) ? Date.parse(retryAfter) : NaN;
 		if (date - now > 0) return date - now;
 	}
-	const reset = secondsIn(header(headers, 'x-ratelimit-reset')?.trim() ?? '');
-	if (!(reset > 0)) return undefined;
-	const wait = reset >= EPOCH_THRESHOLD_SECONDS ? reset * 1000 - now : reset * 1000;
-	return wait > 0 ? wait : undefined;
+	return resetWaitMs(headers, now);
 }
+
+/**
+ * The rate-limit budget an answer gives, or undefined when it says nothing of it. A 429 leaves none
+ * until the wait it asks for is over; any other answer gives `X-Ratelimit-Remaining`, and the reset time
+ * when it carries `X-RateLimit-Reset`.
+ */
+export function budgetOf(
+	statusCode: number,
+	headers: IDataObject | undefined,
+	now = Date.now(),
+): RateBudget | undefined {
+	if (statusCode === 429) {
+		const wait = rateLimitWaitMs(headers, now);
+		return { remaining: 0, resetAt: wait === undefined ? undefined : now + wait };
+	}
+	const remaining = header(headers, 'x-ratelimit-remaining')?.trim() ?? '';
+	if (!/^\d+$/.test(remaining)) return undefined;
+	const wait = resetWaitMs(headers, now);
+	return { remaining: Number(remaining), resetAt: wait === undefined ? undefined : now + wait };
+}
+
+/**
+ * How long to wait before sending so as not to send into a spent budget: until the reset, when the API
+ * said none is left and when it comes back; else 0 (with the reset unknown, a 429 tells it).
+ */
+export const pacingWaitMs = (budget: RateBudget, now = Date.now()): number =>
+	budget.remaining === 0 && budget.resetAt !== undefined ? Math.max(0, budget.resetAt - now) : 0;
+
+/** Milliseconds as whole seconds, for messages. */
+const seconds = (ms: number): number => Math.round(ms / 1000);
 
 /** Exponential back-off with full jitter. */
 const backoffMs = (policy: RequestPolicy, attempt: number): number =>
@@ -360,7 +421,8 @@ const isEnvelope = (body: unknown): body is ApiEnvelope =>
  * Sends one API request. 429 answers are retried for every method (the request was not processed);
  * 502, 503, 504 and dropped connections only for GET, so that a POST or PATCH is never sent twice, and
  * a 500 at most once. Redirects are followed only within the API's origin, so the token never leaves
- * it. All waiting in one execution counts against Max Total Wait.
+ * it. Before sending, it waits for the rate limit's reset when the API's last answer said none is left;
+ * the waits of one request are bounded by Max Wait per Request, those of the execution by Max Total Wait.
  */
 export async function apiRequest(
 	this: Context,
@@ -382,14 +444,32 @@ export async function apiRequest(
 		(url.startsWith(baseUrl) ? url.slice(baseUrl.length) : new URL(url).pathname).split('?')[0];
 	const fail = (message: string, description: string) =>
 		transportError(this.getNode(), token, itemIndex, message, description);
-	/** Waits before another attempt when the execution's wait budget allows it. */
+	let waitedHere = 0;
+	/** Which limit a wait would pass: Max Wait per Request, or Max Total Wait; undefined when neither. */
+	const passedLimit = (wait: number): string | undefined =>
+		waitedHere + wait > retry.maxRequestWaitMs
+			? `Max Wait per Request (${seconds(retry.maxRequestWaitMs)} s)`
+			: connection.waitedMs + wait > retry.maxTotalWaitMs
+				? `Max Total Wait (${seconds(retry.maxTotalWaitMs)} s, ${seconds(connection.waitedMs)} s of it already waited in this execution)`
+				: undefined;
+	/** Waits when neither limit forbids it; a wait for the rate limit's reset leaves its budget unknown again. */
 	const waitFor = async (wait: number): Promise<boolean> => {
-		if (connection.waitedMs + wait > retry.maxTotalWaitMs) return false;
+		if (passedLimit(wait)) return false;
+		waitedHere += wait;
 		connection.waitedMs += wait;
 		await sleep(wait);
+		if (pacingWaitMs(connection.budget) > 0) connection.budget = {};
 		return true;
 	};
 	for (; ; attempt++) {
+		// The API said no request is left until a known time: wait for it before sending, not after a 429.
+		const pause = pacingWaitMs(connection.budget);
+		if (pause > 0 && !(await waitFor(pause))) {
+			throw fail(
+				`Not sent: the API's rate limit allows no request for another ${seconds(pause)} s`,
+				`${method} ${shownPath()} was not sent: the API's last answer said its limit is spent until ${new Date(Date.now() + pause).toISOString()}, and waiting that long would pass ${passedLimit(pause)}. Raise it under Request Options, or run the items again after that time.`,
+			);
+		}
 		let response: FullResponse;
 		try {
 			response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, {
@@ -419,6 +499,7 @@ export async function apiRequest(
 			});
 		}
 		const { statusCode } = response;
+		connection.budget = budgetOf(statusCode, response.headers) ?? connection.budget;
 		const location = header(response.headers, 'location');
 		if (statusCode >= 300 && statusCode < 400 && location) {
 			const target = new URL(location, url);
@@ -462,15 +543,25 @@ export async function apiRequest(
 			(method === 'GET' &&
 				(TRANSIENT_STATUSES.has(statusCode) ||
 					(statusCode === 500 && attempt < MAX_ATTEMPTS_ON_500)));
+		let refusedWait: string | undefined;
 		if (retriable && attempt < retry.maxAttempts) {
 			const asked = statusCode === 429 ? rateLimitWaitMs(response.headers) : undefined;
-			if (await waitFor(asked ?? backoffMs(retry, attempt))) continue;
+			const wait = asked ?? backoffMs(retry, attempt);
+			if (await waitFor(wait)) continue;
+			refusedWait = `The next wait (${seconds(wait)} s) would pass ${passedLimit(wait)}.`;
 		}
 		throw apiError(
 			this.getNode(),
 			statusCode,
 			redactDeep(response.body, token),
-			{ method, path: shownPath(), environment, attempts: attempt, waitedMs: connection.waitedMs },
+			{
+				method,
+				path: shownPath(),
+				environment,
+				attempts: attempt,
+				waitedMs: waitedHere,
+				refusedWait,
+			},
 			itemIndex,
 		);
 	}

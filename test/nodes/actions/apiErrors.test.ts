@@ -31,7 +31,7 @@ describe('API errors come through with the spec message', () => {
 			units: 'u',
 		});
 		expect(error?.message).toMatch(
-			/^Property validation error\. code: This code is already used\./,
+			/^Code "MAT-5" already exists, most likely: .* Property validation error\. code: This code is already used\./,
 		);
 	});
 

@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { expr } from '../helpers/harness';
-import { expectItems, ResourceFixture } from '../helpers/resource';
+import { expectItems, ResourceFixture, takenCode } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
 const fixture = new ResourceFixture('legacyMaterial');
@@ -155,9 +155,7 @@ describe('Legacy Material: Create (Deprecated)', () => {
 		const { error, requests } = await create({ code: 'LM-3' });
 		expect(requests).toHaveLength(1);
 		expect(error?.httpCode).toBe('400');
-		expect(error?.message).toBe(
-			'Property validation error. code: This code is already used. Correct code and try again.',
-		);
+		expect(error?.message).toBe(takenCode('LM-3'));
 	});
 
 	it('with Continue On Fail, bad items give error items and the others are created, each paired', async () => {
@@ -171,7 +169,7 @@ describe('Legacy Material: Create (Deprecated)', () => {
 		expectItems({ output, error }, [
 			{ type: 'material', code: 'N-1' },
 			/item 2: "code" \(Code\) must not be empty/,
-			'Property validation error. code: This code is already used. Correct code and try again.',
+			takenCode('LM-2'),
 			{ type: 'material', code: 'N-4' },
 		]);
 		expect((await fixture.requests()).map((r) => (r.body as IDataObject).code)).toEqual([

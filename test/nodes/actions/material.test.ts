@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { expr } from '../helpers/harness';
-import { expectItems, ResourceFixture } from '../helpers/resource';
+import { expectItems, ResourceFixture, takenCode } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
 const fixture = new ResourceFixture('material');
@@ -102,9 +102,7 @@ describe('Material: Create', () => {
 	it('surfaces the API 400 for a code already in use, naming the property', async () => {
 		const { error, requests } = await create({ code: 'MAT-5' });
 		expect(requests).toHaveLength(1);
-		expect(error?.message).toBe(
-			'Property validation error. code: This code is already used. Correct code and try again.',
-		);
+		expect(error?.message).toBe(takenCode('MAT-5'));
 		expect(error?.httpCode).toBe('400');
 	});
 
@@ -268,9 +266,7 @@ describe('Material: Update', () => {
 
 	it('surfaces the API 400 when the new code belongs to another material', async () => {
 		const { error } = await update({ code: 'MAT-4' });
-		expect(error?.message).toBe(
-			'Property validation error. code: This code is already used. Correct code and try again.',
-		);
+		expect(error?.message).toBe(takenCode('MAT-4'));
 	});
 
 	it('with Continue On Fail, an unknown material gives an error item and the others are updated', async () => {

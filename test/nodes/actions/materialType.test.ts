@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { expr } from '../helpers/harness';
-import { expectItems, ResourceFixture } from '../helpers/resource';
+import { expectItems, ResourceFixture, takenCode } from '../helpers/resource';
 
 const fixture = new ResourceFixture('materialType');
 
@@ -94,9 +94,7 @@ describe('Material Type: Create', () => {
 
 	it('surfaces the API 400 for a code already in use', async () => {
 		const { error } = await create({ additionalFields: { code: 'MT-2' } });
-		expect(error?.message).toBe(
-			'Property validation error. code: This code is already used. Correct code and try again.',
-		);
+		expect(error?.message).toBe(takenCode('MT-2'));
 		expect(error?.httpCode).toBe('400');
 	});
 

@@ -236,7 +236,9 @@ describe('Supplier: Update is checked before sending', () => {
 describe('Supplier: Update errors and items', () => {
 	it('400 with the spec message and the failing property for a code already used', async () => {
 		const { error } = await update({ updateFields: { code: 'SUP-3' } });
-		expect(error?.message).toMatch(/^Property validation error\./);
+		expect(error?.message).toMatch(
+			/^Code "SUP-3" already exists, most likely: .* Property validation error\./,
+		);
 		expect(`${error?.message}\n${error?.description}`).toMatch(
 			/code: This code is already used in the entity\./,
 		);

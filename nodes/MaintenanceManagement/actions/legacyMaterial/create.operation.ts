@@ -157,5 +157,6 @@ export const create = sendOperation('POST', '/materials', properties, {
 		fields: ['_type', 'name', 'code', 'material_warehouse'],
 		collections: ['additionalFields'],
 		schema,
+		unique: ['code'],
 	},
 });

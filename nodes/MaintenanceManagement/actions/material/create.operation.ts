@@ -46,5 +46,6 @@ export const create = sendOperation('POST', '/stocks/materials', properties, {
 		fields: ['material_type_id', 'name', 'code', 'units'],
 		collections: ['additionalFields'],
 		schema,
+		unique: ['code'],
 	},
 });

@@ -35,5 +35,6 @@ export const update = sendOperation('PATCH', '/stocks/materials/{materialId}', p
 		fields: ['material_type_id', 'name', 'code', 'units'],
 		collections: ['updateFields'],
 		schema: lazy(() => z.object(materialShape(true)).strict()),
+		unique: ['code'],
 	},
 });

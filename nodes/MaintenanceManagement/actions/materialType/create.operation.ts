@@ -41,5 +41,10 @@ const schema = lazy(() =>
 );
 
 export const create = sendOperation('POST', '/stocks/material-types', properties, {
-	body: { fields: ['name', 'parent_id'], collections: ['additionalFields'], schema },
+	body: {
+		fields: ['name', 'parent_id'],
+		collections: ['additionalFields'],
+		schema,
+		unique: ['code'],
+	},
 });

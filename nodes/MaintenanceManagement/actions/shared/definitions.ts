@@ -176,9 +176,18 @@ export const requestOptions: INodeProperties = {
 			name: 'maxWaitSeconds',
 			type: 'number',
 			typeOptions: { minValue: 0 },
-			default: 120,
+			default: 0,
 			description:
-				'The most time to spend waiting between attempts in the whole execution (all items, all pages) before failing with a clear error',
+				'A cap on all the waiting of the whole execution (every item, every page), for the rate limit and between attempts; 0 for no cap. A long bulk run paced by the rate limit waits a lot in all: at 60 requests a minute, 300 items need about 5 minutes.',
+		},
+		{
+			displayName: 'Max Wait per Request (Seconds)',
+			name: 'maxRequestWaitSeconds',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 300,
+			description:
+				"The most one request waits, for the API's rate limit to reset before it is sent and between its attempts. When the API asks for a longer wait, the item fails without being sent, and so do the items after it until the limit resets.",
 		},
 		{
 			displayName: 'Timeout (Seconds)',

@@ -97,5 +97,5 @@ const schema = lazy(() =>
 );
 
 export const update = sendOperation('PATCH', '/suppliers/{supplier}', properties, {
-	body: { collections: ['updateFields'], schema },
+	body: { collections: ['updateFields'], schema, unique: ['code'] },
 });

@@ -1,0 +1,156 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { ItemRun, ranges } from '../../nodes/MaintenanceManagement/actions/bulk';
+import { ResourceFixture } from './helpers/resource';
+
+/**
+ * Bulk writes at the API's rate limit, as an ERP sync sends them: many items, every Request Option at its
+ * default, against the sandbox's rate limit (X-Ratelimit-Remaining on every answer; Retry-After and
+ * X-RateLimit-Reset on a 429). The pace itself is measured by the benchmark (`npm run bench -- bulk`).
+ */
+const fixture = new ResourceFixture('material');
+jest.setTimeout(120_000);
+
+const codeOf = (index: number) => `ERP-${String(index + 1).padStart(4, '0')}`;
+const materials = (count: number, codes: (index: number) => string = codeOf): IDataObject[] =>
+	Array.from({ length: count }, (_, index) => ({
+		code: codes(index),
+		name: `ERP part ${index + 1}`,
+	}));
+
+const createEach = fixture.operation('create', {
+	material_type_id: 2,
+	name: '={{ $json.name }}',
+	code: '={{ $json.code }}',
+	units: 'unit',
+});
+
+const posts = async () => (await fixture.requests()).filter((request) => request.method === 'POST');
+const statuses = (requests: Array<{ status: number }>) => requests.map(({ status }) => status);
+
+describe('a bulk create at the rate limit, with the defaults', () => {
+	it('writes every item exactly once, with one 429 at most for each window, and outputs them all', async () => {
+		const count = 60;
+		const limit = 15;
+		await fixture.control('POST', '/rate-limit', { limit, windowMs: 1500 });
+		const { output, error } = await createEach({}, { items: materials(count) });
+		expect(error).toBeUndefined();
+		expect(output.map(({ json }) => json.code)).toEqual(materials(count).map(({ code }) => code));
+		expect(new Set(output.map(({ json }) => json.id)).size).toBe(count);
+		const sent = await posts();
+		const created = sent.filter(({ status }) => status === 201 || status === 200);
+		expect(created).toHaveLength(count);
+		expect(new Set(created.map(({ body }) => (body as IDataObject).code)).size).toBe(count);
+		// The answers carry no reset time before a 429, so the limit is learnt once a window at most.
+		const refused = statuses(sent).filter((status) => status === 429);
+		expect(refused.length).toBeLessThanOrEqual(Math.ceil(count / limit));
+		expect(statuses(sent).every((status) => [200, 201, 429].includes(status))).toBe(true);
+	});
+});
+
+describe('a bulk run the rate limit stops', () => {
+	// 3 requests an hour: the fourth item's wait is longer than Max Wait per Request (300 s).
+	beforeEach(
+		async () => await fixture.control('POST', '/rate-limit', { limit: 3, windowMs: 3_600_000 }),
+	);
+
+	it('says which items were written, with their IDs, and where to resume', async () => {
+		const { output, error } = await createEach({}, { items: materials(8) });
+		expect(output).toHaveLength(0);
+		const sent = await posts();
+		expect(statuses(sent)).toEqual([201, 201, 201, 429]);
+		expect(error?.message).toMatch(/rate limit was still exceeded \(429\)/);
+		expect(error?.message).toMatch(
+			/Items 1–3 of 8 were written before it\. Items 5–8 were not sent\. Run again from item 4\.$/,
+		);
+		const written = (error?.context as IDataObject).idsWritten as string[];
+		expect(written).toHaveLength(3);
+		for (const [index, id] of written.entries()) {
+			const stored = await fixture.stored('stockMaterials', String(id));
+			expect(stored.code).toBe(codeOf(index));
+		}
+		expect(error?.description).toContain(`IDs written: ${ranges(written)}.`);
+	});
+
+	it('with Continue On Fail, fails the items left without sending one more request into the spent limit', async () => {
+		const { output, error } = await createEach({}, { items: materials(8), continueOnFail: true });
+		expect(error).toBeUndefined();
+		expect(output).toHaveLength(8);
+		expect(output.slice(0, 3).every(({ json }) => json.id && !json.error)).toBe(true);
+		expect(output[3].json.error).toMatch(/rate limit was still exceeded \(429\)/);
+		for (const item of output.slice(4)) {
+			expect(item.json.error).toMatch(
+				/^Not sent: the API's rate limit allows no request for another \d+ s$/,
+			);
+			expect(item.json.description).toMatch(/Max Wait per Request \(300 s\)/);
+		}
+		expect(output.map(({ pairedItem }) => pairedItem)).toEqual(output.map((_, item) => ({ item })));
+		expect(statuses(await posts())).toEqual([201, 201, 201, 429]);
+	});
+});
+
+describe('a re-run after a stop', () => {
+	it('is refused for each item already written, so nothing is written twice', async () => {
+		const first = await createEach({}, { items: materials(3) });
+		expect(first.error).toBeUndefined();
+		await fixture.clear();
+		const again = await createEach({}, { items: materials(5), continueOnFail: true });
+		expect(again.error).toBeUndefined();
+		expect(statuses(await posts())).toEqual([400, 400, 400, 201, 201]);
+		for (const [index, item] of again.output.slice(0, 3).entries()) {
+			expect(item.json.error).toContain(codeOf(index));
+			expect(item.json.error).toMatch(/already/);
+		}
+		expect(again.output.slice(3).map(({ json }) => json.code)).toEqual([codeOf(3), codeOf(4)]);
+	});
+});
+
+describe('progress of a long run', () => {
+	const clock = { now: 1_800_000_000_000 };
+	beforeEach(() => jest.spyOn(Date, 'now').mockImplementation(() => clock.now));
+	afterEach(() => jest.restoreAllMocks());
+
+	it("reports done, left and the time to go every 30 s, in n8n's log and the editor's console", async () => {
+		const info = jest.fn();
+		const toUI = jest.fn();
+		const context = {
+			logger: { info },
+			sendMessageToUI: toUI,
+			getNode: () => ({ name: 'Create materials' }),
+			continueOnFail: () => false,
+		} as unknown as IExecuteFunctions;
+		const run = new ItemRun(context, 300, 'Create materials (POST /stocks/materials)', true);
+		for (let itemIndex = 0; itemIndex < 300; itemIndex++) {
+			clock.now += 1000; // one item a second: the pace of 60 requests a minute
+			await run.guard([itemIndex], () => run.output(itemIndex, [{ id: String(itemIndex) }]));
+		}
+		run.finish();
+		const lines = info.mock.calls.map(([line]) => line as string);
+		expect(lines).toHaveLength(11);
+		expect(lines[0]).toBe(
+			'Create materials (POST /stocks/materials): 30 of 300 items done, 270 left, about 5 min more at the current pace of 60 items a minute',
+		);
+		expect(lines[9]).toMatch(/: 300 of 300 items done, 0 left/);
+		expect(lines[10]).toBe(
+			'Create materials (POST /stocks/materials): all 300 items processed in 5 min (300 written, 0 failed)',
+		);
+		expect(toUI.mock.calls.map(([line]) => line)).toEqual(lines);
+	});
+
+	it('stays silent on a run shorter than 30 s', async () => {
+		const info = jest.fn();
+		const context = {
+			logger: { info },
+			sendMessageToUI: jest.fn(),
+			getNode: () => ({ name: 'Node' }),
+			continueOnFail: () => false,
+		} as unknown as IExecuteFunctions;
+		const run = new ItemRun(context, 20, 'Node', true);
+		for (let itemIndex = 0; itemIndex < 20; itemIndex++) {
+			clock.now += 1000;
+			run.output(itemIndex, [{}]);
+		}
+		run.finish();
+		expect(info).not.toHaveBeenCalled();
+	});
+});
