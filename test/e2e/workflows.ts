@@ -209,3 +209,59 @@ export function triggerWorkflow() {
 		pinData: {},
 	};
 }
+
+/** The node of a bulk workflow that writes the materials. */
+export const BULK_NODE = 'Create Materials';
+
+/**
+ * A bulk write as an ERP sync sends it: a Code node makes `count` materials (codes `<prefix>-0001`…),
+ * and Material → Create (node version 2) writes them, every Request Option at its default unless given.
+ */
+export function bulkWorkflow(
+	id: string,
+	count: number,
+	prefix: string,
+	requestOptions: IDataObject = {},
+) {
+	return {
+		id,
+		name: `Bulk: ${count} materials`,
+		nodes: [
+			START,
+			{
+				id: 'materials',
+				name: 'Materials',
+				type: 'n8n-nodes-base.code',
+				typeVersion: 2,
+				position: [200, 0],
+				parameters: {
+					jsCode: `return Array.from({ length: ${count} }, (_, i) => ({ json: { code: '${prefix}-' + String(i + 1).padStart(4, '0'), name: 'ERP part ' + (i + 1) } }));`,
+				},
+			},
+			{
+				id: 'create-materials',
+				name: BULK_NODE,
+				type: ACTION_NODE,
+				typeVersion: 2,
+				position: [400, 0],
+				parameters: {
+					resource: 'material',
+					operation: 'create',
+					material_type_id: 2,
+					name: '={{ $json.name }}',
+					code: '={{ $json.code }}',
+					units: 'unit',
+					requestOptions,
+				},
+				credentials: { maintenanceManagementApi: API_CREDENTIAL },
+			},
+		],
+		connections: {
+			Start: { main: [[{ node: 'Materials', type: 'main', index: 0 }]] },
+			Materials: { main: [[{ node: BULK_NODE, type: 'main', index: 0 }]] },
+		},
+		active: false,
+		settings: { executionOrder: 'v1' },
+		pinData: {},
+	};
+}
