@@ -83,6 +83,9 @@ export class N8nInstance {
 
 	private env: NodeJS.ProcessEnv = {};
 
+	/** What the last `execute` printed (n8n's log lines among it). */
+	printed = '';
+
 	async setup(extraEnv: NodeJS.ProcessEnv = {}): Promise<void> {
 		// A copy of the built package without node_modules, as a community install has it: zod and
 		// n8n-workflow can only come from n8n itself.
@@ -186,6 +189,7 @@ export class N8nInstance {
 		const outcome = await this.cli(['execute', `--id=${id}`], {
 			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
 		}).catch((error: Error) => error);
+		this.printed = outcome instanceof Error ? outcome.message : outcome.stdout + outcome.stderr;
 		const file = join(this.userFolder, `execution-${id}.json`);
 		await this.storedExecution(id, file);
 		const stored = JSON.parse(readFileSync(file, 'utf8')) as
