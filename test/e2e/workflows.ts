@@ -235,7 +235,8 @@ export function bulkWorkflow(
 				typeVersion: 2,
 				position: [200, 0],
 				parameters: {
-					jsCode: `return Array.from({ length: ${count} }, (_, i) => ({ json: { code: '${prefix}-' + String(i + 1).padStart(4, '0'), name: 'ERP part ' + (i + 1) } }));`,
+					// A call of a Webhook node put in place of Start may name the prefix in its body.
+					jsCode: `const prefix = $input.first().json.body?.prefix ?? '${prefix}';\nreturn Array.from({ length: ${count} }, (_, i) => ({ json: { code: prefix + '-' + String(i + 1).padStart(4, '0'), name: 'ERP part ' + (i + 1) } }));`,
 				},
 			},
 			{

@@ -9,10 +9,16 @@ import { join } from 'node:path';
 import { expectCaseRan } from '../e2e/assertions';
 import { N8nInstance, outputOf, PACKAGE_NAME } from '../e2e/n8n';
 import { SandboxClient } from '../e2e/sandboxClient';
-import { credentials, WEBHOOK_ID, WEBHOOK_SECRET } from '../e2e/workflows';
+import { BULK_NODE, credentials, WEBHOOK_ID, WEBHOOK_SECRET } from '../e2e/workflows';
 import { listeningAddresses } from './listeners';
 import { ExecutionStore, type StoredExecution } from './postgres';
-import { ACTIONS_PATH, actionsOnWebhook, triggerOnWorkers } from './workflows';
+import {
+	ACTIONS_PATH,
+	actionsOnWebhook,
+	BULK_PATH,
+	bulkOnWebhook,
+	triggerOnWorkers,
+} from './workflows';
 
 jest.setTimeout(600_000);
 
@@ -23,6 +29,8 @@ if (!redisPort || !postgresPort)
 
 const ACTIONS = 'mmQueueActions01';
 const TRIGGER = 'mmQueueTrigger01';
+const BULK = 'mmQueueBulk01';
+const BULK_COUNT = 45;
 const WORKERS = ['worker-a', 'worker-b'];
 
 const store = new ExecutionStore(Number(postgresPort));
@@ -100,8 +108,9 @@ beforeAll(async () => {
 	await main.importFiles(credentials(baseUrl, token), [
 		actionsOnWebhook(cases),
 		triggerOnWorkers(),
+		bulkOnWebhook(BULK_COUNT),
 	]);
-	for (const id of [ACTIONS, TRIGGER]) await main.cli(['publish:workflow', `--id=${id}`]);
+	for (const id of [ACTIONS, TRIGGER, BULK]) await main.cli(['publish:workflow', `--id=${id}`]);
 	await main.start('start');
 	// At most five runs at a time each, so fifty events have to be shared.
 	await Promise.all([
@@ -288,6 +297,48 @@ describe('queue mode: main, webhook process, two workers, PostgreSQL and Redis',
 		// The worker logs agree: every execution was started by exactly one worker.
 		for (const run of settled)
 			expect(workers.filter((worker) => startedBy(worker, run.id))).toHaveLength(1);
+	});
+
+	it('two bulk creates with one token, on both workers at once, share the rate limit and lose no item', async () => {
+		const limit = 30;
+		const windowMs = 3000;
+		await control('POST', '/rate-limit', { limit, windowMs });
+		await control('DELETE', '/requests');
+		const before = (await store.executions(BULK)).length;
+		const prefixes = ['QA', 'QB'];
+		for (const prefix of prefixes) {
+			const response = await fetch(webhook.url(`/webhook/${BULK_PATH}`), {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json' },
+				body: JSON.stringify({ prefix }),
+			});
+			expect(response.status).toBe(200);
+			// A moment apart, so that the idle worker waiting behind the first takes the second.
+			await new Promise((resolve) => setTimeout(resolve, 300));
+		}
+		const runs = (await finishedExecutions(BULK, before + 2)).slice(before);
+		await control('POST', '/rate-limit', { limit: 0 });
+		expect(runs.map((run) => run.status)).toEqual(['success', 'success']);
+		expect(new Set(runs.map((run) => ranOn(run).process)).size).toBe(2);
+		const codes = (prefix: string) =>
+			Array.from({ length: BULK_COUNT }, (_, i) => `${prefix}-${String(i + 1).padStart(4, '0')}`);
+		const output = runs.flatMap((run) => outputOf(run, BULK_NODE).map((item) => item.code));
+		expect([...output].sort()).toEqual(prefixes.flatMap(codes).sort());
+
+		const posts = (await requests()).filter((request) => request.method === 'POST');
+		const created = posts.filter((request) => request.status === 201);
+		expect(created.map((request) => (request.body as { code: string }).code).sort()).toEqual(
+			prefixes.flatMap(codes).sort(),
+		);
+		// Each execution meets the shared limit at most once a window.
+		const windows = Math.ceil((2 * BULK_COUNT) / limit) + 1;
+		const refused = posts.filter((request) => request.status === 429).length;
+		expect(refused).toBeLessThanOrEqual(2 * windows);
+		const times = created.map((request) => Date.parse(request.at));
+		const minutes = (Math.max(...times) - Math.min(...times)) / 60_000;
+		process.stdout.write(
+			`[queue] two bulk creates: ${created.length} created in ${Math.round(minutes * 60)} s, ${Math.round(created.length / minutes)} a minute against a limit of ${(limit * 60_000) / windowMs}; ${refused} answers 429\n`,
+		);
 	});
 
 	it('wrote nothing into the package folder of any process', () => {

@@ -1,9 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { OperationCase } from '../cases/operations';
-import { actionsWorkflow, triggerWorkflow } from '../e2e/workflows';
+import { actionsWorkflow, bulkWorkflow, triggerWorkflow } from '../e2e/workflows';
 
 export const ACTIONS_PATH = 'every-operation';
+export const BULK_PATH = 'bulk-materials';
 
 interface Workflow {
 	id: string;
@@ -46,11 +47,10 @@ const connect = (workflow: Workflow, from: string, to: string) => {
 };
 
 /**
- * Every operation, as in the end-to-end suite, started by n8n's Webhook node instead of by hand: in queue
- * mode the webhook process takes the call and a worker runs the workflow.
+ * A workflow started by n8n's Webhook node at `path` instead of by hand (in queue mode the webhook process
+ * takes the call and a worker runs the workflow), with a Ran On node beside the rest.
  */
-export function actionsOnWebhook(cases: OperationCase[]) {
-	const workflow = actionsWorkflow(cases) as Workflow;
+function onWebhook(workflow: Workflow, path: string, webhookId: string): Workflow {
 	const start = workflow.nodes.findIndex((node) => node.name === 'Start');
 	workflow.nodes[start] = {
 		id: 'start',
@@ -58,12 +58,26 @@ export function actionsOnWebhook(cases: OperationCase[]) {
 		type: 'n8n-nodes-base.webhook',
 		typeVersion: 2,
 		position: [0, 0],
-		webhookId: '0b7c4f5e-2d1a-4e8b-9c3f-6a5d4e3b2c1d',
-		parameters: { httpMethod: 'POST', path: ACTIONS_PATH, responseMode: 'onReceived', options: {} },
+		webhookId,
+		parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
 	};
 	workflow.nodes.push(ranOn([200, -120]));
 	connect(workflow, 'Start', 'Ran On');
+	return workflow;
+}
+
+/** Every operation, as in the end-to-end suite, called on the webhook process. */
+export function actionsOnWebhook(cases: OperationCase[]) {
+	const workflow = actionsWorkflow(cases) as Workflow;
+	onWebhook(workflow, ACTIONS_PATH, '0b7c4f5e-2d1a-4e8b-9c3f-6a5d4e3b2c1d');
 	return { ...workflow, id: 'mmQueueActions01', name: 'Every operation on a worker' };
+}
+
+/** The end-to-end bulk create of `count` materials, called on the webhook process with a code prefix. */
+export function bulkOnWebhook(count: number) {
+	const workflow = bulkWorkflow('mmQueueBulk01', count, 'QUEUE') as unknown as Workflow;
+	onWebhook(workflow, BULK_PATH, '5d2e8f1a-3b4c-4d5e-8f6a-7b8c9d0e1f2a');
+	return { ...workflow, name: 'Bulk create on a worker' };
 }
 
 /**
