@@ -18,13 +18,21 @@ import {
 	sourceOf,
 	sqlNow,
 } from './events';
-import { refusal } from './guard';
-import { ApiError, BodyTooLarge, MAX_BODY_BYTES, MESSAGES, readBody } from './http';
+import { apiRefusal, refusal } from './guard';
+import { ApiError, BodyTooLarge, MAX_BODY_BYTES, MESSAGES, printable, readBody } from './http';
 import { RequestLog } from './requestLog';
 
 /** The request log keeps the latest requests up to these bounds (see RequestLog). */
 const LOG_MAX_REQUESTS = 5000;
 const LOG_MAX_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The contract violations kept, the newest first to stay: at most this many, this many of one request or
+ * answer, and each message and path cut at this many characters, so no request can grow them without end.
+ */
+const MAX_VIOLATIONS = 500;
+const MAX_VIOLATIONS_PER_CHECK = 10;
+const MAX_VIOLATION_CHARS = 500;
 
 export type Environment = 'production' | 'sandbox';
 
@@ -187,13 +195,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 	let pageCaps: PageCaps = checkPageCaps({ ...options.pageCaps });
 	let violations: ContractViolation[] = [];
 	const contract = options.contract ? Contract.shared() : undefined;
-	const report = (entry: LoggedRequest, kind: ContractViolation['kind'], messages: string[]) => {
+	const report = (entry: LoggedRequest, kind: ContractViolation['kind'], found: string[]) => {
+		const messages = found
+			.slice(0, MAX_VIOLATIONS_PER_CHECK)
+			.map((message) => printable(message, MAX_VIOLATION_CHARS));
+		if (found.length > messages.length)
+			messages.push(`and ${found.length - messages.length} more violations`);
+		const path = printable(entry.path, MAX_VIOLATION_CHARS);
 		for (const message of messages) {
-			violations.push({ kind, method: entry.method, path: entry.path, message });
+			violations.push({ kind, method: entry.method, path, message });
 			(entry.violations ??= []).push(`${kind}: ${message}`);
 			if (!options.quiet)
-				console.warn(`[sandbox] contract: ${entry.method} ${entry.path} ${kind}: ${message}`);
+				console.warn(`[sandbox] contract: ${entry.method} ${path} ${kind}: ${message}`);
 		}
+		violations.splice(0, violations.length - MAX_VIOLATIONS);
 	};
 	const windows = new Map<string, { start: number; count: number }>();
 	const pending = new Set<Promise<unknown>>();
@@ -492,6 +507,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 				{ Connection: 'close' },
 			);
 		}
+		const isControl = url.pathname === '/' || url.pathname.startsWith('/__sandbox/');
+		// Nothing of a request from a stranger's page is read: a control call from another origin, or an API
+		// call to another Host or with a body that is not JSON, is refused on its headers alone.
+		const refused = isControl
+			? refusal(req.method ?? 'GET', req.headers, port)
+			: apiRefusal(req.headers, port);
+		if (typeof refused === 'string')
+			return send(res, 403, { error: refused }, { Connection: 'close' });
+		if (refused)
+			return send(res, refused.status, new ApiError(refused.status, refused.message).body(), {
+				Connection: 'close',
+			});
 		let text = '';
 		let tooLarge = Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES;
 		if (!tooLarge) {
@@ -513,9 +540,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 				malformed = true;
 			}
 		}
-		if (url.pathname === '/' || url.pathname.startsWith('/__sandbox/')) {
-			const refused = refusal(req.method ?? 'GET', req.headers, port);
-			if (refused) return send(res, 403, { error: refused });
+		if (isControl) {
 			if (url.pathname === '/')
 				return send(res, 302, undefined, { Location: '/__sandbox/console' });
 			if (url.pathname === '/__sandbox/console') {
@@ -559,20 +584,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			at: new Date().toISOString(),
 		};
 		log.add(entry, Buffer.byteLength(req.url ?? '') + headerBytes);
-		if (contract)
-			report(
-				entry,
-				'request',
-				malformed
-					? ['body: not valid JSON']
-					: contract.checkRequest({
-							method,
-							path,
-							query: url.searchParams,
-							headers: req.headers,
-							body: text && !tooLarge ? body : undefined,
-						}),
-			);
 		const fault = faults.find(
 			(f) => f.count > 0 && (!f.method || f.method === method) && (!f.path || f.path === path),
 		);
@@ -607,6 +618,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		if (token !== tokens.token && token !== tokens.readOnlyToken)
 			return answer(401, new ApiError(401, MESSAGES[401]).body());
 		log.keepBody(entry, body, Buffer.byteLength(text));
+		// Only a request with a valid token is checked against the contract: a stranger's text never
+		// reaches the validator, the violation list or the terminal.
+		if (contract)
+			report(
+				entry,
+				'request',
+				malformed
+					? ['body: not valid JSON']
+					: contract.checkRequest({
+							method,
+							path,
+							query: url.searchParams,
+							headers: req.headers,
+							body: text ? body : undefined,
+						}),
+			);
 		const limit = rateHeaders(`${env}:${token}`);
 		if (limit.limited) return answer(429, new ApiError(429, MESSAGES[429]).body(), limit.headers);
 		if (fault?.status)
