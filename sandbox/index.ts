@@ -60,6 +60,8 @@ export interface SandboxOptions {
 	 * credential holds it); SANDBOX_WEBHOOK_SECRET in `npm run sandbox`.
 	 */
 	webhookSecret?: string;
+	/** How long a webhook delivery may take, answer included: 10 seconds unless set. */
+	deliveryTimeoutMs?: number;
 	/** Bounds of the request log: 5000 requests and 16 MiB of logged text unless set. */
 	requestLog?: { maxRequests?: number; maxBytes?: number };
 }
@@ -137,6 +139,25 @@ export interface Delivery {
 const MAX_DELIVERIES = 200;
 /** How much of each answer a delivery keeps. */
 const MAX_RESPONSE_CHARS = 2000;
+/** How much of a receiver's answer a delivery reads at most; the rest is never read. */
+const MAX_RESPONSE_BYTES = 64 * 1024;
+const DELIVERY_TIMEOUT_MS = 10_000;
+
+/** The start of an answer's body, at most `limit` bytes: the stream is cancelled past them. */
+async function readStart(response: Response, limit: number): Promise<string> {
+	if (!response.body) return '';
+	const reader = response.body.getReader();
+	const chunks: Uint8Array[] = [];
+	let size = 0;
+	while (size < limit) {
+		const { done, value } = await reader.read();
+		if (done) break;
+		chunks.push(value);
+		size += value.length;
+	}
+	if (size >= limit) await reader.cancel();
+	return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
+}
 
 const CONSOLE = readFileSync(`${__dirname}/console.html`);
 
@@ -215,6 +236,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 	const storeOf = (env: Environment): Store => (stores[env] ??= seedStore(seed));
 
 	let deliveries: Delivery[] = [];
+	// Aborted by close(): a delivery in progress never keeps the sandbox from stopping.
+	const closing = new AbortController();
+	const deliveryTimeoutMs = options.deliveryTimeoutMs ?? DELIVERY_TIMEOUT_MS;
 	const deliver = async (event: string, data: unknown): Promise<Delivery[]> => {
 		const payload = JSON.stringify({
 			event,
@@ -235,15 +259,31 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 					ms: 0,
 				};
 				try {
+					const signal = AbortSignal.any([closing.signal, AbortSignal.timeout(deliveryTimeoutMs)]);
+					// A redirect is not followed: the secret in the URL or a header stays with the URL
+					// registered, as the service's webhooks do.
 					const response = await fetch(s.url, {
 						method: s.method,
 						headers: { 'Content-Type': 'application/json', 'X-Event-Name': event, ...s.headers },
 						body: payload,
+						redirect: 'manual',
+						signal,
 					});
 					delivery.status = response.status;
-					delivery.response = (await response.text()).slice(0, MAX_RESPONSE_CHARS);
+					delivery.response = (await readStart(response, MAX_RESPONSE_BYTES)).slice(
+						0,
+						MAX_RESPONSE_CHARS,
+					);
+					if (response.status >= 300 && response.status < 400)
+						delivery.error = `The receiver redirected (to ${response.headers.get('location') ?? 'nowhere'}); deliveries do not follow redirects.`;
 				} catch (error) {
-					delivery.error = (error as Error).message;
+					const { name, message } = error as Error;
+					delivery.error =
+						name === 'TimeoutError'
+							? `No answer within ${deliveryTimeoutMs / 1000} s: the delivery was given up.`
+							: name === 'AbortError'
+								? 'The sandbox stopped before the receiver answered.'
+								: message;
 				}
 				delivery.ms = Date.now() - started;
 				deliveries = [delivery, ...deliveries].slice(0, MAX_DELIVERIES);
@@ -711,6 +751,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			violations = [];
 		},
 		close: async () => {
+			closing.abort();
 			await Promise.allSettled([...pending]);
 			server.closeAllConnections();
 			await new Promise<void>((resolve) => server.close(() => resolve()));
