@@ -71,7 +71,11 @@ describe('Include Headers', () => {
 			},
 		);
 		const item = startedItem(run);
-		expect(item?.headers).toEqual({ 'x-request-id': 'r-1', 'user-agent': 'Service/1.0' });
+		expect(item?.headers).toEqual({
+			'content-type': 'application/json',
+			'x-request-id': 'r-1',
+			'user-agent': 'Service/1.0',
+		});
 		expect(JSON.stringify(item)).not.toContain(value);
 	});
 
@@ -86,7 +90,10 @@ describe('Include Headers', () => {
 			},
 			{ body, headers: { 'X-Webhook-Secret': spaced, 'X-Original-Body': form, Accept: '*/*' } },
 		);
-		expect(startedItem(run)?.headers).toEqual({ accept: '*/*' });
+		expect(startedItem(run)?.headers).toEqual({
+			'content-type': 'application/json',
+			accept: '*/*',
+		});
 	});
 
 	it.each([
@@ -103,7 +110,11 @@ describe('Include Headers', () => {
 					headers: { Accept: '*/*', 'X-Part-A': a, 'X-Part-B': b, 'User-Agent': 'Service/1.0' },
 				},
 			);
-			expect(startedItem(run)?.headers).toEqual({ accept: '*/*', 'user-agent': 'Service/1.0' });
+			expect(startedItem(run)?.headers).toEqual({
+				'content-type': 'application/json',
+				accept: '*/*',
+				'user-agent': 'Service/1.0',
+			});
 		},
 	);
 
@@ -122,7 +133,10 @@ describe('Include Headers', () => {
 				},
 			},
 		);
-		expect(startedItem(run)?.headers).toEqual({ host: 'n8n.example' });
+		expect(startedItem(run)?.headers).toEqual({
+			'content-type': 'application/json',
+			host: 'n8n.example',
+		});
 	});
 
 	it('leaves out other query parameters that hold the secret', async () => {
@@ -143,6 +157,7 @@ describe('Include Headers', () => {
 			{ body, headers: { 'X-Carrier': basicAuth('svc', SECRET), Accept: '*/*' } },
 		);
 		expect(startedItem(run)?.headers).toEqual({
+			'content-type': 'application/json',
 			'x-carrier': basicAuth('svc', SECRET),
 			accept: '*/*',
 		});
