@@ -331,6 +331,7 @@ describe('the trigger and the AI tool in a running n8n', () => {
 	});
 
 	it('answers a form or text body, as a web page sends one, 415 without starting anything', async () => {
+		const before = await triggerRuns();
 		const event = JSON.stringify({ event: 'FAILURE_CREATED', data: {} });
 		for (const [type, body] of [
 			['application/x-www-form-urlencoded', 'event=FAILURE_CREATED'],
@@ -347,7 +348,7 @@ describe('the trigger and the AI tool in a running n8n', () => {
 					'Unsupported Media Type: send the event as JSON, with Content-Type: application/json',
 			});
 		}
-		expect(await triggerRuns()).toEqual(['success', 'success']);
+		expect(await triggerRuns()).toEqual(before);
 	});
 
 	it("the credential's Test explains a token of the other environment and a base URL without /v3", async () => {
