@@ -12,6 +12,42 @@ const isOwnOrigin = (origin: string, port: number): boolean => {
 	}
 };
 
+/** Whether a request's Host header names this sandbox on a loopback name and its port. */
+export const isOwnHost = (headers: IncomingHttpHeaders, port: number): boolean =>
+	isOwnOrigin(`http://${headers.host ?? ''}`, port);
+
+const mediaType = (headers: IncomingHttpHeaders): string =>
+	String(headers['content-type'] ?? '')
+		.split(';')[0]
+		.trim()
+		.toLowerCase();
+
+/**
+ * Why a request to the API routes is refused before anything in it is read, or undefined when it may go
+ * on: 421 when its Host is not this sandbox on a loopback name (DNS rebinding), 415 when it declares a
+ * body that is not JSON, or sends a body with no type (a web page's no-cors `text/plain` or form POST).
+ */
+export function apiRefusal(
+	headers: IncomingHttpHeaders,
+	port: number,
+): { status: 415 | 421; message: string } | undefined {
+	if (!isOwnHost(headers, port))
+		return {
+			status: 421,
+			message: `Misdirected request: the sandbox answers only requests addressed to 127.0.0.1:${port}, localhost:${port} or [::1]:${port}.`,
+		};
+	const type = mediaType(headers);
+	const hasBody =
+		headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
+	if (type === '' ? hasBody : type !== 'application/json')
+		return {
+			status: 415,
+			message:
+				'Unsupported media type: send the body as JSON, with Content-Type: application/json.',
+		};
+	return undefined;
+}
+
 /**
  * Why a request to the control API or the console is refused, or undefined when it may go on.
  *
@@ -26,7 +62,7 @@ export function refusal(
 	headers: IncomingHttpHeaders,
 	port: number,
 ): string | undefined {
-	if (!isOwnOrigin(`http://${headers.host ?? ''}`, port))
+	if (!isOwnHost(headers, port))
 		return `The control API answers only requests addressed to 127.0.0.1:${port}, localhost:${port} or [::1]:${port}`;
 	if (method === 'GET' || method === 'HEAD') return undefined;
 	if (headers.origin !== undefined && !isOwnOrigin(headers.origin, port))
@@ -34,11 +70,7 @@ export function refusal(
 	const site = headers['sec-fetch-site'];
 	if (site !== undefined && site !== 'same-origin' && site !== 'none')
 		return `A call that changes the sandbox must come from its own console (Sec-Fetch-Site: ${site})`;
-	const type = String(headers['content-type'] ?? '')
-		.split(';')[0]
-		.trim()
-		.toLowerCase();
-	if (type !== 'application/json')
+	if (mediaType(headers) !== 'application/json')
 		return 'A call that changes the sandbox must send Content-Type: application/json';
 	return undefined;
 }

@@ -33,6 +33,19 @@ export const readBody = (req: IncomingMessage, limit = Infinity): Promise<string
 		});
 	});
 
+/** Control and format characters (terminal escapes, bidirectional overrides): never printed as they are. */
+const UNPRINTABLE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+
+/**
+ * Text from a request made safe for a terminal and bounded: each control or format character written
+ * as its `\u` escape, and anything past `max` characters cut with a note of how much was cut.
+ */
+export function printable(text: string, max: number): string {
+	const cut =
+		text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text;
+	return cut.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** An error answer in the spec's error body. */
 export class ApiError extends Error {
 	constructor(

@@ -18,13 +18,21 @@ import {
 	sourceOf,
 	sqlNow,
 } from './events';
-import { refusal } from './guard';
-import { ApiError, BodyTooLarge, MAX_BODY_BYTES, MESSAGES, readBody } from './http';
+import { apiRefusal, refusal } from './guard';
+import { ApiError, BodyTooLarge, MAX_BODY_BYTES, MESSAGES, printable, readBody } from './http';
 import { RequestLog } from './requestLog';
 
 /** The request log keeps the latest requests up to these bounds (see RequestLog). */
 const LOG_MAX_REQUESTS = 5000;
 const LOG_MAX_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The contract violations kept, the newest first to stay: at most this many, this many of one request or
+ * answer, and each message and path cut at this many characters, so no request can grow them without end.
+ */
+const MAX_VIOLATIONS = 500;
+const MAX_VIOLATIONS_PER_CHECK = 10;
+const MAX_VIOLATION_CHARS = 500;
 
 export type Environment = 'production' | 'sandbox';
 
@@ -52,6 +60,8 @@ export interface SandboxOptions {
 	 * credential holds it); SANDBOX_WEBHOOK_SECRET in `npm run sandbox`.
 	 */
 	webhookSecret?: string;
+	/** How long a webhook delivery may take, answer included: 10 seconds unless set. */
+	deliveryTimeoutMs?: number;
 	/** Bounds of the request log: 5000 requests and 16 MiB of logged text unless set. */
 	requestLog?: { maxRequests?: number; maxBytes?: number };
 }
@@ -129,6 +139,25 @@ export interface Delivery {
 const MAX_DELIVERIES = 200;
 /** How much of each answer a delivery keeps. */
 const MAX_RESPONSE_CHARS = 2000;
+/** How much of a receiver's answer a delivery reads at most; the rest is never read. */
+const MAX_RESPONSE_BYTES = 64 * 1024;
+const DELIVERY_TIMEOUT_MS = 10_000;
+
+/** The start of an answer's body, at most `limit` bytes: the stream is cancelled past them. */
+async function readStart(response: Response, limit: number): Promise<string> {
+	if (!response.body) return '';
+	const reader = response.body.getReader();
+	const chunks: Uint8Array[] = [];
+	let size = 0;
+	while (size < limit) {
+		const { done, value } = await reader.read();
+		if (done) break;
+		chunks.push(value);
+		size += value.length;
+	}
+	if (size >= limit) await reader.cancel();
+	return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
+}
 
 const CONSOLE = readFileSync(`${__dirname}/console.html`);
 
@@ -187,19 +216,29 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 	let pageCaps: PageCaps = checkPageCaps({ ...options.pageCaps });
 	let violations: ContractViolation[] = [];
 	const contract = options.contract ? Contract.shared() : undefined;
-	const report = (entry: LoggedRequest, kind: ContractViolation['kind'], messages: string[]) => {
+	const report = (entry: LoggedRequest, kind: ContractViolation['kind'], found: string[]) => {
+		const messages = found
+			.slice(0, MAX_VIOLATIONS_PER_CHECK)
+			.map((message) => printable(message, MAX_VIOLATION_CHARS));
+		if (found.length > messages.length)
+			messages.push(`and ${found.length - messages.length} more violations`);
+		const path = printable(entry.path, MAX_VIOLATION_CHARS);
 		for (const message of messages) {
-			violations.push({ kind, method: entry.method, path: entry.path, message });
+			violations.push({ kind, method: entry.method, path, message });
 			(entry.violations ??= []).push(`${kind}: ${message}`);
 			if (!options.quiet)
-				console.warn(`[sandbox] contract: ${entry.method} ${entry.path} ${kind}: ${message}`);
+				console.warn(`[sandbox] contract: ${entry.method} ${path} ${kind}: ${message}`);
 		}
+		violations.splice(0, violations.length - MAX_VIOLATIONS);
 	};
 	const windows = new Map<string, { start: number; count: number }>();
 	const pending = new Set<Promise<unknown>>();
 	const storeOf = (env: Environment): Store => (stores[env] ??= seedStore(seed));
 
 	let deliveries: Delivery[] = [];
+	// Aborted by close(): a delivery in progress never keeps the sandbox from stopping.
+	const closing = new AbortController();
+	const deliveryTimeoutMs = options.deliveryTimeoutMs ?? DELIVERY_TIMEOUT_MS;
 	const deliver = async (event: string, data: unknown): Promise<Delivery[]> => {
 		const payload = JSON.stringify({
 			event,
@@ -220,15 +259,31 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 					ms: 0,
 				};
 				try {
+					const signal = AbortSignal.any([closing.signal, AbortSignal.timeout(deliveryTimeoutMs)]);
+					// A redirect is not followed: the secret in the URL or a header stays with the URL
+					// registered, as the service's webhooks do.
 					const response = await fetch(s.url, {
 						method: s.method,
 						headers: { 'Content-Type': 'application/json', 'X-Event-Name': event, ...s.headers },
 						body: payload,
+						redirect: 'manual',
+						signal,
 					});
 					delivery.status = response.status;
-					delivery.response = (await response.text()).slice(0, MAX_RESPONSE_CHARS);
+					delivery.response = (await readStart(response, MAX_RESPONSE_BYTES)).slice(
+						0,
+						MAX_RESPONSE_CHARS,
+					);
+					if (response.status >= 300 && response.status < 400)
+						delivery.error = `The receiver redirected (to ${response.headers.get('location') ?? 'nowhere'}); deliveries do not follow redirects.`;
 				} catch (error) {
-					delivery.error = (error as Error).message;
+					const { name, message } = error as Error;
+					delivery.error =
+						name === 'TimeoutError'
+							? `No answer within ${deliveryTimeoutMs / 1000} s: the delivery was given up.`
+							: name === 'AbortError'
+								? 'The sandbox stopped before the receiver answered.'
+								: message;
 				}
 				delivery.ms = Date.now() - started;
 				deliveries = [delivery, ...deliveries].slice(0, MAX_DELIVERIES);
@@ -492,6 +547,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 				{ Connection: 'close' },
 			);
 		}
+		const isControl = url.pathname === '/' || url.pathname.startsWith('/__sandbox/');
+		// Nothing of a request from a stranger's page is read: a control call from another origin, or an API
+		// call to another Host or with a body that is not JSON, is refused on its headers alone.
+		const refused = isControl
+			? refusal(req.method ?? 'GET', req.headers, port)
+			: apiRefusal(req.headers, port);
+		if (typeof refused === 'string')
+			return send(res, 403, { error: refused }, { Connection: 'close' });
+		if (refused)
+			return send(res, refused.status, new ApiError(refused.status, refused.message).body(), {
+				Connection: 'close',
+			});
 		let text = '';
 		let tooLarge = Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES;
 		if (!tooLarge) {
@@ -513,9 +580,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 				malformed = true;
 			}
 		}
-		if (url.pathname === '/' || url.pathname.startsWith('/__sandbox/')) {
-			const refused = refusal(req.method ?? 'GET', req.headers, port);
-			if (refused) return send(res, 403, { error: refused });
+		if (isControl) {
 			if (url.pathname === '/')
 				return send(res, 302, undefined, { Location: '/__sandbox/console' });
 			if (url.pathname === '/__sandbox/console') {
@@ -559,20 +624,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			at: new Date().toISOString(),
 		};
 		log.add(entry, Buffer.byteLength(req.url ?? '') + headerBytes);
-		if (contract)
-			report(
-				entry,
-				'request',
-				malformed
-					? ['body: not valid JSON']
-					: contract.checkRequest({
-							method,
-							path,
-							query: url.searchParams,
-							headers: req.headers,
-							body: text && !tooLarge ? body : undefined,
-						}),
-			);
 		const fault = faults.find(
 			(f) => f.count > 0 && (!f.method || f.method === method) && (!f.path || f.path === path),
 		);
@@ -607,6 +658,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		if (token !== tokens.token && token !== tokens.readOnlyToken)
 			return answer(401, new ApiError(401, MESSAGES[401]).body());
 		log.keepBody(entry, body, Buffer.byteLength(text));
+		// Only a request with a valid token is checked against the contract: a stranger's text never
+		// reaches the validator, the violation list or the terminal.
+		if (contract)
+			report(
+				entry,
+				'request',
+				malformed
+					? ['body: not valid JSON']
+					: contract.checkRequest({
+							method,
+							path,
+							query: url.searchParams,
+							headers: req.headers,
+							body: text ? body : undefined,
+						}),
+			);
 		const limit = rateHeaders(`${env}:${token}`);
 		if (limit.limited) return answer(429, new ApiError(429, MESSAGES[429]).body(), limit.headers);
 		if (fault?.status)
@@ -684,6 +751,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			violations = [];
 		},
 		close: async () => {
+			closing.abort();
 			await Promise.allSettled([...pending]);
 			server.closeAllConnections();
 			await new Promise<void>((resolve) => server.close(() => resolve()));

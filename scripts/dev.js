@@ -17,12 +17,13 @@ const { createRequire } = require('node:module');
 const { join } = require('node:path');
 const readline = require('node:readline');
 
+const { devWebhook } = require('./devWebhook');
 const { ensureRuntime, ROOT, N8N_DIR } = require('./runtime');
 
 const USER_FOLDER = process.env.DEV_USER_FOLDER ?? join(ROOT, '.dev');
 const LOGIN = { email: 'dev@example.com', password: 'Dev-password-1' };
-const WEBHOOK_ID = '0d5e8a52-7c1b-4f3e-9a64-2b8c1d7e6f50';
-const WEBHOOK_SECRET = 'dev-webhook-secret-0123456789';
+// Random for each dev folder (scripts/devWebhook.js): no web page can start the example workflow.
+const { id: WEBHOOK_ID, secret: WEBHOOK_SECRET } = devWebhook(USER_FOLDER);
 const children = [];
 
 const log = (message) => process.stdout.write(`[dev] ${message}\n`);

@@ -57,6 +57,11 @@ const without = (query: IDataObject, name: string, secret: string): IDataObject 
 	return copy;
 };
 
+/** Whether a Content-Type is JSON, the only type n8n parses as JSON (`application/json`, any parameters). */
+const isJson = (contentType: unknown): boolean =>
+	typeof contentType === 'string' &&
+	contentType.split(';')[0].trim().toLowerCase() === 'application/json';
+
 const eventOptions = [
 	{
 		name: 'All Events',
@@ -294,8 +299,17 @@ export class MaintenanceManagementTrigger implements INodeType {
 			}
 		}
 
+		// The service sends JSON. n8n parses a form, text or XML body too before this runs, so a web page
+		// could send one with no preflight: any other type is refused, whatever it holds.
+		if (!isJson(headers['content-type'])) {
+			this.getResponseObject().status(415).json({
+				message:
+					'Unsupported Media Type: send the event as JSON, with Content-Type: application/json',
+			});
+			return { noWebhookResponse: true };
+		}
 		// n8n answers malformed JSON with 422 before this runs; anything else that is not an object
-		// (plain text, an array) is refused here.
+		// (an array, a number) is refused here.
 		const body = this.getBodyData() as unknown;
 		if (typeof body !== 'object' || body === null || Array.isArray(body)) {
 			this.getResponseObject().status(400).json({ message: 'The body must be a JSON object' });

@@ -56,39 +56,107 @@ export function isAuthorized(
 /** Header names that carry credentials whatever their value: never output. */
 const CREDENTIAL_HEADER = /(^|-)authorization$|^(set-)?cookie$|^x-webhook-secret$/i;
 
-/** How many layers of encoding are undone (a Base64 credential in a percent-encoded URL is two). */
-const DECODING_DEPTH = 3;
+/** How many layers of encoding are undone (the Base64 of a percent-encoded URL is two). */
+const DECODING_DEPTH = 4;
+
+/** The most readings of one value looked at; a value with more is treated as carrying the secret. */
+const MAX_READINGS = 10_000;
+
+/**
+ * How much of the secret is enough to leave a value out: its first 16 characters (the shortest secret
+ * the credential accepts), or the whole secret when shorter.
+ */
+const LEAKED_PREFIX = 16;
 
 /** `%41`, `%e2%82%ac`: percent-encoded bytes in either case of hex; read as UTF-8 text. */
 const PERCENT_RUN = /(?:%[0-9a-f]{2})+/gi;
+/** `=2B=2F`: quoted-printable bytes, and its soft line breaks. */
+const QUOTED_PRINTABLE_RUN = /(?:=[0-9a-f]{2})+/gi;
+const SOFT_BREAK = /=\r?\n/g;
 /** A run of Base64 or Base64url characters, long enough to hold anything worth hiding. */
 const BASE64_RUN = /[A-Za-z0-9+/_-]{4,}/g;
+/** A run of hex digits, whole bytes. */
+const HEX_RUN = /(?:[0-9a-f]{2}){4,}/gi;
+/** Backslash escapes as JSON, JavaScript and PHP write them: `\/`, `\u002f`, `\x2f`. */
+const BACKSLASH_ESCAPE = /\\(?:u([0-9a-f]{4})|x([0-9a-f]{2})|(.))/gis;
+/** HTML character references: `&#47;`, `&#x2F;`, `&sol;`. */
+const HTML_ENTITY = /&(?:#(\d{1,7})|#x([0-9a-f]{1,6})|([a-z]+));/gi;
+const NAMED_ENTITIES: Record<string, string> = {
+	amp: '&',
+	apos: "'",
+	ast: '*',
+	colon: ':',
+	commat: '@',
+	dollar: '$',
+	equals: '=',
+	excl: '!',
+	gt: '>',
+	lowbar: '_',
+	lt: '<',
+	num: '#',
+	percnt: '%',
+	period: '.',
+	plus: '+',
+	quest: '?',
+	quot: '"',
+	semi: ';',
+	sol: '/',
+};
 
+const bytesRead = (bytes: Buffer): string[] => {
+	const text = bytes.toString('utf8');
+	// UTF-16 text read as UTF-8 has a zero byte beside each ASCII character.
+	return [text, text.replaceAll('\0', '')];
+};
+const codePoint = (value: number): string =>
+	value <= 0x10ffff ? String.fromCodePoint(value) : '\ufffd';
 const percentDecoded = (text: string): string =>
 	text.replace(PERCENT_RUN, (run) => Buffer.from(run.replace(/%/g, ''), 'hex').toString('utf8'));
 
 /**
  * The readings one layer of decoding gives: percent-decoded as in a URL, with `+` as a space as in a
- * form, and every Base64 run decoded at each of its four alignments (so a Basic credential or an
- * encoded token is read wherever it starts inside the run).
+ * form, quoted-printable, backslash escapes and HTML references undone, and every Base64 run (at each
+ * of its four alignments, so a Basic credential or an encoded token is read wherever it starts) and hex
+ * run decoded, as UTF-8 and as UTF-16.
  */
 function decodedOnce(text: string): string[] {
-	const readings = [percentDecoded(text), percentDecoded(text.replace(/\+/g, ' '))];
+	const readings = [
+		percentDecoded(text),
+		percentDecoded(text.replace(/\+/g, ' ')),
+		text
+			.replace(SOFT_BREAK, '')
+			.replace(QUOTED_PRINTABLE_RUN, (run) =>
+				Buffer.from(run.replace(/=/g, ''), 'hex').toString('utf8'),
+			),
+		text.replace(BACKSLASH_ESCAPE, (_all, u?: string, x?: string, char?: string) =>
+			u || x ? String.fromCharCode(parseInt(u ?? x ?? '', 16)) : (char ?? ''),
+		),
+		text.replace(HTML_ENTITY, (all, decimal?: string, hex?: string, name?: string) =>
+			decimal
+				? codePoint(Number(decimal))
+				: hex
+					? codePoint(parseInt(hex, 16))
+					: (NAMED_ENTITIES[(name ?? '').toLowerCase()] ?? all),
+		),
+	];
+	for (const [run] of text.matchAll(HEX_RUN)) readings.push(...bytesRead(Buffer.from(run, 'hex')));
 	for (const [run] of text.matchAll(BASE64_RUN))
 		for (let start = 0; start < 4 && run.length - start >= 4; start++)
-			readings.push(Buffer.from(run.slice(start), 'base64').toString('utf8'));
+			readings.push(...bytesRead(Buffer.from(run.slice(start), 'base64')));
 	return readings;
 }
 
 /**
- * Whether a value holds the secret in any of the forms proxies and clients give it: as is,
- * URL-encoded, percent-encoded (hex of any case), form-encoded, in Base64 (Basic credentials) or a
- * mix of these, in any letter case. Headers are bounded by the HTTP server, so is this work.
+ * Whether a value holds the secret, or its first 16 characters, in any of the forms proxies, clients and
+ * other languages give it: as is, percent-, form-, quoted-printable-, hex- or Base64-encoded (UTF-8 or
+ * UTF-16), JSON-, JavaScript- or HTML-escaped, in any letter case, or up to four of these in layers.
+ * Headers are bounded by the HTTP server, and so is this work: past 10,000 readings a value counts as
+ * carrying the secret.
  */
 export function carriesSecret(value: unknown, secret: string): boolean {
 	if (secret === '' || value === undefined || value === null) return false;
 	if (Array.isArray(value)) return value.some((element) => carriesSecret(element, secret));
-	const needle = secret.toLowerCase();
+	const needle = secret.slice(0, LEAKED_PREFIX).toLowerCase();
 	let layer = new Set([typeof value === 'string' ? value : JSON.stringify(value)]);
 	const seen = new Set<string>();
 	for (let depth = 0; depth <= DECODING_DEPTH && layer.size > 0; depth++) {
@@ -96,6 +164,7 @@ export function carriesSecret(value: unknown, secret: string): boolean {
 		for (const text of layer) {
 			if (seen.has(text)) continue;
 			seen.add(text);
+			if (seen.size > MAX_READINGS) return true;
 			if (text.toLowerCase().includes(needle)) return true;
 			if (depth < DECODING_DEPTH) for (const reading of decodedOnce(text)) next.add(reading);
 		}
@@ -105,19 +174,34 @@ export function carriesSecret(value: unknown, secret: string): boolean {
 }
 
 /**
- * The headers safe to output: without those that carry credentials by their name, and without any
- * whose name or value holds the webhook secret in some encoding.
+ * The headers safe to output: without those that carry credentials by their name, without any whose
+ * name or value holds the webhook secret in some encoding, and without both of two headers side by side
+ * whose values, put together, hold it.
  */
 export function headersWithoutSecret(
 	headers: Record<string, unknown>,
 	secret: string,
 ): Record<string, unknown> {
-	const copy: Record<string, unknown> = {};
-	for (const name in headers) {
-		const value = headers[name];
-		if (CREDENTIAL_HEADER.test(name) || carriesSecret(name, secret) || carriesSecret(value, secret))
-			continue;
-		copy[name] = value;
+	const names = Object.keys(headers);
+	const left = new Set(
+		names.filter(
+			(name) =>
+				CREDENTIAL_HEADER.test(name) ||
+				carriesSecret(name, secret) ||
+				carriesSecret(headers[name], secret),
+		),
+	);
+	// A secret split over two headers side by side: both are left out.
+	for (let index = 1; index < names.length; index++) {
+		const [before, after] = [names[index - 1], names[index]];
+		if (
+			!left.has(before) &&
+			!left.has(after) &&
+			carriesSecret(`${String(headers[before])}${String(headers[after])}`, secret)
+		)
+			left.add(before).add(after);
 	}
+	const copy: Record<string, unknown> = {};
+	for (const name of names) if (!left.has(name)) copy[name] = headers[name];
 	return copy;
 }

@@ -330,6 +330,27 @@ describe('the trigger and the AI tool in a running n8n', () => {
 		expect(await triggerRuns()).toEqual(['success', 'success']);
 	});
 
+	it('answers a form or text body, as a web page sends one, 415 without starting anything', async () => {
+		const before = await triggerRuns();
+		const event = JSON.stringify({ event: 'FAILURE_CREATED', data: {} });
+		for (const [type, body] of [
+			['application/x-www-form-urlencoded', 'event=FAILURE_CREATED'],
+			['text/plain;charset=UTF-8', event],
+		]) {
+			const response = await fetch(webhookUrl(`?token=${WEBHOOK_SECRET}`), {
+				method: 'POST',
+				headers: { 'Content-Type': type },
+				body,
+			});
+			expect(response.status).toBe(415);
+			expect(await response.json()).toEqual({
+				message:
+					'Unsupported Media Type: send the event as JSON, with Content-Type: application/json',
+			});
+		}
+		expect(await triggerRuns()).toEqual(before);
+	});
+
 	it("the credential's Test explains a token of the other environment and a base URL without /v3", async () => {
 		const { baseUrl, token } = api.sandbox.environments.sandbox;
 		const test = async (data: Record<string, string>) => {

@@ -1,8 +1,9 @@
-import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { EVENTS } from '../../nodes/MaintenanceManagementTrigger/events';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
+import { rawHttp } from '../helpers/rawHttp';
 
 /** The sandbox's console and the control API under it: protection, user actions and their events. */
 let sandbox: RunningSandbox;
@@ -42,25 +43,8 @@ const hook = (path = '/hook') =>
 	`http://127.0.0.1:${(receiver.address() as AddressInfo).port}${path}`;
 
 /** A raw HTTP call to the sandbox, so that the test chooses every header, Host included. */
-function raw(
-	method: string,
-	path: string,
-	headers: IncomingHttpHeaders,
-	body?: string,
-): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
-	return new Promise((resolve, reject) => {
-		const req = request(
-			{ host: '127.0.0.1', port, method, path, headers: { host: `127.0.0.1:${port}`, ...headers } },
-			(res) => {
-				let text = '';
-				res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-				res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-			},
-		);
-		req.on('error', reject);
-		req.end(body);
-	});
-}
+const raw = (method: string, path: string, headers: IncomingHttpHeaders, body?: string) =>
+	rawHttp(port, method, path, headers, body);
 
 /** A call as the console makes it: same origin, JSON. */
 async function call(

@@ -322,7 +322,7 @@ describe('bad input does not stop the sandbox', () => {
 	});
 
 	it('keeps serving after a client aborts in the middle of a body', async () => {
-		const head = `POST /sandbox/v3/works HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n`;
+		const head = `POST /sandbox/v3/works HTTP/1.1\r\nHost: ${new URL(sandbox.url).host}\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n`;
 		expect(await raw(`${head}{"_type":"wor`, { abortAfterWrite: true })).toBe('');
 		await stillServing();
 		await stillServing();
@@ -330,7 +330,7 @@ describe('bad input does not stop the sandbox', () => {
 
 	it('answers 413 to a body declared larger than the limit, without reading it', async () => {
 		const answer = await raw(
-			`POST /sandbox/v3/works HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: ${MAX_BODY_BYTES + 1}\r\n\r\n`,
+			`POST /sandbox/v3/works HTTP/1.1\r\nHost: ${new URL(sandbox.url).host}\r\nContent-Type: application/json\r\nContent-Length: ${MAX_BODY_BYTES + 1}\r\n\r\n`,
 		);
 		expect(statusLine(answer)).toBe('HTTP/1.1 413 Payload Too Large');
 		expect(bodyOf(answer)).toEqual({
@@ -348,7 +348,7 @@ describe('bad input does not stop the sandbox', () => {
 		const megabyte = Buffer.alloc(1024 * 1024, 'a');
 		const chunk = Buffer.concat([Buffer.from('100000\r\n'), megabyte, Buffer.from('\r\n')]);
 		const { token } = sandbox.environments.sandbox;
-		const head = `POST /sandbox/v3/contacts HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer ${token}\r\nAccept: application/json\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
+		const head = `POST /sandbox/v3/contacts HTTP/1.1\r\nHost: ${new URL(sandbox.url).host}\r\nAuthorization: Bearer ${token}\r\nAccept: application/json\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
 		const answer = await raw([
 			Buffer.from(head),
 			...Array.from({ length: 11 }, () => chunk),

@@ -24,11 +24,11 @@ describe('GitHub Actions workflows', () => {
 		expect(run).toMatch(/^npm run verify$/m);
 	});
 
-	it('publish runs on a version tag, with an OIDC token, verifies refusing placeholders, then publishes with provenance', () => {
+	it('publish runs on a version tag, verifies refusing placeholders, then publishes with provenance', () => {
 		const publish = read('publish.yml');
 		expect(publish).toMatch(/^on:\n {2}push:\n {4}tags: \['v\*\.\*\.\*'\]$/m);
 		expect(publish.indexOf('npm run verify -- --release')).toBeGreaterThan(0);
-		expect(publish.indexOf('npm publish --provenance')).toBeGreaterThan(
+		expect(publish.indexOf('npm publish "./$TARBALL" --provenance')).toBeGreaterThan(
 			publish.indexOf('npm run verify'),
 		);
 		expect(publish).not.toMatch(/NPM_TOKEN|NODE_AUTH_TOKEN/);
@@ -41,6 +41,7 @@ interface Step {
 	with?: Record<string, unknown>;
 }
 interface Job {
+	needs?: string | string[];
 	permissions?: Record<string, string>;
 	container?: string | { image: string };
 	steps: Step[];
@@ -118,7 +119,8 @@ describe('the supply chain of the workflows', () => {
 
 	it('only the publish job holds the OIDC token', () => {
 		const publish = parsed(read('publish.yml')).workflow;
-		expect(publish.jobs.publish.permissions).toEqual({ contents: 'read', 'id-token': 'write' });
+		expect(publish.jobs.publish.permissions).toEqual({ 'id-token': 'write' });
+		expect(publish.jobs.build.permissions).toEqual({ contents: 'read' });
 		expect(parsed(read('ci.yml')).workflow.jobs.test.permissions).toEqual({ contents: 'read' });
 	});
 
@@ -169,5 +171,114 @@ describe('the supply chain of the workflows', () => {
 		expect(supplyChainProblems(changed)).toEqual([
 			'job test runs in node:20-bookworm, not pinned by digest',
 		]);
+	});
+});
+
+/** What the job holding the OIDC token may run: the npm upgrade, the checksum check and the publish. */
+const PUBLISH_COMMANDS = [
+	/^npm install --global npm@\d+\.\d+\.\d+ --ignore-scripts$/,
+	/^echo "\$SHA256 {2}\$TARBALL" \| sha256sum --check --strict$/,
+	/^npm publish "\.\/\$TARBALL" --provenance --access public --ignore-scripts$/,
+];
+const PUBLISH_ACTIONS = /^actions\/(?:download-artifact|setup-node)@/;
+
+/**
+ * What a publish workflow breaks of the rule that the publishing identity runs nothing but the publish
+ * of a tarball built, verified and packed by a job without it; empty when it keeps the rule.
+ */
+function publishingProblems(source: string): string[] {
+	const { jobs } = parsed(source).workflow;
+	const problems: string[] = [];
+	const holders = Object.entries(jobs).filter(([, job]) => job.permissions?.['id-token']);
+	if (holders.length !== 1)
+		problems.push(`${holders.length} jobs hold id-token: ${holders.map(([n]) => n).join(', ')}`);
+	for (const [name, job] of holders) {
+		for (const step of job.steps) {
+			if (step.uses !== undefined && !PUBLISH_ACTIONS.test(step.uses))
+				problems.push(`job ${name} uses ${step.uses}`);
+			const commands = (step.run ?? '')
+				.split('\n')
+				.map((line) => line.trim())
+				.filter(Boolean);
+			for (const command of commands)
+				if (!PUBLISH_COMMANDS.some((allowed) => allowed.test(command)))
+					problems.push(`job ${name} runs ${command}`);
+		}
+		const run = job.steps.map((step) => step.run ?? '').join('\n');
+		if (!/sha256sum --check[\s\S]*npm publish/.test(run))
+			problems.push(`job ${name} publishes without checking the tarball's checksum first`);
+		const builders = [job.needs ?? []].flat();
+		const built = builders.some((builder) => {
+			const steps = jobs[builder]?.steps ?? [];
+			const runs = steps.map((step) => step.run ?? '').join('\n');
+			return (
+				/^npm ci$/m.test(runs) &&
+				runs.includes('npm run verify -- --release') &&
+				/npm pack --ignore-scripts/.test(runs) &&
+				/sha256sum/.test(runs) &&
+				steps.some((step) => step.uses?.startsWith('actions/upload-artifact@'))
+			);
+		});
+		if (!built)
+			problems.push(
+				`job ${name} needs no job that installs with npm ci, verifies, packs and uploads the tarball`,
+			);
+	}
+	return problems;
+}
+
+describe('the publishing identity', () => {
+	it('runs nothing but the checksum check and the publish of the verified tarball', () => {
+		expect(publishingProblems(read('publish.yml'))).toEqual([]);
+	});
+
+	it.each([
+		[
+			'an install in the publish job',
+			(yml: string) => yml.replace(/(\n {6}- name: Trusted publishing)/, '\n      - run: npm ci$1'),
+			/job publish runs npm ci/,
+		],
+		[
+			'a build in the publish job',
+			(yml: string) => yml.replace('sha256sum --check --strict', '$&\n          npm run build'),
+			/job publish runs npm run build/,
+		],
+		[
+			'a checkout in the publish job',
+			(yml: string) =>
+				yml.replace(
+					/(\n {6}- uses: actions\/download-artifact)/,
+					'\n      - uses: actions/checkout@d23441a48e516b6c34aea4fa41551a30e30af803 # v6.1.0$1',
+				),
+			/job publish uses actions\/checkout/,
+		],
+		[
+			'a publish running scripts',
+			(yml: string) => yml.replace(/(npm publish .*) --ignore-scripts/, '$1'),
+			/job publish runs npm publish/,
+		],
+		[
+			'a publish without the checksum check',
+			(yml: string) => yml.replace(/ *echo "\$SHA256.*\n/, ''),
+			/without checking the tarball's checksum/,
+		],
+		[
+			'the OIDC token in the build job too',
+			(yml: string) =>
+				yml.replace(
+					/( {4}permissions:\n {6}contents: read\n {4}outputs:)/,
+					'    permissions:\n      contents: read\n      id-token: write\n    outputs:',
+				),
+			/2 jobs hold id-token: build, publish/,
+		],
+		[
+			'npm install in the build job',
+			(yml: string) => yml.replace(/^ {6}- run: npm ci$/m, '      - run: npm install'),
+			/needs no job that installs with npm ci/,
+		],
+	])('finds %s', (_label, change, problem) => {
+		const changed = change(read('publish.yml'));
+		expect(changed).not.toBe(read('publish.yml'));
+		expect(publishingProblems(changed).join('\n')).toMatch(problem);
 	});
 });

@@ -25,7 +25,10 @@ export interface Delivery {
 	method?: Method;
 	body?: unknown;
 	query?: IDataObject;
-	/** Header names in any case; like Node.js, the harness hands them to the node in lower case. */
+	/**
+	 * Header names in any case; like Node.js, the harness hands them to the node in lower case, after a
+	 * `content-type: application/json` unless one is given (an empty one is left out).
+	 */
 	headers?: Record<string, string | string[]>;
 }
 
@@ -131,9 +134,11 @@ const webhookData = (
 export async function deliver(settings: TriggerSettings, delivery: Delivery): Promise<TriggerRun> {
 	const engine = triggerEngine(settings);
 	const method = delivery.method ?? 'POST';
-	const headers: IDataObject = {};
+	// The service sends JSON; a delivery gives another Content-Type, or none with `content-type: ''`.
+	const headers: IDataObject = { 'content-type': 'application/json' };
 	for (const [name, value] of Object.entries(delivery.headers ?? {}))
 		headers[name.toLowerCase()] = value;
+	if (headers['content-type'] === '') delete headers['content-type'];
 	const request = { method, headers, query: delivery.query ?? {}, body: delivery.body, params: {} };
 	let sent: SentResponse | undefined;
 	const response = fakeResponse((value) => {

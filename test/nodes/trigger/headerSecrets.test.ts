@@ -9,6 +9,7 @@ const body = { event: 'FAILURE_CREATED', data: { id: '1' } };
 const lowerHex = (text: string) => text.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase());
 const base64 = (text: string) => Buffer.from(text).toString('base64');
 const encoded = encodeURIComponent(SECRET);
+const hex = (text: string) => Buffer.from(text).toString('hex');
 
 /** Every form a proxy or client gives the secret in, each in a header the node cannot know by name. */
 const forms: Array<[string, string]> = [
@@ -30,6 +31,33 @@ const forms: Array<[string, string]> = [
 	['as Base64 inside a path, at an odd offset', `/a/bc/${base64(`x:${SECRET}`)}`],
 	['as Base64 of the URL-encoded secret', base64(`token=${encoded}`)],
 	['in a JSON-like value', `{"token":"${SECRET}"}`],
+	[
+		'in JSON with escaped slashes, as PHP writes it',
+		JSON.stringify({ token: SECRET }).replace(/\//g, '\\/'),
+	],
+	['in hex', `sig=${hex(SECRET)}`],
+	['in hex of UTF-16', Buffer.from(SECRET, 'utf16le').toString('hex').toUpperCase()],
+	[
+		'as \\u escapes',
+		[...SECRET].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
+	],
+	['as \\x escapes', [...SECRET].map((c) => `\\x${hex(c)}`).join('')],
+	['as decimal HTML references', [...SECRET].map((c) => `&#${c.charCodeAt(0)};`).join('')],
+	[
+		'as hex and named HTML references',
+		SECRET.replace('+', '&plus;').replace('/', '&#x2F;').replace('=', '&equals;'),
+	],
+	['quoted-printable', `token=${SECRET.replace(/[+/=]/g, (c) => `=${hex(c).toUpperCase()}`)}`],
+	[
+		'quoted-printable with a soft line break',
+		`${SECRET.slice(0, 9)}=\r\n${SECRET.slice(9).replace('=', '=3D')}`,
+	],
+	['as Base64 of UTF-16', Buffer.from(SECRET, 'utf16le').toString('base64')],
+	['as Base64 of big-endian UTF-16', Buffer.from(SECRET, 'utf16le').swap16().toString('base64')],
+	['four layers deep', base64(encodeURIComponent(hex(base64(SECRET))))],
+	['Base64 four times over', base64(base64(base64(base64(SECRET))))],
+	['as its first 16 characters', `${SECRET.slice(0, 16)}…`],
+	['as its first 16 characters, in Base64', base64(SECRET.slice(0, 16))],
 ];
 
 describe('Include Headers', () => {
@@ -43,7 +71,11 @@ describe('Include Headers', () => {
 			},
 		);
 		const item = startedItem(run);
-		expect(item?.headers).toEqual({ 'x-request-id': 'r-1', 'user-agent': 'Service/1.0' });
+		expect(item?.headers).toEqual({
+			'content-type': 'application/json',
+			'x-request-id': 'r-1',
+			'user-agent': 'Service/1.0',
+		});
 		expect(JSON.stringify(item)).not.toContain(value);
 	});
 
@@ -58,8 +90,33 @@ describe('Include Headers', () => {
 			},
 			{ body, headers: { 'X-Webhook-Secret': spaced, 'X-Original-Body': form, Accept: '*/*' } },
 		);
-		expect(startedItem(run)?.headers).toEqual({ accept: '*/*' });
+		expect(startedItem(run)?.headers).toEqual({
+			'content-type': 'application/json',
+			accept: '*/*',
+		});
 	});
+
+	it.each([
+		['in two halves', [SECRET.slice(0, 10), SECRET.slice(10)]],
+		['in two halves of its Base64', [base64(SECRET).slice(0, 12), base64(SECRET).slice(12)]],
+	])(
+		'leaves out both of two headers side by side holding the secret %s',
+		async (_label, [a, b]) => {
+			const run = await deliver(
+				{ authentication: 'query', credentials, options: { includeHeaders: true } },
+				{
+					body,
+					query: { token: SECRET },
+					headers: { Accept: '*/*', 'X-Part-A': a, 'X-Part-B': b, 'User-Agent': 'Service/1.0' },
+				},
+			);
+			expect(startedItem(run)?.headers).toEqual({
+				'content-type': 'application/json',
+				accept: '*/*',
+				'user-agent': 'Service/1.0',
+			});
+		},
+	);
 
 	it('leaves out Authorization-like headers whatever they hold, in Basic auth mode too', async () => {
 		const run = await deliver(
@@ -76,7 +133,10 @@ describe('Include Headers', () => {
 				},
 			},
 		);
-		expect(startedItem(run)?.headers).toEqual({ host: 'n8n.example' });
+		expect(startedItem(run)?.headers).toEqual({
+			'content-type': 'application/json',
+			host: 'n8n.example',
+		});
 	});
 
 	it('leaves out other query parameters that hold the secret', async () => {
@@ -97,6 +157,7 @@ describe('Include Headers', () => {
 			{ body, headers: { 'X-Carrier': basicAuth('svc', SECRET), Accept: '*/*' } },
 		);
 		expect(startedItem(run)?.headers).toEqual({
+			'content-type': 'application/json',
 			'x-carrier': basicAuth('svc', SECRET),
 			accept: '*/*',
 		});
@@ -112,6 +173,14 @@ describe('carriesSecret', () => {
 		['an unrelated value', 'Mozilla/5.0 (X11; Linux x86_64)'],
 		['Base64 of something else', basicAuth('svc', 'another-secret-entirely')],
 		['a part of the secret', SECRET.slice(0, 10)],
+		['its first 15 characters', SECRET.slice(0, 15)],
+		['its last 16 characters', SECRET.slice(-16)],
+		[
+			'a browser User-Agent',
+			'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36',
+		],
+		['a request ID in hex', 'a3f09c1e5b7d4e2f8c6a1b0d9e8f7a6b'],
+		['HTML and escapes of something else', '&lt;b&gt;\\u0041 &#65;=41'],
 		['broken percent-encoding', '%zz%4'],
 		['nothing', ''],
 	])('finds no secret in %s', (_label, value) => {

@@ -170,7 +170,10 @@ describe('protection details', () => {
 			},
 		);
 		const item = startedItem(run);
-		expect(item?.headers).toEqual({ 'user-agent': 'Service/1.0' });
+		expect(item?.headers).toEqual({
+			'content-type': 'application/json',
+			'user-agent': 'Service/1.0',
+		});
 		expect(JSON.stringify(item)).not.toContain(SECRET);
 	});
 

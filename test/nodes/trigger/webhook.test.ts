@@ -112,7 +112,10 @@ describe('the started item', () => {
 				headers: { 'X-Webhook-Secret': SECRET, 'x-trace': 't' },
 			},
 		);
-		expect(startedItem(run)?.headers).toEqual({ 'x-trace': 't' });
+		expect(startedItem(run)?.headers).toEqual({
+			'content-type': 'application/json',
+			'x-trace': 't',
+		});
 		expect(JSON.stringify(run.result)).not.toContain(SECRET);
 	});
 
@@ -120,6 +123,64 @@ describe('the started item', () => {
 		const run = await deliver(none, { body: { event: 'FILE_CREATED' } });
 		expect(run.parametersRead.sort()).toEqual(['authentication', 'events', 'options']);
 	});
+});
+
+describe('bodies that are not JSON', () => {
+	const query = { token: SECRET, event: 'FAILURE_CREATED' };
+	const protectedTrigger = { authentication: 'query', credentials: { secret: SECRET } } as const;
+
+	it.each([
+		[
+			'a form, as a web page posts it',
+			'application/x-www-form-urlencoded',
+			{ event: 'FAILURE_CREATED' },
+		],
+		[
+			'plain text, as a no-cors fetch sends it',
+			'text/plain;charset=UTF-8',
+			'{"event":"FAILURE_CREATED"}',
+		],
+		['multipart form data', 'multipart/form-data; boundary=x', { event: 'FAILURE_CREATED' }],
+		['XML', 'application/xml', { event: 'FAILURE_CREATED' }],
+		['JSON under another type', 'application/vnd.api+json', { event: 'FAILURE_CREATED' }],
+		['no Content-Type', '', { event: 'FAILURE_CREATED' }],
+	])('answers 415 to %s, with the right secret, and starts nothing', async (_label, type, body) => {
+		const run = await deliver(protectedTrigger, {
+			body,
+			query,
+			headers: { 'Content-Type': type },
+		});
+		expect(run.sent).toEqual({
+			status: 415,
+			body: {
+				message:
+					'Unsupported Media Type: send the event as JSON, with Content-Type: application/json',
+			},
+			headers: {},
+		});
+		expect(run.result).toEqual({ noWebhookResponse: true });
+	});
+
+	it('checks the secret first: a form without it is answered 401', async () => {
+		const run = await deliver(protectedTrigger, {
+			body: { event: 'FAILURE_CREATED' },
+			query: { event: 'FAILURE_CREATED' },
+			headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+		});
+		expect(run.sent?.status).toBe(401);
+	});
+
+	it.each(['application/json', 'application/json; charset=utf-8', 'Application/JSON'])(
+		'accepts %s',
+		async (type) => {
+			const run = await deliver(protectedTrigger, {
+				body: { event: 'FAILURE_CREATED' },
+				query,
+				headers: { 'Content-Type': type },
+			});
+			expect(startedItem(run)).toMatchObject({ event: 'FAILURE_CREATED' });
+		},
+	);
 });
 
 describe('bodies that are not a JSON object', () => {
