@@ -12,6 +12,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { name as packageName, version } from '../../../package.json';
 import { normalBaseUrl, pathWithinApi } from './address';
 import { apiError } from './errors';
+import { redact, redactDeep } from './redact';
 
 export { asNodeError } from './errors';
 
@@ -226,23 +227,6 @@ export function buildPath(template: string, values: Record<string, string | numb
 	});
 }
 
-/** The forms an echo can give the token in: as is, URL-encoded, JSON-escaped. */
-const tokenForms = (token: string): string[] => [
-	token,
-	encodeURIComponent(token),
-	JSON.stringify(token).slice(1, -1),
-];
-
-/**
- * Removes the token from any text, in any of its forms and any letter case, so that no error or log
- * shows it, even when the API echoes it.
- */
-const redact = (text: string, token: string): string => {
-	if (!token) return text;
-	const forms = tokenForms(token).map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-	return text.replace(new RegExp(forms.join('|'), 'gi'), '***');
-};
-
 /** An error of the transport itself (not an API answer), with the token removed from its text. */
 const transportError = (
 	node: INode,
@@ -255,9 +239,6 @@ const transportError = (
 		description: redact(description, token),
 		itemIndex,
 	});
-
-const redactDeep = <T>(value: T, token: string): T =>
-	value === undefined || !token ? value : (JSON.parse(redact(JSON.stringify(value), token)) as T);
 
 const header = (headers: IDataObject | undefined, name: string): string | undefined => {
 	const value = headers?.[name] ?? headers?.[name.toLowerCase()];
