@@ -63,7 +63,7 @@ const decode = (segment: string): string => {
 export function addressedRecord(path: string): { name: string; id: string; list?: string } | null {
 	const segments = path.split('/').filter(Boolean);
 	for (let index = segments.length - 2; index >= 0; index--) {
-		const record = RECORDS[segments[index]];
+		const record = Object.hasOwn(RECORDS, segments[index]) ? RECORDS[segments[index]] : undefined;
 		if (record) return { ...record, id: decode(segments[index + 1]) };
 	}
 	return null;
