@@ -12,7 +12,8 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { name as packageName, version } from '../../../package.json';
 import { normalBaseUrl, pathWithinApi } from './address';
 import { apiError } from './errors';
-import { redact, redactDeep } from './redact';
+import type { Redaction } from './redact';
+import { redact, redactDeep, redactionFor } from './redact';
 
 export { asNodeError } from './errors';
 
@@ -127,6 +128,8 @@ interface Connection {
 	origin: string;
 	environment: string;
 	token: string;
+	/** The token's forms, worked out once: every answer and error is redacted with them. */
+	redaction: Redaction;
 	/** Milliseconds already spent waiting between attempts in this execution. */
 	waitedMs: number;
 }
@@ -192,7 +195,8 @@ async function getConnection(this: Context, itemIndex?: number): Promise<Connect
 			});
 		}
 		const baseUrl = normalBaseUrl(typedBaseUrl);
-		return { baseUrl, origin: new URL(baseUrl).origin, environment, token, waitedMs: 0 };
+		const origin = new URL(baseUrl).origin;
+		return { baseUrl, origin, environment, token, redaction: redactionFor(token), waitedMs: 0 };
 	})();
 	connections.set(this, pending);
 	// A failed read is not kept, so a corrected credential is read again next time.
@@ -430,7 +434,7 @@ export async function apiRequest(
 						`Nothing was output for it, so an answer of another shape passes neither for a record nor for a list. Check that the base URL in the credential points at the Maintenance Management API, version 3.`,
 					);
 				}
-				return ownFieldsOnly(response.body);
+				return connection.redaction.answer(ownFieldsOnly(response.body));
 			}
 			const type = header(response.headers, 'content-type') || 'no content type';
 			throw fail(
