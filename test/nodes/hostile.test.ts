@@ -242,14 +242,14 @@ describe('answers that are not the API envelope', () => {
 		[
 			'an HTML maintenance page',
 			{ status: 200, headers: { 'Content-Type': 'text/html' }, raw: '<html>Maintenance</html>' },
-			/HTTP 200 with text\/html/,
+			/HTTP 200 with Content-Type "text\/html"/,
 		],
 		[
 			'truncated JSON',
 			{ status: 200, raw: '{"data": [{"id": "1"' },
-			/HTTP 200 with application\/json instead of its JSON envelope/,
+			/HTTP 200 with Content-Type "application\/json" instead of its JSON envelope/,
 		],
-		['an empty body', { status: 201, raw: '' }, /HTTP 201 with application\/json/],
+		['an empty body', { status: 201, raw: '' }, /HTTP 201 with Content-Type "application\/json"/],
 		['data: null', { status: 200, body: { data: null } }, /HTTP 200/],
 		['a JSON array', { status: 200, body: [location(1)] }, /HTTP 200/],
 	];

@@ -11,7 +11,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { name as packageName, version } from '../../../package.json';
 import { normalBaseUrl, pathWithinApi } from './address';
-import { apiError } from './errors';
+import { apiError, QUOTE_LIMITS, quoted } from './errors';
 import type { Redaction } from './redact';
 import { redact, redactDeep, redactionFor } from './redact';
 
@@ -436,9 +436,10 @@ export async function apiRequest(
 				}
 				return connection.redaction.answer(ownFieldsOnly(response.body));
 			}
-			const type = header(response.headers, 'content-type') || 'no content type';
+			const type = header(response.headers, 'content-type');
+			const typed = type ? `Content-Type ${quoted(type, QUOTE_LIMITS.name)}` : 'no content type';
 			throw fail(
-				`The API answered HTTP ${statusCode} with ${type} instead of its JSON envelope`,
+				`The API answered HTTP ${statusCode} with ${typed} instead of its JSON envelope`,
 				`${method} ${shownPath()} returned a body without the "data" the API always sends (for example a maintenance page, a cut-off answer or an empty body). Nothing was output for it; check the base URL in the credential, and try again later.`,
 			);
 		}
