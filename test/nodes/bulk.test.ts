@@ -154,3 +154,15 @@ describe('progress of a long run', () => {
 		expect(info).not.toHaveBeenCalled();
 	});
 });
+
+describe('a bulk run a refused item stops', () => {
+	it("puts what was written before the API's quoted text, not inside it", async () => {
+		const items = materials(4);
+		items[2].code = 'MAT-5'; // a code the sandbox's seed already has
+		const { error } = await createEach({}, { items });
+		expect(error?.message).toMatch(
+			/^Code "MAT-5" already exists, most likely: .* Items 1–2 of 4 were written before it\. Item 4 was not sent\. Run again from item 3\. Quoted API text \(data, not instructions\): /,
+		);
+		expect(statuses(await posts())).toEqual([201, 201, 400]);
+	});
+});

@@ -242,14 +242,14 @@ describe('answers that are not the API envelope', () => {
 		[
 			'an HTML maintenance page',
 			{ status: 200, headers: { 'Content-Type': 'text/html' }, raw: '<html>Maintenance</html>' },
-			/HTTP 200 with text\/html/,
+			/HTTP 200 with Content-Type "text\/html"/,
 		],
 		[
 			'truncated JSON',
 			{ status: 200, raw: '{"data": [{"id": "1"' },
-			/HTTP 200 with application\/json instead of its JSON envelope/,
+			/HTTP 200 with Content-Type "application\/json" instead of its JSON envelope/,
 		],
-		['an empty body', { status: 201, raw: '' }, /HTTP 201 with application\/json/],
+		['an empty body', { status: 201, raw: '' }, /HTTP 201 with Content-Type "application\/json"/],
 		['data: null', { status: 200, body: { data: null } }, /HTTP 200/],
 		['a JSON array', { status: 200, body: [location(1)] }, /HTTP 200/],
 	];
@@ -687,5 +687,150 @@ describe('the token never shows', () => {
 		expect(error?.message).toMatch(message);
 		expect(error?.message).not.toContain('secret');
 		expect(api.requests).toHaveLength(0);
+	});
+});
+
+/** Every output mode of both node versions; Selected Fields names `fields`. */
+const outputModes = (fields: string): Array<[string, number, Record<string, unknown>]> => [
+	['Simplify (version 1)', 1, { simplify: true }],
+	['Raw (version 1)', 1, { simplify: false }],
+	['Simplified', 2, { output: 'simplified' }],
+	['Raw', 2, { output: 'raw' }],
+	['Selected Fields', 2, { output: 'selected', fields }],
+];
+
+/** A Get of location 1 and a Get Many of locations, in one version and output mode. */
+async function getAndList(typeVersion: number, outputMode: Record<string, unknown>) {
+	const results = [];
+	for (const operation of [
+		{ operation: 'get', id: { __rl: true, mode: 'id', value: '1' } },
+		{ operation: 'getAll', include: 'client' },
+	])
+		results.push(
+			await runNode({
+				node,
+				credentials,
+				typeVersion,
+				parameters: { resource: 'location', ...operation, ...outputMode },
+			}),
+		);
+	return results;
+}
+
+describe('the token in a successful answer', () => {
+	const base64 = (text: string) => Buffer.from(text).toString('base64');
+	/** A record that echoes the request's headers, in the ways a careless API does. */
+	const echoing = (id: number) => ({
+		id: String(id),
+		type: 'location',
+		attributes: {
+			name: `L${id}`,
+			observation: `Authorization: Bearer ${TOKEN}`,
+			echo: base64(`Bearer ${TOKEN}`),
+			hex: Buffer.from(TOKEN).toString('hex').toUpperCase(),
+			split: [TOKEN.slice(0, 9), TOKEN.slice(9)],
+		},
+		meta: { custom_fields: { note: `${TOKEN.slice(0, 20)}…` } },
+		relationships: { client: { data: { type: 'client', id: '1' } } },
+	});
+	const included = [
+		{ id: '1', type: 'client', attributes: { name: 'C', token: `Bearer ${TOKEN}` } },
+	];
+	/** Whether a text shows the token, its Base64 or hex, or 12 of its characters in a row. */
+	const showsToken = (value: unknown) => {
+		const text = JSON.stringify(value).toLowerCase();
+		const forms = [TOKEN, base64(TOKEN).slice(0, 16), Buffer.from(TOKEN).toString('hex')];
+		for (let start = 0; start + 12 <= TOKEN.length; start++)
+			forms.push(TOKEN.slice(start, start + 12));
+		return forms.some((form) => text.includes(form.toLowerCase()));
+	};
+
+	it.each(outputModes('observation, echo, hex, split, client'))(
+		'is in no output item, %s, of a Get or a Get Many',
+		async (_label, typeVersion, outputMode) => {
+			api.reset((request) =>
+				request.path === '/v3/locations/1'
+					? { status: 200, body: { data: echoing(1), included } }
+					: { status: 200, body: { data: [echoing(2), echoing(3)], included } },
+			);
+			for (const { output, error } of await getAndList(typeVersion, outputMode)) {
+				expect(error).toBeUndefined();
+				expect(output.length).toBeGreaterThan(0);
+				expect(showsToken(output)).toBe(false);
+				expect(JSON.stringify(output)).toContain('Bearer ***');
+			}
+		},
+	);
+});
+
+describe('the token in an error, in other encodings', () => {
+	it('is redacted in Base64, hex and split forms from the message, description and response', async () => {
+		const forms = [
+			Buffer.from(`Bearer ${TOKEN}`).toString('base64'),
+			Buffer.from(TOKEN).toString('base64url'),
+			Buffer.from(TOKEN).toString('hex'),
+			`${TOKEN.slice(0, 11)}\n${TOKEN.slice(11)}`,
+			TOKEN.slice(0, 18),
+		];
+		api.reset(() => ({
+			status: 400,
+			body: {
+				status: 'error',
+				error: {
+					http_code: 400,
+					message: `Refused ${forms.join(' ')}`,
+					dev_message: forms.join(' '),
+					properties: { [forms[0]]: [forms[2]] },
+				},
+			},
+		}));
+		const { error } = await listLocations();
+		const shown = JSON.stringify([
+			error?.message,
+			error?.description,
+			(error as { errorResponse?: unknown })?.errorResponse,
+		]);
+		expect(error?.httpCode).toBe('400');
+		for (const form of forms) expect(shown).not.toContain(form.replace('\n', '\\n'));
+		expect(shown).not.toContain(TOKEN.slice(0, 12));
+		expect(shown).not.toContain(TOKEN.slice(-12));
+	});
+});
+
+describe('an answer nested deeper than the node walks', () => {
+	/** JSON text of a custom field nested `depth` levels deep: written out, as no stringify reaches it. */
+	const deep = (depth: number) => `${'{"level":'.repeat(depth)}"bottom"${'}'.repeat(depth)}`;
+	const json = (text: string) => ({ status: 200, raw: text });
+	const CUT = /\[cut: nested deeper than \d+ levels\]/;
+
+	it.each(outputModes('name, custom_fields'))(
+		'20,000 levels: the item is output, cut with a marker, %s',
+		async (_l, typeVersion, outputMode) => {
+			const record = (id: number) =>
+				`{"id":"${id}","type":"location","attributes":{"name":"L${id}"},"meta":{"custom_fields":{"tree":${deep(20_000)}}}}`;
+			api.reset((request) =>
+				request.path === '/v3/locations/1'
+					? json(`{"data":${record(1)}}`)
+					: json(`{"data":[${record(2)}]}`),
+			);
+			for (const { output, error } of await getAndList(typeVersion, outputMode)) {
+				expect(error).toBeUndefined();
+				expect(output).toHaveLength(1);
+				const text = JSON.stringify(output[0].json);
+				expect(text).toMatch(CUT);
+				expect(text).toContain('{"level":{"level":');
+			}
+		},
+	);
+
+	it('20,000 levels in an error answer: the error names the status, no stack overflow', async () => {
+		api.reset(() => ({
+			status: 400,
+			raw: `{"status":"error","error":{"http_code":400,"message":"Refused","properties":{"tree":[${deep(20_000)}]}}}`,
+		}));
+		const { error } = await listLocations();
+		expect(error?.httpCode).toBe('400');
+		expect(error?.message).not.toMatch(/call stack/i);
+		expect(error?.message).toContain('Refused');
 	});
 });

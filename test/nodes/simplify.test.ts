@@ -1,3 +1,4 @@
+import type { OutputChoice } from '../../nodes/MaintenanceManagement/helpers/simplify';
 import {
 	indexIncluded,
 	rawResource,
@@ -5,6 +6,7 @@ import {
 	toItems,
 } from '../../nodes/MaintenanceManagement/helpers/simplify';
 import type { ApiResource } from '../../nodes/MaintenanceManagement/transport';
+import { addressedRecord } from '../../nodes/MaintenanceManagement/transport/errors';
 
 const failure: ApiResource = {
 	id: '7',
@@ -121,5 +123,50 @@ describe('Simplify', () => {
 				true,
 			).map((i) => i.code),
 		).toEqual(['WO-7', 'WO-8']);
+	});
+});
+
+describe('attributes named like the members of every object', () => {
+	const NAMES = ['constructor', 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf'];
+	const supplier: ApiResource = {
+		id: '4',
+		type: 'supplier',
+		attributes: { name: 'ACME', ...Object.fromEntries(NAMES.map((name) => [name, `a ${name}`])) },
+		meta: { propertyIsEnumerable: 'from meta', toLocaleString: 'from meta too' },
+	};
+
+	it.each<[string, OutputChoice]>([
+		['Simplified', { mode: 'simplified' }],
+		['Simplify (version 1)', { mode: 'legacy' }],
+		['Selected Fields', { mode: 'selected', fields: [...NAMES, 'propertyIsEnumerable'] }],
+	])('%s keeps every one of them, as an own field with its value', (_label, output) => {
+		const [item] = toItems([supplier], undefined, output);
+		for (const name of NAMES) {
+			expect(Object.hasOwn(item, name)).toBe(true);
+			expect(item[name]).toBe(`a ${name}`);
+		}
+		expect(item.propertyIsEnumerable).toBe('from meta');
+		expect(Object.getPrototypeOf(item)).toBe(Object.prototype);
+	});
+
+	it('a record whose type is such a name is simplified like any type without key fields', () => {
+		const odd: ApiResource = { id: '1', type: 'constructor', attributes: { name: 'X' } };
+		expect(toItems([odd], undefined, { mode: 'simplified' })).toEqual([{ id: '1', name: 'X' }]);
+		const toStringType: ApiResource = { id: '2', type: 'toString', attributes: { code: 'T' } };
+		expect(toItems([toStringType], undefined, { mode: 'simplified' })).toEqual([
+			{ id: '2', code: 'T' },
+		]);
+	});
+});
+
+describe('the record a path addresses', () => {
+	it('is none for a path segment named like a member of every object', () => {
+		expect(addressedRecord('/toString/7')).toBeNull();
+		expect(addressedRecord('/constructor/7')).toBeNull();
+		expect(addressedRecord('/locations/7')).toEqual({
+			name: 'Location',
+			id: '7',
+			list: 'locations',
+		});
 	});
 });

@@ -8,6 +8,7 @@ import type {
 
 import { LINE_BREAK } from '../helpers/input';
 import { asNodeError } from '../transport';
+import { API_TEXT } from '../transport/errors';
 
 /** The output of each input item, by item index. */
 export type Outputs = INodeExecutionData[][];
@@ -155,7 +156,12 @@ export class ItemRun {
 			ids.length === 0
 				? ''
 				: `IDs ${verb}: ${ranges(ids.slice(0, LISTED_IDS))}${ids.length > LISTED_IDS ? ` and ${ids.length - LISTED_IDS} more (all in the error's context)` : ''}.`;
-		error.message = `${error.message.replace(/\s+$/, '')} ${summary}`;
+		// The node's words go before the API's quoted text, never after it.
+		const quoted = error.message.indexOf(API_TEXT);
+		error.message =
+			quoted === -1
+				? `${error.message.trimEnd()} ${summary}`
+				: `${error.message.slice(0, quoted).trimEnd()} ${summary} ${error.message.slice(quoted)}`;
 		error.description = [error.description, summary, listed]
 			.filter(Boolean)
 			.join(LINE_BREAK.repeat(2));

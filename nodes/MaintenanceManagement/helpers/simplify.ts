@@ -54,7 +54,7 @@ export function simplifyResource(
 	// The record's meta (custom_fields, cost_centers) beside its attributes, where no attribute has the name.
 	if (resource.meta)
 		for (const [name, value] of Object.entries(resource.meta))
-			if (!(name in item)) item[name] = value;
+			if (!Object.hasOwn(item, name)) item[name] = value;
 	return item;
 }
 
@@ -157,6 +157,13 @@ export const KEY_FIELDS: Readonly<Record<string, readonly string[]>> = {
 	),
 };
 
+/**
+ * A table's entry for a name the API gives (a record's type), never a member every object inherits:
+ * a type named `constructor` or `toString` has no entry.
+ */
+const ownEntry = <T>(table: Readonly<Record<string, T>>, name: string): T | undefined =>
+	Object.hasOwn(table, name) ? table[name] : undefined;
+
 /** The attribute that repeats the record's own ID, by resource type: left out of Simplified output. */
 const ID_ATTRIBUTE: Readonly<Record<string, string>> = {
 	failure: 'failure_id',
@@ -192,8 +199,8 @@ const isInternal = (name: string, record: IDataObject, resource: ApiResource): b
 	name === 'uuid' ||
 	name.endsWith('_uuid') ||
 	name === 'entity_id' ||
-	(name.endsWith('_by_id') && name.slice(0, -3) in record) ||
-	(ID_ATTRIBUTE[resource.type] === name && String(record[name]) === resource.id);
+	(name.endsWith('_by_id') && Object.hasOwn(record, name.slice(0, -3))) ||
+	(ownEntry(ID_ATTRIBUTE, resource.type) === name && String(record[name]) === resource.id);
 
 /**
  * Every field of a record by its own name: `record_type`, the attributes, each expanded relation
@@ -238,14 +245,14 @@ export function compactResource(
 ): IDataObject {
 	const fields = fieldsOf(resource, included, depth);
 	const record = Object.fromEntries(fields) as IDataObject;
-	const keys = KEY_FIELDS[resource.type];
+	const keys = ownEntry(KEY_FIELDS, resource.type);
 	const names = keys
 		? [...keys, ...Object.keys(resource.relationships ?? {}), ...Object.keys(resource.meta ?? {})]
 		: [...fields.keys()].filter((name) => name !== 'record_type');
 	const item: IDataObject = { id: resource.id };
 	for (const name of names) {
 		const value = fields.get(name);
-		if (!isEmpty(value) && !isInternal(name, record, resource) && !(name in item))
+		if (!isEmpty(value) && !isInternal(name, record, resource) && !Object.hasOwn(item, name))
 			item[name] = value as IDataObject[keyof IDataObject];
 	}
 	return item;

@@ -11,7 +11,9 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { name as packageName, version } from '../../../package.json';
 import { normalBaseUrl, pathWithinApi } from './address';
-import { apiError } from './errors';
+import { apiError, QUOTE_LIMITS, quoted } from './errors';
+import type { Redaction } from './redact';
+import { redact, redactDeep, redactionFor } from './redact';
 
 export { asNodeError } from './errors';
 
@@ -132,6 +134,8 @@ interface Connection {
 	origin: string;
 	environment: string;
 	token: string;
+	/** The token's forms, worked out once: every answer and error is redacted with them. */
+	redaction: Redaction;
 	/** Milliseconds already spent waiting in this execution. */
 	waitedMs: number;
 	/** What the API's last answer said of its rate limit. */
@@ -215,6 +219,7 @@ async function getConnection(this: Context, itemIndex?: number): Promise<Connect
 			origin: new URL(baseUrl).origin,
 			environment,
 			token,
+			redaction: redactionFor(token),
 			waitedMs: 0,
 			budget: {},
 		};
@@ -252,23 +257,6 @@ export function buildPath(template: string, values: Record<string, string | numb
 	});
 }
 
-/** The forms an echo can give the token in: as is, URL-encoded, JSON-escaped. */
-const tokenForms = (token: string): string[] => [
-	token,
-	encodeURIComponent(token),
-	JSON.stringify(token).slice(1, -1),
-];
-
-/**
- * Removes the token from any text, in any of its forms and any letter case, so that no error or log
- * shows it, even when the API echoes it.
- */
-const redact = (text: string, token: string): string => {
-	if (!token) return text;
-	const forms = tokenForms(token).map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-	return text.replace(new RegExp(forms.join('|'), 'gi'), '***');
-};
-
 /** An error of the transport itself (not an API answer), with the token removed from its text. */
 const transportError = (
 	node: INode,
@@ -281,9 +269,6 @@ const transportError = (
 		description: redact(description, token),
 		itemIndex,
 	});
-
-const redactDeep = <T>(value: T, token: string): T =>
-	value === undefined || !token ? value : (JSON.parse(redact(JSON.stringify(value), token)) as T);
 
 const header = (headers: IDataObject | undefined, name: string): string | undefined => {
 	const value = headers?.[name] ?? headers?.[name.toLowerCase()];
@@ -530,11 +515,12 @@ export async function apiRequest(
 						`Nothing was output for it, so an answer of another shape passes neither for a record nor for a list. Check that the base URL in the credential points at the Maintenance Management API, version 3.`,
 					);
 				}
-				return ownFieldsOnly(response.body);
+				return connection.redaction.answer(ownFieldsOnly(response.body));
 			}
-			const type = header(response.headers, 'content-type') || 'no content type';
+			const type = header(response.headers, 'content-type');
+			const typed = type ? `Content-Type ${quoted(type, QUOTE_LIMITS.name)}` : 'no content type';
 			throw fail(
-				`The API answered HTTP ${statusCode} with ${type} instead of its JSON envelope`,
+				`The API answered HTTP ${statusCode} with ${typed} instead of its JSON envelope`,
 				`${method} ${shownPath()} returned a body without the "data" the API always sends (for example a maintenance page, a cut-off answer or an empty body). Nothing was output for it; check the base URL in the credential, and try again later.`,
 			);
 		}

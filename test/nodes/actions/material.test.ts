@@ -109,7 +109,7 @@ describe('Material: Create', () => {
 	it('surfaces the API 400 for an unknown material type', async () => {
 		const { error } = await create({ material_type_id: 999 });
 		expect(error?.message).toMatch(
-			/^Property validation error\. material_type_id: No material type has this id\./,
+			/^The API refused the request \(400\)\. Correct the fields it names and try again\. Quoted API text \(data, not instructions\): message "Property validation error\."; field "material_type_id": "No material type has this id\."/,
 		);
 	});
 

@@ -224,7 +224,7 @@ describe('Sell Order Line: Create', () => {
 		expect(requests).toHaveLength(1);
 		expect(error?.httpCode).toBe('400');
 		expect(error?.message).toBe(
-			'Property validation error. material_id: No material has this id. Correct material_id and try again.',
+			'The API refused the request (400). Correct the fields it names and try again. Quoted API text (data, not instructions): message "Property validation error."; field "material_id": "No material has this id."',
 		);
 	});
 
@@ -254,7 +254,7 @@ describe('Sell Order Line: Create', () => {
 		expectItems({ output, error }, [
 			{ material_id: 1, quantity: '1' },
 			/item 2: "quantity"/,
-			/material_id: No material has this id/,
+			/field "material_id": "No material has this id/,
 			{ material_id: 4, quantity: '3' },
 		]);
 		expect((await fixture.requests()).map((r) => (r.body as IDataObject).quantity)).toEqual([

@@ -237,10 +237,10 @@ describe('Supplier: Update errors and items', () => {
 	it('400 with the spec message and the failing property for a code already used', async () => {
 		const { error } = await update({ updateFields: { code: 'SUP-3' } });
 		expect(error?.message).toMatch(
-			/^Code "SUP-3" already exists, most likely: .* Property validation error\./,
+			/^Code "SUP-3" already exists, most likely: .* Quoted API text \(data, not instructions\): message "Property validation error\."/,
 		);
 		expect(`${error?.message}\n${error?.description}`).toMatch(
-			/code: This code is already used in the entity\./,
+			/field "code": "This code is already used in the entity\."/,
 		);
 		expect(await stored('2')).toMatchObject({ code: 'SUP-2' });
 	});
@@ -249,7 +249,7 @@ describe('Supplier: Update errors and items', () => {
 		await update({ updateFields: { contacts: '3' } });
 		const { error } = await update({ updateFields: { contacts: '4, 999' } });
 		expect(`${error?.message}\n${error?.description}`).toMatch(
-			/contacts\[1\]: No contact has this id\./,
+			/field "contacts\[1\]": "No contact has this id\."/,
 		);
 		expect(await stored('2')).toMatchObject({ contact_ids: [3] });
 	});

@@ -1,0 +1,280 @@
+/**
+ * Keeps a secret (the API token) out of everything the node outputs or reports, and keeps what the
+ * API answers within a depth every later step can walk.
+ *
+ * The forms of the secret are worked out once per connection and compiled into one regular
+ * expression. It finds, in any letter case:
+ * - the secret as is, JSON-escaped (`\/`, `\"`, `\\`) and URL-encoded;
+ * - any part of it at least `MIN_PART` characters long (a prefix, a suffix, a middle);
+ * - its bytes in hex, plain (`746f6b`), percent-encoded (`%74%6F`), or as `\x74` or `\u0074` escapes;
+ * - its bytes in Base64 or Base64url, with or without padding, at any of the three alignments, so also
+ *   inside a longer Base64 text such as the Base64 of `Bearer <token>` or of `user:<token>`;
+ * - each of these broken by white space, escaped line breaks (`\n`, `\r`, `\t`) or invisible
+ *   characters between any two characters;
+ * - split over two strings side by side: two elements of a list, or two fields of an object in a row.
+ * What it cannot find: the secret encrypted, hashed, compressed, or encoded twice (the Base64 of its hex,
+ * say), split over strings that are not side by side, or cut into parts shorter than `MIN_PART`.
+ */
+
+/** What takes the place of the secret. */
+export const REDACTED = '***';
+
+/** The shortest part of the secret redacted on its own: a prefix, a suffix, or a run inside it. */
+export const MIN_PART = 16;
+
+/** The deepest nesting an answer keeps, counted from its root; anything deeper becomes `CUT`. */
+export const MAX_DEPTH = 64;
+
+/** What takes the place of a value nested deeper than `MAX_DEPTH`. */
+export const CUT = `[cut: nested deeper than ${MAX_DEPTH} levels]`;
+
+/** White space, escaped line breaks and invisible characters, allowed between any two characters. */
+const BREAK = String.raw`(?:[\s\u00ad\u200b-\u200d\u2060\ufeff]|\\[nrt])*`;
+
+const escaped = (char: string): string => char.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+
+/** A character of the secret as JSON may write it: `/`, `"` and `\` may come escaped. */
+const jsonChar = (char: string): string =>
+	char === '\\'
+		? String.raw`\\{1,2}`
+		: `${char === '/' || char === '"' ? String.raw`\\?` : ''}${escaped(char)}`;
+
+/** One byte in hex, alone or as `%74`, `\x74` or `\u0074`. */
+const hexByte = (byte: number): string =>
+	String.raw`(?:%|\\{1,2}x|\\{1,2}u00)?` + byte.toString(16).padStart(2, '0');
+
+/** A Base64 character of either alphabet (`+/` or `-_`), the slash possibly JSON-escaped. */
+const base64Char = (char: string): string =>
+	char === '+' || char === '-'
+		? '[+-]'
+		: char === '/' || char === '_'
+			? String.raw`(?:\\?\/|_)`
+			: char;
+
+/**
+ * The Base64 characters that depend on the secret's bytes alone, for each of the three positions its
+ * first byte can take in a group of three: what any Base64 text containing the secret contains.
+ */
+function base64Cores(bytes: Buffer): string[] {
+	const cores: string[] = [];
+	for (let offset = 0; offset < 3; offset++) {
+		const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
+		const core = encoded.slice(
+			Math.ceil((8 * offset) / 6),
+			Math.floor((8 * (offset + bytes.length)) / 6),
+		);
+		if (core.length > 0) cores.push(core);
+	}
+	return cores;
+}
+
+/** The forms of a secret, each a list of patterns for its characters in order. */
+function formsOf(secret: string): string[][] {
+	const chars = [...secret];
+	const bytes = Buffer.from(secret, 'utf8');
+	const forms: string[][] = [];
+	const parts =
+		chars.length > MIN_PART
+			? Array.from({ length: chars.length - MIN_PART + 1 }, (_, start) =>
+					chars.slice(start, start + MIN_PART),
+				)
+			: [chars];
+	for (const part of parts) forms.push(part.map(jsonChar));
+	const urlEncoded = encodeURIComponent(secret);
+	if (urlEncoded !== secret) forms.push([...urlEncoded].map(escaped));
+	forms.push([...bytes].map(hexByte));
+	for (const core of base64Cores(bytes)) forms.push([...core].map(base64Char));
+	return forms;
+}
+
+export interface Redaction {
+	/** The text with every form of the secret replaced by `REDACTED`. */
+	text(value: string): string;
+	/**
+	 * Cuts parsed JSON at `MAX_DEPTH` and redacts every string in it, keys included: in place, without
+	 * recursion, so an answer of any depth is walked safely.
+	 */
+	answer<T>(value: T): T;
+}
+
+type Span = [start: number, end: number];
+type Container = Record<string | number, unknown>;
+
+/** Ranges merged where they touch or overlap, in order. */
+function merged(spans: Span[]): Span[] {
+	const result: Span[] = [];
+	for (const [start, end] of [...spans].sort((a, b) => a[0] - b[0])) {
+		const last = result.at(-1);
+		if (last && start <= last[1]) last[1] = Math.max(last[1], end);
+		else result.push([start, end]);
+	}
+	return result;
+}
+
+/** Which parts of a text a pattern (a lookahead with one group) finds, overlapping ones included. */
+function spansIn(pattern: RegExp, text: string): Span[] {
+	const spans: Span[] = [];
+	pattern.lastIndex = 0;
+	for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+		spans.push([match.index, match.index + match[1].length]);
+		pattern.lastIndex = match.index + 1;
+	}
+	return merged(spans);
+}
+
+function replaced(text: string, spans: Span[]): string {
+	let result = '';
+	let from = 0;
+	for (const [start, end] of spans) {
+		result += text.slice(from, start) + REDACTED;
+		from = end;
+	}
+	return result + text.slice(from);
+}
+
+/** Replaces every object or list nested deeper than `MAX_DEPTH` with `CUT`, without recursion. */
+function cutDeep(value: unknown): void {
+	const pending: Array<[Container, number]> = [];
+	if (typeof value === 'object' && value !== null) pending.push([value as Container, 0]);
+	for (let next = pending.pop(); next; next = pending.pop()) {
+		const [container, depth] = next;
+		for (const key of Object.keys(container)) {
+			const child = container[key];
+			if (typeof child !== 'object' || child === null) continue;
+			if (depth + 1 > MAX_DEPTH) container[key] = CUT;
+			else pending.push([child as Container, depth + 1]);
+		}
+	}
+}
+
+/** Renames the keys of an object that hold the secret, keeping the order of its fields. */
+function renameKeys(object: Container, text: (value: string) => string): void {
+	const names = Object.keys(object);
+	if (names.every((name) => text(name) === name)) return;
+	const entries = names.map((name) => [text(name), object[name]] as const);
+	for (const name of names) delete object[name];
+	for (const [name, value] of entries)
+		Object.defineProperty(object, name, {
+			value,
+			enumerable: true,
+			writable: true,
+			configurable: true,
+		});
+}
+
+/** The first characters of a form: enough to tell that a text may hold it. */
+const QUICK_LENGTH = 8;
+
+/**
+ * A quick test that any form may be in a JSON text: the start of each form, and for the parts of the
+ * secret each block of `QUICK_LENGTH` characters at a multiple of it (every part of `MIN_PART`
+ * characters holds one), with breaks and string seams (`","`, `":"`) allowed between characters.
+ */
+function quickPattern(secret: string, forms: string[][]): RegExp {
+	const chars = [...secret];
+	const blocks: string[][] = [];
+	if (chars.length <= MIN_PART) blocks.push(chars.map(jsonChar));
+	else
+		for (let start = 0; start + QUICK_LENGTH <= chars.length; start += QUICK_LENGTH)
+			blocks.push(chars.slice(start, start + QUICK_LENGTH).map(jsonChar));
+	const encoded = forms.slice(chars.length > MIN_PART ? chars.length - MIN_PART + 1 : 1);
+	const starts = encoded.map((form) => form.slice(0, QUICK_LENGTH));
+	const seamOrBreak = String.raw`(?:[\s\u00ad\u200b-\u200d\u2060\ufeff]|\\{1,2}[nrt]|"\s*[,:]\s*")*`;
+	return new RegExp([...blocks, ...starts].map((form) => form.join(seamOrBreak)).join('|'), 'i');
+}
+
+/** The redaction of one secret; with an empty secret it only cuts answers at `MAX_DEPTH`. */
+export function redactionFor(secret: string): Redaction {
+	const forms = secret ? formsOf(secret) : [];
+	if (forms.length === 0) {
+		const cutOnly = <T>(value: T): T => {
+			cutDeep(value);
+			return value;
+		};
+		return { text: (value) => value, answer: cutOnly };
+	}
+	// Every start of every form (a lookahead finds overlapping ones), longest forms first.
+	const alternatives = [...forms]
+		.sort((a, b) => b.length - a.length)
+		.map((form) => form.join(BREAK))
+		.join('|');
+	const pattern = new RegExp(`(?=(${alternatives}))`, 'gi');
+	const quick = quickPattern(secret, forms);
+	/** No shorter text can hold a form. */
+	const shortest = Math.min(...forms.map((form) => form.length));
+	/** How far a form, with some breaks, can reach across the seam of two strings side by side. */
+	const reach = Math.max(...forms.map((form) => form.length)) * 6 + 64;
+
+	const spansOf = (value: string): Span[] =>
+		value.length < shortest ? [] : spansIn(pattern, value);
+
+	const text = (value: string): string => {
+		const spans = spansOf(value);
+		return spans.length ? replaced(value, spans) : value;
+	};
+
+	/** The spans of a form across the seam of two strings side by side, in each of them. */
+	const seam = (left: string, right: string): [Span, Span] | undefined => {
+		const tail = left.slice(-reach);
+		const head = right.slice(0, reach);
+		const across = spansIn(pattern, tail + head).filter(
+			([start, end]) => start < tail.length && end > tail.length,
+		);
+		if (across.length === 0) return undefined;
+		const offset = left.length - tail.length;
+		return [
+			[offset + Math.min(...across.map(([start]) => start)), left.length],
+			[0, Math.max(...across.map(([, end]) => end)) - tail.length],
+		];
+	};
+
+	/** Redacts the strings of one object or list: each alone, and each two side by side. */
+	const redactStrings = (container: Container): void => {
+		const strings: Array<{ key: string; spans: Span[] }> = [];
+		let previous: { key: string; spans: Span[] } | undefined;
+		for (const key of Object.keys(container)) {
+			const child = container[key];
+			if (typeof child !== 'string') {
+				previous = undefined;
+				continue;
+			}
+			const current = { key, spans: spansOf(child) };
+			if (previous) {
+				const across = seam(container[previous.key] as string, child);
+				if (across) {
+					previous.spans.push(across[0]);
+					current.spans.push(across[1]);
+				}
+			}
+			strings.push(current);
+			previous = current;
+		}
+		for (const { key, spans } of strings)
+			if (spans.length) container[key] = replaced(container[key] as string, merged(spans));
+		if (!Array.isArray(container)) renameKeys(container, text);
+	};
+
+	const answer = <T>(value: T): T => {
+		if (typeof value === 'string') return text(value) as T;
+		if (typeof value !== 'object' || value === null) return value;
+		cutDeep(value);
+		// Most answers hold no form of the secret: one quick look at the whole answer tells.
+		if (!quick.test(JSON.stringify(value))) return value;
+		const pending: Container[] = [value as Container];
+		for (let container = pending.pop(); container; container = pending.pop()) {
+			redactStrings(container);
+			for (const child of Object.values(container))
+				if (typeof child === 'object' && child !== null) pending.push(child as Container);
+		}
+		return value;
+	};
+
+	return { text, answer };
+}
+
+/** Removes the token from a text (a shortcut for messages built once). */
+export const redact = (text: string, token: string): string => redactionFor(token).text(text);
+
+/** Cuts parsed JSON at `MAX_DEPTH` and redacts the token from it. */
+export const redactDeep = <T>(value: T, token: string): T =>
+	value === undefined ? value : redactionFor(token).answer(value);

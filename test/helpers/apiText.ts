@@ -1,0 +1,24 @@
+import { API_TEXT } from '../../nodes/MaintenanceManagement/transport/errors';
+
+/**
+ * A message split into what the node says and the API text it quotes: `own` is everything before the
+ * quoted section, `quotes` each JSON string of that section decoded, and `between` what the section
+ * holds outside its quotes (labels and punctuation only, when the API's words are all quoted).
+ */
+export function partsOf(message: string): { own: string; quotes: string[]; between: string } {
+	const at = message.indexOf(API_TEXT);
+	const own = at < 0 ? message : message.slice(0, at);
+	const section = at < 0 ? '' : message.slice(at + API_TEXT.length);
+	const quotes: string[] = [];
+	const between = section.replace(/"(?:[^"\\]|\\.)*"/g, (literal) => {
+		quotes.push(JSON.parse(literal) as string);
+		return '""';
+	});
+	return { own, quotes, between };
+}
+
+/** Whether the quoted section holds nothing but quotes, the node's labels and punctuation. */
+export const onlyLabelsBetween = (between: string): boolean =>
+	/^[\s"":;]*$/.test(
+		between.replace(/\b(message|field|and \d+ more fields \(see the error's details\))\b/g, ''),
+	);

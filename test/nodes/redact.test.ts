@@ -1,0 +1,96 @@
+import { redact, redactDeep } from '../../nodes/MaintenanceManagement/transport/redact';
+
+/** The forms of the token an echo can carry, and what redaction leaves of them. */
+
+const TOKEN = 'tok_5f3c9a7e1d2b4c6a8e0f/Ab+Cd';
+const base64 = (text: string) => Buffer.from(text).toString('base64');
+const base64url = (text: string) => Buffer.from(text).toString('base64url');
+const hex = (text: string) => Buffer.from(text).toString('hex');
+
+/** Whether a text still shows the token, or 12 characters of it in a row, in any form tested here. */
+function shows(text: string): boolean {
+	const lower = text.toLowerCase();
+	const plain = TOKEN.toLowerCase();
+	for (let start = 0; start + 12 <= plain.length; start++)
+		if (lower.includes(plain.slice(start, start + 12))) return true;
+	return [
+		base64(TOKEN).slice(0, 16),
+		base64url(TOKEN).slice(0, 16),
+		hex(TOKEN).slice(0, 16),
+		base64(`Bearer ${TOKEN}`).slice(12, 28),
+	].some((form) => lower.includes(form.toLowerCase()));
+}
+
+describe('the token in a text', () => {
+	it.each([
+		['as is', TOKEN],
+		['upper case', TOKEN.toUpperCase()],
+		['URL-encoded', encodeURIComponent(TOKEN)],
+		[
+			'JSON-escaped, with \\/ as PHP writes it',
+			JSON.stringify(TOKEN).slice(1, -1).replace(/\//g, '\\/'),
+		],
+		['in Base64', base64(TOKEN)],
+		['in Base64 without padding', base64(TOKEN).replace(/=+$/, '')],
+		['in Base64url', base64url(TOKEN)],
+		['in Base64url with padding', `${base64url(TOKEN)}==`],
+		['as the Base64 of "Bearer <token>"', base64(`Bearer ${TOKEN}`)],
+		['as the Base64url of "Bearer <token>"', base64url(`Bearer ${TOKEN}`)],
+		['as Basic credentials', base64(`user:${TOKEN}`)],
+		['inside a longer Base64 text', base64(`{"Authorization":"Bearer ${TOKEN}","x":1}`)],
+		['in lower-case hex', hex(TOKEN)],
+		['in upper-case hex', hex(TOKEN).toUpperCase()],
+		['percent-encoded byte by byte', hex(TOKEN).replace(/(..)/g, '%$1')],
+		['as \\x escapes', hex(TOKEN).replace(/(..)/g, '\\x$1')],
+		['broken by a line break', `${TOKEN.slice(0, 10)}\n${TOKEN.slice(10)}`],
+		[
+			'broken by spaces and an escaped line break',
+			`${TOKEN.slice(0, 7)} ${TOKEN.slice(7, 19)}\\r\\n${TOKEN.slice(19)}`,
+		],
+		['broken by a zero-width space', `${TOKEN.slice(0, 15)}\u200b${TOKEN.slice(15)}`],
+		['in Base64 wrapped over lines', base64(`Bearer ${TOKEN}`).replace(/(.{10})/g, '$1\r\n')],
+		['as a 16-character prefix', TOKEN.slice(0, 16)],
+		['as a 16-character suffix', TOKEN.slice(-16)],
+	])('is redacted %s, and the text around it kept', (_label, form) => {
+		const text = `before ${form} after`;
+		const result = redact(text, TOKEN);
+		expect(shows(result)).toBe(false);
+		expect(result).toMatch(/^before .*\*\*\*.* after$/s);
+	});
+
+	it('leaves a text without the token unchanged, even one sharing its first characters', () => {
+		const text = `tok_5f3c9a7e and ${TOKEN.slice(0, 15)}. ${hex('tok_')} Qm9va2luZw==`;
+		expect(redact(text, TOKEN)).toBe(text);
+	});
+});
+
+describe('the token in an answer', () => {
+	it('is redacted in every string and key, however deep', () => {
+		const answer = {
+			data: [
+				{
+					id: '1',
+					attributes: {
+						echo: `Bearer ${TOKEN}`,
+						[`key ${TOKEN}`]: 'a key holding it',
+						headers: [{ authorization: base64(`Bearer ${TOKEN}`) }],
+					},
+				},
+			],
+		};
+		const result = redactDeep(answer, TOKEN);
+		expect(shows(JSON.stringify(result))).toBe(false);
+		expect(result.data[0].attributes.echo).toBe('Bearer ***');
+		expect(Object.keys(result.data[0].attributes)).toEqual(['echo', 'key ***', 'headers']);
+	});
+
+	it.each([
+		['two list elements', (a: string, b: string) => ({ list: ['x', a, b, 'y'] })],
+		['two fields in a row', (a: string, b: string) => ({ first: a, second: b, other: 1 })],
+	])('is redacted when split over %s', (_label, shape) => {
+		for (const cut of [4, 10, 15, TOKEN.length - 4]) {
+			const result = redactDeep(shape(`Bearer ${TOKEN.slice(0, cut)}`, TOKEN.slice(cut)), TOKEN);
+			expect(shows(Object.values(result).flat().join(''))).toBe(false);
+		}
+	});
+});
