@@ -24,15 +24,33 @@ export const fromAI = (name: string, type: 'string' | 'number' = 'string') =>
 	`={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('${name}', \`\`, '${type}') }}`;
 
 /** The package's action node as an AI tool, at its newest version, with parameters set by the model. */
-export const toolNode = (name: string, y: number, parameters: IDataObject) => ({
+export const toolNode = (
+	name: string,
+	y: number,
+	parameters: IDataObject,
+	credential: { id: string; name: string } = API_CREDENTIAL,
+) => ({
 	id: `tool-${name.replace(/\W+/g, '-').toLowerCase()}`,
 	name,
 	type: TOOL_NODE,
 	typeVersion: 2,
 	position: [600, y],
 	parameters,
-	credentials: { maintenanceManagementApi: API_CREDENTIAL },
+	credentials: { maintenanceManagementApi: credential },
 });
+
+/** A Get location tool whose Location ID the model fills. */
+export const getLocationTool = (credential?: { id: string; name: string }) =>
+	toolNode(
+		'Get location',
+		420,
+		{
+			resource: 'location',
+			operation: 'get',
+			id: { __rl: true, mode: 'id', value: fromAI('Location_ID') },
+		},
+		credential,
+	);
 
 /** The tools an agent gets: a list, a get and a create of the maintenance API. */
 export const maintenanceTools = () => [
@@ -41,11 +59,7 @@ export const maintenanceTools = () => [
 		operation: 'getAllOpen',
 		limit: fromAI('Limit', 'number'),
 	}),
-	toolNode('Get location', 420, {
-		resource: 'location',
-		operation: 'get',
-		id: { __rl: true, mode: 'id', value: fromAI('Location_ID') },
-	}),
+	getLocationTool(),
 	toolNode('Create planned job', 540, {
 		resource: 'work',
 		operation: 'create',
@@ -63,12 +77,16 @@ export const maintenanceTools = () => [
  * A manual start, n8n's AI Agent (3.1) with its OpenAI chat model (1.3) pointed at the scripted model by
  * the credential's Base URL, and the package's tools.
  */
-export function agentWorkflow() {
-	const tools = maintenanceTools();
+export function agentWorkflow({
+	tools = maintenanceTools() as Array<{ name: string }>,
+	id = 'mmE2eAgent000001',
+	versionId = '00000000-0000-4000-8000-000000000010',
+	model = OPENAI_CREDENTIAL,
+} = {}) {
 	return {
-		id: 'mmE2eAgent000001',
+		id,
 		name: 'Maintenance agent',
-		versionId: '00000000-0000-4000-8000-000000000010',
+		versionId,
 		nodes: [
 			START,
 			{
@@ -95,7 +113,7 @@ export function agentWorkflow() {
 					responsesApiEnabled: false,
 					options: {},
 				},
-				credentials: { openAiApi: OPENAI_CREDENTIAL },
+				credentials: { openAiApi: model },
 			},
 			...tools,
 		],

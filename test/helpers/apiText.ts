@@ -1,5 +1,11 @@
 import { API_TEXT } from '../../nodes/MaintenanceManagement/transport/errors';
 
+/** A JSON string literal, escapes included. */
+const QUOTE = /"(?:[^"\\]|\\.)*"/g;
+
+/** A text without its JSON string literals: what no quote holds. */
+export const outsideQuotes = (text: string): string => text.replace(QUOTE, '""');
+
 /**
  * A message split into what the node says and the API text it quotes: `own` is everything before the
  * quoted section, `quotes` each JSON string of that section decoded, and `between` what the section
@@ -10,7 +16,7 @@ export function partsOf(message: string): { own: string; quotes: string[]; betwe
 	const own = at < 0 ? message : message.slice(0, at);
 	const section = at < 0 ? '' : message.slice(at + API_TEXT.length);
 	const quotes: string[] = [];
-	const between = section.replace(/"(?:[^"\\]|\\.)*"/g, (literal) => {
+	const between = section.replace(QUOTE, (literal) => {
 		quotes.push(JSON.parse(literal) as string);
 		return '""';
 	});
