@@ -64,4 +64,26 @@ describe('the action node description', () => {
 		expect(options.find((option) => option.name === 'Work Order')?.description).toMatch(/failure/);
 		expect(options.find((option) => option.name === 'Planned Job')?.description).toMatch(/work/);
 	});
+
+	/** The canvas subtitle as n8n shows it for the given parameters (its expression run as JavaScript). */
+	const subtitleFor = (parameter: Record<string, string>): string => {
+		const expression = String(new MaintenanceManagement().description.subtitle);
+		const body = expression.replace(/^=\{\{/, '').replace(/\}\}$/, '');
+		return (new Function('$parameter', `return ${body}`) as (p: object) => string)(parameter);
+	};
+
+	it('names the operation and the resource on the canvas as the selectors do', () => {
+		expect(subtitleFor({ resource: 'failure', operation: 'getAllOpen' })).toBe(
+			'Get Many Open: Work Order',
+		);
+		expect(subtitleFor({ resource: 'work', operation: 'create' })).toBe('Create: Planned Job');
+		// Every pair of the node reads in labels, never in values.
+		for (const [resource, module] of Object.entries(resources))
+			for (const operation of Object.keys(module.operations))
+				expect(subtitleFor({ resource, operation })).not.toMatch(
+					new RegExp(`\\b(${resource}|${operation})\\b`),
+				);
+		// A value the node does not know (a newer workflow, say) is shown as it is.
+		expect(subtitleFor({ resource: 'gadget', operation: 'zap' })).toBe('zap: gadget');
+	});
 });
