@@ -86,4 +86,27 @@ describe('the action node description', () => {
 		// A value the node does not know (a newer workflow, say) is shown as it is.
 		expect(subtitleFor({ resource: 'gadget', operation: 'zap' })).toBe('zap: gadget');
 	});
+
+	it('starts no ID field at 0, which no record has: each starts empty and shows the form it expects', () => {
+		/** Every property, inside collections and the groups of fixed collections too. */
+		const all = (list: unknown[]): INodeProperties[] =>
+			(list as Array<INodeProperties & { values?: INodeProperties[] }>).flatMap((property) => [
+				...(property.type === undefined ? [] : [property]),
+				...(property.values ? all(property.values) : []),
+				...(Array.isArray(property.options) ? all(property.options) : []),
+			]);
+		const idFields = all(properties).filter(
+			(property) =>
+				/(^|_)id$/.test(property.name) &&
+				!['resourceLocator', 'options', 'multiOptions', 'boolean'].includes(property.type),
+		);
+		expect(idFields.length).toBeGreaterThan(20);
+		for (const field of idFields) {
+			expect([field.name, field.default]).toEqual([field.name, '']);
+			expect([field.name, field.placeholder]).toEqual([
+				field.name,
+				expect.stringMatching(/^e\.g\. /),
+			]);
+		}
+	});
 });

@@ -52,7 +52,11 @@ const filters: INodeProperties[] = [
 		default: [],
 		description: 'Only work orders with one of these priorities (s_priority_in)',
 	},
-	idFilter('s_problem_id', 'Problem ID', 'Only work orders of this problem type (s_problem_id)'),
+	idFilter(
+		's_problem_id',
+		'Problem ID',
+		'Only work orders of this problem type: its ID, a whole number (s_problem_id)',
+	),
 	dateRange(
 		'date_min_start_date',
 		'Reported After',
