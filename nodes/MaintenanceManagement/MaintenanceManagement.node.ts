@@ -21,7 +21,7 @@ export class MaintenanceManagement implements INodeType {
 		defaultVersion: 2,
 		subtitle,
 		description:
-			'Work orders, planned jobs, locations, purchasing and stock in the Maintenance Management API (v3)',
+			'Get open work orders and those waiting for approval, create planned jobs, and manage locations, purchasing and stock in the Maintenance Management API (v3)',
 		defaults: { name: 'Maintenance Management' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -89,7 +89,10 @@ export class MaintenanceManagementTrigger implements INodeType {
 		// expression isolate per call; from version 2 on it does not, so new nodes get version 2.
 		version: [1, 2],
 		subtitle,
-		description: 'Starts the workflow when the Maintenance Management API sends a webhook event',
+		// n8n's node creator shows this node and the action node as one entry, under this description:
+		// it names both what starts a workflow and what the entry's actions do.
+		description:
+			'Start a workflow on Maintenance Management events, such as a work order reported, approved or declined; act on work orders, planned jobs and stock',
 		defaults: { name: 'Maintenance Management Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
