@@ -16,7 +16,7 @@ function exampleWorkflows() {
 		id: name.toLowerCase().replace(/\W+/g, '-'),
 		name,
 		type: 'n8n-nodes-maintenance-management.maintenanceManagement',
-		typeVersion: 1,
+		typeVersion: 2,
 		position,
 		parameters,
 		credentials: api,
