@@ -8,8 +8,10 @@
  * The editor, n8n's task broker and the sandbox take 5678, 5679 and 4010 when those are free, else any
  * free port; N8N_PORT, N8N_RUNNERS_BROKER_PORT and SANDBOX_PORT ask for a port (dev stops when it is
  * taken). DEV_USER_FOLDER is another folder for n8n's data (`npm run screenshots` uses a temporary one).
- * "Ready" is printed once n8n answers its health check; if n8n stops or does not answer in 3 minutes,
- * dev stops with its last output and a non-zero exit code.
+ * The sandbox and its console start first, so they serve while n8n installs and starts. "Ready" is
+ * printed once n8n answers its health check and has registered the example trigger's webhook; if n8n
+ * stops or does not answer in 3 minutes, dev stops with its last output and a non-zero exit code. n8n's
+ * fetch of its verified community node list is turned off (N8N_VERIFIED_PACKAGES_ENABLED=false).
  */
 const { spawn, spawnSync } = require('node:child_process');
 const { cpSync, mkdirSync, rmSync, writeFileSync } = require('node:fs');
@@ -88,15 +90,16 @@ async function main() {
 	const PORT = await portFor('N8N_PORT', 5678);
 	const BROKER_PORT = await portFor('N8N_RUNNERS_BROKER_PORT', 5679);
 	const SANDBOX_PORT = await portFor('SANDBOX_PORT', 4010);
-	const runtime = ensureRuntime();
-	log('building the package…');
-	if (spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' }).status !== 0)
-		process.exit(1);
-
+	// The sandbox and its console first: they serve while n8n installs (on the first run) and starts.
 	const sandbox = await startSandbox(SANDBOX_PORT);
 	log(
 		`sandbox on ${sandbox.url} (production ${sandbox.environments.production.baseUrl}, sandbox ${sandbox.environments.sandbox.baseUrl})`,
 	);
+	log(`console:  ${sandbox.consoleUrl} works now, while n8n installs and starts`);
+	const runtime = ensureRuntime();
+	log('building the package…');
+	if (spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' }).status !== 0)
+		throw new Error('the build failed (its output is above)');
 
 	// The package as a community package: its package.json and built files in n8n's nodes folder. The
 	// rebuild on change writes its bundles there, and n8n reloads the nodes when they change. (n8n
@@ -133,6 +136,8 @@ async function main() {
 		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
 		N8N_PERSONALIZATION_ENABLED: 'false',
 		N8N_TEMPLATES_ENABLED: 'false',
+		// n8n fetches its list of verified community nodes from the internet: not in local development.
+		N8N_VERIFIED_PACKAGES_ENABLED: 'false',
 		N8N_DISABLED_MODULES: 'promotions,mcp-registry,instance-reporting,workflow-builder,instance-ai',
 		N8N_DEV_RELOAD: 'true',
 		N8N_INSTANCE_OWNER_MANAGED_BY_ENV: 'true',
@@ -192,11 +197,7 @@ async function main() {
 			if (lastLines.length > 30) lastLines.shift();
 		});
 	const webhookUrl = `http://127.0.0.1:${PORT}/webhook/${WEBHOOK_ID}/webhook?token=${WEBHOOK_SECRET}`;
-	await untilReady(server, [
-		`http://127.0.0.1:${PORT}/healthz`,
-		// The example trigger's webhook is registered a moment after the health check answers.
-		webhookUrl,
-	]).catch((error) => {
+	await untilReady(server, `http://127.0.0.1:${PORT}`).catch((error) => {
 		throw new Error(`${error.message}\nn8n's last output:\n${lastLines.join('\n')}`);
 	});
 	for (const method of ['POST', 'PATCH']) {
@@ -227,10 +228,12 @@ async function main() {
 }
 
 /**
- * Waits until each URL answers with anything but 404 (a POST of `{}`; the health check ignores the
- * method), in order. Fails when n8n exits first or the time runs out.
+ * Waits until n8n answers its health check, then until the example trigger's webhook is registered,
+ * which n8n does a moment later. The webhook is asked with a CORS preflight (OPTIONS), which n8n answers
+ * with the webhook's methods without running anything or logging an unknown webhook. Fails when n8n
+ * exits first or the time runs out.
  */
-async function untilReady(server, urls) {
+async function untilReady(server, origin) {
 	const deadline = Date.now() + READY_TIMEOUT_MS;
 	const exited = new Promise((_resolve, reject) =>
 		server.once('exit', (code, signal) =>
@@ -238,23 +241,23 @@ async function untilReady(server, urls) {
 		),
 	);
 	exited.catch(() => undefined);
-	for (const url of urls) {
-		for (;;) {
-			const status = await Promise.race([
-				fetch(url, {
-					method: url.includes('/healthz') ? 'GET' : 'POST',
-					body: url.includes('/healthz') ? undefined : '{}',
-					headers: { 'Content-Type': 'application/json' },
-				})
-					.then((response) => response.status)
-					.catch(() => 0),
-				exited,
-			]);
-			if (status && status !== 404) break;
+	const checks = [
+		['its health check', () => fetch(`${origin}/healthz`).then((response) => response.ok)],
+		[
+			"the example trigger's webhook",
+			() =>
+				fetch(`${origin}/webhook/${WEBHOOK_ID}/webhook`, {
+					method: 'OPTIONS',
+					headers: { Origin: origin },
+				}).then((response) =>
+					/\bPOST\b/.test(response.headers.get('access-control-allow-methods') ?? ''),
+				),
+		],
+	];
+	for (const [what, check] of checks) {
+		while (!(await Promise.race([check().catch(() => false), exited]))) {
 			if (Date.now() > deadline)
-				throw new Error(
-					`n8n did not answer ${url.split('?')[0]} within ${READY_TIMEOUT_MS / 1000} s`,
-				);
+				throw new Error(`n8n did not answer ${what} within ${READY_TIMEOUT_MS / 1000} s`);
 			await new Promise((resolve) => setTimeout(resolve, 500));
 		}
 	}
