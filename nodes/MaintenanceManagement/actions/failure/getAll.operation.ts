@@ -50,7 +50,8 @@ const filters: INodeProperties[] = [
 			{ name: '4 (Highest)', value: '4' },
 		],
 		default: [],
-		description: 'Only work orders with one of these priorities (s_priority_in)',
+		description:
+			'Only work orders with one of these priorities, from 1 (lowest) to 4 (highest) (s_priority_in)',
 	},
 	idFilter(
 		's_problem_id',
