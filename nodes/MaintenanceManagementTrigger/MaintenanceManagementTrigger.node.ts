@@ -12,7 +12,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { detectEvent } from './detection';
-import { EVENTS } from './events';
+import { EVENT_BY_VALUE, EVENTS } from './events';
 import type { Protection } from './protection';
 import { carriesSecret, headersWithoutSecret, isAuthorized } from './protection';
 
@@ -325,8 +325,12 @@ export class MaintenanceManagementTrigger implements INodeType {
 			};
 		}
 
+		// The event and its record in the editor's words beside the API's names (payload.data.type
+		// stays "failure" where the editor says "Work Order").
+		const known = event === null ? undefined : EVENT_BY_VALUE.get(event);
 		const json: IDataObject = {
 			event,
+			...(known ? { eventName: known.name, recordType: known.recordType } : {}),
 			method: request.method,
 			receivedAt: new Date().toISOString(),
 			payload,

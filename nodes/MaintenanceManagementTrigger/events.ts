@@ -6,7 +6,26 @@ export interface EventDefinition {
 	value: string;
 	name: string;
 	description: string;
+	/** The kind of record the event is about, as the editor names it ("Work Order" for a failure). */
+	recordType: string;
 }
+
+/** The kind of record, by the first prefix of the event's name that matches: longer prefixes first. */
+const RECORD_TYPES: Array<[prefix: string, recordType: string]> = [
+	['BUY_ORDER_', 'Buy Order'],
+	['ELEMENT_', 'Asset'],
+	['FAILURE_', 'Work Order'],
+	['FILE_UPLOADED', 'File'],
+	['FILE_', 'Document'],
+	['QUOTE_REQUEST_', 'Quote Request'],
+	['QUOTE_', 'Quote'],
+	['SELL_ORDER_', 'Sell Order'],
+	['SCHEDULED_WORK_', 'Planned Job Order'],
+	['PLANNED_EVENT_', 'Planner Event'],
+	['MANUAL_METERING_', 'Manual Metering'],
+	['HOUSEKEEPER_ASSET_', 'Housekeeper Asset'],
+	['WORK_LOCATIONS_', 'Planned Job'],
+];
 
 const TABLE: Array<[string, string, string]> = [
 	// Buy Orders
@@ -140,6 +159,12 @@ export const EVENTS: EventDefinition[] = TABLE.map(([value, name, description]) 
 	value,
 	name,
 	description,
+	recordType: RECORD_TYPES.find(([prefix]) => value.startsWith(prefix))?.[1] ?? '',
 }));
+
+/** Each event by its value. */
+export const EVENT_BY_VALUE: ReadonlyMap<string, EventDefinition> = new Map(
+	EVENTS.map((event) => [event.value, event]),
+);
 
 export const EVENT_NAMES: ReadonlySet<string> = new Set(EVENTS.map((event) => event.value));
