@@ -87,6 +87,7 @@ const labels = Object.fromEntries(
 
 /**
  * The canvas subtitle in the editor's words, "Get Many Open: Work Order", from the same labels as the
- * Resource and Operation selectors; a value they do not know is shown as it is.
+ * Resource and Operation selectors; a value they do not know is shown as it is. Each closing brace of
+ * the labels is followed by a space: n8n ends an expression at the first "}}".
  */
-export const subtitle = `={{ ((labels, resource, operation) => labels[resource] ? (labels[resource].operations[operation] || operation) + ": " + labels[resource].name : operation + ": " + resource)(${JSON.stringify(labels)}, $parameter["resource"], $parameter["operation"]) }}`;
+export const subtitle = `={{ ((labels, resource, operation) => labels[resource] ? (labels[resource].operations[operation] || operation) + ": " + labels[resource].name : operation + ": " + resource)(${JSON.stringify(labels).replace(/\}/g, '} ')}, $parameter["resource"], $parameter["operation"]) }}`;

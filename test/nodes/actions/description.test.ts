@@ -73,6 +73,9 @@ describe('the action node description', () => {
 	};
 
 	it('names the operation and the resource on the canvas as the selectors do', () => {
+		// n8n ends an expression at its first "}}": none may come before the end.
+		const expression = String(new MaintenanceManagement().description.subtitle);
+		expect(expression.slice(0, -2)).not.toContain('}}');
 		expect(subtitleFor({ resource: 'failure', operation: 'getAllOpen' })).toBe(
 			'Get Many Open: Work Order',
 		);
