@@ -3,8 +3,8 @@
  * credential pointing at it and example workflows. Rebuilds the package on change. Ctrl-C stops it all.
  *
  * n8n's user folder is .dev/ (git-ignored) and is kept between runs, so workflows you create stay. The
- * example credential and the three example workflows are imported again on every run (edits to those
- * three are replaced). Delete .dev/ to start from scratch. Login: dev@example.com / Dev-password-1.
+ * example credential and the four example workflows are imported again on every run (edits to those
+ * four are replaced). Delete .dev/ to start from scratch. Login: dev@example.com / Dev-password-1.
  * The editor, n8n's task broker and the sandbox take 5678, 5679 and 4010 when those are free, else any
  * free port; N8N_PORT, N8N_RUNNERS_BROKER_PORT and SANDBOX_PORT ask for a port (dev stops when it is
  * taken). DEV_USER_FOLDER is another folder for n8n's data (`npm run screenshots` uses a temporary one).

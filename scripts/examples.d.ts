@@ -22,3 +22,6 @@ export function exampleWorkflows(): ExampleWorkflow[];
 
 /** The webhook ID of the example trigger, so its URL is known. */
 export const WEBHOOK_ID: string;
+
+/** The webhook ID of the approval example's trigger. */
+export const APPROVAL_WEBHOOK_ID: string;

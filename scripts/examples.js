@@ -1,9 +1,12 @@
 /**
  * The example workflows that `npm run dev` imports on every start: a list of open work orders, a planned
- * job created, and the work order events with an action after them. Their trigger's webhook ID is fixed,
+ * job created, the work order events with an action after them, and work orders routed by approval
+ * (Created, Approved or Declined, then an If node on the event). Their trigger's webhook ID is fixed,
  * so dev knows its URL.
  */
 const WEBHOOK_ID = '0d5e8a52-7c1b-4f3e-9a64-2b8c1d7e6f50';
+/** The webhook ID of the approval example's trigger. */
+const APPROVAL_WEBHOOK_ID = '7a3e9c41-2d5b-4f8a-b6e0-91c4d2f7a385';
 
 function exampleWorkflows() {
 	const api = {
@@ -113,7 +116,83 @@ function exampleWorkflows() {
 			settings: { executionOrder: 'v1' },
 			pinData: {},
 		},
+		{
+			id: 'devApprovalFlow',
+			name: 'Example: route work orders by approval',
+			nodes: [
+				{
+					id: 'approval-events',
+					name: 'Approval Events',
+					type: 'n8n-nodes-maintenance-management.maintenanceManagementTrigger',
+					typeVersion: 2,
+					position: [0, 0],
+					webhookId: APPROVAL_WEBHOOK_ID,
+					parameters: {
+						events: ['FAILURE_CREATED', 'FAILURE_APPROVED', 'FAILURE_NOT_APPROVED'],
+						authentication: 'query',
+						parameterName: 'token',
+					},
+					credentials: {
+						maintenanceManagementWebhookApi: {
+							id: 'devHookCredential',
+							name: 'Webhook secret (local sandbox)',
+						},
+					},
+				},
+				{
+					id: 'approved',
+					name: 'Approved?',
+					type: 'n8n-nodes-base.if',
+					typeVersion: 2.2,
+					position: [250, 0],
+					parameters: {
+						conditions: {
+							options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: 2 },
+							conditions: [
+								{
+									id: 'event-is-approved',
+									leftValue: '={{ $json.event }}',
+									rightValue: 'FAILURE_APPROVED',
+									operator: { type: 'string', operation: 'equals' },
+								},
+							],
+							combinator: 'and',
+						},
+						options: {},
+					},
+				},
+				node(
+					'Open Work Orders Of Its Location',
+					{
+						resource: 'failure',
+						operation: 'getAllOpen',
+						limit: 10,
+						filters: { s_local_id: '={{ $json.payload.data.attributes.local_id }}' },
+					},
+					[500, -100],
+				),
+				{
+					id: 'waiting-or-declined',
+					name: 'Waiting Or Declined',
+					type: 'n8n-nodes-base.noOp',
+					typeVersion: 1,
+					position: [500, 100],
+					parameters: {},
+				},
+			],
+			connections: {
+				'Approval Events': { main: [[{ node: 'Approved?', type: 'main', index: 0 }]] },
+				'Approved?': {
+					main: [
+						[{ node: 'Open Work Orders Of Its Location', type: 'main', index: 0 }],
+						[{ node: 'Waiting Or Declined', type: 'main', index: 0 }],
+					],
+				},
+			},
+			settings: { executionOrder: 'v1' },
+			pinData: {},
+		},
 	];
 }
 
-module.exports = { exampleWorkflows, WEBHOOK_ID };
+module.exports = { exampleWorkflows, WEBHOOK_ID, APPROVAL_WEBHOOK_ID };
