@@ -45,6 +45,7 @@ export function setFailureStatus(attributes: Attributes, status: string, now = s
 		status,
 		last_status_description: status,
 		last_status_change_date: now,
+		updated_at: now,
 		approved: approved && !declined,
 		approved_date: keep('approved_date', approved && !declined),
 		started: status === 'IN_RESOLUTION' || status === 'PAUSED' || completed,
@@ -127,6 +128,14 @@ export function reportedFailure(
 		approved: false,
 		approved_date: null,
 		completed_date: null,
+		// A record made now: its times are now, and it has no history yet.
+		created_at: now,
+		time_statistics: Object.fromEntries(
+			Object.keys((template.time_statistics as Attributes | undefined) ?? {}).map((key) => [
+				key,
+				null,
+			]),
+		),
 	};
 	setFailureStatus(attributes, 'WAITING_APPROVAL', now);
 	return store.failures.add(attributes);

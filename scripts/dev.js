@@ -3,13 +3,15 @@
  * credential pointing at it and example workflows. Rebuilds the package on change. Ctrl-C stops it all.
  *
  * n8n's user folder is .dev/ (git-ignored) and is kept between runs, so workflows you create stay. The
- * example credential and the three example workflows are imported again on every run (edits to those
- * three are replaced). Delete .dev/ to start from scratch. Login: dev@example.com / Dev-password-1.
+ * example credential and the four example workflows are imported again on every run (edits to those
+ * four are replaced). Delete .dev/ to start from scratch. Login: dev@example.com / Dev-password-1.
  * The editor, n8n's task broker and the sandbox take 5678, 5679 and 4010 when those are free, else any
  * free port; N8N_PORT, N8N_RUNNERS_BROKER_PORT and SANDBOX_PORT ask for a port (dev stops when it is
  * taken). DEV_USER_FOLDER is another folder for n8n's data (`npm run screenshots` uses a temporary one).
- * "Ready" is printed once n8n answers its health check; if n8n stops or does not answer in 3 minutes,
- * dev stops with its last output and a non-zero exit code.
+ * The sandbox and its console start first, so they serve while n8n installs and starts. "Ready" is
+ * printed once n8n answers its health check and has registered the example trigger's webhook; if n8n
+ * stops or does not answer in 3 minutes, dev stops with its last output and a non-zero exit code. n8n's
+ * fetch of its verified community node list is turned off (N8N_VERIFIED_PACKAGES_ENABLED=false).
  */
 const { spawn, spawnSync } = require('node:child_process');
 const { cpSync, mkdirSync, rmSync, writeFileSync } = require('node:fs');
@@ -18,6 +20,7 @@ const { join } = require('node:path');
 const readline = require('node:readline');
 
 const { devWebhook } = require('./devWebhook');
+const { exampleWorkflows } = require('./examples');
 const { ensureRuntime, ROOT, N8N_DIR } = require('./runtime');
 
 const USER_FOLDER = process.env.DEV_USER_FOLDER ?? join(ROOT, '.dev');
@@ -84,131 +87,21 @@ async function startSandbox(port) {
 	return JSON.parse(firstLine);
 }
 
-function workflows() {
-	const api = {
-		maintenanceManagementApi: {
-			id: 'devApiCredential1',
-			name: 'Maintenance Management (local sandbox)',
-		},
-	};
-	const node = (name, parameters, position) => ({
-		id: name.toLowerCase().replace(/\W+/g, '-'),
-		name,
-		type: 'n8n-nodes-maintenance-management.maintenanceManagement',
-		typeVersion: 1,
-		position,
-		parameters,
-		credentials: api,
-	});
-	const manual = {
-		id: 'start',
-		name: 'Start',
-		type: 'n8n-nodes-base.manualTrigger',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-	};
-	const chain = (from, to) => ({ [from]: { main: [[{ node: to, type: 'main', index: 0 }]] } });
-	return [
-		{
-			id: 'devOpenWorkOrders',
-			name: 'Example: list the open work orders',
-			nodes: [
-				manual,
-				node(
-					'Open Work Orders',
-					{ resource: 'failure', operation: 'getAllOpen', returnAll: true },
-					[250, 0],
-				),
-			],
-			connections: chain('Start', 'Open Work Orders'),
-			settings: { executionOrder: 'v1' },
-			// An empty pinData, not null: n8n 2.41's partial execution fails on a workflow stored with null.
-			pinData: {},
-		},
-		{
-			id: 'devCreatePlannedJob',
-			name: 'Example: create a planned job',
-			nodes: [
-				manual,
-				node(
-					'Create Planned Job',
-					{
-						resource: 'work',
-						operation: 'create',
-						type: 'CYCLIC',
-						name: 'Monthly lift inspection',
-						work_type_id: 1,
-						local_id: '3, 4',
-						client_id: 1,
-						recurrence: {
-							values: { DTSTART: '2027-01-04T08:00:00', FREQ: 'MONTHLY', INTERVAL: 1 },
-						},
-						interventions: { items: [{ id: 1, elements: 'LIFT-1' }] },
-					},
-					[250, 0],
-				),
-			],
-			connections: chain('Start', 'Create Planned Job'),
-			settings: { executionOrder: 'v1' },
-			pinData: {},
-		},
-		{
-			id: 'devWebhookEvents',
-			name: 'Example: react to work order events',
-			nodes: [
-				{
-					id: 'events',
-					name: 'Work Order Events',
-					type: 'n8n-nodes-maintenance-management.maintenanceManagementTrigger',
-					typeVersion: 2,
-					position: [0, 0],
-					webhookId: WEBHOOK_ID,
-					parameters: {
-						events: ['FAILURE_CREATED', 'FAILURE_APPROVED', 'FAILURE_STATE_CHANGED'],
-						authentication: 'query',
-						parameterName: 'token',
-					},
-					credentials: {
-						maintenanceManagementWebhookApi: {
-							id: 'devHookCredential',
-							name: 'Webhook secret (local sandbox)',
-						},
-					},
-				},
-				node(
-					'Open Work Orders Of Location',
-					{
-						resource: 'failure',
-						operation: 'getAllOpen',
-						limit: 10,
-						// The location of the work order the event is about.
-						filters: { s_local_id: '={{ $json.payload.data.attributes.local_id }}' },
-					},
-					[250, 0],
-				),
-			],
-			connections: chain('Work Order Events', 'Open Work Orders Of Location'),
-			settings: { executionOrder: 'v1' },
-			pinData: {},
-		},
-	];
-}
-
 async function main() {
 	// The ports first: a taken one stops dev before anything is built or started.
 	const PORT = await portFor('N8N_PORT', 5678);
 	const BROKER_PORT = await portFor('N8N_RUNNERS_BROKER_PORT', 5679);
 	const SANDBOX_PORT = await portFor('SANDBOX_PORT', 4010);
-	const runtime = ensureRuntime();
-	log('building the package…');
-	if (spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' }).status !== 0)
-		process.exit(1);
-
+	// The sandbox and its console first: they serve while n8n installs (on the first run) and starts.
 	const sandbox = await startSandbox(SANDBOX_PORT);
 	log(
 		`sandbox on ${sandbox.url} (production ${sandbox.environments.production.baseUrl}, sandbox ${sandbox.environments.sandbox.baseUrl})`,
 	);
+	log(`console:  ${sandbox.consoleUrl} works now, while n8n installs and starts`);
+	const runtime = ensureRuntime();
+	log('building the package…');
+	if (spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' }).status !== 0)
+		throw new Error('the build failed (its output is above)');
 
 	// The package as a community package: its package.json and built files in n8n's nodes folder. The
 	// rebuild on change writes its bundles there, and n8n reloads the nodes when they change. (n8n
@@ -245,6 +138,8 @@ async function main() {
 		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
 		N8N_PERSONALIZATION_ENABLED: 'false',
 		N8N_TEMPLATES_ENABLED: 'false',
+		// n8n fetches its list of verified community nodes from the internet: not in local development.
+		N8N_VERIFIED_PACKAGES_ENABLED: 'false',
 		N8N_DISABLED_MODULES: 'promotions,mcp-registry,instance-reporting,workflow-builder,instance-ai',
 		N8N_DEV_RELOAD: 'true',
 		N8N_INSTANCE_OWNER_MANAGED_BY_ENV: 'true',
@@ -283,7 +178,7 @@ async function main() {
 			},
 		]),
 	);
-	for (const workflow of workflows())
+	for (const workflow of exampleWorkflows(WEBHOOK_ID))
 		writeFileSync(join(importDir, 'workflows', `${workflow.id}.json`), JSON.stringify(workflow));
 	log('importing the credential and the example workflows…');
 	n8n(['import:credentials', `--input=${join(importDir, 'credentials.json')}`]);
@@ -304,11 +199,7 @@ async function main() {
 			if (lastLines.length > 30) lastLines.shift();
 		});
 	const webhookUrl = `http://127.0.0.1:${PORT}/webhook/${WEBHOOK_ID}/webhook?token=${WEBHOOK_SECRET}`;
-	await untilReady(server, [
-		`http://127.0.0.1:${PORT}/healthz`,
-		// The example trigger's webhook is registered a moment after the health check answers.
-		webhookUrl,
-	]).catch((error) => {
+	await untilReady(server, `http://127.0.0.1:${PORT}`).catch((error) => {
 		throw new Error(`${error.message}\nn8n's last output:\n${lastLines.join('\n')}`);
 	});
 	for (const method of ['POST', 'PATCH']) {
@@ -339,10 +230,12 @@ async function main() {
 }
 
 /**
- * Waits until each URL answers with anything but 404 (a POST of `{}`; the health check ignores the
- * method), in order. Fails when n8n exits first or the time runs out.
+ * Waits until n8n answers its health check, then until the example trigger's webhook is registered,
+ * which n8n does a moment later. The webhook is asked with a CORS preflight (OPTIONS), which n8n answers
+ * with the webhook's methods without running anything or logging an unknown webhook. Fails when n8n
+ * exits first or the time runs out.
  */
-async function untilReady(server, urls) {
+async function untilReady(server, origin) {
 	const deadline = Date.now() + READY_TIMEOUT_MS;
 	const exited = new Promise((_resolve, reject) =>
 		server.once('exit', (code, signal) =>
@@ -350,23 +243,23 @@ async function untilReady(server, urls) {
 		),
 	);
 	exited.catch(() => undefined);
-	for (const url of urls) {
-		for (;;) {
-			const status = await Promise.race([
-				fetch(url, {
-					method: url.includes('/healthz') ? 'GET' : 'POST',
-					body: url.includes('/healthz') ? undefined : '{}',
-					headers: { 'Content-Type': 'application/json' },
-				})
-					.then((response) => response.status)
-					.catch(() => 0),
-				exited,
-			]);
-			if (status && status !== 404) break;
+	const checks = [
+		['its health check', () => fetch(`${origin}/healthz`).then((response) => response.ok)],
+		[
+			"the example trigger's webhook",
+			() =>
+				fetch(`${origin}/webhook/${WEBHOOK_ID}/webhook`, {
+					method: 'OPTIONS',
+					headers: { Origin: origin },
+				}).then((response) =>
+					/\bPOST\b/.test(response.headers.get('access-control-allow-methods') ?? ''),
+				),
+		],
+	];
+	for (const [what, check] of checks) {
+		while (!(await Promise.race([check().catch(() => false), exited]))) {
 			if (Date.now() > deadline)
-				throw new Error(
-					`n8n did not answer ${url.split('?')[0]} within ${READY_TIMEOUT_MS / 1000} s`,
-				);
+				throw new Error(`n8n did not answer ${what} within ${READY_TIMEOUT_MS / 1000} s`);
 			await new Promise((resolve) => setTimeout(resolve, 500));
 		}
 	}

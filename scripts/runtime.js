@@ -91,37 +91,29 @@ const lockHash = (install) =>
 		.digest('hex');
 
 /**
- * npm prints nothing useful while it installs without a terminal, so a small process beside it reports
- * every 15 seconds how many of the locked top-level packages are in place.
+ * npm prints nothing useful while it installs or builds without a terminal, so scripts/progress.js runs
+ * beside it and reports every 10 seconds what moves (see there). With the lockfile, it also counts the
+ * locked top-level packages that have a folder.
  */
-function showProgress(install) {
-	const lock = JSON.parse(readFileSync(join(install.manifest, 'package-lock.json'), 'utf8'));
-	const total = Object.keys(lock.packages).filter((path) =>
-		/^node_modules\/(@[^/]+\/)?[^/@]+$/.test(path),
-	).length;
-	const script = `
-		const { readdirSync } = require('node:fs');
-		const { join } = require('node:path');
-		const [dir, total] = process.argv.slice(1);
-		const started = Date.now();
-		const count = () => {
-			let n = 0;
-			try {
-				for (const name of readdirSync(dir)) {
-					if (name.startsWith('.')) continue;
-					n += name.startsWith('@') ? readdirSync(join(dir, name)).length : 1;
-				}
-			} catch {}
-			return n;
-		};
-		setInterval(() => {
-			const n = count();
-			const phase = n === 0 ? 'downloading' : 'unpacking';
-			process.stderr.write('[runtime]   ' + phase + ': ' + n + ' of about ' + total + ' packages, ' + Math.round((Date.now() - started) / 1000) + ' s\\n');
-		}, 15000);`;
-	return spawn(process.execPath, ['-e', script, join(install.dir, 'node_modules'), String(total)], {
-		stdio: ['ignore', 'ignore', 'inherit'],
-	});
+function showProgress(step, install, withPackages = false) {
+	const args = [join(__dirname, 'progress.js'), step, install.dir];
+	if (withPackages) {
+		const lock = JSON.parse(readFileSync(join(install.manifest, 'package-lock.json'), 'utf8'));
+		const total = Object.keys(lock.packages).filter((path) =>
+			/^node_modules\/(@[^/]+\/)?[^/@]+$/.test(path),
+		).length;
+		args.push(String(total));
+	}
+	return spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+/** Runs a step with its progress shown, and stops the progress however the step ends. */
+function withProgress(progress, step) {
+	try {
+		step();
+	} finally {
+		progress.kill();
+	}
 }
 
 /**
@@ -142,15 +134,12 @@ function ensureN8n(install) {
 	const env = { ...process.env, PATH: `${join(NODE_DIR, 'bin')}:${process.env.PATH}` };
 	// npm install, not npm ci: the registry reachable here lacks some other platforms' optional packages,
 	// so the lockfile cannot list them and npm ci refuses it; npm install keeps the locked versions.
-	const progress = showProgress(install);
-	try {
+	withProgress(showProgress('npm install', install, true), () =>
 		run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
 			cwd: install.dir,
 			env,
-		});
-	} finally {
-		progress.kill();
-	}
+		}),
+	);
 	// Scripts must run here, whatever this project's .npmrc says (npm passes it on as npm_config_*).
 	const buildEnv = {
 		...env,
@@ -158,8 +147,13 @@ function ensureN8n(install) {
 		npm_config_build_from_source: 'true',
 		npm_config_ignore_scripts: 'false',
 	};
-	log('building sqlite3 against Node 24…');
-	run('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false'], { cwd: install.dir, env: buildEnv });
+	log('building sqlite3 against Node 24 (a minute or two, compiling C)…');
+	withProgress(showProgress('npm rebuild sqlite3', install), () =>
+		run('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false'], {
+			cwd: install.dir,
+			env: buildEnv,
+		}),
+	);
 	if (
 		!existsSync(
 			join(install.dir, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node'),

@@ -93,13 +93,32 @@ async function shoot(page, name) {
 async function takeScreenshots(page, editor) {
 	await signIn(page, editor);
 
-	// 1. The node creator finds the nodes by the words users search for.
+	// 1. The node creator finds the nodes by the words users search for: an approval flow's.
 	await openWorkflow(page, editor, 'devOpenWorkOrders');
 	await page.click('[data-test-id="node-creator-plus-button"]');
 	await page.waitForTimeout(1000);
-	await page.keyboard.type('preventive maintenance');
-	await page.waitForTimeout(1500);
-	await shoot(page, 'node-creator-search');
+	await page.keyboard.type('approval');
+	const found = page
+		.locator('[data-test-id="node-creator-item-name"]', { hasText: 'Maintenance Management' })
+		.first();
+	await found.waitFor({ timeout: 30_000 });
+	await found.scrollIntoViewIfNeeded();
+	await page.waitForTimeout(1000);
+	await shoot(page, 'node-creator-approval');
+
+	// 1b. The approval example: the canvas subtitle names the action as the editor does.
+	await openWorkflow(page, editor, 'devApprovalFlow');
+	await page.getByText('Get Many Open: Work Order').first().waitFor({ timeout: 30_000 });
+	await shoot(page, 'approval-canvas');
+
+	// 1c. Its trigger's Events, searched for "approval".
+	await openNode(page, 'Approval Events');
+	await page.locator('[data-test-id="parameter-input-events"]').click();
+	await page.keyboard.type('approv');
+	await page.waitForTimeout(1000);
+	await shoot(page, 'events-approval');
+	await page.keyboard.press('Escape');
+	await page.keyboard.press('Escape');
 
 	// 2. An action's panel: required fields marked and empty, in users' words.
 	await openWorkflow(page, editor, 'devCreatePlannedJob');

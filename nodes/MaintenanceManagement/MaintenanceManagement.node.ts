@@ -7,7 +7,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { requestOptions } from './actions/shared/definitions';
-import { resourceOptions, resources } from './actions/resources';
+import { resourceSelector, resources, subtitle } from './actions/resources';
 import { router } from './actions/router';
 import { searchBuyOrders, searchLocations, searchSuppliers } from './methods/listSearch';
 
@@ -19,23 +19,16 @@ export class MaintenanceManagement implements INodeType {
 		group: ['transform'],
 		version: [1, 2],
 		defaultVersion: 2,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle,
 		description:
-			'Work orders, planned jobs, locations, purchasing and stock in the Maintenance Management API (v3)',
+			'Get open work orders and those waiting for approval, create planned jobs, and manage locations, purchasing and stock in the Maintenance Management API (v3)',
 		defaults: { name: 'Maintenance Management' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'maintenanceManagementApi', required: true }],
 		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: resourceOptions,
-				default: 'failure',
-			},
+			resourceSelector,
 			...Object.values(resources).flatMap((resource) => resource.description),
 			requestOptions,
 		],

@@ -12,7 +12,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { detectEvent } from './detection';
-import { EVENTS } from './events';
+import { EVENT_BY_VALUE, EVENTS } from './events';
 import type { Protection } from './protection';
 import { carriesSecret, headersWithoutSecret, isAuthorized } from './protection';
 
@@ -94,7 +94,10 @@ export class MaintenanceManagementTrigger implements INodeType {
 		// expression isolate per call; from version 2 on it does not, so new nodes get version 2.
 		version: [1, 2],
 		subtitle,
-		description: 'Starts the workflow when the Maintenance Management API sends a webhook event',
+		// n8n's node creator shows this node and the action node as one entry, under this description:
+		// it names both what starts a workflow and what the entry's actions do.
+		description:
+			'Start a workflow on Maintenance Management events, such as a work order reported, approved or declined; act on work orders, planned jobs and stock',
 		defaults: { name: 'Maintenance Management Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -336,8 +339,12 @@ export class MaintenanceManagementTrigger implements INodeType {
 			};
 		}
 
+		// The event and its record in the editor's words beside the API's names (payload.data.type
+		// stays "failure" where the editor says "Work Order").
+		const known = event === null ? undefined : EVENT_BY_VALUE.get(event);
 		const json: IDataObject = {
 			event,
+			...(known ? { eventName: known.name, recordType: known.recordType } : {}),
 			method: request.method,
 			receivedAt: new Date().toISOString(),
 			payload,

@@ -6,7 +6,26 @@ export interface EventDefinition {
 	value: string;
 	name: string;
 	description: string;
+	/** The kind of record the event is about, as the editor names it ("Work Order" for a failure). */
+	recordType: string;
 }
+
+/** The kind of record, by the first prefix of the event's name that matches: longer prefixes first. */
+const RECORD_TYPES: Array<[prefix: string, recordType: string]> = [
+	['BUY_ORDER_', 'Buy Order'],
+	['ELEMENT_', 'Asset'],
+	['FAILURE_', 'Work Order'],
+	['FILE_UPLOADED', 'File'],
+	['FILE_', 'Document'],
+	['QUOTE_REQUEST_', 'Quote Request'],
+	['QUOTE_', 'Quote'],
+	['SELL_ORDER_', 'Sell Order'],
+	['SCHEDULED_WORK_', 'Planned Job Order'],
+	['PLANNED_EVENT_', 'Planner Event'],
+	['MANUAL_METERING_', 'Manual Metering'],
+	['HOUSEKEEPER_ASSET_', 'Housekeeper Asset'],
+	['WORK_LOCATIONS_', 'Planned Job'],
+];
 
 const TABLE: Array<[string, string, string]> = [
 	// Buy Orders
@@ -25,16 +44,28 @@ const TABLE: Array<[string, string, string]> = [
 	['ELEMENT_CREATED', 'Asset Created', 'An asset is created'],
 	['ELEMENT_UPDATED', 'Asset Updated', 'An asset is updated'],
 	// Failures (Work Orders)
-	['FAILURE_APPROVED', 'Work Order Approved', 'A work order is approved'],
+	[
+		'FAILURE_APPROVED',
+		'Work Order Approved',
+		'Approval given: a work order that was waiting for approval is approved',
+	],
 	['FAILURE_CLOSED', 'Work Order Closed', 'A work order is closed'],
 	[
 		'FAILURE_COMPLETED_CONFIRMED',
 		'Work Order Completion Confirmed',
 		'A completed work order is confirmed',
 	],
-	['FAILURE_CREATED', 'Work Order Created', 'A work order is created'],
+	[
+		'FAILURE_CREATED',
+		'Work Order Created',
+		'A work order is created or reported. A reported work order waiting for approval arrives as this event (status WAITING_APPROVAL)',
+	],
 	['FAILURE_MESSAGE_CREATED', 'Work Order Message Created', 'A message is created on a work order'],
-	['FAILURE_NOT_APPROVED', 'Work Order Declined', 'A work order is declined'],
+	[
+		'FAILURE_NOT_APPROVED',
+		'Work Order Declined',
+		'Approval refused: a work order that was waiting for approval is declined (not approved)',
+	],
 	[
 		'FAILURE_PAUSE_REASON_UPDATED',
 		'Work Order Pause Reason Updated',
@@ -44,7 +75,11 @@ const TABLE: Array<[string, string, string]> = [
 	['FAILURE_RESUMED', 'Work Order Resumed', 'A work order is resumed'],
 	['FAILURE_STARTED', 'Work Order Started', 'A work order is started'],
 	['FAILURE_STATE_CHANGED', 'Work Order State Changed', 'A work order moves to any state'],
-	['FAILURE_UNDO_APPROVED', 'Work Order Approval Undone', 'An approved work order is disapproved'],
+	[
+		'FAILURE_UNDO_APPROVED',
+		'Work Order Approval Undone',
+		'An approved work order is disapproved: it waits for approval again',
+	],
 	['FAILURE_UPDATED', 'Work Order Updated', 'A work order is updated'],
 	// Files
 	['FILE_CREATED', 'Document Created', 'A document is created'],
@@ -124,6 +159,12 @@ export const EVENTS: EventDefinition[] = TABLE.map(([value, name, description]) 
 	value,
 	name,
 	description,
+	recordType: RECORD_TYPES.find(([prefix]) => value.startsWith(prefix))?.[1] ?? '',
 }));
+
+/** Each event by its value. */
+export const EVENT_BY_VALUE: ReadonlyMap<string, EventDefinition> = new Map(
+	EVENTS.map((event) => [event.value, event]),
+);
 
 export const EVENT_NAMES: ReadonlySet<string> = new Set(EVENTS.map((event) => event.value));

@@ -77,4 +77,60 @@ describe('npm run dev', () => {
 			rmSync(broken, { recursive: true, force: true });
 		}
 	});
+
+	it('starts quietly: the console first, no call to an unregistered webhook, no community node fetch', async () => {
+		const quiet = mkdtempSync(join(tmpdir(), 'mm-dev-quiet-'));
+		// As a user's shell has it: without jest's NODE_ENV=test, under which n8n does not start.
+		const shell = { ...process.env };
+		delete shell.NODE_ENV;
+		const child = spawn(process.execPath, [join(ROOT, 'scripts', 'dev.js')], {
+			cwd: ROOT,
+			detached: true,
+			env: {
+				...shell,
+				DEV_USER_FOLDER: quiet,
+				N8N_PORT: String(await freePort()),
+				N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+				SANDBOX_PORT: String(await freePort()),
+			},
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+		let output = '';
+		child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+		child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+		const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+		let timer: NodeJS.Timeout | undefined;
+		try {
+			const ready = await Promise.race([
+				(async () => {
+					while (!output.includes('[dev] ready')) await new Promise((r) => setTimeout(r, 500));
+					return true;
+				})(),
+				exited.then(() => false),
+				new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 240_000))),
+			]);
+			clearTimeout(timer);
+			if (!ready) expect(output.slice(-3000)).toContain('[dev] ready');
+			// The console is offered before n8n is started (and installed, on a first run).
+			const consoleAt = output.indexOf('[dev] console:');
+			expect(consoleAt).toBeGreaterThan(-1);
+			expect(consoleAt).toBeLessThan(output.indexOf('[dev] starting n8n'));
+			// The example trigger's Production URL is registered and answers a delivery.
+			const controlUrl = /\[dev\] sandbox on (\S+)/.exec(output)![1] + '/__sandbox';
+			const fired = await fetch(`${controlUrl}/events`, {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json' },
+				body: JSON.stringify({ event: 'FAILURE_CREATED' }),
+			});
+			const { deliveries } = (await fired.json()) as { deliveries: Array<{ status: number }> };
+			expect(deliveries.map((delivery) => delivery.status)).toEqual([200]);
+			expect(output).not.toMatch(/unknown webhook|is not registered/i);
+			expect(output).not.toMatch(/community nodes/i);
+		} finally {
+			process.kill(-child.pid!, 'SIGTERM');
+			await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+			if (child.exitCode === null) process.kill(-child.pid!, 'SIGKILL');
+			rmSync(quiet, { recursive: true, force: true });
+		}
+	}, 300_000);
 });

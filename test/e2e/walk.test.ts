@@ -6,15 +6,18 @@ import type { Browser, Page } from 'playwright-core';
 
 import { startSandbox, type RunningSandbox } from '../../sandbox';
 import { launchChromium } from '../../scripts/chromium';
-import { N8nInstance, OWNER, TESTING_PINNED_N8N } from './n8n';
-import { credentials, WEBHOOK_SECRET } from './workflows';
+import { APPROVAL_WEBHOOK_ID, exampleWorkflows } from '../../scripts/examples';
+import { N8nInstance, OWNER, TESTING_PINNED_N8N, type ExecutionResult } from './n8n';
+import { API_CREDENTIAL, credentials, WEBHOOK_CREDENTIAL, WEBHOOK_SECRET } from './workflows';
 
 /**
  * A new user's event path in a real browser (Debian's chromium through playwright-core), in the pinned
  * n8n with the package and its credentials, and the sandbox with its console: create a workflow with the
  * trigger for "Work Order Created", listen for a test event, register the Test URL in the console as n8n
  * shows it, report a work order there, see it in the trigger's output, then get its location with the
- * action node, twice. UPDATE_DOCS=1 writes the screenshots and the walk's time into docs/.
+ * action node, twice. Then the approval example of npm run dev: Created, Approved and Declined from
+ * the console, each routed by its If node, and the console's reason for a spent Test URL.
+ * UPDATE_DOCS=1 writes the screenshots and the walk's time into docs/.
  */
 jest.setTimeout(600_000);
 
@@ -23,6 +26,9 @@ const DOCS = join(__dirname, '..', '..', 'docs');
 const SCRATCH = join(tmpdir(), 'mm-walk');
 const SHOTS = process.env.UPDATE_DOCS === '1' ? DOCS : SCRATCH;
 const describeWalk = TESTING_PINNED_N8N ? describe : describe.skip;
+const APPROVAL_FLOW = exampleWorkflows().find((workflow) => workflow.id === 'devApprovalFlow')!;
+const SPENT =
+	"n8n's Test URL takes one event per Listen: click Listen for test event again, or register the Production URL";
 
 describeWalk('the event path, walked in a real browser', () => {
 	const n8n = new N8nInstance('walk');
@@ -39,9 +45,20 @@ describeWalk('the event path, walked in a real browser', () => {
 		const file = join(n8n.userFolder, 'credentials.json');
 		writeFileSync(file, JSON.stringify(credentials(baseUrl, token)));
 		await n8n.cli(['import:credentials', `--input=${file}`]);
+		// The approval example as npm run dev imports it, with this suite's credentials.
+		const approval = join(n8n.userFolder, 'approval.json');
+		writeFileSync(
+			approval,
+			JSON.stringify(APPROVAL_FLOW)
+				.replace(/"devHookCredential"/g, JSON.stringify(WEBHOOK_CREDENTIAL.id))
+				.replace(/"devApiCredential1"/g, JSON.stringify(API_CREDENTIAL.id)),
+		);
+		await n8n.cli(['import:workflow', `--input=${approval}`]);
 		await n8n.start();
 		browser = await launchChromium();
 		const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+		// A loaded machine (two cores shared with other jobs) takes its time to serve the editor.
+		context.setDefaultTimeout(90_000);
 		editor = await context.newPage();
 	});
 
@@ -80,11 +97,7 @@ describeWalk('the event path, walked in a real browser', () => {
 
 	it('from a new workflow to a fired trigger and the location of its work order', async () => {
 		const started = Date.now();
-		await editor.goto(n8n.url('/signin'));
-		await editor.fill('input[type=email], input[name=emailOrLdapLoginId]', OWNER.email);
-		await editor.fill('input[type=password]', OWNER.password);
-		await editor.keyboard.press('Enter');
-		await editor.waitForURL((url) => !url.pathname.includes('signin'));
+		await signIn();
 
 		// A new workflow, and the trigger for "Work Order Created" from the node creator.
 		await editor.goto(n8n.url('/workflow/new'));
@@ -114,7 +127,7 @@ describeWalk('the event path, walked in a real browser', () => {
 		await consolePage.fill('#report-location', '3');
 		await consolePage.click('#report');
 		await consolePage.locator('#message', { hasText: 'reported' }).waitFor();
-		expect(await consolePage.locator('#message').innerText()).toMatch(
+		expect((await consolePage.locator('#message').innerText()).split('\n')[0]).toMatch(
 			/^Work order (\d+) reported \(FAILURE_CREATED\)\. 1 delivery \(200\)$/,
 		);
 		const workOrderId = /Work order (\d+)/.exec(
@@ -183,6 +196,119 @@ describeWalk('the event path, walked in a real browser', () => {
 		if (SHOTS === DOCS)
 			writeFileSync(join(DOCS, 'walk.json'), `${JSON.stringify({ seconds }, null, '\t')}\n`);
 	});
+
+	it('the approval flow: Created, Approved and Declined from the console, each routed by its If node', async () => {
+		const testUrl = `${n8n.url('/webhook-test/')}${APPROVAL_WEBHOOK_ID}/webhook`;
+		// Only this flow's URL is registered: the first walk's Test URL is removed.
+		const { webhooks } = (await (await fetch(`${sandbox.controlUrl}/webhooks`)).json()) as {
+			webhooks: Array<{ id: string }>;
+		};
+		for (const hook of webhooks)
+			await fetch(`${sandbox.controlUrl}/webhooks/${hook.id}`, {
+				method: 'DELETE',
+				headers: { 'Content-Type': 'application/json' },
+			});
+		await editor.bringToFront();
+		await signIn();
+		await editor.goto(n8n.url(`/workflow/${APPROVAL_FLOW.id}`));
+		// The canvas names the action as the editor does.
+		await editor.getByText('Get Many Open: Work Order').first().waitFor();
+		await shoot(editor, '5-approval-canvas');
+
+		const consolePage = await editor.context().newPage();
+		await consolePage.goto(sandbox.consoleUrl);
+		await consolePage.fill('#hook-url', testUrl);
+		await consolePage.selectOption('#hook-events', [
+			'FAILURE_CREATED',
+			'FAILURE_APPROVED',
+			'FAILURE_NOT_APPROVED',
+		]);
+		await consolePage.click('#hook-register');
+		await consolePage.locator('#message', { hasText: 'Registered' }).waitFor();
+		const message = async (hasText: string) => {
+			await consolePage.locator('#message', { hasText }).waitFor();
+			return (await consolePage.locator('#message').innerText()).split('\n');
+		};
+
+		/** Listens for a test event ("Execute workflow"), acts in the console, and returns the run. */
+		const listenThen = async (act: () => Promise<void>) => {
+			const before = (await n8n.newestExecution(APPROVAL_FLOW.id))?.id;
+			await editor.bringToFront();
+			await editor.click('[data-test-id="execute-workflow-button"]');
+			await n8n.waitFor(() => testUrlListens(testUrl), 'the Test URL to listen', 60_000);
+			await consolePage.bringToFront();
+			await act();
+			let run: (ExecutionResult & { id: number }) | null = null;
+			await n8n.waitFor(
+				async () => {
+					run = await n8n.newestExecution(APPROVAL_FLOW.id);
+					return run !== null && run.id !== before && run.status === 'success';
+				},
+				'the approval flow to run',
+				60_000,
+			);
+			return run!;
+		};
+		/** The event of a run and the If node's branch it took. */
+		const routed = (run: ExecutionResult) => {
+			const [approved, other] = run.data.resultData.runData['Approved?'][0].data!.main;
+			return {
+				event: run.data.resultData.runData['Approval Events'][0].data!.main[0]![0].json.event,
+				branch: approved?.length ? 'true' : other?.length ? 'false' : 'none',
+			};
+		};
+
+		// 1. Work order A reported while n8n listens: Work Order Created, not approved (yet).
+		const created = await listenThen(async () => {
+			await consolePage.fill('#report-description', 'Door closer broken');
+			await consolePage.click('#report');
+		});
+		const a = /Work order (\d+)/.exec((await message('reported'))[0])![1];
+		expect(routed(created)).toEqual({ event: 'FAILURE_CREATED', branch: 'false' });
+
+		// 2. Work order B reported while n8n no longer listens: the console says why it got 404.
+		await consolePage.fill('#report-description', 'Lift stuck on floor 2');
+		await consolePage.click('#report');
+		const spent = await message('reported');
+		const b = /Work order (\d+)/.exec(spent[0])![1];
+		expect(spent).toEqual([
+			`Work order ${b} reported (FAILURE_CREATED). 1 delivery (404)`,
+			`FAILURE_CREATED → 404 from POST ${testUrl}: ${SPENT}`,
+		]);
+		await consolePage.locator('#hooks tr[data-stale="true"]', { hasText: 'Stale:' }).waitFor();
+		await consolePage.locator('#deliveries tr', { hasText: SPENT }).first().waitFor();
+		await shoot(consolePage, '6-console-stale');
+
+		// 3. Listening again: A approved takes the If node's true branch, to its location's open work orders.
+		const approved = await listenThen(() => consolePage.click(`[data-test="approve-${a}"]`));
+		expect(routed(approved)).toEqual({ event: 'FAILURE_APPROVED', branch: 'true' });
+		expect(approved.data.resultData.runData['Open Work Orders Of Its Location']).toHaveLength(1);
+		expect((await message('approve'))[0]).toBe(
+			`Work order ${a}: approve: FAILURE_APPROVED, FAILURE_STATE_CHANGED. 1 delivery (200)`,
+		);
+		await consolePage.locator('#hooks tr[data-stale="true"]').waitFor({ state: 'detached' });
+
+		// 4. And B declined: the false branch.
+		const declined = await listenThen(() => consolePage.click(`[data-test="decline-${b}"]`));
+		expect(routed(declined)).toEqual({ event: 'FAILURE_NOT_APPROVED', branch: 'false' });
+		await consolePage.close();
+	});
+
+	/** Signs in as the owner, unless the editor already is (n8n's auth cookie is set). */
+	async function signIn(): Promise<void> {
+		if ((await editor.context().cookies()).some((cookie) => cookie.name === 'n8n-auth')) return;
+		await editor.goto(n8n.url('/signin'));
+		await editor.fill('input[type=email], input[name=emailOrLdapLoginId]', OWNER.email);
+		await editor.fill('input[type=password]', OWNER.password);
+		await editor.keyboard.press('Enter');
+		await editor.waitForURL((url) => !url.pathname.includes('signin'));
+	}
+
+	/** Whether n8n listens on a Test URL: a CORS preflight lists its methods, running nothing. */
+	async function testUrlListens(url: string): Promise<boolean> {
+		const answer = await fetch(url, { method: 'OPTIONS', headers: { Origin: n8n.url('') } });
+		return /\bPOST\b/.test(answer.headers.get('access-control-allow-methods') ?? '');
+	}
 
 	/** How many manual runs n8n has finished successfully, from its REST API. */
 	async function finishedManualRuns(): Promise<number> {

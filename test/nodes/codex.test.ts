@@ -69,6 +69,37 @@ it('the action node codex names every main resource among its aliases', () => {
 	}
 });
 
+it('finds the approval flow by the words an operations team types', () => {
+	const codex = JSON.parse(readFileSync(join(ROOT, nodes[0][0]), 'utf8')) as Codex;
+	for (const word of ['approval', 'approve', 'waiting for approval', 'open work orders'])
+		expect(codex.alias).toContain(word);
+	// The events a user waits for name the approval in their descriptions (the node creator lists them).
+	const trigger = new MaintenanceManagementTrigger().description;
+	const events = trigger.properties.find((property) => property.name === 'events')!;
+	const described = Object.fromEntries(
+		(events.options as Array<{ value: string; description: string }>).map((option) => [
+			option.value,
+			option.description,
+		]),
+	);
+	for (const event of ['FAILURE_CREATED', 'FAILURE_APPROVED', 'FAILURE_NOT_APPROVED'])
+		expect(described[event]).toMatch(/waiting for approval/);
+});
+
+it("gives each node its own description: n8n shows the trigger's for the package's one entry", () => {
+	const action = new MaintenanceManagement().description.description;
+	const trigger = new MaintenanceManagementTrigger().description.description;
+	expect(action).not.toBe(trigger);
+	// n8n merges a trigger into the action node whose name is the trigger's without "Trigger", and
+	// the entry keeps the trigger's description: it must speak of the actions as well as the events.
+	expect(new MaintenanceManagementTrigger().description.name.replace('Trigger', '')).toBe(
+		new MaintenanceManagement().description.name,
+	);
+	expect(trigger).toMatch(/start a workflow/i);
+	expect(trigger).toMatch(/\bact on\b/i);
+	expect(action).not.toMatch(/webhook|start/i);
+});
+
 /** Every parameter of a node, nested ones included, with its path. */
 function* parameters(list: unknown[], path = ''): Generator<[string, INodeProperties]> {
 	for (const entry of list as Array<INodeProperties & { values?: INodeProperties[] }>) {

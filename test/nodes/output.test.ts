@@ -72,6 +72,29 @@ describe('Output, version 2', () => {
 		});
 	});
 
+	it("Simplified: a work order's priority says what it means beside the API's number, 1 lowest to 4 highest", async () => {
+		const { output } = await v2({ resource: 'failure', operation: 'getAllOpen', returnAll: true });
+		const records = json(output);
+		const labels = new Map(records.map((record) => [record.priority, record.priority_label]));
+		expect(Object.fromEntries(labels)).toEqual({
+			1: '1 of 4, lowest',
+			2: '2 of 4',
+			3: '3 of 4',
+			4: '4 of 4, highest',
+		});
+		// Right after the number, and selectable by name.
+		const keys = Object.keys(records[0]);
+		expect(keys.indexOf('priority_label')).toBe(keys.indexOf('priority') + 1);
+		const selected = await v2({
+			resource: 'failure',
+			operation: 'getAllOpen',
+			limit: 1,
+			output: 'selected',
+			fields: 'priority, priority_label',
+		});
+		expect(Object.keys(json(selected.output)[0])).toEqual(['id', 'priority', 'priority_label']);
+	});
+
 	it('Simplified: the default Get Many Open call (limit 50) stays under 20,000 characters', async () => {
 		await fixture.reset({ seed: { failures: 200 } });
 		const simplified = json((await v2({ resource: 'failure', operation: 'getAllOpen' })).output);

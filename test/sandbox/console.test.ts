@@ -181,6 +181,29 @@ describe('acting as the service users: work orders and their events', () => {
 		expect(stored.body).toEqual(failure);
 	});
 
+	it("a reported work order's times agree: created, updated and reported now; approving updates it", async () => {
+		const sql = (date: Date) => date.toISOString().replace('T', ' ').slice(0, 19);
+		const before = sql(new Date());
+		const failure = await report();
+		const after = sql(new Date());
+		const { created_at, updated_at, start_date, last_status_change_date, time_statistics } =
+			failure.attributes as Record<string, string | Record<string, unknown>>;
+		expect(created_at >= before && created_at <= after).toBe(true);
+		expect([updated_at, start_date, last_status_change_date]).toEqual([
+			created_at,
+			created_at,
+			created_at,
+		]);
+		// No history yet: no approval, start or completion times from another record.
+		expect(Object.values(time_statistics).every((value) => value === null)).toBe(true);
+		const approved = (await call('POST', `/failures/${failure.id}/approve`)).body.data as {
+			attributes: Record<string, string>;
+		};
+		expect(approved.attributes.created_at).toBe(created_at);
+		expect(approved.attributes.updated_at >= created_at).toBe(true);
+		expect(approved.attributes.updated_at).toBe(approved.attributes.last_status_change_date);
+	});
+
 	it('approve fires FAILURE_APPROVED and FAILURE_STATE_CHANGED, with the approval recorded', async () => {
 		const failure = await report();
 		received = [];

@@ -1,3 +1,5 @@
+import type { INodeProperties } from 'n8n-workflow';
+
 import { buyOrder } from './buyOrder';
 import { client } from './client';
 import { contact } from './contact';
@@ -54,9 +56,38 @@ export const resources: Record<string, ResourceModule> = Object.fromEntries(
 	all.map((resource) => [resource.value, resource]),
 );
 
-/** The options of the Resource selector, in the order above. */
-export const resourceOptions = all.map(({ displayName, hint, value }) => ({
-	name: displayName,
-	value,
-	...(hint ? { description: hint } : {}),
-}));
+/** The Resource selector, its options in the order above. */
+export const resourceSelector: INodeProperties = {
+	displayName: 'Resource',
+	name: 'resource',
+	type: 'options',
+	noDataExpression: true,
+	options: all.map(({ displayName, hint, value }) => ({
+		name: displayName,
+		value,
+		...(hint ? { description: hint } : {}),
+	})),
+	default: 'failure',
+};
+
+/** Each resource's label and its operations' labels, by value: the editor's names for the subtitle. */
+const labels = Object.fromEntries(
+	all.map(({ value, displayName, description }) => {
+		const selector = description.find((property) => property.name === 'operation');
+		const operations = (selector?.options ?? []) as Array<{ name: string; value: string }>;
+		return [
+			value,
+			{
+				name: displayName,
+				operations: Object.fromEntries(operations.map((o) => [o.value, o.name])),
+			},
+		];
+	}),
+);
+
+/**
+ * The canvas subtitle in the editor's words, "Get Many Open: Work Order", from the same labels as the
+ * Resource and Operation selectors; a value they do not know is shown as it is. Each closing brace of
+ * the labels is followed by a space: n8n ends an expression at the first "}}".
+ */
+export const subtitle = `={{ ((labels, resource, operation) => labels[resource] ? (labels[resource].operations[operation] || operation) + ": " + labels[resource].name : operation + ": " + resource)(${JSON.stringify(labels).replace(/\}/g, '} ')}, $parameter["resource"], $parameter["operation"]) }}`;

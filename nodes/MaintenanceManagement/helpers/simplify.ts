@@ -100,6 +100,7 @@ export const KEY_FIELDS: Readonly<Record<string, readonly string[]>> = {
 		'status',
 		'description',
 		'priority',
+		'priority_label',
 		'local_id',
 		'problem_id',
 		'reported_by',
@@ -164,6 +165,17 @@ export const KEY_FIELDS: Readonly<Record<string, readonly string[]>> = {
 const ownEntry = <T>(table: Readonly<Record<string, T>>, name: string): T | undefined =>
 	Object.hasOwn(table, name) ? table[name] : undefined;
 
+/**
+ * What a work order's priority means, beside the API's number: the spec's scale runs from 1 (lowest) to
+ * 4 (highest). Output as `priority_label`; `priority` keeps the API's number.
+ */
+export const PRIORITY_LABELS: Readonly<Record<string, string>> = {
+	1: '1 of 4, lowest',
+	2: '2 of 4',
+	3: '3 of 4',
+	4: '4 of 4, highest',
+};
+
 /** The attribute that repeats the record's own ID, by resource type: left out of Simplified output. */
 const ID_ATTRIBUTE: Readonly<Record<string, string>> = {
 	failure: 'failure_id',
@@ -215,6 +227,9 @@ function fieldsOf(
 	const fields = new Map<string, unknown>([['record_type', resource.type]]);
 	for (const [name, value] of Object.entries(resource.attributes ?? {}))
 		fields.set(name === 'id' ? 'attribute_id' : name, value);
+	const priority = resource.type === 'failure' ? resource.attributes?.priority : undefined;
+	if (typeof priority === 'number' && PRIORITY_LABELS[priority])
+		fields.set('priority_label', PRIORITY_LABELS[priority]);
 	for (const [name, relation] of Object.entries(resource.relationships ?? {})) {
 		const resolve = (ref: ResourceRef): IDataObject => {
 			const found = included.get(keyOf(ref));

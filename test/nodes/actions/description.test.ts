@@ -64,4 +64,52 @@ describe('the action node description', () => {
 		expect(options.find((option) => option.name === 'Work Order')?.description).toMatch(/failure/);
 		expect(options.find((option) => option.name === 'Planned Job')?.description).toMatch(/work/);
 	});
+
+	/** The canvas subtitle as n8n shows it for the given parameters (its expression run as JavaScript). */
+	const subtitleFor = (parameter: Record<string, string>): string => {
+		const expression = String(new MaintenanceManagement().description.subtitle);
+		const body = expression.replace(/^=\{\{/, '').replace(/\}\}$/, '');
+		return (new Function('$parameter', `return ${body}`) as (p: object) => string)(parameter);
+	};
+
+	it('names the operation and the resource on the canvas as the selectors do', () => {
+		// n8n ends an expression at its first "}}": none may come before the end.
+		const expression = String(new MaintenanceManagement().description.subtitle);
+		expect(expression.slice(0, -2)).not.toContain('}}');
+		expect(subtitleFor({ resource: 'failure', operation: 'getAllOpen' })).toBe(
+			'Get Many Open: Work Order',
+		);
+		expect(subtitleFor({ resource: 'work', operation: 'create' })).toBe('Create: Planned Job');
+		// Every pair of the node reads in labels, never in values.
+		for (const [resource, module] of Object.entries(resources))
+			for (const operation of Object.keys(module.operations))
+				expect(subtitleFor({ resource, operation })).not.toMatch(
+					new RegExp(`\\b(${resource}|${operation})\\b`),
+				);
+		// A value the node does not know (a newer workflow, say) is shown as it is.
+		expect(subtitleFor({ resource: 'gadget', operation: 'zap' })).toBe('zap: gadget');
+	});
+
+	it('starts no ID field at 0, which no record has: each starts empty and shows the form it expects', () => {
+		/** Every property, inside collections and the groups of fixed collections too. */
+		const all = (list: unknown[]): INodeProperties[] =>
+			(list as Array<INodeProperties & { values?: INodeProperties[] }>).flatMap((property) => [
+				...(property.type === undefined ? [] : [property]),
+				...(property.values ? all(property.values) : []),
+				...(Array.isArray(property.options) ? all(property.options) : []),
+			]);
+		const idFields = all(properties).filter(
+			(property) =>
+				/(^|_)id$/.test(property.name) &&
+				!['resourceLocator', 'options', 'multiOptions', 'boolean'].includes(property.type),
+		);
+		expect(idFields.length).toBeGreaterThan(20);
+		for (const field of idFields) {
+			expect([field.name, field.default]).toEqual([field.name, '']);
+			expect([field.name, field.placeholder]).toEqual([
+				field.name,
+				expect.stringMatching(/^e\.g\. /),
+			]);
+		}
+	});
 });

@@ -118,6 +118,39 @@ describe('a filter that resolves to nothing', () => {
 		expect(requests).toHaveLength(0);
 	});
 
+	/** The ID filters, each as the editor adds it: with its own default. */
+	const ID_FILTERS = FILTERS.filter(({ filter }) => /(^|_)id$/.test(filter.name));
+
+	it('covers the ID filters of both work order lists', () => {
+		expect(ID_FILTERS.map(({ operation, filter }) => `${operation} ${filter.name}`).sort()).toEqual(
+			[
+				'getAll s_local_id',
+				'getAll s_problem_id',
+				'getAllOpen failure_id',
+				'getAllOpen problem_id',
+				'getAllOpen s_local_id',
+			],
+		);
+	});
+
+	it.each(ID_FILTERS.map((f) => [f.label, f] as const))(
+		'%s starts empty, shows the form of an ID, and left so says it has no value',
+		async (_label, { resource, operation, collection, filter }) => {
+			expect(filter.default).toBe('');
+			expect(filter.placeholder).toMatch(/^e\.g\. \d+$/);
+			const { error, requests } = await run({
+				...caseOf(resource, operation),
+				resource,
+				operation,
+				[collection]: { [filter.name]: filter.default },
+			});
+			expect(error?.message).toBe(
+				`"${filter.displayName}" (${filter.name}) is empty: it has no value`,
+			);
+			expect(requests).toHaveLength(0);
+		},
+	);
+
 	it('says a typed filter left blank has no value', async () => {
 		const { error, requests } = await run({
 			resource: 'failure',

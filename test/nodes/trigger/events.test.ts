@@ -10,7 +10,15 @@ describe.each(EVENTS.map((e) => e.value))('event %s', (event) => {
 			{ events: [event], authentication: 'none' },
 			{ body: { event, data: { id: '1' } } },
 		);
-		expect(startedItem(run)).toMatchObject({ event, payload: { event, data: { id: '1' } } });
+		const definition = EVENTS.find((e) => e.value === event)!;
+		expect(startedItem(run)).toMatchObject({
+			event,
+			eventName: definition.name,
+			recordType: definition.recordType,
+			payload: { event, data: { id: '1' } },
+		});
+		// The kind of record is how the event's own label begins ("Work Order" in "Work Order Created").
+		expect(definition.name.startsWith(`${definition.recordType} `)).toBe(true);
 		expect(answeredBody(run)).toEqual({ received: true, event });
 		expect(run.sent).toBeUndefined();
 	});

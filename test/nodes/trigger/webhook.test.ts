@@ -21,8 +21,18 @@ describe('the started item', () => {
 			expect(run.result.workflowData).toHaveLength(1);
 			expect(run.result.workflowData?.[0]).toHaveLength(1);
 			const item = startedItem(run)!;
-			expect(Object.keys(item).sort()).toEqual(['event', 'method', 'payload', 'receivedAt']);
+			expect(Object.keys(item)).toEqual([
+				'event',
+				'eventName',
+				'recordType',
+				'method',
+				'receivedAt',
+				'payload',
+			]);
 			expect(item.event).toBe('FAILURE_UPDATED');
+			// The editor's words beside the API's: the payload keeps its own names.
+			expect(item.eventName).toBe('Work Order Updated');
+			expect(item.recordType).toBe('Work Order');
 			expect(item.method).toBe(method);
 			expect(item.payload).toBe(body);
 			expect(body).toEqual(snapshot);

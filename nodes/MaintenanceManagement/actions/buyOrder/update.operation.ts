@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { choices } from '../../helpers/choices';
 import { id, lazy, oneOf } from '../../helpers/schemas';
-import { clearableText, nullableText, toNull, updateFields, wholeNumber } from '../shared/fields';
+import { clearableText, idField, nullableText, toNull, updateFields } from '../shared/fields';
 import { recordLocator, outputProperties, sendOperation } from '../shared/definitions';
 
 const RELATED_TO_TYPES = choices({
@@ -34,7 +34,7 @@ const properties: INodeProperties[] = [
 			'Reference of the sale in an external system, such as an ERP',
 		),
 		clearableText('Internal Sale ID', 'internal_sale_id', 'Internal reference of the sale'),
-		wholeNumber(
+		idField(
 			'Related To ID',
 			'related_to_id',
 			'ID of the work order (failure) or planned job order (scheduled work) the order relates to. Set it together with Related To Type; leave it out when removing the relation.',
@@ -57,7 +57,7 @@ const properties: INodeProperties[] = [
 			description:
 				'ID of the supplier, or the word null to remove the supplier. Removing it is allowed only while the order is in state SAVED_AS_DRAFT: in any other state the API refuses it with a property validation error on supplier_id, which this node passes on. Outside drafts a SERVICE order needs a supplier.',
 		},
-		wholeNumber(
+		idField(
 			'Warehouse ID',
 			'warehouse_id',
 			'ID of the warehouse that receives the materials; outside drafts a MATERIAL order needs one',

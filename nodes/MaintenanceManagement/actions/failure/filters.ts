@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { choices } from '../../helpers/choices';
-import { wholeNumber } from '../shared/fields';
+import { idField } from '../shared/fields';
 
 /** The relations a work order list can include (`expanded`). */
 export const FAILURE_RELATIONS = ['assignees', 'eventsPlanned'];
@@ -16,15 +16,15 @@ export const FAILURE_STATUSES = choices({
 	ARCHIVED: 'Archived',
 });
 
-/** A filter on an ID; 0 (its default) is refused before sending, as any ID that is not positive. */
+/** A filter on an ID: it starts empty, and an ID that is not a positive whole number is refused before sending. */
 export const idFilter = (name: string, displayName: string, description: string): INodeProperties =>
-	wholeNumber(displayName, name, description);
+	idField(displayName, name, description);
 
 /** The location filter of both lists: the spec's exact-match form, s_local_id. */
 export const locationFilter = idFilter(
 	's_local_id',
 	'Location ID',
-	'Only work orders of this location (sent as s_local_id, the exact-match filter)',
+	'Only work orders of this location: its ID, a whole number (sent as s_local_id, the exact-match filter)',
 );
 
 /** A list of values sent joined by commas, each one of the allowed values. */

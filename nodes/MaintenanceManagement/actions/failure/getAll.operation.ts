@@ -50,9 +50,14 @@ const filters: INodeProperties[] = [
 			{ name: '4 (Highest)', value: '4' },
 		],
 		default: [],
-		description: 'Only work orders with one of these priorities (s_priority_in)',
+		description:
+			'Only work orders with one of these priorities, from 1 (lowest) to 4 (highest) (s_priority_in)',
 	},
-	idFilter('s_problem_id', 'Problem ID', 'Only work orders of this problem type (s_problem_id)'),
+	idFilter(
+		's_problem_id',
+		'Problem ID',
+		'Only work orders of this problem type: its ID, a whole number (s_problem_id)',
+	),
 	dateRange(
 		'date_min_start_date',
 		'Reported After',

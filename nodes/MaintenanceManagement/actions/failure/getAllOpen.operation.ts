@@ -18,10 +18,18 @@ const dateFilter = (name: string, displayName: string, what: string): INodePrope
 const filters: INodeProperties[] = [
 	dateFilter('approved_date', 'Approved Date', 'approval date'),
 	dateFilter('completed_date', 'Completed Date', 'completion date'),
-	idFilter('failure_id', 'Failure ID', 'Only the work order with this ID'),
+	idFilter(
+		'failure_id',
+		'Failure ID',
+		'Only the work order with this ID, a whole number (failure_id)',
+	),
 	dateFilter('last_status_change_date', 'Last Status Change Date', 'last status change date'),
 	locationFilter,
-	idFilter('problem_id', 'Problem ID', 'Only work orders of this problem (problem type) ID'),
+	idFilter(
+		'problem_id',
+		'Problem ID',
+		'Only work orders of this problem type: its ID, a whole number (problem_id)',
+	),
 	dateFilter('start_date', 'Start Date', 'report date (start_date)'),
 	{
 		displayName: 'Status',

@@ -9,14 +9,16 @@ export const failure = defineResource(
 		{
 			name: 'Get Many',
 			value: 'getAll',
-			description: 'List work orders',
+			description:
+				'List work orders, filtered by status (such as waiting for approval), priority or location',
 			action: 'Get many work orders',
 			run: getAll,
 		},
 		{
 			name: 'Get Many Open',
 			value: 'getAllOpen',
-			description: 'List work orders that are not completed or archived',
+			description:
+				'List open work orders: not completed or archived, those waiting for approval among them',
 			action: 'Get many open work orders',
 			run: getAllOpen,
 		},

@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { choices } from '../../helpers/choices';
 import { id, lazy, number, oneOf, text } from '../../helpers/schemas';
-import { additionalFields, wholeNumber } from '../shared/fields';
+import { additionalFields, idField } from '../shared/fields';
 import { outputProperties, sendOperation } from '../shared/definitions';
 
 const MATERIAL_KINDS = choices({
@@ -47,7 +47,7 @@ const properties: INodeProperties[] = [
 			description: 'Only for a material, not for a folder',
 		},
 		{ displayName: 'Observation', name: 'observation', type: 'string', default: '' },
-		wholeNumber(
+		idField(
 			'Parent ID',
 			'parent_id',
 			'ID of the folder the material goes in; required for a material',
@@ -75,7 +75,7 @@ const properties: INodeProperties[] = [
 				displayName: 'Warehouse',
 				name: 'items',
 				values: [
-					wholeNumber('Warehouse ID', 'warehouse_id', 'Required'),
+					idField('Warehouse ID', 'warehouse_id', 'The ID of the warehouse; required'),
 					{
 						displayName: 'Minimum Stock',
 						name: 'min_stock',

@@ -13,6 +13,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
+		placeholder: 'e.g. 3',
 		description: 'ID of the material type folder to create it in',
 	},
 	additionalFields([

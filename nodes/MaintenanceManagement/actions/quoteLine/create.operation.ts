@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { id, integer, lazy, lineDescription, oneOf } from '../../helpers/schemas';
-import { additionalFields, lineDescriptionProperty, wholeNumber } from '../shared/fields';
+import { additionalFields, idField, lineDescriptionProperty, wholeNumber } from '../shared/fields';
 import { outputProperties, sendOperation } from '../shared/definitions';
 import { checkLineType, LINE_TYPES, lineTypeProperty } from '../shared/lineRules';
 
@@ -22,11 +22,19 @@ const properties: INodeProperties[] = [
 	additionalFields([
 		lineDescriptionProperty,
 		wholeNumber('Discount (%)', 'discount', 'Whole-number percentage'),
-		wholeNumber('Material ID', 'material_id', 'Required for MATERIAL lines'),
+		idField('Material ID', 'material_id', 'The ID of the material; required for MATERIAL lines'),
 		{ displayName: 'Observations', name: 'observations', type: 'string', default: '' },
-		wholeNumber('Other Cost ID', 'other_cost_id', 'Required for OTHER_COST lines'),
+		idField(
+			'Other Cost ID',
+			'other_cost_id',
+			'The ID of the other cost; required for OTHER_COST lines',
+		),
 		wholeNumber('Quantity', 'quantity', 'Whole number of units'),
-		wholeNumber('Received Quote Request Line ID', 'received_quote_request_line_id'),
+		idField(
+			'Received Quote Request Line ID',
+			'received_quote_request_line_id',
+			'The ID of the received quote request line',
+		),
 		{
 			displayName: 'Received Quote Request Line UUID',
 			name: 'received_quote_request_line_uuid',

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { id, lazy, lineDescription, number, numericString, oneOf } from '../../helpers/schemas';
-import { additionalFields, lineDescriptionProperty } from '../shared/fields';
+import { additionalFields, idField, lineDescriptionProperty } from '../shared/fields';
 import { expandedProperty, outputProperties, sendOperation } from '../shared/definitions';
 import { checkLineType, LINE_TYPES, lineTypeProperty } from '../shared/lineRules';
 
@@ -43,21 +43,13 @@ const properties: INodeProperties[] = [
 			default: 0,
 			description: 'Percentage; 10.23 means 10.23 percent',
 		},
-		{
-			displayName: 'Material ID',
-			name: 'material_id',
-			type: 'number',
-			default: 0,
-			description: 'Required for MATERIAL lines',
-		},
+		idField('Material ID', 'material_id', 'The ID of the material; required for MATERIAL lines'),
 		{ displayName: 'Observations', name: 'observations', type: 'string', default: '' },
-		{
-			displayName: 'Other Cost ID',
-			name: 'other_cost_id',
-			type: 'number',
-			default: 0,
-			description: 'Required for OTHER_COST lines',
-		},
+		idField(
+			'Other Cost ID',
+			'other_cost_id',
+			'The ID of the other cost; required for OTHER_COST lines',
+		),
 		{ displayName: 'Unit', name: 'unit', type: 'string', default: '' },
 		{
 			displayName: 'VAT (%)',

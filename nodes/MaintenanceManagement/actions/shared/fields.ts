@@ -51,6 +51,23 @@ export const wholeNumber = (
 	...(description ? { description } : {}),
 });
 
+/**
+ * An ID field: it starts empty, as no record has the ID 0, and its placeholder shows the form it
+ * expects. An added filter left empty is refused before sending; an empty body field is not sent.
+ */
+export const idField = (
+	displayName: string,
+	name: string,
+	description: string,
+): INodeProperties => ({
+	displayName,
+	name,
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. 12',
+	description,
+});
+
 /** The word null (any case, spaces around it ignored): send null, which the API takes to clear the field. */
 export const toNull = (value: unknown): unknown =>
 	typeof value === 'string' && value.trim().toLowerCase() === 'null' ? null : value;

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { additionalFields, wholeNumber } from '../shared/fields';
+import { additionalFields, idField, wholeNumber } from '../shared/fields';
 import { booleanField, outputProperties, sendOperation } from '../shared/definitions';
 import { FREQUENCIES, NOTIFICATION_TRIGGERS, WORK_TYPES, workSchema } from './schema';
 
@@ -118,7 +118,7 @@ const properties: INodeProperties[] = [
 		'interventions',
 		'Intervention',
 		[
-			{ displayName: 'Intervention ID', name: 'id', type: 'number', default: 0 },
+			idField('Intervention ID', 'id', 'The ID of the intervention, a whole number'),
 			{
 				displayName: 'Element IDs',
 				name: 'elements',
@@ -288,14 +288,12 @@ const properties: INodeProperties[] = [
 			'Whether to close orders automatically (CYCLIC and PLAN only)',
 		),
 		booleanField('Auto Pilot', 'auto_pilot', 'Whether to run on auto pilot (CYCLIC and PLAN only)'),
-		{
-			displayName: 'Calendar ID',
-			name: 'calendar_id',
-			type: 'number',
-			default: 0,
-			description: 'Required for CYCLIC jobs repeating HOURLY',
-		},
-		{ displayName: 'Cost Center ID', name: 'cost_center_id', type: 'number', default: 0 },
+		idField(
+			'Calendar ID',
+			'calendar_id',
+			'The ID of a calendar; required for CYCLIC jobs repeating HOURLY',
+		),
+		idField('Cost Center ID', 'cost_center_id', 'The ID of the cost center'),
 		{
 			displayName: 'Description',
 			name: 'description',
@@ -303,14 +301,8 @@ const properties: INodeProperties[] = [
 			typeOptions: { rows: 3 },
 			default: '',
 		},
-		{
-			displayName: 'Failure ID',
-			name: 'failure_id',
-			type: 'number',
-			default: 0,
-			description: 'The related work order',
-		},
-		{ displayName: 'Gatekeeper ID', name: 'gatekeeper_id', type: 'number', default: 0 },
+		idField('Failure ID', 'failure_id', 'The ID of the related work order'),
+		idField('Gatekeeper ID', 'gatekeeper_id', 'The ID of the gatekeeper operator'),
 		ids(
 			'Gatekeeper Notification Operator IDs',
 			'gatekeeper_notification',
@@ -339,7 +331,7 @@ const properties: INodeProperties[] = [
 			description: 'SLA rules as a JSON array, instead of the SLA Rules fields',
 			hint: 'For example: [{"calendar_id": "1", "target_hours": 8, "pausable": true, "specify_pause_reason": true, "pause_reasons": ["Waiting for parts"], "sla_rules_receivers": [{"notify_work_responsibles": true, "operators": [4]}]}]',
 		},
-		{ displayName: 'Supplier ID', name: 'supplier_id', type: 'number', default: 0 },
+		idField('Supplier ID', 'supplier_id', 'The ID of the supplier who does the job'),
 		ids(
 			'Technical Skill IDs',
 			'technical_skill_id',

@@ -1,0 +1,34 @@
+import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
+
+import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/MaintenanceManagement.node';
+import { MaintenanceManagementTrigger } from '../../nodes/MaintenanceManagementTrigger/MaintenanceManagementTrigger.node';
+import { exampleWorkflows } from '../../scripts/examples';
+
+/** The version n8n gives a node added by hand: its default version, else its newest. */
+const currentVersion = ({ version, defaultVersion }: INodeTypeDescription): number =>
+	defaultVersion ?? (Array.isArray(version) ? Math.max(...version) : version);
+
+const PACKAGE_NODES: Record<string, INodeType> = {
+	'n8n-nodes-maintenance-management.maintenanceManagement': new MaintenanceManagement(),
+	'n8n-nodes-maintenance-management.maintenanceManagementTrigger':
+		new MaintenanceManagementTrigger(),
+};
+
+describe('the example workflows of npm run dev', () => {
+	const nodes = exampleWorkflows().flatMap((workflow) =>
+		workflow.nodes
+			.filter((node) => node.type in PACKAGE_NODES)
+			.map((node) => ({ workflow: workflow.name, ...node })),
+	);
+
+	it('use both nodes of the package', () => {
+		expect(new Set(nodes.map((node) => node.type))).toEqual(new Set(Object.keys(PACKAGE_NODES)));
+	});
+
+	it('use each node at the version a node added by hand gets, so they show the current interface', () => {
+		for (const node of nodes)
+			expect(`${node.workflow}: ${node.name} v${node.typeVersion}`).toBe(
+				`${node.workflow}: ${node.name} v${currentVersion(PACKAGE_NODES[node.type].description)}`,
+			);
+	});
+});
