@@ -137,7 +137,8 @@ describe('the supply chain of the workflows', () => {
 		],
 		[
 			'a floating npm',
-			(yml: string) => yml.replace(/npm@[\d.]+/, 'npm@latest'),
+			(yml: string) =>
+				yml.replace(/^( {6})- run: npm ci$/m, '$1- run: npm install --global npm@latest\n$&'),
 			/npm@latest is not an exact version/,
 		],
 		[
@@ -174,9 +175,8 @@ describe('the supply chain of the workflows', () => {
 	});
 });
 
-/** What the job holding the OIDC token may run: the npm upgrade, the checksum check and the publish. */
+/** What the job holding the OIDC token may run: the checksum check and the publish, nothing installed. */
 const PUBLISH_COMMANDS = [
-	/^npm install --global npm@\d+\.\d+\.\d+ --ignore-scripts$/,
 	/^echo "\$SHA256 {2}\$TARBALL" \| sha256sum --check --strict$/,
 	/^npm publish "\.\/\$TARBALL" --provenance --access public --ignore-scripts$/,
 ];
@@ -235,8 +235,18 @@ describe('the publishing identity', () => {
 	it.each([
 		[
 			'an install in the publish job',
-			(yml: string) => yml.replace(/(\n {6}- name: Trusted publishing)/, '\n      - run: npm ci$1'),
+			(yml: string) =>
+				yml.replace(/(\n {6}- name: Publish the verified)/, '\n      - run: npm ci$1'),
 			/job publish runs npm ci/,
+		],
+		[
+			'an npm upgrade in the publish job',
+			(yml: string) =>
+				yml.replace(
+					/(\n {6}- name: Publish the verified)/,
+					'\n      - run: npm install --global npm@11.21.2 --ignore-scripts$1',
+				),
+			/job publish runs npm install --global npm@11\.21\.2/,
 		],
 		[
 			'a build in the publish job',
