@@ -20,6 +20,8 @@ export class SandboxClient {
 			seed: { failures: 4500 },
 			quiet: true,
 			contract: true,
+			// n8n on a loaded machine can take longer than the sandbox's default 10 s to answer a delivery.
+			deliveryTimeoutMs: 120_000,
 		});
 	}
 
