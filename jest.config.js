@@ -34,7 +34,7 @@ const quiet = {
 };
 
 module.exports = {
-	// Two cores: jest's own process plus two workers would keep three busy.
+	// One worker for each of two cores; jest's own process only hands out the files (see BENCHMARKS.md).
 	maxWorkers: 2,
 	projects: [
 		suite('nodes', 60_000, quiet),
