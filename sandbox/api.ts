@@ -637,7 +637,7 @@ const transfer: Handler = (context) => {
 	return ok({ data: { ...view(batch), id: batchId } }, 201);
 };
 
-// ---------- the route table: the spec's 22 endpoints ----------
+// ---------- the route table: one route per operation of the spec ----------
 
 const failureRelations = (store: Store) => ({
 	assignees: (r: Resource) =>

@@ -1,40 +1,13 @@
 import { z, type ZodTypeAny } from 'zod';
 
 import { resources } from '../../nodes/MaintenanceManagement/actions/resources';
-import { Contract } from '../../sandbox/contract';
+import { contract, describedBy, resolve, unwrap, type Json } from '../helpers/document';
 
 /**
  * The tests with the sandbox check the requests the node sends; this one checks what it could send. Every
  * field that an operation's body schema (zod) accepts, however deep, must be a field of the document's
  * request body for that operation: a field the spec lacks is never sent.
  */
-
-type Json = Record<string, any>;
-const contract = Contract.load();
-
-/** Zod's wrappers (optional, nullable, default, effects, pipelines, lazy) taken off, down to the type. */
-function unwrap(schema: ZodTypeAny): ZodTypeAny {
-	const def = schema._def as Json;
-	const inner = def.innerType ?? def.schema ?? def.in ?? (def.getter ? def.getter() : undefined);
-	return inner ? unwrap(inner) : schema;
-}
-
-/** The document's schema with its `$ref` followed and its `allOf` parts merged. */
-function resolve(schema: Json): Json {
-	if (schema.$ref) {
-		const path = String(schema.$ref).replace(/^#\//, '').split('/');
-		return resolve(path.reduce<Json>((node, key) => node[key], contract.document));
-	}
-	const parts = ((schema.allOf as Json[]) ?? []).map(resolve);
-	return parts.reduce<Json>(
-		(merged, part) => ({
-			...part,
-			...merged,
-			properties: { ...part.properties, ...merged.properties },
-		}),
-		schema,
-	);
-}
 
 /** The paths of fields the zod schema accepts and the document's schema does not have. */
 function extraFields(zod: ZodTypeAny, doc: Json, path = ''): string[] {
@@ -58,18 +31,6 @@ const bodySchemaOf = (name: string): Json => {
 	const operation = (contract.document.paths as Json)[template][method.toLowerCase()] as Json;
 	return resolve(operation.requestBody.content['application/json'].schema);
 };
-
-/**
- * What a body schema of the node describes in the document: the body, or, when the body is one array
- * the schema does not name (PATCH /locations: `locations`), one element of it, as each input item is.
- */
-function describedBy(zod: ZodTypeAny, body: Json): Json {
-	const fields = Object.entries((body.properties ?? {}) as Json);
-	const shape = (unwrap(zod) as unknown as { shape?: Record<string, ZodTypeAny> }).shape ?? {};
-	if (fields.length !== 1 || fields[0][0] in shape) return body;
-	const only = resolve(fields[0][1]);
-	return only.type === 'array' ? resolve(only.items) : body;
-}
 
 const OPERATIONS = Object.entries(resources).flatMap(([resource, { operations }]) =>
 	Object.entries(operations).map(([operation, { endpoint }]) => ({

@@ -1,49 +1,24 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import type { ZodIssue } from 'zod';
+import type { ZodIssue, ZodTypeAny } from 'zod';
 
-import { resources } from '../../nodes/MaintenanceManagement/actions/resources';
 import type { OperationModule } from '../../nodes/MaintenanceManagement/actions/types';
-import { Contract } from '../../sandbox/contract';
+import {
+	contract,
+	deref,
+	describedBy,
+	nodeOperations,
+	resolve,
+	shapeOf,
+	unwrap,
+	type Json,
+	type NodeOperation,
+} from '../helpers/document';
 
 /**
- * The node against spec/openapi.yaml, the one place of the API's facts: every enum the node offers as
- * options and every if/then rule of a request body, read from the document, not restated here.
+ * The node against spec/openapi.yaml, the one place of the API's facts, in both directions and for
+ * every operation: the values it offers, what it requires, what it can send, and every if/then rule of
+ * a request body. Each problem names the operation and the field; nothing of the document is restated.
  */
-type Json = Record<string, any>;
-
-const contract = Contract.load();
-const document = contract.document as Json;
-
-/** Follows a `$ref` of the document. */
-const deref = (schema: Json | undefined): Json =>
-	typeof schema?.$ref === 'string'
-		? deref(
-				schema.$ref
-					.slice(2)
-					.split('/')
-					.reduce((value: Json, key: string) => value[key], document),
-			)
-		: (schema ?? {});
-
-const operations = Object.values(resources).flatMap((resource) =>
-	Object.entries(resource.operations).map(([name, module]) => {
-		const { method, path } = module.endpoint;
-		const found = contract.operation(method, path.replace(/\{[^}]+\}/g, '1'));
-		if (!found) throw new Error(`${method} ${path} is not an operation of the document`);
-		const item = document.paths[found.template] as Json;
-		const operation = item[method.toLowerCase()] as Json;
-		return {
-			label: `${resource.value} ${name}`,
-			module,
-			method,
-			path: path.replace(/\{[^}]+\}/g, '1'),
-			body: deref(deref(operation.requestBody).content?.['application/json']?.schema),
-			query: [...(item.parameters ?? []), ...(operation.parameters ?? [])]
-				.map(deref)
-				.filter((p) => p.in === 'query'),
-		};
-	}),
-);
 
 /** Every named field of a schema at any depth, with its schema (an `if` only tests, it names no field). */
 function fieldsOf(
@@ -61,53 +36,241 @@ function fieldsOf(
 	return out;
 }
 
-const enumOf = (schema: Json): unknown[] | undefined => schema.enum ?? deref(schema.items).enum;
-
-/** Every options-type property of an operation, in collections and fixed collections too. */
-function optionProperties(properties: readonly unknown[]): INodeProperties[] {
+/** Every property of an operation, in collections and fixed collections too. */
+function allProperties(properties: readonly unknown[]): INodeProperties[] {
 	return properties.flatMap((entry) => {
 		const p = entry as INodeProperties & { values?: INodeProperties[] };
-		const own =
-			(p.type === 'options' || p.type === 'multiOptions') &&
-			(p.options ?? []).every((o) => 'value' in o)
-				? [p]
-				: [];
 		const children = [
 			...(p.values ?? []),
 			...((p.options ?? []).filter((o) => !('value' in o)) as unknown[]),
 		];
-		return [...own, ...optionProperties(children)];
+		return [p, ...allProperties(children)];
 	});
 }
 
-const enumRows = operations.flatMap(({ label, module, body, query }) => {
+/** The names of the options of the node's collection parameters named. */
+const optionNames = (op: NodeOperation, collections: string[] = []) =>
+	op.module.description
+		.filter((p) => collections.includes(p.name))
+		.flatMap((p) => (p.options ?? []).map((o) => String(o.name)));
+
+/**
+ * The values a pattern enumerates: one of a few words (`^(a|b)$`), a comma list of them
+ * (`^(a|b)(,(a|b))*$`, as `expanded` is), either with an optional trailing `-` (as `sort` is).
+ */
+function enumerated(pattern: string): string[] | undefined {
+	const match = /^\^\(([\w|]+)\)(?:\(,\(\1\)\)\*)?(-\?)?\$$/.exec(pattern);
+	if (!match) return undefined;
+	const words = match[1].split('|');
+	return match[2] ? words.flatMap((word) => [word, `${word}-`]) : words;
+}
+
+/** What the document allows for a field: its enum (or its items'), or its pattern and what that enumerates. */
+function allowedBy(schema: Json): { values?: unknown[]; pattern?: string } | undefined {
+	const s = deref(schema);
+	const items = deref(s.items);
+	const values = s.enum ?? items.enum;
+	if (values) return { values };
+	const pattern = (s.pattern ?? items.pattern) as string | undefined;
+	return pattern ? { pattern, values: enumerated(pattern) } : undefined;
+}
+
+/** Every value the node offers for a field, against every value the document allows for it. */
+function valueProblems(op: NodeOperation): string[] {
 	const fields = [
-		...fieldsOf(body),
-		...query.map((p): [string, Json] => [String(p.name), deref(p.schema)]),
+		...fieldsOf(op.body),
+		...op.parameters.map((p): [string, Json] => [String(p.name), deref(p.schema)]),
 	];
-	return optionProperties(module.description).flatMap((property) => {
-		const enums = fields
-			.filter(([name, schema]) => name === property.name && enumOf(schema))
-			.map(([, schema]) => enumOf(schema)!);
-		return enums.length ? [{ label: `${label} ${property.name}`, property, enums }] : [];
-	});
-});
-
-describe('the node and spec/openapi.yaml', () => {
-	it('finds options whose names are fields of the document', () => {
-		expect(enumRows.length).toBeGreaterThan(0);
-	});
-
-	it.each(enumRows)('$label offers exactly the document’s values', ({ property, enums }) => {
+	return allProperties(op.module.description).flatMap((property) => {
+		if (property.type !== 'options' && property.type !== 'multiOptions') return [];
+		if (!(property.options ?? []).every((o) => 'value' in o)) return [];
 		// The node's "null" option sends null, a value the document lists where a field may be cleared.
 		const offered = (property.options as INodePropertyOptions[]).map((o) =>
 			o.value === 'null' ? null : o.value,
 		);
-		const sorted = (values: unknown[]) => values.map(String).sort();
-		for (const values of enums)
-			expect(sorted(offered)).toEqual(
-				sorted(values.filter((v) => v !== null || offered.includes(null))),
+		const field = `${op.label}: ${property.name}`;
+		return fields
+			.filter(([name]) => name === property.name)
+			.flatMap(([, schema]) => {
+				const allowed = allowedBy(schema);
+				if (!allowed) return [];
+				const { values, pattern } = allowed;
+				const refused = offered.filter((value) =>
+					values ? !values.includes(value) : !new RegExp(pattern!).test(String(value)),
+				);
+				const missing = (values ?? []).filter(
+					(value) =>
+						!offered.includes(value as never) && (value !== null || offered.includes(null)),
+				);
+				const rule = values ? `it allows ${values.map(String).join(', ')}` : `pattern ${pattern}`;
+				return [
+					...refused.map(
+						(v) => `${field} offers ${JSON.stringify(v)}, which the document refuses (${rule})`,
+					),
+					...missing.map(
+						(v) => `${field} does not offer ${JSON.stringify(v)}, which the document allows`,
+					),
+				];
+			});
+	});
+}
+
+/** A body's `required` lists, at any depth, against the fields the node's zod schema requires. */
+function requiredInSchema(label: string, zod: ZodTypeAny, doc: Json, at = ''): string[] {
+	const s = resolve(doc);
+	const shape = shapeOf(zod);
+	const required = (s.required ?? []) as string[];
+	const problems = required
+		.filter((name) => !('const' in deref(s.properties?.[name]))) // the node adds a constant itself
+		.flatMap((name) =>
+			!(name in shape)
+				? [
+						`${label}: ${at}${name} is required by the document, and the node's schema has no such field`,
+					]
+				: shape[name].isOptional()
+					? [
+							`${label}: ${at}${name} is required by the document, and the node's schema lets it be left out`,
+						]
+					: [],
+		);
+	for (const [name, child] of Object.entries(shape)) {
+		const declared = s.properties?.[name] as Json | undefined;
+		if (!declared) continue;
+		if (!child.isOptional() && !required.includes(name))
+			problems.push(`${label}: the node's schema requires ${at}${name}, the document does not`);
+		const inner = unwrap(child)._def as Json;
+		const field = resolve(declared);
+		if (inner.typeName === 'ZodArray' && field.items)
+			problems.push(...requiredInSchema(label, inner.type, field.items, `${at}${name}[].`));
+		if (inner.typeName === 'ZodObject' && field.properties)
+			problems.push(...requiredInSchema(label, child, field, `${at}${name}.`));
+	}
+	return problems;
+}
+
+/** The required lists against the node's schema, and against the parameters the node marks required. */
+function requiredProblems(op: NodeOperation): string[] {
+	const body = op.endpoint.body;
+	if (!body) return [];
+	const zod = body.schema();
+	const doc = resolve(describedBy(zod, op.body));
+	const required = (doc.required ?? []) as string[];
+	const marked = (name: string) => op.module.description.find((p) => p.name === name)?.required;
+	return [
+		...requiredInSchema(op.label, zod, doc),
+		...(body.fields ?? []).flatMap((name) =>
+			required.includes(name) && !marked(name)
+				? [
+						`${op.label}: ${name} is required by the document, and the node's parameter is not marked required`,
+					]
+				: !required.includes(name) && marked(name) && doc.properties?.[name]
+					? [
+							`${op.label}: the node's parameter ${name} is marked required, the document does not require it`,
+						]
+					: [],
+		),
+		...optionNames(op, body.collections)
+			.filter((name) => required.includes(name))
+			.map(
+				(name) =>
+					`${op.label}: ${name} is required by the document, and the node offers it only as an optional field`,
+			),
+	];
+}
+
+/** Every parameter and body field the document defines for an operation, against what the node can send. */
+function sendingProblems(op: NodeOperation): string[] {
+	const { endpoint, label } = op;
+	const top = new Set(op.module.description.map((p) => p.name));
+	const problems = [...op.template.matchAll(/\{([^}]+)\}/g)]
+		.map(([, slot]) => [slot, endpoint.pathParams?.[slot] ?? slot])
+		.filter(([, parameter]) => !top.has(parameter))
+		.map(
+			([slot, parameter]) => `${label}: path parameter ${slot} has no node parameter ${parameter}`,
+		);
+	const queryOptions = optionNames(op, endpoint.queryCollections);
+	for (const { name, in: where } of op.parameters) {
+		if (where !== 'query' || (endpoint.list && ['page', 'limit'].includes(name))) continue;
+		if (!(endpoint.query ?? []).includes(name) && !queryOptions.includes(name))
+			problems.push(
+				`${label}: the document's query parameter ${name} has no node parameter to send it`,
 			);
+	}
+	if (!endpoint.body) {
+		if (Object.keys(op.body).length)
+			problems.push(`${label}: the document takes a request body, the node sends none`);
+		return problems;
+	}
+	const zod = endpoint.body.schema();
+	const doc = resolve(describedBy(zod, op.body));
+	const shape = shapeOf(zod);
+	const settable = [...(endpoint.body.fields ?? []), ...optionNames(op, endpoint.body.collections)];
+	for (const [name, schema] of Object.entries((doc.properties ?? {}) as Json)) {
+		if ('const' in deref(schema)) continue; // the node adds a constant itself
+		if (!(name in shape))
+			problems.push(
+				`${label}: the document's body field ${name} is not in the node's schema, so it is never sent`,
+			);
+		else if (!settable.includes(name))
+			problems.push(`${label}: the document's body field ${name} has no node parameter to set it`);
+	}
+	return problems;
+}
+
+/**
+ * Where the node knowingly differs from the document, and why. Any other difference fails, and so does
+ * one listed here that is gone (then remove it from the list).
+ */
+const KNOWN: Record<string, string> = {
+	"failure getAllOpen: the document's query parameter local_id has no node parameter to send it":
+		'The node filters by location with s_local_id, the form the specification names for this endpoint.',
+	"location get: the document's query parameter with_assets_count has no node parameter to send it":
+		'Not offered yet: Get of a location cannot ask for assets_count (Get Many can).',
+	"work create: the node's schema requires interventions[].elements[].id, the document does not":
+		'An element without its ID names no asset.',
+	"work create: the node's schema requires work_notifications[].trigger, the document does not":
+		'A notification without its trigger (CLOSE or CONFIRM) would never be sent.',
+	"quoteLine create: the node's schema requires type, the document does not":
+		"The document's if/then rules on type decide which fields a line needs, so the node asks for it.",
+	"quoteLine create: the node's parameter type is marked required, the document does not require it":
+		'As above.',
+};
+
+const CHECKS = { values: valueProblems, required: requiredProblems, sending: sendingProblems };
+const unknown = (problems: string[]) => problems.filter((problem) => !(problem in KNOWN));
+
+describe.each(nodeOperations)('$label against spec/openapi.yaml', (op) => {
+	it('offers for each parameter only values the document allows, and every one of them', () => {
+		expect(unknown(CHECKS.values(op))).toEqual([]);
+	});
+
+	it("requires what the document's required lists require, no more and no less", () => {
+		expect(unknown(CHECKS.required(op))).toEqual([]);
+	});
+
+	it('can send every parameter and body field the document defines for it', () => {
+		expect(unknown(CHECKS.sending(op))).toEqual([]);
+	});
+});
+
+describe('the checks of the node against the document', () => {
+	it('still find each difference known to be deliberate', () => {
+		const found = nodeOperations.flatMap((op) =>
+			Object.values(CHECKS).flatMap((check) => check(op)),
+		);
+		expect(Object.keys(KNOWN).filter((problem) => !found.includes(problem))).toEqual([]);
+	});
+
+	it('read the values a pattern enumerates, and only from a pattern that enumerates them', () => {
+		expect(enumerated('^(a|b_c)(,(a|b_c))*$')).toEqual(['a', 'b_c']);
+		expect(enumerated('^(start_date|priority)-?$')).toEqual([
+			'start_date',
+			'start_date-',
+			'priority',
+			'priority-',
+		]);
+		expect(enumerated('^(a|b)(,(a|c))*$')).toBeUndefined();
+		expect(enumerated('\\S')).toBeUndefined();
 	});
 });
 
@@ -181,16 +344,18 @@ const fieldPath = (issue: ZodIssue) =>
 		'',
 	);
 
-const ruleRows = operations.flatMap(({ label, module, method, path, body }) =>
-	rulesOf(body).map(({ rule, at, holder }) => ({
+const ruleRows = nodeOperations.flatMap(({ label, module, endpoint, bodyAsWritten: body }) => {
+	const { method } = endpoint;
+	const path = endpoint.path.replace(/\{[^}]+\}/g, '1');
+	return rulesOf(body).map(({ rule, at, holder }) => ({
 		label: `${label} ${at.join('.') || 'body'}: ${JSON.stringify(deref(rule.if).properties)}`,
 		module,
 		method,
 		path,
 		body,
 		sent: placed(least(body), at, meeting(deref(rule.if), holder, least(holder) as Json)) as Json,
-	})),
-);
+	}));
+});
 
 describe('the if/then rules of spec/openapi.yaml', () => {
 	it('are found in the document', () => {

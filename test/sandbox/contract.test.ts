@@ -6,6 +6,9 @@ import { parsePageCaps, startSandbox, type RunningSandbox } from '../../sandbox'
 import { ROUTES } from '../../sandbox/api';
 import { Contract, enumValues, SPEC_PATH } from '../../sandbox/contract';
 import { MAX_BODY_BYTES } from '../../sandbox/http';
+import { resources } from '../../nodes/MaintenanceManagement/actions/resources';
+import type { OperationModule } from '../../nodes/MaintenanceManagement/actions/types';
+import { operationCases } from '../cases/operations';
 
 const contract = Contract.load();
 let sandbox: RunningSandbox;
@@ -52,8 +55,14 @@ describe('the document', () => {
 
 	it("has the spec's operations, the same as the sandbox's routes", () => {
 		const routes = ROUTES.map((r) => `${r.method} ${r.pattern}`);
-		expect(routes.length).toBeGreaterThan(0);
-		expect([...contract.operationNames].sort()).toEqual([...routes].sort());
+		const documented = contract.operationNames;
+		expect({
+			'operations without a route in sandbox/api.ts': documented.filter((n) => !routes.includes(n)),
+			'routes of no operation of the document': routes.filter((n) => !documented.includes(n)),
+		}).toEqual({
+			'operations without a route in sandbox/api.ts': [],
+			'routes of no operation of the document': [],
+		});
 	});
 
 	it('gives the demo data its enums, null left out, and names a path that holds none', () => {
@@ -70,128 +79,57 @@ describe('the document', () => {
 	});
 });
 
-/** One valid request per operation, asking for the expanded relations where the spec names some. */
-const CALLS: Array<[method: string, path: string, body?: unknown]> = [
-	['GET', '/locations?limit=12&with_assets_count=true'],
-	['GET', '/locations/1?with_assets_count=true'],
-	['GET', '/locations/2'],
-	['GET', '/locations/3'],
-	[
-		'PATCH',
-		'/locations',
-		{
-			locations: [
-				{ id: 3, name: 'Room 3b', orientation: 'North', area: 12.5, latitude: null },
-				{ id: 2, code: 'F2b', observation: 'Second floor' },
-			],
-		},
-	],
-	['GET', '/failures?limit=2000&expanded=assignees,eventsPlanned,location'],
-	['GET', '/failures/open?status=PAUSED&s_local_id=10'],
-	[
-		'POST',
-		'/works',
-		{
-			_type: 'works',
-			type: 'CYCLIC',
-			name: 'Monthly lift inspection',
-			work_type_id: 1,
-			local_id: [3, 4],
-			client_id: 1,
-			interventions: [{ id: 1, elements: [{ id: '7' }] }],
-			recurrence: { DTSTART: '2026-12-01T08:00:00Z', FREQ: 'MONTHLY', INTERVAL: 1 },
-			any_responsible: false,
-			operator_id: [2],
-		},
-	],
-	[
-		'POST',
-		'/works',
-		{
-			_type: 'works',
-			type: 'SPECIAL',
-			name: 'Boiler repair',
-			work_type_id: 1,
-			local_id: [3],
-			client_id: 1,
-			procedures: [{ task: 'Replace the valve', quantity: 1, unit: 'h' }],
-		},
-	],
-	['GET', '/works/scheduled?limit=2000&expanded=work,client,participants'],
-	['GET', '/sales/buy-orders?limit=2000'],
-	[
-		'PATCH',
-		'/sales/buy-orders/1',
-		{ description: 'Urgent', related_to_type: 'FAILURE', related_to_id: 2 },
-	],
-	[
-		'POST',
-		'/sales/sell-orders/1/lines?expanded=cost_center,material,other_cost',
-		{ type: 'MATERIAL', quantity: '2', unit_price: 10.5, material_id: 1, discount: 5, vat: 23 },
-	],
-	[
-		'POST',
-		'/sales/sell-orders/1/lines?expanded=other_cost',
-		{ type: 'OTHER_COST', quantity: '12', unit_price: 0.4, other_cost_id: 1 },
-	],
-	[
-		'POST',
-		'/sales/quotes/1/lines',
-		{ type: 'SERVICE', description: 'Labour', quantity: 2, unit_price: 30, vat: 23 },
-	],
-	[
-		'POST',
-		'/materials',
-		{ _type: 'MATERIAL', name: 'Bolt', code: 'LM-NEW', units: 'unit', parent_id: 1, mean_price: 2 },
-	],
-	['POST', '/materials', { _type: 'FOLDER', name: 'Fixings', code: 'LM-FOLDER' }],
-	['POST', '/stocks/materials', { material_type_id: 1, name: 'Valve', code: 'V-1', units: 'unit' }],
-	[
-		'PATCH',
-		'/stocks/materials/1?expanded=material_type',
-		{ material_type_id: 2, name: 'Material 1', code: 'MAT-1', units: 'unit', description: null },
-	],
-	['POST', '/stocks/material-types', { name: 'Pipes', parent_id: '1' }],
-	[
-		'POST',
-		'/stocks/warehouses/1/stock-transactions',
-		{ action: 'WAREHOUSE_ADD', transactions: [{ material_id: 1, quantity: 5, cost_price: 3 }] },
-	],
-	[
-		'POST',
-		'/stocks/stock-transactions/transfer',
-		{ warehouse_from_id: 1, warehouse_to_id: 2, material_id: 1, quantity: 5 },
-	],
-	['GET', '/stock-movements'],
-	[
-		'POST',
-		'/contacts',
-		{ name: 'Ana', email: 'ana@example.com', direct_permissions: { failure_type: 'all' } },
-	],
-	['POST', '/contacts', { email: 'contact1@example.com' }],
-	['POST', '/clients/1/contacts', { contact_ids: [1, 2] }],
-	['GET', '/suppliers?expanded=contacts,files,handshake'],
-	[
-		'PATCH',
-		'/suppliers/1',
-		{ name: 'Supplier One', post_code: '1000-001', latitude: 38.7, contacts: [1] },
-	],
-	['PATCH', '/suppliers/2', { add_to_market: true }],
-];
+/**
+ * The requests of the operation cases (test/cases/operations.ts), each sent to a reset sandbox as it is
+ * and, where the node offers `expanded`, once more asking for every relation it offers.
+ */
+const unused = () => Promise.reject(new Error('the contract test runs no case checks'));
+const cases = operationCases(unused, unused);
+const CALLS = cases.flatMap(({ resource, operation, request }) => {
+	const { method, path, body } = request;
+	const query = new URLSearchParams(request.query);
+	const label = `${resource} ${operation}: ${method} ${path}`;
+	const expanded = (resources[resource].operations as Record<string, OperationModule>)[
+		operation
+	].description.find((p) => p.name === 'expanded');
+	const withQuery = () => (String(query) ? `${path}?${query}` : path);
+	const calls = [{ label, method, path: withQuery(), body }];
+	if (expanded) {
+		query.set(
+			'expanded',
+			(expanded.options ?? []).map((o) => String((o as { value: string }).value)).join(','),
+		);
+		calls.push({
+			label: `${label} expanded=${query.get('expanded')}`,
+			method,
+			path: withQuery(),
+			body,
+		});
+	}
+	return calls;
+});
 
 describe('every operation against the document', () => {
-	it("answers each of the spec's operations with a 2xx that keeps spec/openapi.yaml, to requests that keep it", async () => {
-		const answered = new Set<string>();
-		for (const [method, path, body] of CALLS) {
-			const { status } = await api(method, path, body);
-			expect([method, path, status]).toEqual([method, path, expect.any(Number)]);
-			expect(status).toBeGreaterThanOrEqual(200);
-			expect(status).toBeLessThan(300);
-			answered.add(contract.operation(method, path.split('?')[0])!.id);
-		}
-		expect(answered.size).toBe(contract.operationNames.length);
-		expect(sandbox.violations()).toEqual([]);
+	it('has an operation case for each operation of the document', () => {
+		const covered = new Set(
+			cases.map(({ request }) => {
+				const found = contract.operation(request.method, request.path);
+				return found && `${found.method} ${found.template}`;
+			}),
+		);
+		expect(contract.operationNames.filter((name) => !covered.has(name))).toEqual([]);
 	});
+
+	it.each(CALLS)(
+		'$label: answers 2xx keeping spec/openapi.yaml',
+		async ({ method, path, body }) => {
+			const { status } = await api(method, path, body);
+			expect({ status: Math.floor(status / 100) * 100, violations: sandbox.violations() }).toEqual({
+				status: 200,
+				violations: [],
+			});
+		},
+	);
 
 	it('keeps the document in its error answers: 400, 401, 403, 404, 405, 429', async () => {
 		expect((await api('POST', '/works', { _type: 'works' })).status).toBe(400);

@@ -16,13 +16,15 @@ describe('the benchmark report (a dry run of its template)', () => {
 	it('fills every placeholder of the template with the figures and keeps its prose', () => {
 		const text = renderBenchmarks(report);
 		expect(text).not.toMatch(/\{\{|\}\}/);
-		expect(text).toMatch(/^# Benchmarks\n\nWritten by `npm run bench` on 2026-11-23: 2 × Test CPU/);
-		expect(text).toContain('Node v20.0.0 (the in-process figures) and n8n 2.41.1 on Node 24');
-		expect(text).toContain('the median of 5 runs');
+		for (const value of [report.date, report.machine, report.node, report.n8n, report.rounds])
+			expect(text).toContain(value);
 		expect(text).toContain('| Package load | 16.7 ms | 479.7 ms | 0.03 | a few ms | **missed** |');
 		expect(text).toContain('- Rate limit scaled from 60 a minute to 20 every 2 s.');
-		expect(text).toContain('## What limits the figures');
-		expect(text).toContain('- **Trigger throughput.** n8n 2.41 acquires');
+		const prose = readFileSync(TEMPLATE, 'utf8')
+			.split('\n')
+			.filter((line) => line.trim() && !line.includes('{{'));
+		expect(prose.length).toBeGreaterThan(0);
+		expect(prose.filter((line) => !text.includes(line))).toEqual([]);
 	});
 
 	it('refuses a placeholder without a value, and a value without a placeholder', () => {

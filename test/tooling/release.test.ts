@@ -72,11 +72,15 @@ Intro.
 		expect(() => unreleasedNotes('# Changelog\n')).toThrow('no "## [Unreleased]" section');
 	});
 
-	it('leaves CHANGELOG.md with the first release, 0.1.0, ready under Unreleased', () => {
-		const changelog = readFileSync(join(__dirname, '..', '..', 'CHANGELOG.md'), 'utf8');
-		expect(unreleasedNotes(changelog)).toContain('The first release, 0.1.0.');
-		expect(releaseChangelog(changelog, '0.1.0', '2026-11-23', URL)).toContain(
-			'## [0.1.0] - 2026-11-23\n\nThe first release, 0.1.0.\n\n### Added\n\n- **Maintenance Management** action node',
+	it("releases the repository's CHANGELOG.md: its Unreleased notes, whatever they say, under the version", () => {
+		const changelog = readFileSync(join(__dirname, '..', '..', 'CHANGELOG.md'), 'utf8').replace(
+			'## [Unreleased]\n',
+			'## [Unreleased]\n\n- One more note.\n',
 		);
+		const notes = unreleasedNotes(changelog);
+		expect(notes).toContain('- One more note.');
+		const released = releaseChangelog(changelog, '9.9.9', '2026-11-23', URL);
+		expect(released).toContain(`## [Unreleased]\n\n## [9.9.9] - 2026-11-23\n\n${notes}\n`);
+		expect(unreleasedNotes(released)).toBe('');
 	});
 });

@@ -1,6 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-
 import { MaintenanceManagementWebhookApi } from '../../../credentials/MaintenanceManagementWebhookApi.credentials';
 import { MaintenanceManagementTrigger } from '../../../nodes/MaintenanceManagementTrigger/MaintenanceManagementTrigger.node';
 import { EVENTS } from '../../../nodes/MaintenanceManagementTrigger/events';
@@ -118,15 +115,6 @@ describe('trigger description', () => {
 		);
 		expect(panel.activationHint.inactive).toContain('sandbox console');
 		expect(panel.activationHint.active).toMatch(/Executions/);
-	});
-
-	it("keeps the details in the README's Webhook setup", () => {
-		const readme = readFileSync(join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
-		const setup = readme.slice(readme.indexOf('## Webhook setup'));
-		expect(setup).toMatch(/once for all events or once per event/);
-		expect(setup).toMatch(/POST or PATCH/);
-		expect(setup).toContain('event=FAILURE_CREATED');
-		expect(setup).toMatch(/Duplicate deliveries are passed on/);
 	});
 
 	it('never sends someone in the editor to the README, which the editor cannot show', () => {
