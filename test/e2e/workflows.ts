@@ -225,6 +225,8 @@ export function bulkWorkflow(
 ) {
 	return {
 		id,
+		// n8n 2.0.0's import:workflow stores no workflow without a versionId: one made from the id.
+		versionId: `00000000-0000-4000-8000-${Buffer.from(id).toString('hex').slice(-12).padStart(12, '0')}`,
 		name: `Bulk: ${count} materials`,
 		nodes: [
 			START,
