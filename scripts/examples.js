@@ -25,6 +25,22 @@ function exampleWorkflows(webhookId = WEBHOOK_ID) {
 		parameters,
 		credentials: api,
 	});
+	/** The trigger for some work order events, protected by the dev webhook secret in the query. */
+	const trigger = (id, name, webhookId, events) => ({
+		id,
+		name,
+		type: 'n8n-nodes-maintenance-management.maintenanceManagementTrigger',
+		typeVersion: 2,
+		position: [0, 0],
+		webhookId,
+		parameters: { events, authentication: 'query', parameterName: 'token' },
+		credentials: {
+			maintenanceManagementWebhookApi: {
+				id: 'devHookCredential',
+				name: 'Webhook secret (local sandbox)',
+			},
+		},
+	});
 	const manual = {
 		id: 'start',
 		name: 'Start',
@@ -82,25 +98,11 @@ function exampleWorkflows(webhookId = WEBHOOK_ID) {
 			id: 'devWebhookEvents',
 			name: 'Example: react to work order events',
 			nodes: [
-				{
-					id: 'events',
-					name: 'Work Order Events',
-					type: 'n8n-nodes-maintenance-management.maintenanceManagementTrigger',
-					typeVersion: 2,
-					position: [0, 0],
-					webhookId,
-					parameters: {
-						events: ['FAILURE_CREATED', 'FAILURE_APPROVED', 'FAILURE_STATE_CHANGED'],
-						authentication: 'query',
-						parameterName: 'token',
-					},
-					credentials: {
-						maintenanceManagementWebhookApi: {
-							id: 'devHookCredential',
-							name: 'Webhook secret (local sandbox)',
-						},
-					},
-				},
+				trigger('events', 'Work Order Events', webhookId, [
+					'FAILURE_CREATED',
+					'FAILURE_APPROVED',
+					'FAILURE_STATE_CHANGED',
+				]),
 				node(
 					'Open Work Orders Of Location',
 					{
@@ -121,25 +123,11 @@ function exampleWorkflows(webhookId = WEBHOOK_ID) {
 			id: 'devApprovalFlow',
 			name: 'Example: route work orders by approval',
 			nodes: [
-				{
-					id: 'approval-events',
-					name: 'Approval Events',
-					type: 'n8n-nodes-maintenance-management.maintenanceManagementTrigger',
-					typeVersion: 2,
-					position: [0, 0],
-					webhookId: APPROVAL_WEBHOOK_ID,
-					parameters: {
-						events: ['FAILURE_CREATED', 'FAILURE_APPROVED', 'FAILURE_NOT_APPROVED'],
-						authentication: 'query',
-						parameterName: 'token',
-					},
-					credentials: {
-						maintenanceManagementWebhookApi: {
-							id: 'devHookCredential',
-							name: 'Webhook secret (local sandbox)',
-						},
-					},
-				},
+				trigger('approval-events', 'Approval Events', APPROVAL_WEBHOOK_ID, [
+					'FAILURE_CREATED',
+					'FAILURE_APPROVED',
+					'FAILURE_NOT_APPROVED',
+				]),
 				{
 					id: 'approved',
 					name: 'Approved?',
