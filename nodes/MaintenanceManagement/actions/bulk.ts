@@ -135,14 +135,13 @@ export class ItemRun {
 		// With nothing done yet, the error alone says it all.
 		if (this.itemCount < 2 || this.done.length === 0) return error;
 		const verb = this.writes ? 'written' : 'read';
-		const doneItems = this.done;
 		const failedIndex = failed[0];
 		const firstUnsent = Math.max(...failed) + 1;
-		const ids = doneItems.flatMap((index) =>
+		const ids = this.done.flatMap((index) =>
 			this.outputs[index].map(({ json }) => json.id).filter((id) => id !== undefined),
 		) as Array<string | number>;
 		const summary = [
-			`${doneItems.length === 1 ? 'Item' : 'Items'} ${ranges(doneItems.map((index) => index + 1))} of ${this.itemCount} ${doneItems.length === 1 ? 'was' : 'were'} ${verb} before it.`,
+			`${this.done.length === 1 ? 'Item' : 'Items'} ${ranges(this.done.map((index) => index + 1))} of ${this.itemCount} ${this.done.length === 1 ? 'was' : 'were'} ${verb} before it.`,
 			firstUnsent === this.itemCount - 1
 				? `Item ${this.itemCount} was not sent.`
 				: firstUnsent < this.itemCount
@@ -166,7 +165,7 @@ export class ItemRun {
 			.filter(Boolean)
 			.join(LINE_BREAK.repeat(2));
 		Object.assign(error.context, {
-			itemsDone: doneItems.length,
+			itemsDone: this.done.length,
 			firstItemNotDone: failedIndex + 1,
 			[`ids${this.writes ? 'Written' : 'Read'}`]: ids,
 		});
