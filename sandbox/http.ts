@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import type { Resource } from './data';
 
@@ -32,6 +32,22 @@ export const readBody = (req: IncomingMessage, limit = Infinity): Promise<string
 			if (!ended) reject(new Error('The client went away before the body ended.'));
 		});
 	});
+
+/** Answers with a JSON body (none when `body` is undefined). */
+export const send = (
+	res: ServerResponse,
+	status: number,
+	body: unknown,
+	headers: Record<string, string> = {},
+): void => {
+	const text = body === undefined ? '' : JSON.stringify(body);
+	res.writeHead(status, {
+		'Content-Type': 'application/json',
+		'Content-Length': Buffer.byteLength(text),
+		...headers,
+	});
+	res.end(text);
+};
 
 /** Control and format characters (terminal escapes, bidirectional overrides): never printed as they are. */
 const UNPRINTABLE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
