@@ -1,4 +1,4 @@
-import { NodeApiError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { isConnectionFault, rateLimitWaitMs } from '../../nodes/MaintenanceManagement/transport';
@@ -494,6 +494,13 @@ describe('recognising a dropped connection in what n8n gives', () => {
 		);
 		expect(wrapped.cause).toBeDefined();
 		expect(isConnectionFault(wrapped)).toBe(true);
+	});
+
+	it("is an Error to the package's own checks, as n8n's errors are in n8n", () => {
+		// n8n-workflow comes from another realm in this suite (test/setup/environment.js).
+		const fromN8n = new NodeOperationError(node, 'socket hang up');
+		expect(fromN8n instanceof Error).toBe(true);
+		expect(new Error('made here') instanceof NodeOperationError).toBe(false);
 	});
 
 	it('n8n 1.x and early 2.x: the cause is gone, the network code is the httpCode', () => {
