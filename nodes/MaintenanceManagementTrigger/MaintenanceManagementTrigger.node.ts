@@ -76,11 +76,11 @@ const eventOptions = [
 ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
 /**
- * The canvas subtitle names the chosen events in words ("Work Order Created, Work Order Approved +1
- * more"), from the same labels as the Events list.
+ * The canvas subtitle names the chosen events in words ("Work Order Created or Waiting for Approval,
+ * Work Order Approved +1 more"), as the trigger's output names them.
  */
 const subtitle = `={{ ((names, events) => events.includes("${ALL_EVENTS}") ? "All events" : events.slice(0, 2).map((event) => names[event] || event).join(", ") + (events.length > 2 ? " +" + (events.length - 2) + " more" : ""))(${JSON.stringify(
-	Object.fromEntries(EVENTS.map((event) => [event.value, event.name])),
+	Object.fromEntries(EVENTS.map((event) => [event.value, event.label])),
 )}, $parameter["events"] || []) }}`;
 
 export class MaintenanceManagementTrigger implements INodeType {
@@ -344,7 +344,7 @@ export class MaintenanceManagementTrigger implements INodeType {
 		const known = event === null ? undefined : EVENT_BY_VALUE.get(event);
 		const json: IDataObject = {
 			event,
-			...(known ? { eventName: known.name, recordType: known.recordType } : {}),
+			...(known ? { eventName: known.label, recordType: known.recordType } : {}),
 			method: request.method,
 			receivedAt: new Date().toISOString(),
 			payload,

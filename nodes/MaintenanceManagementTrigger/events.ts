@@ -4,7 +4,10 @@
  */
 export interface EventDefinition {
 	value: string;
+	/** The option's name in the Events list, with words in parentheses that its search finds. */
 	name: string;
+	/** The event in words, as the canvas subtitle and the trigger's output give it: the name without those words. */
+	label: string;
 	description: string;
 	/** The kind of record the event is about, as the editor names it ("Work Order" for a failure). */
 	recordType: string;
@@ -46,7 +49,7 @@ const TABLE: Array<[string, string, string]> = [
 	// Failures (Work Orders)
 	[
 		'FAILURE_APPROVED',
-		'Work Order Approved',
+		'Work Order Approved (Approval Given)',
 		'Approval given: a work order that was waiting for approval is approved',
 	],
 	['FAILURE_CLOSED', 'Work Order Closed', 'A work order is closed'],
@@ -57,13 +60,13 @@ const TABLE: Array<[string, string, string]> = [
 	],
 	[
 		'FAILURE_CREATED',
-		'Work Order Created',
+		'Work Order Created or Waiting for Approval',
 		'A work order is created or reported. A reported work order waiting for approval arrives as this event (status WAITING_APPROVAL)',
 	],
 	['FAILURE_MESSAGE_CREATED', 'Work Order Message Created', 'A message is created on a work order'],
 	[
 		'FAILURE_NOT_APPROVED',
-		'Work Order Declined',
+		'Work Order Not Approved (Approval Declined)',
 		'Approval refused: a work order that was waiting for approval is declined (not approved)',
 	],
 	[
@@ -77,7 +80,7 @@ const TABLE: Array<[string, string, string]> = [
 	['FAILURE_STATE_CHANGED', 'Work Order State Changed', 'A work order moves to any state'],
 	[
 		'FAILURE_UNDO_APPROVED',
-		'Work Order Approval Undone',
+		'Work Order Approval Undone (Unapproved)',
 		'An approved work order is disapproved: it waits for approval again',
 	],
 	['FAILURE_UPDATED', 'Work Order Updated', 'A work order is updated'],
@@ -158,6 +161,7 @@ const TABLE: Array<[string, string, string]> = [
 export const EVENTS: EventDefinition[] = TABLE.map(([value, name, description]) => ({
 	value,
 	name,
+	label: name.replace(/ \(.+\)$/, ''),
 	description,
 	recordType: RECORD_TYPES.find(([prefix]) => value.startsWith(prefix))?.[1] ?? '',
 }));

@@ -103,10 +103,12 @@ describeWalk('the event path, walked in a real browser', () => {
 		await editor.goto(n8n.url('/workflow/new'));
 		await editor.click('[data-test-id="canvas-plus-button"]');
 		await pickPackageNode();
-		await editor.getByText('On work order created', { exact: true }).click();
+		await editor
+			.getByText('On work order created or waiting for approval', { exact: true })
+			.click();
 		await expect(
 			editor.locator('[data-test-id="parameter-input-events"]').innerText(),
-		).resolves.toContain('Work Order Created');
+		).resolves.toContain('Work Order Created or Waiting for Approval');
 
 		// The Test URL as n8n shows it, then listen for a test event.
 		await editor.getByText('Webhook URLs').first().click();

@@ -86,6 +86,23 @@ it('finds the approval flow by the words an operations team types', () => {
 		expect(described[event]).toMatch(/waiting for approval/);
 });
 
+it('finds the approval events in the Events list by the words a user types', () => {
+	// n8n's Events list keeps the options whose name holds the typed text, in any case.
+	const events = new MaintenanceManagementTrigger().description.properties.find(
+		(property) => property.name === 'events',
+	)!.options as Array<{ name: string; value: string }>;
+	const found = (text: string) =>
+		events
+			.filter((event) => event.name.toLowerCase().includes(text))
+			.map((event) => event.value)
+			.sort();
+	const decided = ['FAILURE_APPROVED', 'FAILURE_NOT_APPROVED', 'FAILURE_UNDO_APPROVED'];
+	expect(found('approval')).toEqual([...decided, 'FAILURE_CREATED'].sort());
+	expect(found('approve')).toEqual(decided);
+	expect(found('waiting for approval')).toEqual(['FAILURE_CREATED']);
+	expect(found('declined')).toEqual(['FAILURE_NOT_APPROVED']);
+});
+
 it("gives each node its own description: n8n shows the trigger's for the package's one entry", () => {
 	const action = new MaintenanceManagement().description.description;
 	const trigger = new MaintenanceManagementTrigger().description.description;

@@ -50,7 +50,20 @@ describe('trigger description', () => {
 			expect(option.description).toContain(event.description);
 		}
 		expect(new Set(options.map((o) => o.name)).size).toBe(options.length);
-		expect(options.find((o) => o.value === 'FAILURE_CREATED')?.name).toBe('Work Order Created');
+		expect(options.find((o) => o.value === 'FAILURE_CREATED')?.name).toBe(
+			'Work Order Created or Waiting for Approval',
+		);
+	});
+
+	it("the canvas subtitle names the chosen events without their list's search words", () => {
+		const expression = String(description.subtitle).replace(/^={{/, '').replace(/}}$/, '');
+		const subtitle = (events: string[]) =>
+			(new Function('$parameter', `return ${expression}`) as (p: object) => string)({ events });
+		expect(subtitle(['FAILURE_CREATED', 'FAILURE_APPROVED', 'FAILURE_NOT_APPROVED'])).toBe(
+			'Work Order Created or Waiting for Approval, Work Order Approved +1 more',
+		);
+		expect(subtitle(['FAILURE_NOT_APPROVED'])).toBe('Work Order Not Approved');
+		expect(subtitle(['*'])).toBe('All events');
 	});
 
 	it('defaults to All Events and to the query-parameter secret', () => {

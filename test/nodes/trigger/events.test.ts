@@ -13,7 +13,7 @@ describe.each(EVENTS.map((e) => e.value))('event %s', (event) => {
 		const definition = EVENTS.find((e) => e.value === event)!;
 		expect(startedItem(run)).toMatchObject({
 			event,
-			eventName: definition.name,
+			eventName: definition.label,
 			recordType: definition.recordType,
 			payload: { event, data: { id: '1' } },
 		});
