@@ -114,10 +114,12 @@ export const operationCases = (control: Control, reread: Reread): OperationCase[
 	{
 		resource: 'location',
 		operation: 'get',
-		parameters: { id: rl('3') },
-		request: { method: 'GET', path: '/locations/3' },
-		check: (output) =>
-			expect(output).toEqual([expect.objectContaining({ id: '3', type: 'location', code: 'R3' })]),
+		parameters: { id: rl('3'), options: { with_assets_count: true } },
+		request: { method: 'GET', path: '/locations/3', query: { with_assets_count: 'true' } },
+		check: (output) => {
+			expect(output).toEqual([expect.objectContaining({ id: '3', type: 'location', code: 'R3' })]);
+			expect(typeof output[0].assets_count).toBe('number');
+		},
 	},
 	{
 		resource: 'location',

@@ -224,8 +224,6 @@ function sendingProblems(op: NodeOperation): string[] {
 const KNOWN: Record<string, string> = {
 	"failure getAllOpen: the document's query parameter local_id has no node parameter to send it":
 		'The node filters by location with s_local_id, the form the specification names for this endpoint.',
-	"location get: the document's query parameter with_assets_count has no node parameter to send it":
-		'Not offered yet: Get of a location cannot ask for assets_count (Get Many can).',
 	"work create: the node's schema requires interventions[].elements[].id, the document does not":
 		'An element without its ID names no asset.',
 	"work create: the node's schema requires work_notifications[].trigger, the document does not":

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { recordLocator, outputProperties, sendOperation } from '../shared/definitions';
+import { withAssetsCount } from './getAll.operation';
 
 const properties: INodeProperties[] = [
 	{
@@ -9,6 +10,16 @@ const properties: INodeProperties[] = [
 			'The building, location folder or location to get; the output type field says which one it is',
 	},
 	...outputProperties,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [withAssetsCount],
+	},
 ];
 
-export const get = sendOperation('GET', '/locations/{id}', properties, {});
+export const get = sendOperation('GET', '/locations/{id}', properties, {
+	queryCollections: ['options'],
+});
