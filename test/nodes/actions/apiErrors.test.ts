@@ -8,6 +8,16 @@ beforeAll(async () => await fixture.start());
 afterAll(async () => await fixture.stop());
 const rl = (value: string) => ({ __rl: true, mode: 'id', value });
 
+describe("n8n's check of a record locator, before anything is sent", () => {
+	it("refuses an ID that is not a whole number, with the mode's message", async () => {
+		const before = (await fixture.requests()).length;
+		await expect(
+			fixture.run({ resource: 'location', operation: 'get', id: rl('R3') }),
+		).rejects.toThrow(/node has issues:\n- Enter a whole-number ID/);
+		expect(await fixture.requests()).toHaveLength(before);
+	});
+});
+
 describe('API errors come through with the spec message', () => {
 	it('404 for an unknown location', async () => {
 		const { error } = await fixture.run({
