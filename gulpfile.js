@@ -2,6 +2,7 @@ const { mkdirSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { dirname, join } = require('node:path');
 const { build, context } = require('esbuild');
 const { dest, parallel, series, src, task } = require('gulp');
+const tsx = require('tsx/cjs/api');
 
 const { homepage, n8n } = require('./package.json');
 const { README, readmeOf } = require('./scripts/docs');
@@ -67,7 +68,22 @@ task('build:codex', async () => {
 	}
 });
 
-task('build', series('clean', parallel('build:bundle', 'build:icons', 'build:codex')));
+/**
+ * Writes README.md's Operations table from the operations registry (scripts/operationsTable.ts, loaded
+ * through tsx), formatted as Prettier formats the file.
+ */
+task('build:readme', async () => {
+	const { writeOperationsTable } = tsx.require(
+		'./scripts/operationsTable.ts',
+		join(__dirname, 'gulpfile.js'),
+	);
+	if (await writeOperationsTable()) console.log('README.md: Operations table updated');
+});
+
+task(
+	'build',
+	series('clean', parallel('build:bundle', 'build:icons', 'build:codex', 'build:readme')),
+);
 
 /** Rebuilds the bundles whenever a source file changes (used by `npm run dev`). */
 task('watch', async () => {

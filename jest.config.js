@@ -3,7 +3,7 @@
  * - nodes: both nodes, the credentials and the transport, run in n8n-core in-process, against the sandbox
  *   and scripted servers on loopback;
  * - sandbox: the local API sandbox against spec/openapi.yaml;
- * - tooling: the package's manifest, release, verify, benchmark report and CI workflow checks;
+ * - tooling: the package's manifest, release, verify, benchmark report, CI workflow and README table checks;
  * - e2e: a real n8n (scripts/e2e.js); queue: n8n's queue mode with Redis and PostgreSQL (scripts/queue.js).
  * `npm run test:fast` runs the first three, on the machine's Node.
  *

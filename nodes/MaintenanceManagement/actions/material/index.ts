@@ -13,7 +13,8 @@ export const material = defineResource('material', 'Material', [
 	{
 		name: 'Update',
 		value: 'update',
-		description: 'Update a stock material',
+		description:
+			'Update a stock material. The API requires its type, name, code and units on every update.',
 		action: 'Update a material',
 		run: update,
 	},
