@@ -114,7 +114,7 @@ async function takeScreenshots(page, editor) {
 	// 1c. Its trigger's Events, searched for "approval".
 	await openNode(page, 'Approval Events');
 	await page.locator('[data-test-id="parameter-input-events"]').click();
-	await page.keyboard.type('approv');
+	await page.keyboard.type('approval');
 	await page.waitForTimeout(1000);
 	await shoot(page, 'events-approval');
 	await page.keyboard.press('Escape');
