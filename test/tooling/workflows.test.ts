@@ -20,6 +20,10 @@ describe('GitHub Actions workflows', () => {
 		expect(read('ci.yml')).toMatch(/^\s+- run: \.ci\/run$/m);
 		const run = readFileSync(join(__dirname, '..', '..', '.ci', 'run'), 'utf8');
 		expect(run).toMatch(/^npm install && npm test$/m);
+		// The build in npm test writes the README's Operations table; CI fails when that changed it.
+		expect(run.indexOf('git diff --exit-code -- README.md')).toBeGreaterThan(
+			run.indexOf('npm install && npm test'),
+		);
 		expect(run).toMatch(/^npm run test:queue$/m);
 		expect(run).toMatch(/^npm run verify$/m);
 	});
