@@ -33,9 +33,9 @@ export interface RunningSandbox {
 }
 
 /**
- * Starts the sandbox: all 22 endpoints of the spec under /production/v3 and /sandbox/v3, and the control
- * API under /__sandbox. The API (server.ts), the control API (control.ts) and the webhook deliveries
- * (deliveries.ts) each keep their own state; this only puts them together.
+ * Starts the sandbox: every endpoint of spec/openapi.yaml under /production/v3 and /sandbox/v3, and
+ * the control API under /__sandbox. The API (server.ts), the control API (control.ts) and the webhook
+ * deliveries (deliveries.ts) each keep their own state; this only puts them together.
  */
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
 	const deliveries = new Deliveries(options.deliveryTimeoutMs);
