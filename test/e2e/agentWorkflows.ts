@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 
 import { N8N_NODE_MODULES, PACKAGE_NAME } from './n8n';
-import { API_CREDENTIAL, START } from './workflows';
+import { API_CREDENTIAL, START, STORED_AS_NEW } from './workflows';
 
 export const AGENT_NODE = '@n8n/n8n-nodes-langchain.agent';
 export const TOOL_NODE = `${PACKAGE_NAME}.maintenanceManagementTool`;
@@ -133,6 +133,3 @@ export const toolConnections = (tools: Array<{ name: string }>, target: string) 
 	Object.fromEntries(
 		tools.map((tool) => [tool.name, { ai_tool: [[{ node: target, type: 'ai_tool', index: 0 }]] }]),
 	);
-
-/** What a workflow the tests import carries besides its nodes: inactive, no pinned data. */
-export const STORED_AS_NEW = { settings: { executionOrder: 'v1' }, active: false, pinData: {} };

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { collectionPage, ScriptedServer, type Reply } from '../helpers/scriptedServer';
-import { ACTION_NODE, START } from './workflows';
+import { ACTION_NODE, START, storedAs } from './workflows';
 
 /**
  * A misbehaving API on loopback for the end-to-end suite: one location that redirects to another
@@ -92,16 +92,11 @@ export function hostileWorkflow() {
 		node('Dropped Read', 240, get('2')),
 	];
 	return {
-		id: 'mmE2eHostile0001',
+		...storedAs('mmE2eHostile0001'),
 		name: 'Misbehaving API',
-		// n8n 2.0.0's import:workflow stores no workflow without a versionId; later versions make one.
-		versionId: '00000000-0000-4000-8000-000000000003',
-		active: false,
 		nodes: [START, ...branches],
 		connections: {
 			Start: { main: [branches.map(({ name }) => ({ node: name, type: 'main', index: 0 }))] },
 		},
-		settings: { executionOrder: 'v1' },
-		pinData: {},
 	};
 }

@@ -2,14 +2,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import { startSandbox, type LoggedRequest, type RunningSandbox } from '../../sandbox';
-import {
-	hasLangchainNode,
-	maintenanceTools,
-	STORED_AS_NEW,
-	toolConnections,
-} from './agentWorkflows';
+import { hasLangchainNode, maintenanceTools, toolConnections } from './agentWorkflows';
 import { N8nInstance } from './n8n';
-import { credentials } from './workflows';
+import { credentials, STORED_AS_NEW } from './workflows';
 
 jest.setTimeout(600_000);
 

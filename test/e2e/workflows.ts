@@ -40,6 +40,20 @@ export function credentials(baseUrl: string, token: string) {
 	];
 }
 
+/** What a workflow the tests import carries besides its id and nodes: inactive, no pinned data. */
+export const STORED_AS_NEW = { settings: { executionOrder: 'v1' }, active: false, pinData: {} };
+
+/**
+ * What a workflow the tests import carries besides its name, nodes and connections: its id, a versionId
+ * made from the id (n8n 2.0.0's import:workflow stores no workflow without one; later versions make
+ * one), inactive, no pinned data.
+ */
+export const storedAs = (id: string) => ({
+	id,
+	versionId: `00000000-0000-4000-8000-${Buffer.from(id).toString('hex').slice(-12).padStart(12, '0')}`,
+	...STORED_AS_NEW,
+});
+
 /** The manual trigger each test workflow starts from. */
 export const START = {
 	id: 'start',
@@ -145,17 +159,7 @@ export function actionsWorkflow(cases: OperationCase[]) {
 		'Three Items': { main: [[{ node: 'Split Items', type: 'main', index: 0 }]] },
 		'Split Items': { main: [[{ node: 'Continue On Fail', type: 'main', index: 0 }]] },
 	};
-	return {
-		id: 'mmE2eActions0001',
-		// n8n 2.0.0's import:workflow stores no workflow without a versionId; later versions make one.
-		versionId: '00000000-0000-4000-8000-000000000001',
-		name: 'Every operation',
-		active: false,
-		nodes,
-		connections,
-		settings: { executionOrder: 'v1' },
-		pinData: {},
-	};
+	return { ...storedAs('mmE2eActions0001'), name: 'Every operation', nodes, connections };
 }
 
 /**
@@ -164,11 +168,8 @@ export function actionsWorkflow(cases: OperationCase[]) {
  */
 export function triggerWorkflow() {
 	return {
-		id: 'mmE2eTrigger0001',
-		// n8n 2.0.0's import:workflow stores no workflow without a versionId; later versions make one.
-		versionId: '00000000-0000-4000-8000-000000000002',
+		...storedAs('mmE2eTrigger0001'),
 		name: 'Webhook events',
-		active: false,
 		nodes: [
 			{
 				id: 'trigger',
@@ -205,8 +206,6 @@ export function triggerWorkflow() {
 			},
 		],
 		connections: { Events: { main: [[{ node: 'Mark', type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-		pinData: {},
 	};
 }
 
@@ -224,9 +223,7 @@ export function bulkWorkflow(
 	requestOptions: IDataObject = {},
 ) {
 	return {
-		id,
-		// n8n 2.0.0's import:workflow stores no workflow without a versionId: one made from the id.
-		versionId: `00000000-0000-4000-8000-${Buffer.from(id).toString('hex').slice(-12).padStart(12, '0')}`,
+		...storedAs(id),
 		name: `Bulk: ${count} materials`,
 		nodes: [
 			START,
@@ -263,8 +260,5 @@ export function bulkWorkflow(
 			Start: { main: [[{ node: 'Materials', type: 'main', index: 0 }]] },
 			Materials: { main: [[{ node: BULK_NODE, type: 'main', index: 0 }]] },
 		},
-		active: false,
-		settings: { executionOrder: 'v1' },
-		pinData: {},
 	};
 }
