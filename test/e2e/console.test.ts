@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 
 import { startSandbox, type RunningSandbox } from '../../sandbox';
 import { launchChromium } from '../../scripts/chromium';
+import { consoleOutcome } from './consoleMessage';
 
 /**
  * The sandbox console in a real browser, delivering to a receiver that answers as n8n does: its Test URL
@@ -60,26 +61,22 @@ describe('the sandbox console explains its deliveries', () => {
 
 	it('names each delivery and its status; a spent Test URL gets its reason and is marked stale', async () => {
 		await page.fill('#hook-url', testUrl);
-		await page.click('#hook-register');
-		await page.locator('#message', { hasText: 'Registered' }).waitFor();
+		const [registered] = await consoleOutcome(page, () => page.click('#hook-register'));
+		expect(registered).toBe(`Registered POST ${testUrl} for all events`);
 		await page.locator('#hooks tr', { hasText: 'none yet' }).waitFor();
 
 		// Reported while n8n listens: taken.
 		await page.fill('#report-description', 'Broken window');
-		await page.click('#report');
-		await page.locator('#message', { hasText: 'reported' }).waitFor();
-		const reported = await page.locator('#message').innerText();
-		const id = /Work order (\d+)/.exec(reported)![1];
-		expect(reported.split('\n')).toEqual([
+		const reported = await consoleOutcome(page, () => page.click('#report'));
+		const id = /Work order (\d+)/.exec(reported[0])![1];
+		expect(reported).toEqual([
 			`Work order ${id} reported (FAILURE_CREATED). 1 delivery (200)`,
 			`FAILURE_CREATED → 200 from POST ${testUrl}`,
 		]);
 		expect(await page.locator('#hooks tr').first().getAttribute('data-stale')).toBeNull();
 
 		// Approved without listening again: both events are refused, each explained.
-		await page.click(`[data-test="approve-${id}"]`);
-		await page.locator('#message', { hasText: 'approve' }).waitFor();
-		expect((await page.locator('#message').innerText()).split('\n')).toEqual([
+		expect(await consoleOutcome(page, () => page.click(`[data-test="approve-${id}"]`))).toEqual([
 			`Work order ${id}: approve: FAILURE_APPROVED, FAILURE_STATE_CHANGED. 2 deliveries (404, 404)`,
 			`FAILURE_APPROVED → 404 from POST ${testUrl}: ${SPENT}`,
 			`FAILURE_STATE_CHANGED → 404 from POST ${testUrl}: ${SPENT}`,
@@ -90,8 +87,8 @@ describe('the sandbox console explains its deliveries', () => {
 		// Listening again makes it fresh once a delivery is taken.
 		listening = true;
 		await page.selectOption('#fire-event', 'FAILURE_UPDATED');
-		await page.click('#fire');
-		await page.locator('#message', { hasText: 'FAILURE_UPDATED fired' }).waitFor();
+		const [fired] = await consoleOutcome(page, () => page.click('#fire'));
+		expect(fired).toMatch(/^FAILURE_UPDATED fired\. 1 delivery \(200\)$/);
 		await page.locator('#hooks tr', { hasText: '200' }).waitFor();
 		expect(await page.locator('#hooks tr').first().getAttribute('data-stale')).toBeNull();
 	});
@@ -104,5 +101,21 @@ describe('the sandbox console explains its deliveries', () => {
 		await page.locator('#message.busy', { hasText: 'delivering the events…' }).waitFor();
 		await page.locator('#message.ok', { hasText: 'reported' }).waitFor();
 		delayMs = 0;
+	});
+
+	it('clears the last result the moment a new action starts, so it is never read as the new one', async () => {
+		listening = true;
+		await page.fill('#report-description', 'Dripping tap');
+		const [first] = await consoleOutcome(page, () => page.click('#report'));
+		expect(first).toMatch(/^Work order \d+ reported \(FAILURE_CREATED\)\. 1 delivery \(200\)$/);
+		const [second] = await consoleOutcome(page, async () => {
+			// Clicked from inside the page, the click's handler has run when the message is read, so
+			// what it shows does not depend on timing.
+			const shown = await page.evaluate(
+				"document.getElementById('report').click(), [document.getElementById('message').className, document.getElementById('message').textContent]",
+			);
+			expect(shown).toEqual(['busy', 'Reporting a work order: delivering the events… 0 s']);
+		});
+		expect(second).toMatch(/^Work order \d+ reported \(FAILURE_CREATED\)\. 1 delivery \(404\)$/);
 	});
 });

@@ -7,6 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
 import { launchChromium } from '../../scripts/chromium';
 import { APPROVAL_WEBHOOK_ID, exampleWorkflows } from '../../scripts/examples';
+import { consoleOutcome } from './consoleMessage';
 import { N8nInstance, OWNER, TESTING_PINNED_N8N, type ExecutionResult } from './n8n';
 import { API_CREDENTIAL, credentials, WEBHOOK_CREDENTIAL, WEBHOOK_SECRET } from './workflows';
 
@@ -123,18 +124,17 @@ describeWalk('the event path, walked in a real browser', () => {
 		await consolePage.goto(sandbox.url);
 		expect(consolePage.url()).toBe(sandbox.consoleUrl);
 		await consolePage.fill('#hook-url', testUrl);
-		await consolePage.click('#hook-register');
-		await consolePage.locator('#message', { hasText: 'Registered' }).waitFor();
+		const [registered] = await consoleOutcome(consolePage, () =>
+			consolePage.click('#hook-register'),
+		);
+		expect(registered).toMatch(/^Registered POST /);
 		await consolePage.fill('#report-description', 'Leaking pipe in the boiler room');
 		await consolePage.fill('#report-location', '3');
-		await consolePage.click('#report');
-		await consolePage.locator('#message', { hasText: 'reported' }).waitFor();
-		expect((await consolePage.locator('#message').innerText()).split('\n')[0]).toMatch(
+		const [reported] = await consoleOutcome(consolePage, () => consolePage.click('#report'));
+		expect(reported).toMatch(
 			/^Work order (\d+) reported \(FAILURE_CREATED\)\. 1 delivery \(200\)$/,
 		);
-		const workOrderId = /Work order (\d+)/.exec(
-			await consolePage.locator('#message').innerText(),
-		)![1];
+		const workOrderId = /Work order (\d+)/.exec(reported)![1];
 		await consolePage.locator('#deliveries tr', { hasText: 'FAILURE_CREATED' }).waitFor();
 		await shoot(consolePage, '2-console');
 		const { webhooks } = (await (await fetch(`${sandbox.controlUrl}/webhooks`)).json()) as {
@@ -225,21 +225,22 @@ describeWalk('the event path, walked in a real browser', () => {
 			'FAILURE_APPROVED',
 			'FAILURE_NOT_APPROVED',
 		]);
-		await consolePage.click('#hook-register');
-		await consolePage.locator('#message', { hasText: 'Registered' }).waitFor();
-		const message = async (hasText: string) => {
-			await consolePage.locator('#message', { hasText }).waitFor();
-			return (await consolePage.locator('#message').innerText()).split('\n');
-		};
+		const [registered] = await consoleOutcome(consolePage, () =>
+			consolePage.click('#hook-register'),
+		);
+		expect(registered).toMatch(/^Registered POST /);
 
-		/** Listens for a test event ("Execute workflow"), acts in the console, and returns the run. */
+		/**
+		 * Listens for a test event ("Execute workflow"), acts in the console, and returns the run with
+		 * the console's message about the act.
+		 */
 		const listenThen = async (act: () => Promise<void>) => {
 			const before = (await n8n.newestExecution(APPROVAL_FLOW.id))?.id;
 			await editor.bringToFront();
 			await editor.click('[data-test-id="execute-workflow-button"]');
 			await n8n.waitFor(() => testUrlListens(testUrl), 'the Test URL to listen', 60_000);
 			await consolePage.bringToFront();
-			await act();
+			const said = await consoleOutcome(consolePage, act);
 			let run: (ExecutionResult & { id: number }) | null = null;
 			await n8n.waitFor(
 				async () => {
@@ -249,7 +250,7 @@ describeWalk('the event path, walked in a real browser', () => {
 				'the approval flow to run',
 				60_000,
 			);
-			return run!;
+			return { run: run!, said };
 		};
 		/** The event of a run and the If node's branch it took. */
 		const routed = (run: ExecutionResult) => {
@@ -265,8 +266,11 @@ describeWalk('the event path, walked in a real browser', () => {
 			await consolePage.fill('#report-description', 'Door closer broken');
 			await consolePage.click('#report');
 		});
-		const a = /Work order (\d+)/.exec((await message('reported'))[0])![1];
-		expect(routed(created)).toEqual({ event: 'FAILURE_CREATED', branch: 'false' });
+		expect(created.said[0]).toMatch(
+			/^Work order \d+ reported \(FAILURE_CREATED\)\. 1 delivery \(200\)$/,
+		);
+		const a = /Work order (\d+)/.exec(created.said[0])![1];
+		expect(routed(created.run)).toEqual({ event: 'FAILURE_CREATED', branch: 'false' });
 
 		// 2. Work order B reported while n8n no longer listens: the console says why it got 404. n8n
 		// releases the Test URL a moment after the run; a browser's preflight (OPTIONS, which runs
@@ -281,8 +285,7 @@ describeWalk('the event path, walked in a real browser', () => {
 			'n8n to release the Test URL after its one event',
 		);
 		await consolePage.fill('#report-description', 'Lift stuck on floor 2');
-		await consolePage.click('#report');
-		const spent = await message('reported');
+		const spent = await consoleOutcome(consolePage, () => consolePage.click('#report'));
 		const b = /Work order (\d+)/.exec(spent[0])![1];
 		expect(spent).toEqual([
 			`Work order ${b} reported (FAILURE_CREATED). 1 delivery (404)`,
@@ -294,16 +297,18 @@ describeWalk('the event path, walked in a real browser', () => {
 
 		// 3. Listening again: A approved takes the If node's true branch, to its location's open work orders.
 		const approved = await listenThen(() => consolePage.click(`[data-test="approve-${a}"]`));
-		expect(routed(approved)).toEqual({ event: 'FAILURE_APPROVED', branch: 'true' });
-		expect(approved.data.resultData.runData['Open Work Orders Of Its Location']).toHaveLength(1);
-		expect((await message('approve'))[0]).toBe(
+		expect(routed(approved.run)).toEqual({ event: 'FAILURE_APPROVED', branch: 'true' });
+		expect(approved.run.data.resultData.runData['Open Work Orders Of Its Location']).toHaveLength(
+			1,
+		);
+		expect(approved.said[0]).toBe(
 			`Work order ${a}: approve: FAILURE_APPROVED, FAILURE_STATE_CHANGED. 1 delivery (200)`,
 		);
 		await consolePage.locator('#hooks tr[data-stale="true"]').waitFor({ state: 'detached' });
 
 		// 4. And B declined: the false branch.
 		const declined = await listenThen(() => consolePage.click(`[data-test="decline-${b}"]`));
-		expect(routed(declined)).toEqual({ event: 'FAILURE_NOT_APPROVED', branch: 'false' });
+		expect(routed(declined.run)).toEqual({ event: 'FAILURE_NOT_APPROVED', branch: 'false' });
 		await consolePage.close();
 	});
 
