@@ -112,6 +112,31 @@ export function readmeProblems(readme: string, limits = README_LIMITS): string[]
 	return problems;
 }
 
+/** How many bullets each of README's Usage subsections has: a short list, each with a link for depth. */
+export const USAGE_BULLETS = { min: 3, max: 6 };
+
+/**
+ * What breaks the shape of README's Usage: each `###` subsection holds 3 to 6 top-level bullets and a
+ * relative link to where its depth is.
+ */
+export function usageProblems(readme: string): string[] {
+	const usage = readme.match(/^## Usage\s*$([\s\S]*?)(?=^## )/m)?.[1];
+	if (usage === undefined) return ['README.md has no "## Usage" section'];
+	const problems: string[] = [];
+	const sections = [...usage.matchAll(/^### (.+)$([\s\S]*?)(?=^### |(?![\s\S]))/gm)];
+	if (!sections.length) problems.push("README.md's Usage has no subsections");
+	for (const [, title, body] of sections) {
+		const bullets = body.match(/^- /gm)?.length ?? 0;
+		if (bullets < USAGE_BULLETS.min || bullets > USAGE_BULLETS.max)
+			problems.push(
+				`README.md's Usage "${title}" has ${bullets} bullets, not ${USAGE_BULLETS.min} to ${USAGE_BULLETS.max}`,
+			);
+		if (!/\]\((?![a-z][a-z\d+.-]*:)[^)#\s][^)\s]*\)/i.test(body))
+			problems.push(`README.md's Usage "${title}" links to no page for its depth`);
+	}
+	return problems;
+}
+
 /** The anchors a Markdown file offers: its headings' as GitHub makes them, and its `<a id>`s. */
 export function anchorsOf(markdown: string): Set<string> {
 	const anchors = headingAnchors(withoutCode(markdown));

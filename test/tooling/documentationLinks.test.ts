@@ -13,6 +13,7 @@ import {
 	paragraphs,
 	readmeProblems,
 	repositoryLinkProblems,
+	usageProblems,
 	wordCount,
 } from '../../scripts/docsCheck';
 import {
@@ -99,6 +100,26 @@ describe('documentation links', () => {
 describe('the documentation', () => {
 	it('keeps README.md within its limits', () => {
 		expect(readmeProblems(readme)).toEqual([]);
+	});
+
+	it("gives each of README's Usage subsections 3 to 6 bullets and a link for depth", () => {
+		expect(usageProblems(readme)).toEqual([]);
+	});
+
+	it('names the Usage subsection that is too long, too short or without a link', () => {
+		const usage = (body: string) => `# P\n## Usage\n${body}\n## Troubleshooting\n`;
+		expect(
+			usageProblems(
+				usage(
+					'### Short\n- a\n- b [x](docs/a.md)\n### Long\n- 1\n- 2\n- 3\n- 4\n- 5\n- 6\n- 7 [x](docs/a.md)\n### Unlinked\n- a\n- b\n- c [n8n](https://docs.n8n.io) [here](#usage)',
+				),
+			),
+		).toEqual([
+			'README.md\'s Usage "Short" has 2 bullets, not 3 to 6',
+			'README.md\'s Usage "Long" has 7 bullets, not 3 to 6',
+			'README.md\'s Usage "Unlinked" links to no page for its depth',
+		]);
+		expect(usageProblems('# P\n')).toEqual(['README.md has no "## Usage" section']);
 	});
 
 	it('resolves every relative link and anchor of README, CONTRIBUTING, SECURITY and docs/', () => {
