@@ -69,15 +69,16 @@ task('build:codex', async () => {
 });
 
 /**
- * Writes README.md's Operations table from the operations registry (scripts/operationsTable.ts, loaded
- * through tsx), formatted as Prettier formats the file.
+ * Writes the Operations tables of README.md and docs/operations.md from the operations registry
+ * (scripts/operationsTable.ts, loaded through tsx), formatted as Prettier formats each file.
  */
 task('build:readme', async () => {
-	const { writeOperationsTable } = tsx.require(
+	const { writeOperationsTables } = tsx.require(
 		'./scripts/operationsTable.ts',
 		join(__dirname, 'gulpfile.js'),
 	);
-	if (await writeOperationsTable()) console.log('README.md: Operations table updated');
+	for (const path of await writeOperationsTables())
+		console.log(`${path.slice(__dirname.length + 1)}: Operations table updated`);
 });
 
 task(

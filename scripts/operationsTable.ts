@@ -1,9 +1,10 @@
 /**
- * The README's Operations table, made from the operations registry (`actions/resources.ts` and each
- * resource's `defineResource`): one row per operation in the registry's order, with the editor's
- * names, the endpoint, and notes taken from what the editor shows. `npm run build` (gulpfile.js)
- * writes it between the markers below; `test/tooling/operationsTable.test.ts` fails while the README
- * holds another table.
+ * The Operations tables, made from the operations registry (`actions/resources.ts` and each resource's
+ * `defineResource`), one row per operation in the registry's order, with the editor's names and the
+ * endpoint: README.md's, whose notes are the operation's description alone, and docs/operations.md's,
+ * with the filters, relations and options each operation offers. `npm run build` (gulpfile.js) writes
+ * both between the markers below; `test/tooling/operationsTable.test.ts` fails while either file holds
+ * another table.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,13 +15,11 @@ import { resources } from '../nodes/MaintenanceManagement/actions/resources';
 import type { ResourceModule } from '../nodes/MaintenanceManagement/actions/types';
 
 export const README_PATH = join(__dirname, '..', 'README.md');
+export const DETAILS_PATH = join(__dirname, '..', 'docs', 'operations.md');
 
 export const START =
 	'<!-- Operations table: written by `npm run build` from the operations registry; edit the operations, not this table. -->';
 export const END = '<!-- End of the operations table. -->';
-
-/** Past this many relations, Include gives their number rather than their names. */
-const MAX_LISTED_RELATIONS = 8;
 
 const sentence = (text: string) => (/[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`);
 
@@ -29,64 +28,105 @@ const optionNames = (property: INodeProperties | undefined, skip: string[] = [])
 		.filter((option) => !skip.includes(option.name))
 		.map((option) => option.displayName);
 
-/**
- * What the editor tells of one operation: the option's description, then the filters, relations and
- * options its properties offer (the Query Parameters, Request Options and output choices every
- * operation of a kind shares are left out).
- */
-function notes(description: string | undefined, properties: INodeProperties[]): string {
-	const parts = description ? [sentence(description)] : [];
-	const filters = optionNames(properties.find((property) => property.name === 'filters'));
-	if (filters.length) parts.push(`Filters: ${filters.join(', ')}.`);
-	const expanded = properties.find((property) => property.name === 'expanded');
-	const relations = ((expanded?.options ?? []) as INodePropertyOptions[]).map(({ value }) =>
-		String(value),
-	);
-	if (relations.length > MAX_LISTED_RELATIONS) {
-		parts.push(`Include: any of ${relations.length} relations.`);
-	} else if (relations.length) {
-		parts.push(`Include: ${relations.map((relation) => `\`${relation}\``).join(', ')}.`);
-	}
-	const options = properties
-		.filter((property) => property.type === 'collection' && property.displayName === 'Options')
-		.flatMap((property) => optionNames(property, ['queryParameters']));
-	if (options.length) parts.push(`Options: ${options.join(', ')}.`);
-	return parts.join(' ');
+/** What the editor tells of one operation. */
+interface OperationFacts {
+	resource: string;
+	operation: string;
+	endpoint: string;
+	description: string;
+	filters: string[];
+	relations: string[];
+	options: string[];
 }
 
-/** The table's rows, one per operation in the order of the registry: the cells' text. */
-export function operationRows(registry: Record<string, ResourceModule> = resources): string[][] {
+/**
+ * Each operation's facts: the option's description, then the filters, relations and options its
+ * properties offer (the Query Parameters, Request Options and output choices every operation of a kind
+ * shares are left out).
+ */
+function operationFacts(registry: Record<string, ResourceModule>): OperationFacts[] {
 	return Object.values(registry).flatMap((resource) => {
 		const selector = resource.description.find((property) => property.name === 'operation');
 		const choices = (selector?.options ?? []) as INodePropertyOptions[];
 		return Object.entries(resource.operations).map(([value, operation]) => {
 			const choice = choices.find((option) => option.value === value);
 			const { method, path } = operation.endpoint;
-			return [
-				resource.displayName,
-				choice?.name ?? value,
-				`${method} ${path}`,
-				notes(choice?.description, operation.description),
-			].map((text) => text.replace(/\s*\n\s*/g, ' ').trim());
+			const properties = operation.description;
+			const expanded = properties.find((property) => property.name === 'expanded');
+			return {
+				resource: resource.displayName,
+				operation: choice?.name ?? value,
+				endpoint: `${method} ${path}`,
+				description: choice?.description ? sentence(choice.description) : '',
+				filters: optionNames(properties.find((property) => property.name === 'filters')),
+				relations: ((expanded?.options ?? []) as INodePropertyOptions[]).map(({ value }) =>
+					String(value),
+				),
+				options: properties
+					.filter(
+						(property) => property.type === 'collection' && property.displayName === 'Options',
+					)
+					.flatMap((property) => optionNames(property, ['queryParameters'])),
+			};
 		});
 	});
 }
 
-const HEADER = ['Resource', 'Operation', 'Method and path', 'Notes'];
+const oneLine = (cells: string[]) => cells.map((text) => text.replace(/\s*\n\s*/g, ' ').trim());
 
-/** The Operations table as Markdown (Prettier aligns its columns when the build writes it). */
-export function operationsTable(rows = operationRows()): string {
-	const line = (cells: string[]) =>
-		`| ${cells.map((text) => text.replace(/\|/g, '\\|')).join(' | ')} |`;
-	return [line(HEADER), line(HEADER.map(() => '---')), ...rows.map(line)].join('\n');
+/** README.md's rows, one per operation in the order of the registry: the cells' text. */
+export function operationRows(registry: Record<string, ResourceModule> = resources): string[][] {
+	return operationFacts(registry).map((facts) =>
+		oneLine([facts.resource, facts.operation, facts.endpoint, facts.description]),
+	);
 }
 
-/** Splits a README at the table's markers; fails when they are missing. */
-export function splitAtTable(readme: string): [before: string, table: string, after: string] {
+/** docs/operations.md's rows: each operation's filters, relations (`expanded`) and options. */
+export function detailRows(registry: Record<string, ResourceModule> = resources): string[][] {
+	return operationFacts(registry).map((facts) =>
+		oneLine([
+			facts.resource,
+			facts.operation,
+			facts.endpoint,
+			facts.filters.join(', '),
+			facts.relations.map((relation) => `\`${relation}\``).join(', '),
+			facts.options.join(', '),
+		]),
+	);
+}
+
+const HEADER = ['Resource', 'Operation', 'Method and path', 'Notes'];
+const DETAILS_HEADER = [
+	'Resource',
+	'Operation',
+	'Method and path',
+	'Filters',
+	'Include',
+	'Options',
+];
+
+/** An Operations table as Markdown (Prettier aligns its columns when the build writes it). */
+export function operationsTable(rows = operationRows(), header = HEADER): string {
+	const line = (cells: string[]) =>
+		`| ${cells.map((text) => text.replace(/\|/g, '\\|')).join(' | ')} |`;
+	return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+/** The tables the build writes: each file with its table. */
+export const TABLES = () => [
+	{ path: README_PATH, table: operationsTable(operationRows()) },
+	{ path: DETAILS_PATH, table: operationsTable(detailRows(), DETAILS_HEADER) },
+];
+
+/** Splits a file at the table's markers; fails when they are missing. */
+export function splitAtTable(
+	readme: string,
+	path = README_PATH,
+): [before: string, table: string, after: string] {
 	const start = readme.indexOf(START);
 	const end = readme.indexOf(END, start);
 	if (start < 0 || end < 0) {
-		throw new Error(`README.md lacks the operations table's markers: ${START} … ${END}`);
+		throw new Error(`${path} lacks the operations table's markers: ${START} … ${END}`);
 	}
 	return [
 		readme.slice(0, start + START.length),
@@ -111,19 +151,23 @@ export function tableRows(table: string): string[][] {
 }
 
 /**
- * Rewrites README.md's table (the build's step), formatted as Prettier formats the file; returns
+ * Rewrites the table of one file (the build's step), formatted as Prettier formats the file; returns
  * whether the file changed.
  */
-export async function writeOperationsTable(path = README_PATH): Promise<boolean> {
-	const readme = readFileSync(path, 'utf8');
-	const [before, , after] = splitAtTable(readme);
+export async function writeTable(path: string, table: string): Promise<boolean> {
+	const text = readFileSync(path, 'utf8');
+	const [before, , after] = splitAtTable(text, path);
 	// Loaded here: Prettier's loading needs dynamic imports, which jest's module system lacks.
 	const { format, resolveConfig } = await import('prettier');
 	const config = (await resolveConfig(path)) ?? {};
-	const updated = await format(`${before}\n\n${operationsTable()}\n\n${after}`, {
-		...config,
-		filepath: path,
-	});
-	if (updated !== readme) writeFileSync(path, updated);
-	return updated !== readme;
+	const updated = await format(`${before}\n\n${table}\n\n${after}`, { ...config, filepath: path });
+	if (updated !== text) writeFileSync(path, updated);
+	return updated !== text;
+}
+
+/** Rewrites README.md's and docs/operations.md's tables; returns the files that changed. */
+export async function writeOperationsTables(): Promise<string[]> {
+	const changed: string[] = [];
+	for (const { path, table } of TABLES()) if (await writeTable(path, table)) changed.push(path);
+	return changed;
 }

@@ -1,8 +1,8 @@
 /**
  * `npm run screenshots`: starts `npm run dev` (the pinned n8n, the sandbox and the example workflows)
  * in a temporary folder, drives its editor in headless Chromium (Debian's `chromium` package, through
- * playwright-core) and writes the README's images to docs/. Installs chromium with apt-get when it is
- * missing and the script runs as root.
+ * playwright-core) and writes the images of the README and docs/walkthroughs.md to docs/. Installs
+ * chromium with apt-get when it is missing and the script runs as root.
  */
 const { spawn } = require('node:child_process');
 const { mkdirSync, mkdtempSync, rmSync } = require('node:fs');
@@ -89,7 +89,7 @@ async function shoot(page, name) {
 	log(`docs/${name}.png`);
 }
 
-/** The README's images, each showing one thing a new user meets first. */
+/** The images of docs/walkthroughs.md, each showing one thing a new user meets first. */
 async function takeScreenshots(page, editor) {
 	await signIn(page, editor);
 

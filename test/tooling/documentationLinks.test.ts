@@ -7,6 +7,16 @@ import { join } from 'node:path';
 import type { ICredentialType } from 'n8n-workflow';
 
 import {
+	anchorsOf,
+	linkProblems,
+	measureReadme,
+	paragraphs,
+	readmeProblems,
+	repositoryLinkProblems,
+	usageProblems,
+	wordCount,
+} from '../../scripts/docsCheck';
+import {
 	documentationProblems,
 	headingAnchors,
 	type DocumentationLink,
@@ -84,5 +94,91 @@ describe('documentation links', () => {
 		expect(documentationProblems(homepage, '', [])).toEqual([
 			'the package carries no documentation link',
 		]);
+	});
+});
+
+describe('the documentation', () => {
+	it('keeps README.md within its limits', () => {
+		expect(readmeProblems(readme)).toEqual([]);
+	});
+
+	it("gives each of README's Usage subsections 3 to 6 bullets and a link for depth", () => {
+		expect(usageProblems(readme)).toEqual([]);
+	});
+
+	it('names the Usage subsection that is too long, too short or without a link', () => {
+		const usage = (body: string) => `# P\n## Usage\n${body}\n## Troubleshooting\n`;
+		expect(
+			usageProblems(
+				usage(
+					'### Short\n- a\n- b [x](docs/a.md)\n### Long\n- 1\n- 2\n- 3\n- 4\n- 5\n- 6\n- 7 [x](docs/a.md)\n### Unlinked\n- a\n- b\n- c [n8n](https://docs.n8n.io) [here](#usage)',
+				),
+			),
+		).toEqual([
+			'README.md\'s Usage "Short" has 2 bullets, not 3 to 6',
+			'README.md\'s Usage "Long" has 7 bullets, not 3 to 6',
+			'README.md\'s Usage "Unlinked" links to no page for its depth',
+		]);
+		expect(usageProblems('# P\n')).toEqual(['README.md has no "## Usage" section']);
+	});
+
+	it('resolves every relative link and anchor of README, CONTRIBUTING, SECURITY and docs/', () => {
+		expect(repositoryLinkProblems()).toEqual([]);
+	});
+
+	it("puts the two commands at the README's top, the test command being the one CI runs", () => {
+		const top = readme.slice(0, readme.search(/^## /m));
+		const commands = [...top.matchAll(/^(npm [^#\n]*?)\s*(#.*)?$/gm)].map(([, command]) => command);
+		expect(commands).toEqual(['npm install && npm run dev', 'npm install && npm test']);
+		const ci = readFileSync(join(ROOT, '.ci', 'run'), 'utf8');
+		expect(ci.split('\n')).toContain(commands[1]);
+	});
+
+	it('counts words, paragraphs and the words before Installation as a reader meets them', () => {
+		expect(wordCount('| --- | a `b` c-d | 12 |')).toBe(4);
+		expect(
+			paragraphs('# T\n\nOne\ntwo.\n\n- a\n  b\n- c\n| x | y |\n\n```\nnot this\n```\nEnd'),
+		).toEqual(['# T', 'One two.', '- a   b', '- c', '| x | y |', 'End']);
+		const table =
+			'<!-- Operations table: written by `npm run build` from the operations registry; edit the operations, not this table. -->\n| many words here |\n<!-- End of the operations table. -->';
+		expect(measureReadme(`# P\n\nFour words right here.\n\n## Installation\n\n${table}\n`)).toEqual(
+			{
+				words: 6,
+				longestParagraph: { words: 4, text: 'Four words right here.' },
+				wordsBeforeInstallation: 5,
+			},
+		);
+	});
+
+	it('names each README limit it breaks', () => {
+		const long = `# P\n\n${'word '.repeat(90)}\n\n## Installation\n`;
+		expect(
+			readmeProblems(long, { words: 50, paragraphWords: 80, wordsBeforeInstallation: 20 }),
+		).toEqual([
+			'README.md has 92 words besides the Operations table, over 50: move depth to docs/',
+			`README.md has a paragraph of 90 words, over 80: "${'word '.repeat(16)}…"`,
+			'README.md has 91 words before "## Installation", over 20',
+		]);
+		expect(readmeProblems('# P\n')).toEqual(['README.md has no "## Installation" heading']);
+	});
+
+	it('names the file and the link whose target or anchor is missing', () => {
+		const files: Record<string, string> = {
+			'README.md':
+				'# Top\n## Usage\n[ok](#usage) [gone](#nope) [doc](docs/a.md#setup-steps) [bad](docs/a.md#x) [missing](docs/b.md) [site](https://example.com/#x) `[code](nowhere.md)`\n',
+			'docs/a.md':
+				'# A\n## Setup steps\n<a id="rate-limit"></a>\n[back](../README.md#usage) [id](#rate-limit) [img](pic.png)\n```\n# Not a heading\n```\n',
+		};
+		const read = (file: string) => files[file];
+		expect(
+			linkProblems(['README.md', 'docs/a.md', 'SECURITY.md'], read, (file) => file in files),
+		).toEqual([
+			'README.md links to #nope: no heading of README.md makes #nope',
+			'README.md links to docs/a.md#x: no heading of docs/a.md makes #x',
+			'README.md links to docs/b.md: docs/b.md does not exist',
+			'docs/a.md links to pic.png: docs/pic.png does not exist',
+			'SECURITY.md does not exist',
+		]);
+		expect(anchorsOf(files['docs/a.md'])).toEqual(new Set(['#a', '#setup-steps', '#rate-limit']));
 	});
 });

@@ -1,27 +1,53 @@
 import { readFileSync } from 'node:fs';
 
 import {
+	DETAILS_PATH,
 	README_PATH,
+	TABLES,
+	detailRows,
 	operationRows,
 	operationsTable,
 	splitAtTable,
 	tableRows,
 } from '../../scripts/operationsTable';
 
-describe("README's Operations table", () => {
-	it('holds the rows the operations registry makes', () => {
-		const [, table] = splitAtTable(readFileSync(README_PATH, 'utf8'));
-		const rows = operationRows();
-		if (JSON.stringify(tableRows(table)) !== JSON.stringify(rows)) {
-			throw new Error(
-				"README.md's Operations table differs from the operations registry: run `npm run build`, which writes it.",
-			);
-		}
-		expect(tableRows(table)).toEqual(rows);
+describe('the Operations tables', () => {
+	it.each(TABLES().map(({ path, table }) => [path.split('/').slice(-2).join('/'), path, table]))(
+		'of %s hold the rows the operations registry makes',
+		(_name, path, table) => {
+			const [, written] = splitAtTable(readFileSync(path, 'utf8'), path);
+			if (JSON.stringify(tableRows(written)) !== JSON.stringify(tableRows(table))) {
+				throw new Error(
+					`${path}'s Operations table differs from the operations registry: run \`npm run build\`, which writes it.`,
+				);
+			}
+			expect(tableRows(written)).toEqual(tableRows(table));
+		},
+	);
+
+	it("keep README's notes short and give each operation's filters, relations and options in docs/", () => {
+		const notes = operationRows().map((row) => row[3]);
+		expect(notes.filter((note) => /Filters:|Include:|Options:/.test(note))).toEqual([]);
+		const longest = Math.max(...notes.map((note) => note.split(/\s+/).length));
+		expect(longest).toBeLessThanOrEqual(30);
+		const details = detailRows();
+		expect(details.map((row) => row.slice(0, 3))).toEqual(
+			operationRows().map((row) => row.slice(0, 3)),
+		);
+		const workOrders = details.find((row) => row[0] === 'Work Order' && row[1] === 'Get Many');
+		expect(workOrders?.[3]).toContain('Location ID');
+		expect(workOrders?.[4]).toContain('`assignees`');
+		expect(TABLES().map(({ path }) => path)).toEqual([README_PATH, DETAILS_PATH]);
 	});
 
-	it('reads back every cell it writes, a | inside a cell included', () => {
+	it('read back every cell they write, a | inside a cell included', () => {
 		const rows = [['Resource', 'Get', 'GET /a/{id}', 'Sort: `name|code`, then `id`.']];
 		expect(tableRows(operationsTable(rows))).toEqual(rows);
+	});
+
+	it('name the file whose markers are missing', () => {
+		expect(() => splitAtTable('# Operations\n', '/x/docs/operations.md')).toThrow(
+			"/x/docs/operations.md lacks the operations table's markers",
+		);
 	});
 });
