@@ -11,19 +11,14 @@
 const { readdirSync, statfsSync } = require('node:fs');
 const { join } = require('node:path');
 
-const [step, dir, total] = process.argv.slice(2);
-const INTERVAL_MS = Number(process.env.PROGRESS_INTERVAL_MS) || 10_000;
-const started = Date.now();
-const used = () => {
+/** The bytes in use on the file system that holds `dir`. */
+function diskUsed(dir) {
 	const stats = statfsSync(dir);
 	return (stats.blocks - stats.bfree) * stats.bsize;
-};
-const before = used();
-let most = before;
-let stillSince = Date.now();
+}
 
-/** The top-level packages with a folder in node_modules. */
-function packages() {
+/** The top-level packages with a folder in `dir`/node_modules. */
+function packages(dir) {
 	let n = 0;
 	try {
 		const modules = join(dir, 'node_modules');
@@ -40,28 +35,46 @@ function packages() {
 const mb = (bytes) => `${Math.max(0, Math.round(bytes / 1e6)).toLocaleString('en')} MB`;
 const seconds = (ms) => `${Math.round(ms / 1000)} s`;
 
-function report() {
-	const now = used();
-	if (now > most) {
-		most = now;
-		stillSince = Date.now();
-	}
-	let phase = step;
-	if (total) {
-		const n = packages();
-		phase +=
-			n === 0 ? ', resolving and downloading' : `, unpacking: ${n} of about ${total} packages`;
-	}
-	const disk =
-		Date.now() - stillSince < INTERVAL_MS
-			? `${mb(most - before)} written so far`
-			: `nothing new on disk for ${seconds(Date.now() - stillSince)}, waiting on ${step.split(' ')[0]}`;
-	process.stderr.write(`[runtime]   ${phase}; ${disk}, ${seconds(Date.now() - started)}\n`);
+/**
+ * A step's reporter: each call of the function it returns gives the next report line. `now` and `used`
+ * read the clock and the disk (replaced in tests).
+ */
+function reporter({ step, dir, total, intervalMs, now = Date.now, used = () => diskUsed(dir) }) {
+	const started = now();
+	const before = used();
+	let most = before;
+	let stillSince = started;
+	return () => {
+		const usedNow = used();
+		if (usedNow > most) {
+			most = usedNow;
+			stillSince = now();
+		}
+		let phase = step;
+		if (total) {
+			const n = packages(dir);
+			phase +=
+				n === 0 ? ', resolving and downloading' : `, unpacking: ${n} of about ${total} packages`;
+		}
+		const still = now() - stillSince;
+		const disk =
+			still < intervalMs
+				? `${mb(most - before)} written so far`
+				: `nothing new on disk for ${seconds(still)}, waiting on ${step.split(' ')[0]}`;
+		return `[runtime]   ${phase}; ${disk}, ${seconds(now() - started)}`;
+	};
 }
 
-/** Reports on every interval until the step's process stops this one. */
-function tick() {
-	report();
-	setTimeout(tick, INTERVAL_MS);
+module.exports = { reporter };
+
+if (require.main === module) {
+	const [step, dir, total] = process.argv.slice(2);
+	const intervalMs = Number(process.env.PROGRESS_INTERVAL_MS) || 10_000;
+	const report = reporter({ step, dir, total, intervalMs });
+	/** Reports on every interval until the step's process stops this one. */
+	const tick = () => {
+		process.stderr.write(`${report()}\n`);
+		setTimeout(tick, intervalMs);
+	};
+	setTimeout(tick, intervalMs);
 }
-setTimeout(tick, INTERVAL_MS);
