@@ -63,7 +63,7 @@ describe('a bulk create in a real n8n, at the rate limit, with the defaults', ()
 		expect(run.status).toBe('error');
 		const error = storedError(run);
 		expect(error?.message).toMatch(
-			/Items 1–3 of 8 were written before it\. Items 5–8 were not sent\. Run again from item 4\.$/,
+			/Items 0–2 of 8 were written\. Items 4–7 were not sent\. Run again from item 3\.$/,
 		);
 		const sent = await posts();
 		expect(sent.map((request) => request.status)).toEqual([201, 201, 201, 429]);

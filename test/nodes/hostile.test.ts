@@ -94,7 +94,9 @@ describe('redirects', () => {
 			id: { __rl: true, mode: 'id', value: '3' },
 			updateFields: { name: 'A' },
 		});
-		expect(error?.message).toMatch(/redirected PATCH/);
+		expect(error?.message).toBe(
+			'The API answered PATCH /locations with a redirect (302), which the node does not follow for a PATCH. The change may have been applied: check whether it is there before sending it again.',
+		);
 		expect(api.requests).toHaveLength(1);
 	});
 });
@@ -469,7 +471,7 @@ describe('bulk update', () => {
 		expect(error).toBeUndefined();
 		expect(output.map((item) => item.json.id ?? item.json.error)).toEqual([
 			'1',
-			'Item 2 was not confirmed by the API',
+			'Item 1 was sent but not confirmed by the API. The change may have been applied: check whether it is there before sending it again.',
 			'3',
 		]);
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
