@@ -208,12 +208,13 @@ export class ItemRun {
 			ids.length === 0
 				? ''
 				: `IDs ${verb}: ${ranges(ids.slice(0, LISTED_IDS))}${ids.length > LISTED_IDS ? ` and ${ids.length - LISTED_IDS} more (all in the error's context)` : ''}.`;
-		// The node's words go before the API's quoted text, never after it.
+		// The node's words go before the API's quoted text, never after it, each sentence closed.
+		const sentence = (text: string) => text.trimEnd().replace(/(?<![.!?])$/, '.');
 		const quoted = error.message.indexOf(API_TEXT);
 		error.message =
 			quoted === -1
-				? `${error.message.trimEnd()} ${summary}`
-				: `${error.message.slice(0, quoted).trimEnd()} ${summary} ${error.message.slice(quoted)}`;
+				? `${sentence(error.message)} ${summary}`
+				: `${sentence(error.message.slice(0, quoted))} ${summary} ${error.message.slice(quoted)}`;
 		error.description = [error.description, summary, listed]
 			.filter(Boolean)
 			.join(LINE_BREAK.repeat(2));
