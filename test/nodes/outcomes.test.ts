@@ -222,6 +222,29 @@ describe('a write whose answer is lost', () => {
 		},
 	);
 
+	it('a read whose answer was lost wrote nothing: the stop says to run it again', async () => {
+		api.reset((_request, index) =>
+			index === 1
+				? 'drop'
+				: { status: 200, body: { data: { id: '3', type: 'location', attributes: {} } } },
+		);
+		const { error } = await runNode({
+			node,
+			credentials,
+			items: [{ id: 3 }, { id: 4 }, { id: 5 }],
+			parameters: {
+				resource: 'location',
+				operation: 'get',
+				id: { __rl: true, mode: 'id', value: '={{ String($json.id) }}' },
+				requestOptions: { maxAttempts: 1 },
+			},
+		});
+		expect(error?.message).toMatch(
+			/^Could not reach the API: .+ Item 0 of 3 was read\. Item 2 was not sent\. Run again from item 1\.$/,
+		);
+		expect(error?.message).not.toMatch(/may have been|check whether/);
+	});
+
 	it('a refused connection sent nothing: the row is "not sent", safe to send again', async () => {
 		const closed = { ...credentials, sandboxBaseUrl: `http://127.0.0.1:${await closedPort()}/v3` };
 		const result = await runNode({

@@ -170,7 +170,8 @@ export class ItemRun {
 
 	/** The error that stops the node, with what became of every item and where to resume. */
 	private stopped(error: NodeError, failed: number[], outcome: Outcome): NodeError {
-		const unknown = [...this.unknown].sort((a, b) => a - b);
+		// A read whose answer was lost wrote nothing: it is simply to be run again.
+		const unknown = this.writes ? [...this.unknown].sort((a, b) => a - b) : [];
 		// With nothing done or uncertain yet, the error alone says it all.
 		if (this.itemCount < 2 || (this.done.length === 0 && unknown.length === 0)) return error;
 		const verb = this.writes ? 'written' : 'read';
@@ -185,7 +186,7 @@ export class ItemRun {
 		const one = (list: number[]) => list.length === 1;
 		const others = unknown.filter((index) => !failed.includes(index));
 		const resume =
-			outcome !== 'unknown'
+			outcome !== 'unknown' || !this.writes
 				? `Run again from item ${failed[0]}.`
 				: notSent.length
 					? `Run again from item ${notSent[0]}, and send ${itemsNamed(unknown)} again only if ${one(unknown) ? 'it is' : 'they are'} not there.`
