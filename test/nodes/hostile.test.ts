@@ -266,7 +266,7 @@ describe('answers that are not the API envelope', () => {
 		},
 	);
 
-	it('on a create, an empty 201 is an error, not an empty success', async () => {
+	it('on a create, an empty 201 is an error that may have written the record, not an empty success', async () => {
 		api.reset(() => ({ status: 201, raw: '' }));
 		const { error } = await run({
 			resource: 'materialType',
@@ -275,6 +275,11 @@ describe('answers that are not the API envelope', () => {
 			parent_id: '1',
 		});
 		expect(error?.message).toMatch(/HTTP 201/);
+		// A 2xx it cannot read may still have written the record: the message says to check first.
+		expect(error?.message).toMatch(
+			/\. It may have been written: check whether it exists before sending it again\.$/,
+		);
+		expect(error?.context?.outcome).toBe('unknown');
 		expect(api.requests).toHaveLength(1);
 	});
 });
