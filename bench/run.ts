@@ -11,8 +11,14 @@ import { join } from 'node:path';
 import { format, resolveConfig } from 'prettier';
 
 import { startSandbox, type RunningSandbox } from '../sandbox';
-import { N8nInstance, outputOf } from '../test/e2e/n8n';
-import { apiCredential, BULK_NODE, bulkWorkflow, credentials } from '../test/e2e/workflows';
+import { itemsOf, N8nInstance, outputOf } from '../test/e2e/n8n';
+import {
+	apiCredential,
+	BULK_NODE,
+	bulkWorkflow,
+	credentials,
+	rowsWorkflow,
+} from '../test/e2e/workflows';
 import { toItems } from '../nodes/MaintenanceManagement/helpers/simplify';
 import type { ApiEnvelope } from '../nodes/MaintenanceManagement/transport';
 import { renderBenchmarks } from './report';
@@ -524,6 +530,70 @@ async function bulkAtRateLimit(sandbox: RunningSandbox) {
 	}
 }
 
+/**
+ * What becomes of the rows of an ERP sync in n8n, in each On Error mode: 300 materials with 5 bad
+ * rows (3 empty names the node refuses, 2 codes the API already has), Material → Create with its
+ * defaults, at the live API's 60 requests a minute. Printed, not recorded: `npm run bench -- failures`.
+ */
+async function failedRows(sandbox: RunningSandbox) {
+	const count = 300;
+	const bad: Record<number, string> = { 40: '', 100: 'MAT-3', 160: '', 220: 'MAT-4', 280: '' };
+	const rows = Array.from({ length: count }, (_, index) => ({
+		code: bad[index]?.startsWith('MAT-') ? bad[index] : `BENCH-ROW-${index}`,
+		name: bad[index] === '' ? '' : `ERP row ${index}`,
+	}));
+	const parameters = {
+		resource: 'material',
+		operation: 'create',
+		material_type_id: 2,
+		name: '={{ $json.name }}',
+		code: '={{ $json.code }}',
+		units: 'unit',
+	};
+	const modes: Record<string, string> = {
+		continueErrorOutput: 'benchRowsErrOut0',
+		continueRegularOutput: 'benchRowsRegular',
+		stopWorkflow: 'benchRowsStopWf0',
+	};
+	const n8n = new N8nInstance('bench-failures');
+	await n8n.setup();
+	try {
+		const { baseUrl, token } = sandbox.environments.sandbox;
+		await n8n.importFiles(
+			credentials(baseUrl, token),
+			Object.entries(modes).map(([mode, id]) =>
+				rowsWorkflow(id, 'Create Materials', rows, parameters, mode),
+			),
+		);
+		for (const [mode, id] of Object.entries(modes)) {
+			// A fresh store (no code written by an earlier mode), then the live API's limit.
+			await control(sandbox, 'POST', '/reset', {});
+			await control(sandbox, 'POST', '/rate-limit', { limit: 60, windowMs: 60_000 });
+			await control(sandbox, 'DELETE', '/requests');
+			const started = performance.now();
+			const run = await n8n.execute(id);
+			const seconds = Math.round((performance.now() - started) / 1000);
+			const posts = (
+				(await control(sandbox, 'GET', '/requests')).requests as Array<{
+					status: number;
+					method: string;
+				}>
+			).filter((request) => request.method === 'POST');
+			const status = (code: number) => posts.filter((request) => request.status === code).length;
+			const success = itemsOf(run, 'Create Materials', 0);
+			const failed = itemsOf(run, 'Create Materials', 1);
+			const errorItems = success.filter(({ json }) => json.error !== undefined);
+			const stop = (run.data.resultData.error?.message ?? '').replace(/^.*?(Items? \d)/, '$1');
+			print(
+				`${mode}: ${seconds} s (n8n's start included); POSTs: ${status(201)} written, ${status(400)} refused, ${status(429)} answered 429; Success output ${success.length} (${errorItems.length} of them error items), Error output ${failed.length}${stop ? `; stopped: "${stop}"` : ''}`,
+			);
+		}
+	} finally {
+		await control(sandbox, 'POST', '/rate-limit', { limit: 0 });
+		await n8n.stop();
+	}
+}
+
 /** `npm run bench -- output …` runs only the named groups and prints them, leaving BENCHMARKS.md as it is. */
 const only = process.argv.slice(2);
 const wanted = (group: string) => only.length === 0 || only.includes(group);
@@ -540,6 +610,7 @@ async function main() {
 		if (wanted('locations')) await locations(sandbox);
 		if (wanted('n8n')) await returnAllInN8n(sandbox);
 		if (wanted('bulk')) await bulkAtRateLimit(sandbox);
+		if (only.includes('failures')) await failedRows(sandbox);
 		if (wanted('trigger')) {
 			await triggerThroughput(sandbox, "n8n's default expression engine", {});
 			await triggerThroughput(sandbox, 'N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true', {

@@ -10,6 +10,7 @@ export interface ExampleWorkflow {
 		position: [number, number];
 		parameters: Record<string, unknown>;
 		webhookId?: string;
+		onError?: string;
 		credentials?: Record<string, { id: string; name: string }>;
 	}>;
 	connections: Record<string, unknown>;
@@ -25,3 +26,6 @@ export const WEBHOOK_ID: string;
 
 /** The webhook ID of the approval example's trigger. */
 export const APPROVAL_WEBHOOK_ID: string;
+
+/** The rows of the ERP example's Code node; two of them are bad on purpose. */
+export const ERP_ROWS: Array<{ code: string; name: string; units: string; type_id: number }>;

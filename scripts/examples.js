@@ -1,12 +1,29 @@
 /**
  * The example workflows that `npm run dev` imports on every start: a list of open work orders, a planned
- * job created, the work order events with an action after them, and work orders routed by approval
- * (Created, Approved or Declined, then an If node on the event). The events example's webhook ID is
- * the one given (dev's is random for each dev folder), so the caller knows its URL.
+ * job created, the work order events with an action after them, work orders routed by approval
+ * (Created, Approved or Declined, then an If node on the event), and materials synced from ERP rows,
+ * the failed rows on the Error branch. The events example's webhook ID is the one given (dev's is
+ * random for each dev folder), so the caller knows its URL.
  */
 const WEBHOOK_ID = '0d5e8a52-7c1b-4f3e-9a64-2b8c1d7e6f50';
 /** The webhook ID of the approval example's trigger. */
 const APPROVAL_WEBHOOK_ID = '7a3e9c41-2d5b-4f8a-b6e0-91c4d2f7a385';
+
+/**
+ * The rows of the ERP example, as an ERP export gives them. Two are bad on purpose: an empty name, which
+ * the node refuses before sending, and the code MAT-5, which the sandbox's demo data already has, so
+ * the API refuses it.
+ */
+const ERP_ROWS = [
+	{ code: 'ERP-1001', name: 'Hex bolt M8', units: 'unit', type_id: 2 },
+	{ code: 'ERP-1002', name: 'Hex nut M8', units: 'unit', type_id: 2 },
+	{ code: 'ERP-1003', name: '', units: 'unit', type_id: 2 },
+	{ code: 'ERP-1004', name: 'Flat washer M8', units: 'unit', type_id: 2 },
+	{ code: 'MAT-5', name: 'Hydraulic oil', units: 'l', type_id: 2 },
+	{ code: 'ERP-1006', name: 'Cable tie 200 mm', units: 'unit', type_id: 2 },
+	{ code: 'ERP-1007', name: 'Fuse 10 A', units: 'unit', type_id: 2 },
+	{ code: 'ERP-1008', name: 'Air filter G4', units: 'unit', type_id: 2 },
+];
 
 /** @param {string} [webhookId] the events example's webhook ID */
 function exampleWorkflows(webhookId = WEBHOOK_ID) {
@@ -181,7 +198,99 @@ function exampleWorkflows(webhookId = WEBHOOK_ID) {
 			settings: { executionOrder: 'v1' },
 			pinData: {},
 		},
+		{
+			id: 'devErpMaterials',
+			name: 'Example: sync materials from ERP rows, failed rows to the Error branch',
+			nodes: [
+				manual,
+				{
+					id: 'erp-rows',
+					name: 'ERP Rows',
+					type: 'n8n-nodes-base.code',
+					typeVersion: 2,
+					position: [250, 0],
+					parameters: {
+						jsCode: `// Your ERP's rows: replace this node with your own source (a CSV read by Extract From File,\n// a database or spreadsheet node). Each row is one material.\nreturn [\n${ERP_ROWS.map((row) => `\t${JSON.stringify(row)},`).join('\n')}\n].map((row) => ({ json: row }));`,
+					},
+				},
+				{
+					...node(
+						'Create Material',
+						{
+							resource: 'material',
+							operation: 'create',
+							material_type_id: '={{ $json.type_id }}',
+							name: '={{ $json.name }}',
+							code: '={{ $json.code }}',
+							units: '={{ $json.units }}',
+						},
+						[500, 0],
+					),
+					// Settings → On Error: each failed row goes to the Error branch, the others go on.
+					onError: 'continueErrorOutput',
+				},
+				{
+					id: 'created',
+					name: 'Created',
+					type: 'n8n-nodes-base.noOp',
+					typeVersion: 1,
+					position: [800, -100],
+					parameters: {},
+				},
+				{
+					id: 'failed-rows',
+					name: 'Failed Rows',
+					type: 'n8n-nodes-base.set',
+					typeVersion: 3.4,
+					position: [800, 100],
+					parameters: {
+						mode: 'manual',
+						includeOtherFields: true,
+						assignments: {
+							assignments: [
+								{ id: 'reason', name: 'reason', value: '={{ $json.error }}', type: 'string' },
+								{
+									id: 'outcome',
+									name: 'outcome',
+									value: '={{ $json.details.outcome }}',
+									type: 'string',
+								},
+							],
+						},
+						options: {},
+					},
+				},
+				{
+					id: 'erp-note',
+					name: 'Sticky Note',
+					type: 'n8n-nodes-base.stickyNote',
+					typeVersion: 1,
+					position: [180, -330],
+					parameters: {
+						width: 760,
+						height: 250,
+						content: [
+							'## Materials from ERP rows',
+							'Replace **ERP Rows** with your own rows (a CSV read by Extract From File, a database, a sheet) and map their columns in **Create Material**.',
+							'**Create Material** has Settings → On Error → *Continue (using error output)*: each row that fails goes to the **Error** branch with its columns kept, plus `reason` and `outcome` (`refusedBeforeSending`, `refusedByApi`, `notSent`, or `unknown`: may have been written, check before sending again). Fix those rows and run them again; **Failed Rows** is where to send them to a sheet or an alert.',
+						].join('\n\n'),
+					},
+				},
+			],
+			connections: {
+				...chain('Start', 'ERP Rows'),
+				...chain('ERP Rows', 'Create Material'),
+				'Create Material': {
+					main: [
+						[{ node: 'Created', type: 'main', index: 0 }],
+						[{ node: 'Failed Rows', type: 'main', index: 0 }],
+					],
+				},
+			},
+			settings: { executionOrder: 'v1' },
+			pinData: {},
+		},
 	];
 }
 
-module.exports = { exampleWorkflows, WEBHOOK_ID, APPROVAL_WEBHOOK_ID };
+module.exports = { exampleWorkflows, WEBHOOK_ID, APPROVAL_WEBHOOK_ID, ERP_ROWS };

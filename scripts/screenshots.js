@@ -135,7 +135,7 @@ async function takeScreenshots(page, editor) {
 		.filter({ hasText: 'Execute step' })
 		.first()
 		.click();
-	await page.waitForSelector('text=/Invalid input in item 1/', { timeout: 60_000 });
+	await page.waitForSelector('text=/Invalid input in item 0/', { timeout: 60_000 });
 	await page.waitForTimeout(1000);
 	await shoot(page, 'validation-error');
 
@@ -153,6 +153,17 @@ async function takeScreenshots(page, editor) {
 	await page.waitForTimeout(4000);
 	await openNode(page, 'Open Work Orders');
 	await shoot(page, 'output-table');
+
+	// 6. The ERP example after a run: its two bad rows on the Error branch, then in Failed Rows with
+	// their reason and outcome.
+	await openWorkflow(page, editor, 'devErpMaterials');
+	await page.click('[data-test-id="execute-workflow-button"]');
+	await page.getByText('2 items').first().waitFor({ timeout: 120_000 });
+	await page.waitForTimeout(1500);
+	await shoot(page, 'erp-canvas');
+	await openNode(page, 'Failed Rows');
+	await page.getByText('refusedByApi').first().waitFor({ timeout: 30_000 });
+	await shoot(page, 'erp-failed-rows');
 }
 
 async function main() {

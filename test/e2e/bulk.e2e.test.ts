@@ -1,12 +1,25 @@
 /**
  * A bulk write in the pinned n8n, against the sandbox's rate limit, with every Request Option at its
  * default: it finishes with every item written once, and a run the limit stops leaves in n8n's stored
- * execution which items were written. The pace is measured by `npm run bench -- bulk`, not here.
+ * execution which items were written. With "Continue (using error output)", n8n itself sends each
+ * failed row to the Error output, paired with its input row, for a create and for a grouped update,
+ * and the ERP example of `npm run dev` does so with its bad rows. The pace is measured by
+ * `npm run bench -- bulk`, not here.
  */
+import type { IDataObject } from 'n8n-workflow';
+
+import { ERP_ROWS, exampleWorkflows } from '../../scripts/examples';
 import type { LoggedRequest } from '../../sandbox';
-import { N8nInstance, outputOf, type ExecutionResult } from './n8n';
+import { itemsOf, N8nInstance, outputOf, type ExecutionResult } from './n8n';
 import { SandboxClient } from './sandboxClient';
-import { BULK_NODE, bulkWorkflow, credentials } from './workflows';
+import {
+	apiCredential,
+	BULK_NODE,
+	bulkWorkflow,
+	credentials,
+	rowsWorkflow,
+	storedAs,
+} from './workflows';
 
 jest.setTimeout(600_000);
 
@@ -22,14 +35,62 @@ type StoredError = { message: string; description?: string; context?: Record<str
 const storedError = (run: ExecutionResult) =>
 	run.data.resultData.error as unknown as StoredError | undefined;
 
+/** 30 material rows; 4 are bad: 2 empty names the node refuses, 2 codes the sandbox's seed has. */
+const MATERIAL_ROWS: IDataObject[] = Array.from({ length: 30 }, (_, index) => ({
+	code: [7, 21].includes(index)
+		? `MAT-${index === 7 ? 3 : 4}`
+		: `E2E-ROW-${String(index).padStart(2, '0')}`,
+	name: [12, 25].includes(index) ? '' : `ERP row ${index}`,
+}));
+const BAD_MATERIALS = [7, 12, 21, 25];
+
+/**
+ * The 30 locations that are not buildings (every sixth location of the seed is one); 4 rows are bad,
+ * refused before sending: 2 with an orientation the API does not have, 2 repeating a location an
+ * earlier row already updates. The 26 good rows go in one PATCH.
+ */
+const ROOMS = Array.from({ length: 36 }, (_, index) => index + 1).filter((id) => id % 6 !== 1);
+const LOCATION_ROWS: IDataObject[] = [
+	...ROOMS.slice(0, 28).map((id, index) => ({
+		id,
+		name: `Synced room ${id}`,
+		orientation: [9, 18].includes(index) ? 'Up' : 'North',
+	})),
+	{ id: ROOMS[0], name: 'Again', orientation: 'South' },
+	{ id: ROOMS[1], name: 'Again', orientation: 'South' },
+];
+const BAD_LOCATIONS = [9, 18, 28, 29];
+
+const ERP_EXAMPLE = exampleWorkflows().find((workflow) => workflow.id === 'devErpMaterials')!;
+
 beforeAll(async () => {
 	await api.start();
 	await n8n.setup();
 	const { baseUrl, token } = api.sandbox.environments.sandbox;
-	await n8n.importFiles(credentials(baseUrl, token), [
-		bulkWorkflow('mmE2eBulkDefault', 40, 'E2E-BULK'),
-		bulkWorkflow('mmE2eBulkStopped', 8, 'E2E-STOP'),
-	]);
+	const exampleCredential = ERP_EXAMPLE.nodes.find((node) => node.credentials)!.credentials!
+		.maintenanceManagementApi;
+	await n8n.importFiles(
+		[...credentials(baseUrl, token), apiCredential(baseUrl, token, exampleCredential)],
+		[
+			bulkWorkflow('mmE2eBulkDefault', 40, 'E2E-BULK'),
+			bulkWorkflow('mmE2eBulkStopped', 8, 'E2E-STOP'),
+			rowsWorkflow('mmE2eRowsCreate', 'Create Materials', MATERIAL_ROWS, {
+				resource: 'material',
+				operation: 'create',
+				material_type_id: 2,
+				name: '={{ $json.name }}',
+				code: '={{ $json.code }}',
+				units: 'unit',
+			}),
+			rowsWorkflow('mmE2eRowsUpdate', 'Update Locations', LOCATION_ROWS, {
+				resource: 'location',
+				operation: 'updateMany',
+				id: { __rl: true, mode: 'id', value: '={{ String($json.id) }}' },
+				updateFields: { name: '={{ $json.name }}', orientation: '={{ $json.orientation }}' },
+			}),
+			{ ...ERP_EXAMPLE, ...storedAs(ERP_EXAMPLE.id) },
+		],
+	);
 });
 
 afterAll(async () => {
@@ -63,7 +124,7 @@ describe('a bulk create in a real n8n, at the rate limit, with the defaults', ()
 		expect(run.status).toBe('error');
 		const error = storedError(run);
 		expect(error?.message).toMatch(
-			/Items 1–3 of 8 were written before it\. Items 5–8 were not sent\. Run again from item 4\.$/,
+			/Items 0–2 of 8 were written\. Items 4–7 were not sent\. Run again from item 3\.$/,
 		);
 		const sent = await posts();
 		expect(sent.map((request) => request.status)).toEqual([201, 201, 201, 429]);
@@ -76,5 +137,97 @@ describe('a bulk create in a real n8n, at the rate limit, with the defaults', ()
 			expect(stored.attributes.code).toBe(`E2E-STOP-000${index + 1}`);
 		}
 		expect(JSON.stringify(run)).not.toContain(api.sandbox.environments.sandbox.token);
+	});
+});
+
+/** What n8n put on a node's Success and Error outputs, each item with its pairing. */
+const outputs = (run: ExecutionResult, node: string) => ({
+	success: itemsOf(run, node, 0),
+	failed: itemsOf(run, node, 1),
+});
+const pairedWith = (items: Array<{ pairedItem?: unknown }>) =>
+	items.map(({ pairedItem }) => (pairedItem as { item: number }).item);
+const others = (count: number, bad: number[]) =>
+	Array.from({ length: count }, (_, index) => index).filter((index) => !bad.includes(index));
+
+describe('"Continue (using error output)" in a real n8n', () => {
+	beforeAll(async () => await control('POST', '/rate-limit', {}));
+
+	it('a create of 30 rows with 4 bad ones: 26 records on Success, exactly the 4 bad rows on Error', async () => {
+		await control('DELETE', '/requests');
+		const run = await n8n.execute('mmE2eRowsCreate');
+		expect(run.data.resultData.error).toBeUndefined();
+		const { success, failed } = outputs(run, 'Create Materials');
+		expect(success).toHaveLength(26);
+		expect(pairedWith(success)).toEqual(others(30, BAD_MATERIALS));
+		expect(success.every(({ json }) => typeof json.id === 'string')).toBe(true);
+		expect(pairedWith(failed)).toEqual(BAD_MATERIALS);
+		// Each failed row is its input row, with why it failed.
+		for (const { json, pairedItem } of failed) {
+			const row = MATERIAL_ROWS[(pairedItem as { item: number }).item];
+			expect(json).toMatchObject({ ...row, error: expect.any(String) });
+		}
+		expect(failed.map(({ json }) => (json.details as IDataObject).outcome)).toEqual([
+			'refusedByApi',
+			'refusedBeforeSending',
+			'refusedByApi',
+			'refusedBeforeSending',
+		]);
+		expect(failed[0].json.error).toMatch(/^Code "MAT-3" in item 7 already exists/);
+		expect(failed[1].json.error).toMatch(/^Invalid input in item 12: "name" \(Name\)/);
+		const posts = (await requests()).filter((request) => request.method === 'POST');
+		expect(posts).toHaveLength(28);
+	});
+
+	it('a grouped update of 30 rows with 4 bad ones: 26 records on Success, exactly the 4 bad rows on Error', async () => {
+		await control('DELETE', '/requests');
+		const run = await n8n.execute('mmE2eRowsUpdate');
+		expect(run.data.resultData.error).toBeUndefined();
+		const { success, failed } = outputs(run, 'Update Locations');
+		expect(success).toHaveLength(26);
+		expect(pairedWith(success)).toEqual(others(30, BAD_LOCATIONS));
+		expect(success.map(({ json }) => json.name)).toEqual(
+			others(30, BAD_LOCATIONS).map((index) => LOCATION_ROWS[index].name),
+		);
+		expect(pairedWith(failed)).toEqual(BAD_LOCATIONS);
+		for (const { json, pairedItem } of failed) {
+			const row = LOCATION_ROWS[(pairedItem as { item: number }).item];
+			expect(json).toMatchObject({
+				...row,
+				error: expect.any(String),
+				details: expect.objectContaining({ outcome: 'refusedBeforeSending' }),
+			});
+		}
+		const patches = (await requests()).filter((request) => request.method === 'PATCH');
+		expect(patches).toHaveLength(1);
+		expect((patches[0].body as { locations: unknown[] }).locations).toHaveLength(26);
+	});
+
+	it('the ERP example: written rows on Success, the bad rows on Error and in Failed Rows with their reason', async () => {
+		await control('DELETE', '/requests');
+		const run = await n8n.execute(ERP_EXAMPLE.id);
+		expect(run.data.resultData.error).toBeUndefined();
+		const { success, failed } = outputs(run, 'Create Material');
+		expect(pairedWith(success)).toEqual([0, 1, 3, 5, 6, 7]);
+		expect(pairedWith(failed)).toEqual([2, 4]);
+		expect(outputOf(run, 'Created').map((json) => json.code)).toEqual(
+			[0, 1, 3, 5, 6, 7].map((index) => ERP_ROWS[index].code),
+		);
+		expect(outputOf(run, 'Failed Rows')).toEqual([
+			{
+				...ERP_ROWS[2],
+				error: expect.any(String),
+				details: expect.any(Object),
+				reason: expect.stringMatching(/^Invalid input in item 2: "name" \(Name\)/),
+				outcome: 'refusedBeforeSending',
+			},
+			{
+				...ERP_ROWS[4],
+				error: expect.any(String),
+				details: expect.any(Object),
+				reason: expect.stringMatching(/^Code "MAT-5" in item 4 already exists/),
+				outcome: 'refusedByApi',
+			},
+		]);
 	});
 });

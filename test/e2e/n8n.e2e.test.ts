@@ -104,7 +104,7 @@ describe('the action node in a real n8n', () => {
 		expect(output).toHaveLength(3);
 		expect(output[0]).toMatchObject({ code: 'E2E-OK-1', type: 'stock-material' });
 		// zod's validation, inside n8n, names the field and the item.
-		expect(String(output[1].error)).toMatch(/item 2: "code" \(Code\)/);
+		expect(String(output[1].error)).toMatch(/item 1: "code" \(Code\)/);
 		expect(output[2]).toMatchObject({ code: 'E2E-OK-3' });
 		const created = logged
 			.filter((r) => r.path === '/stocks/materials' && r.method === 'POST')

@@ -382,6 +382,10 @@ export const TESTING_PINNED_N8N =
 		}
 	).dependencies.n8n;
 
+/** The items (JSON and pairing) of one output of a node in an execution: 0 is Success, 1 Error. */
+export const itemsOf = (result: ExecutionResult, nodeName: string, output: number) =>
+	result.data.resultData.runData[nodeName]?.[0]?.data?.main?.[output] ?? [];
+
 /** The JSON items a node output in an execution. */
 export const outputOf = (result: ExecutionResult, nodeName: string) =>
 	(result.data.resultData.runData[nodeName]?.[0]?.data?.main?.[0] ?? []).map((item) => item.json);

@@ -262,3 +262,46 @@ export function bulkWorkflow(
 		},
 	};
 }
+
+/**
+ * Rows made by a Code node, written by one action node (version 2) with the given On Error setting, by
+ * default "Continue (using error output)": written rows leave on its Success output, failed ones on its
+ * Error output.
+ */
+export function rowsWorkflow(
+	id: string,
+	nodeName: string,
+	rows: IDataObject[],
+	parameters: IDataObject,
+	onError = 'continueErrorOutput',
+) {
+	return {
+		...storedAs(id),
+		name: `${rows.length} rows to ${nodeName}, On Error ${onError}`,
+		nodes: [
+			START,
+			{
+				id: 'rows',
+				name: 'Rows',
+				type: 'n8n-nodes-base.code',
+				typeVersion: 2,
+				position: [200, 0],
+				parameters: { jsCode: `return ${JSON.stringify(rows)}.map((json) => ({ json }));` },
+			},
+			{
+				id: 'write-rows',
+				name: nodeName,
+				type: ACTION_NODE,
+				typeVersion: 2,
+				position: [400, 0],
+				parameters,
+				credentials: { maintenanceManagementApi: API_CREDENTIAL },
+				onError,
+			},
+		],
+		connections: {
+			Start: { main: [[{ node: 'Rows', type: 'main', index: 0 }]] },
+			Rows: { main: [[{ node: nodeName, type: 'main', index: 0 }]] },
+		},
+	};
+}

@@ -94,7 +94,9 @@ describe('redirects', () => {
 			id: { __rl: true, mode: 'id', value: '3' },
 			updateFields: { name: 'A' },
 		});
-		expect(error?.message).toMatch(/redirected PATCH/);
+		expect(error?.message).toBe(
+			'The API answered PATCH /locations with a redirect (302), which the node does not follow for a PATCH. The change may have been applied: check whether it is there before sending it again.',
+		);
 		expect(api.requests).toHaveLength(1);
 	});
 });
@@ -264,7 +266,7 @@ describe('answers that are not the API envelope', () => {
 		},
 	);
 
-	it('on a create, an empty 201 is an error, not an empty success', async () => {
+	it('on a create, an empty 201 is an error that may have written the record, not an empty success', async () => {
 		api.reset(() => ({ status: 201, raw: '' }));
 		const { error } = await run({
 			resource: 'materialType',
@@ -273,6 +275,11 @@ describe('answers that are not the API envelope', () => {
 			parent_id: '1',
 		});
 		expect(error?.message).toMatch(/HTTP 201/);
+		// A 2xx it cannot read may still have written the record: the message says to check first.
+		expect(error?.message).toMatch(
+			/\. It may have been written: check whether it exists before sending it again\.$/,
+		);
+		expect(error?.context?.outcome).toBe('unknown');
 		expect(api.requests).toHaveLength(1);
 	});
 });
@@ -469,7 +476,7 @@ describe('bulk update', () => {
 		expect(error).toBeUndefined();
 		expect(output.map((item) => item.json.id ?? item.json.error)).toEqual([
 			'1',
-			'Item 2 was not confirmed by the API',
+			'Item 1 was sent but not confirmed by the API. The change may have been applied: check whether it is there before sending it again.',
 			'3',
 		]);
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);

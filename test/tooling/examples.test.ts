@@ -32,3 +32,26 @@ describe('the example workflows of npm run dev', () => {
 			);
 	});
 });
+
+describe('the ERP example', () => {
+	const erp = exampleWorkflows().find((workflow) => workflow.id === 'devErpMaterials');
+	const create = erp?.nodes.find((node) => node.name === 'Create Material');
+
+	it('sends the failed rows to the Error branch, where Failed Rows collects them', () => {
+		expect(create).toMatchObject({
+			onError: 'continueErrorOutput',
+			parameters: { resource: 'material', operation: 'create' },
+		});
+		expect(erp?.connections['Create Material']).toEqual({
+			main: [
+				[{ node: 'Created', type: 'main', index: 0 }],
+				[{ node: 'Failed Rows', type: 'main', index: 0 }],
+			],
+		});
+	});
+
+	it('says on a sticky note what to replace with your own rows', () => {
+		const note = erp?.nodes.find((node) => node.type === 'n8n-nodes-base.stickyNote');
+		expect(note?.parameters.content).toMatch(/Replace \*\*ERP Rows\*\* with your own rows/);
+	});
+});

@@ -8,7 +8,10 @@ import type {
 
 import { LINE_BREAK } from '../helpers/input';
 import { asNodeError } from '../transport';
-import { API_TEXT } from '../transport/errors';
+import type { Outcome } from '../transport/errors';
+import { API_TEXT, outcomeOf } from '../transport/errors';
+
+type NodeError = NodeApiError | NodeOperationError;
 
 /** The output of each input item, by item index. */
 export type Outputs = INodeExecutionData[][];
@@ -45,17 +48,27 @@ export function ranges(values: Array<string | number>): string {
 const minutes = (ms: number): string =>
 	ms < 90_000 ? `${Math.max(1, Math.round(ms / 1000))} s` : `${Math.round(ms / 60_000)} min`;
 
+/** "item 4" or "items 0–2, 5": item numbers as n8n's editor gives them, counting from 0. */
+const itemsNamed = (indexes: number[]): string =>
+	`${indexes.length === 1 ? 'item' : 'items'} ${ranges(indexes)}`;
+
+const capital = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
 /**
  * One execution's walk over its input items: their outputs, a progress line in n8n's log (and, in a
- * manual run, the browser console) every 30 s on a long run, and, when an error stops the node, what was
- * done before it and where to resume. With Continue On Fail a failed item gets its error as output and
- * the others go on.
+ * manual run, the browser console) every 30 s on a long run, and, when an error stops the node, what
+ * became of each item. Items are numbered as n8n numbers them, from 0, so a message and n8n's own
+ * `[item N]` never disagree. With Continue On Fail a failed item gets its error as output (on the
+ * Error output with "Continue (using error output)"), and the others go on.
  */
 export class ItemRun {
 	readonly outputs: Outputs = [];
 
 	/** Item indexes done so far (their records output), in order. */
 	private readonly done: number[] = [];
+
+	/** Item indexes sent whose answer does not say whether they were written. */
+	private readonly unknown = new Set<number>();
 
 	private readonly started = Date.now();
 
@@ -76,21 +89,24 @@ export class ItemRun {
 
 	/**
 	 * Runs one step for some items (one item, or a group sent as one request). When it fails, the error
-	 * stops the node, saying what was done before it, or, with Continue On Fail, becomes the output of
+	 * stops the node, saying what became of every item, or, with Continue On Fail, becomes the output of
 	 * each of those items.
 	 */
 	async guard(itemIndexes: number[], step: () => Promise<void> | void): Promise<void> {
 		try {
 			await step();
 		} catch (error) {
+			const nodeError = asNodeError(this.context.getNode(), error, itemIndexes[0]);
+			// A step within a step (an item of a group) has already said what became of each item.
+			if (this.summarized.has(nodeError)) throw nodeError;
+			const outcome = outcomeOf(nodeError);
+			if (outcome === 'unknown') this.unconfirmed(itemIndexes);
 			if (!this.context.continueOnFail()) {
-				const nodeError = asNodeError(this.context.getNode(), error, itemIndexes[0]);
-				// A step within a step (an item of a group) has already said what was done.
-				if (this.summarized.has(nodeError)) throw nodeError;
 				this.summarized.add(nodeError);
-				throw this.stopped(nodeError, itemIndexes);
+				throw this.stopped(nodeError, itemIndexes, outcome);
 			}
-			for (const itemIndex of itemIndexes) this.outputs[itemIndex] = [errorItem(error, itemIndex)];
+			for (const itemIndex of itemIndexes)
+				this.outputs[itemIndex] = [this.errorItem(nodeError, itemIndex, outcome)];
 		}
 	}
 
@@ -101,12 +117,18 @@ export class ItemRun {
 		this.report();
 	}
 
+	/** Counts items as sent without an answer that confirms them: they may have been written. */
+	unconfirmed(itemIndexes: number[]): void {
+		for (const itemIndex of itemIndexes) this.unknown.add(itemIndex);
+	}
+
 	/** The last progress line of a run long enough to have reported. */
 	finish(): void {
 		if (this.reportedAt === this.started) return;
 		const elapsed = Date.now() - this.started;
+		const unknown = this.unknown.size ? `, ${this.unknown.size} unknown` : '';
 		this.log(
-			`${this.what}: all ${this.itemCount} items processed in ${minutes(elapsed)} (${this.done.length} ${this.writes ? 'written' : 'read'}, ${this.itemCount - this.done.length} failed)`,
+			`${this.what}: all ${this.itemCount} items processed in ${minutes(elapsed)} (${this.done.length} ${this.writes ? 'written' : 'read'}${unknown}, ${this.itemCount - this.done.length - this.unknown.size} failed)`,
 		);
 	}
 
@@ -127,27 +149,59 @@ export class ItemRun {
 		this.context.sendMessageToUI(message);
 	}
 
-	/** The error that stops the node, with what was done before it and where to resume. */
-	private stopped(
-		error: NodeApiError | NodeOperationError,
-		failed: number[],
-	): NodeApiError | NodeOperationError {
-		// With nothing done yet, the error alone says it all.
-		if (this.itemCount < 2 || this.done.length === 0) return error;
+	/**
+	 * The output of a failed item with Continue On Fail, paired with its input item. With "Continue
+	 * (using error output)" it is `{ error, details: { outcome, description } }`: an item whose JSON holds
+	 * only `error`, `message` and `details` is what n8n moves to the Error output, where it lays it over
+	 * the input item, so the row arrives with its reason, ready to be corrected and sent again. (An
+	 * item-level `error` would move it too, but n8n then replaces its JSON with the message alone.) With
+	 * "Continue (regular output)" it is `{ error, description, outcome }`.
+	 */
+	private errorItem(error: NodeError, itemIndex: number, outcome: Outcome): INodeExecutionData {
+		// In item data a description's lines are plain text lines, not the error panel's HTML breaks.
+		const text = error.description?.split(LINE_BREAK).join('\n');
+		const description = text ? { description: text } : {};
+		const json: IDataObject =
+			this.context.getNode().onError === 'continueErrorOutput'
+				? { error: error.message, details: { outcome, ...description } }
+				: { error: error.message, ...description, outcome };
+		return { json, pairedItem: { item: itemIndex } };
+	}
+
+	/** The error that stops the node, with what became of every item and where to resume. */
+	private stopped(error: NodeError, failed: number[], outcome: Outcome): NodeError {
+		// A read whose answer was lost wrote nothing: it is simply to be run again.
+		const unknown = this.writes ? [...this.unknown].sort((a, b) => a - b) : [];
+		// With nothing done or uncertain yet, the error alone says it all.
+		if (this.itemCount < 2 || (this.done.length === 0 && unknown.length === 0)) return error;
 		const verb = this.writes ? 'written' : 'read';
-		const failedIndex = failed[0];
-		const firstUnsent = Math.max(...failed) + 1;
-		const ids = this.done.flatMap((index) =>
+		const settled = new Set([...this.done, ...unknown, ...failed]);
+		const notSent = Array.from({ length: this.itemCount }, (_, index) => index).filter(
+			(index) => !settled.has(index),
+		);
+		const written = [...this.done].sort((a, b) => a - b);
+		const ids = written.flatMap((index) =>
 			this.outputs[index].map(({ json }) => json.id).filter((id) => id !== undefined),
 		) as Array<string | number>;
+		const one = (list: number[]) => list.length === 1;
+		const others = unknown.filter((index) => !failed.includes(index));
+		const resume =
+			outcome !== 'unknown' || !this.writes
+				? `Run again from item ${failed[0]}.`
+				: notSent.length
+					? `Run again from item ${notSent[0]}, and send ${itemsNamed(unknown)} again only if ${one(unknown) ? 'it is' : 'they are'} not there.`
+					: '';
 		const summary = [
-			`${this.done.length === 1 ? 'Item' : 'Items'} ${ranges(this.done.map((index) => index + 1))} of ${this.itemCount} ${this.done.length === 1 ? 'was' : 'were'} ${verb} before it.`,
-			firstUnsent === this.itemCount - 1
-				? `Item ${this.itemCount} was not sent.`
-				: firstUnsent < this.itemCount
-					? `Items ${firstUnsent + 1}–${this.itemCount} were not sent.`
-					: '',
-			`Run again from item ${failedIndex + 1}.`,
+			written.length
+				? `${capital(itemsNamed(written))} of ${this.itemCount} ${one(written) ? 'was' : 'were'} ${verb}.`
+				: '',
+			others.length
+				? `${capital(itemsNamed(others))} may have been ${verb}: the answer does not confirm ${one(others) ? 'it' : 'them'}; check whether ${one(others) ? 'it is' : 'they are'} there before sending ${one(others) ? 'it' : 'them'} again.`
+				: '',
+			notSent.length
+				? `${capital(itemsNamed(notSent))} ${one(notSent) ? 'was' : 'were'} not sent.`
+				: '',
+			resume,
 		]
 			.filter(Boolean)
 			.join(' ');
@@ -155,31 +209,22 @@ export class ItemRun {
 			ids.length === 0
 				? ''
 				: `IDs ${verb}: ${ranges(ids.slice(0, LISTED_IDS))}${ids.length > LISTED_IDS ? ` and ${ids.length - LISTED_IDS} more (all in the error's context)` : ''}.`;
-		// The node's words go before the API's quoted text, never after it.
+		// The node's words go before the API's quoted text, never after it, each sentence closed.
+		const sentence = (text: string) => text.trimEnd().replace(/(?<![.!?])$/, '.');
 		const quoted = error.message.indexOf(API_TEXT);
 		error.message =
 			quoted === -1
-				? `${error.message.trimEnd()} ${summary}`
-				: `${error.message.slice(0, quoted).trimEnd()} ${summary} ${error.message.slice(quoted)}`;
+				? `${sentence(error.message)} ${summary}`
+				: `${sentence(error.message.slice(0, quoted))} ${summary} ${error.message.slice(quoted)}`;
 		error.description = [error.description, summary, listed]
 			.filter(Boolean)
 			.join(LINE_BREAK.repeat(2));
 		Object.assign(error.context, {
-			itemsDone: this.done.length,
-			firstItemNotDone: failedIndex + 1,
+			itemsDone: written.length,
+			itemsUnknown: unknown,
+			firstItemNotDone: failed[0],
 			[`ids${this.writes ? 'Written' : 'Read'}`]: ids,
 		});
 		return error;
 	}
-}
-
-/** The output of a failed item when "Continue On Fail" is on. */
-function errorItem(error: unknown, itemIndex: number): INodeExecutionData {
-	const { message, description } = error as { message?: string; description?: string };
-	// In item data a description's lines are plain text lines, not the error panel's HTML breaks.
-	const text = description?.split(LINE_BREAK).join('\n');
-	return {
-		json: { error: message ?? String(error), ...(text ? { description: text } : {}) },
-		pairedItem: { item: itemIndex },
-	};
 }

@@ -19,9 +19,11 @@ import type {
 	ApiResource,
 	RequestPolicy,
 } from '../transport';
+import { mayHaveBeenWritten, withOutcome } from '../transport/errors';
 import {
 	apiRequest,
 	apiRequestAllItems,
+	asNodeError,
 	buildPath,
 	DEFAULT_POLICY,
 	pathValueProblem,
@@ -242,7 +244,12 @@ export function buildRequest(
  * A 400 that names a field the API keeps unique: the message leads with the value refused and says that
  * a record with it most likely exists, so that a re-run after a stop can route those items aside.
  */
-function withTakenValue(operation: OperationModule, request: ApiRequest, error: unknown): unknown {
+function withTakenValue(
+	operation: OperationModule,
+	request: ApiRequest,
+	itemIndex: number,
+	error: unknown,
+): unknown {
 	const unique = operation.endpoint.body?.unique ?? [];
 	if (!(error instanceof NodeApiError) || error.httpCode !== '400' || !unique.length) return error;
 	const refused = error.context.fields as string[] | undefined;
@@ -255,7 +262,7 @@ function withTakenValue(operation: OperationModule, request: ApiRequest, error: 
 		(field) => `${names.get(field) ?? field} ${JSON.stringify(request.body?.[field])}`,
 	);
 	const one = taken.length === 1;
-	error.message = `${values.join(' and ')} already ${one ? 'exists' : 'exist'}, most likely: the API keeps ${one ? 'this value' : 'these values'} unique and refused ${one ? 'it' : 'them'} (as it refuses, when run again, an item written before a stopped run). Route the item aside, or change the value. ${error.message}`;
+	error.message = `${values.join(' and ')} in item ${itemNumber(itemIndex)} already ${one ? 'exists' : 'exist'}, most likely: the API keeps ${one ? 'this value' : 'these values'} unique and refused ${one ? 'it' : 'them'} (as it refuses, when run again, an item written before a stopped run). Route the item aside, or change the value. ${error.message}`;
 	return error;
 }
 
@@ -286,16 +293,27 @@ export async function executeEndpoint(
 	try {
 		envelope = await apiRequest.call(this, request, retry, itemIndex);
 	} catch (error) {
-		throw withTakenValue(operation, request, error);
+		throw withTakenValue(operation, request, itemIndex, error);
 	}
-	const data = recordsOf(envelope);
-	// The meta beside a single record (its custom_fields, a buy order's cost_centers) describes that record.
-	const meta: IDataObject = { ...envelope.meta };
-	delete meta.pagination;
-	if (!Array.isArray(envelope.data) && data.length === 1 && Object.keys(meta).length) {
-		data[0] = { ...data[0], meta: { ...meta, ...data[0].meta } };
+	return afterAnswer(this, itemIndex, () => {
+		const data = recordsOf(envelope);
+		// The meta beside a single record (its custom_fields, a buy order's cost_centers) describes that record.
+		const meta: IDataObject = { ...envelope.meta };
+		delete meta.pagination;
+		if (!Array.isArray(envelope.data) && data.length === 1 && Object.keys(meta).length) {
+			data[0] = { ...data[0], meta: { ...meta, ...data[0].meta } };
+		}
+		return toItems(data, envelope.included, output);
+	});
+}
+
+/** Reads an answer: a failure after the API answered leaves the request's outcome unknown, never unsent. */
+function afterAnswer<T>(context: IExecuteFunctions, itemIndex: number, read: () => T): T {
+	try {
+		return read();
+	} catch (error) {
+		throw withOutcome(asNodeError(context.getNode(), error, itemIndex), 'unknown');
 	}
-	return toItems(data, envelope.included, output);
 }
 
 /** The operation as progress lines name it: the node's name and the request. */
@@ -391,22 +409,29 @@ export async function sendGrouped(
 				};
 				const output = readOutput.call(this, first);
 				const envelope = await apiRequest.call(this, request, readRetry.call(this, first), first);
-				const records = grouping.share(group, envelope, output);
+				const records = afterAnswer(this, first, () => grouping.share(group, envelope, output));
+				// Every item the answer confirms is written, whichever item it leaves out.
+				const unconfirmed: number[] = [];
 				for (const [index, { itemIndex }] of group.entries()) {
+					const record = records[index];
+					if (record) run.output(itemIndex, [record]);
+					else unconfirmed.push(itemIndex);
+				}
+				run.unconfirmed(unconfirmed);
+				for (const itemIndex of unconfirmed) {
 					await run.guard([itemIndex], () => {
-						const record = records[index];
-						if (!record) {
-							throw new NodeOperationError(
+						throw withOutcome(
+							new NodeOperationError(
 								this.getNode(),
-								`Item ${itemNumber(itemIndex)} was not confirmed by the API`,
+								`Item ${itemNumber(itemIndex)} was sent but not confirmed by the API. ${mayHaveBeenWritten(endpoint.method)}`,
 								{
 									itemIndex,
 									description:
-										"The request succeeded, but the API's answer does not include this item's record, so it may not have been changed. Check it in the service before running it again.",
+										"The request succeeded, but the API's answer leaves out this item's record, so whether it was written is unknown.",
 								},
-							);
-						}
-						run.output(itemIndex, [record]);
+							),
+							'unknown',
+						);
 					});
 				}
 			},

@@ -99,8 +99,11 @@ const issuePath = (issue: ZodIssue): string =>
 		'',
 	);
 
-/** Items as n8n's editor counts them: the first input item is item 1. */
-export const itemNumber = (itemIndex: number): number => itemIndex + 1;
+/**
+ * Items as n8n counts them: the first input item is item 0, as in the `[item 0]` n8n puts after an
+ * error's message, in `pairedItem` and in `$input.all()[0]`, so the node's words and n8n's agree.
+ */
+export const itemNumber = (itemIndex: number): number => itemIndex;
 
 /**
  * Line breaks in an error's description: n8n's error panel renders the description as HTML, so

@@ -1,6 +1,33 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+/**
+ * What became of an item's request, said on its error: written is the record output; the others are
+ * the ways an item fails. "unknown" is a write whose answer was lost: it may have been written.
+ */
+export type Outcome = 'written' | 'refusedByApi' | 'refusedBeforeSending' | 'notSent' | 'unknown';
+
+type NodeError = NodeApiError | NodeOperationError;
+
+/** Records on an error what became of its request, unless a closer look has already said so. */
+export function withOutcome<E extends NodeError>(error: E, outcome: Outcome): E {
+	error.context.outcome ??= outcome;
+	return error;
+}
+
+/** What became of a failed item's request: an error nothing marked was thrown before sending. */
+export const outcomeOf = (error: NodeError): Outcome =>
+	(error.context.outcome as Outcome | undefined) ?? 'refusedBeforeSending';
+
+/**
+ * What a person and an AI agent (which sees only the message) read of a write whose answer was lost:
+ * check before sending it again, never re-send it blind.
+ */
+export const mayHaveBeenWritten = (method: string): string =>
+	method === 'PATCH'
+		? 'The change may have been applied: check whether it is there before sending it again.'
+		: 'It may have been written: check whether it exists before sending it again.';
+
 /** The error body the spec defines: `{ status: 'error', error: { http_code, message, more_info, properties?, dev_message? } }`. */
 interface ApiErrorBody {
 	http_code?: number;
@@ -162,7 +189,7 @@ function actionableMessage(
 	}
 	if (statusCode >= 500) {
 		if (method !== 'GET')
-			return `The service failed on ${where} (${statusCode}) and the request was not retried. Check whether the change was applied before trying again.`;
+			return `The service failed on ${where} (${statusCode}) and the request was not retried. ${mayHaveBeenWritten(method)}`;
 		return statusCode === 500
 			? `The service failed on ${where} (500), also on retry. Check the filters and query parameters (the API answers 500 for an s_ filter it does not support), then try again.`
 			: `The service failed on ${where} (${statusCode}), also on retry. Try again later.`;
@@ -232,15 +259,15 @@ export function apiError(
 	});
 	// The fields the API refused, for a caller that knows more of them (a value that must be unique).
 	nodeError.context.fields = Object.keys(error.properties ?? {});
-	return nodeError;
+	// A write the service failed on may have been applied before it failed.
+	return withOutcome(
+		nodeError,
+		statusCode >= 500 && context.method !== 'GET' ? 'unknown' : 'refusedByApi',
+	);
 }
 
 /** Passes the node's own errors through unchanged and wraps anything else, keeping the item index. */
-export function asNodeError(
-	node: INode,
-	error: unknown,
-	itemIndex?: number,
-): NodeApiError | NodeOperationError {
+export function asNodeError(node: INode, error: unknown, itemIndex?: number): NodeError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	return new NodeOperationError(node, error instanceof Error ? error : String(error), {
 		itemIndex,

@@ -11,7 +11,8 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { name as packageName, version } from '../../../package.json';
 import { normalBaseUrl, pathWithinApi } from './address';
-import { apiError, QUOTE_LIMITS, quoted } from './errors';
+import type { Outcome } from './errors';
+import { apiError, mayHaveBeenWritten, QUOTE_LIMITS, quoted, withOutcome } from './errors';
 import type { Redaction } from './redact';
 import { redact, redactDeep, redactionFor } from './redact';
 
@@ -257,18 +258,25 @@ export function buildPath(template: string, values: Record<string, string | numb
 	});
 }
 
-/** An error of the transport itself (not an API answer), with the token removed from its text. */
+/**
+ * An error of the transport itself (not an API answer), with the token removed from its text and
+ * what became of the request.
+ */
 const transportError = (
 	node: INode,
 	token: string,
 	itemIndex: number | undefined,
+	outcome: Outcome,
 	message: string,
 	description: string,
 ) =>
-	new NodeOperationError(node, redact(message, token), {
-		description: redact(description, token),
-		itemIndex,
-	});
+	withOutcome(
+		new NodeOperationError(node, redact(message, token), {
+			description: redact(description, token),
+			itemIndex,
+		}),
+		outcome,
+	);
 
 const header = (headers: IDataObject | undefined, name: string): string | undefined => {
 	const value = headers?.[name] ?? headers?.[name.toLowerCase()];
@@ -353,35 +361,50 @@ const CONNECTION_FAULTS = new Set([
 	'ERR_SOCKET_CONNECTION_TIMEOUT',
 ]);
 
+type ErrorLink = {
+	code?: unknown;
+	httpCode?: unknown;
+	message?: unknown;
+	cause?: unknown;
+	errorResponse?: unknown;
+} | null;
+
 /**
- * Whether a failed request never got an answer. n8n wraps the network error in a NodeApiError whose
- * own `code` is empty: n8n 2.41 keeps the original error as its `cause`; older n8n (1.x, early 2.x)
- * drops the cause and keeps the network code as the error's `httpCode` (or, for a plain object, its
+ * Whether an error, or one it wraps, matches. n8n wraps a network error in a NodeApiError whose own
+ * `code` is empty: n8n 2.41 keeps the original error as its `cause`; older n8n (1.x, early 2.x) drops
+ * the cause and keeps the network code as the error's `httpCode` (or, for a plain object, its
  * `errorResponse`). All of them are searched, so the check follows what the running n8n gives.
  */
-export function isConnectionFault(error: unknown): boolean {
+function inChain(error: unknown, matches: (link: NonNullable<ErrorLink>) => boolean): boolean {
 	const pending: unknown[] = [error];
 	for (let seen = 0; pending.length > 0 && seen < 12; seen++) {
-		const current = pending.shift() as {
-			code?: unknown;
-			httpCode?: unknown;
-			message?: unknown;
-			cause?: unknown;
-			errorResponse?: unknown;
-		} | null;
+		const current = pending.shift() as ErrorLink;
 		if (!current || typeof current !== 'object') continue;
-		const { code, httpCode, message } = current;
-		if ([code, httpCode].some((value) => typeof value === 'string' && CONNECTION_FAULTS.has(value)))
-			return true;
-		if (
-			typeof message === 'string' &&
-			/socket hang up|other side closed|timeout of \d+ms/i.test(message)
-		)
-			return true;
+		if (matches(current)) return true;
 		pending.push(current.cause, current.errorResponse);
 	}
 	return false;
 }
+
+const hasCode = (codes: Set<string>) => (link: NonNullable<ErrorLink>) =>
+	[link.code, link.httpCode].some((value) => typeof value === 'string' && codes.has(value));
+
+/** Whether a failed request never got an answer: a refused, dropped or timed-out connection. */
+export function isConnectionFault(error: unknown): boolean {
+	return inChain(
+		error,
+		(link) =>
+			hasCode(CONNECTION_FAULTS)(link) ||
+			(typeof link.message === 'string' &&
+				/socket hang up|other side closed|timeout of \d+ms/i.test(link.message)),
+	);
+}
+
+/** Network codes of a connection never made: the request did not leave. */
+const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/** Whether a failed request never left: its connection was refused or its host not found. */
+export const neverConnected = (error: unknown): boolean => inChain(error, hasCode(NEVER_CONNECTED));
 
 /** Server errors a read is retried on: a gateway or an overloaded service, not a failed request. */
 const TRANSIENT_STATUSES = new Set([502, 503, 504]);
@@ -427,8 +450,15 @@ export async function apiRequest(
 	/** The path as the user knows it: after the base URL, without the query. */
 	const shownPath = () =>
 		(url.startsWith(baseUrl) ? url.slice(baseUrl.length) : new URL(url).pathname).split('?')[0];
-	const fail = (message: string, description: string) =>
-		transportError(this.getNode(), token, itemIndex, message, description);
+	const fail = (outcome: Outcome, message: string, description: string) =>
+		transportError(this.getNode(), token, itemIndex, outcome, message, description);
+	/** A write whose answer the node cannot use may have been applied: its message says so. */
+	const answerLost = (message: string, description: string) =>
+		fail(
+			'unknown',
+			method === 'GET' ? message : `${message}. ${mayHaveBeenWritten(method)}`,
+			description,
+		);
 	let waitedHere = 0;
 	/** Which limit a wait would pass: Max Wait per Request, or Max Total Wait; undefined when neither. */
 	const passedLimit = (wait: number): string | undefined =>
@@ -451,6 +481,7 @@ export async function apiRequest(
 		const pause = pacingWaitMs(connection.budget);
 		if (pause > 0 && !(await waitFor(pause))) {
 			throw fail(
+				'notSent',
 				`Not sent: the API's rate limit allows no request for another ${seconds(pause)} s`,
 				`${method} ${shownPath()} was not sent: the API's last answer said its limit is spent until ${new Date(Date.now() + pause).toISOString()}, and waiting that long would pass ${passedLimit(pause)}. Raise it under Request Options, or run the items again after that time.`,
 			);
@@ -474,14 +505,22 @@ export async function apiRequest(
 			const retriable = method === 'GET' && isConnectionFault(error);
 			if (retriable && attempt < retry.maxAttempts && (await waitFor(backoffMs(retry, attempt))))
 				continue;
-			throw new NodeApiError(this.getNode(), { message, code: null } as JsonObject, {
-				message: `Could not reach the API: ${message}`,
+			// A refused connection sent nothing; any other fault may have come after the request arrived.
+			const unsent = neverConnected(error);
+			const lost = method !== 'GET' && !unsent;
+			const nodeError = new NodeApiError(this.getNode(), { message, code: null } as JsonObject, {
+				message: lost
+					? `The API's answer to ${method} ${shownPath()} was lost: ${message.replace(/\.$/, '')}. ${mayHaveBeenWritten(method)}`
+					: `Could not reach the API: ${message}`,
 				description:
 					method === 'GET'
 						? `The connection to ${baseUrl} failed after ${attempt} attempt(s). Check the base URL in the credential and the network.`
-						: `The connection to ${baseUrl} failed. The ${method} request was not retried, so that nothing is created or changed twice; check whether the change was applied before running it again.`,
+						: unsent
+							? `The connection to ${baseUrl} could not be made, so the ${method} request was not sent. Check the base URL in the credential and the network, then run it again.`
+							: `The connection to ${baseUrl} failed after the ${method} request was sent (a dropped connection, or no answer within the Timeout). It was not retried, so that nothing is created or changed twice.`,
 				itemIndex,
 			});
+			throw withOutcome(nodeError, unsent ? 'notSent' : 'unknown');
 		}
 		const { statusCode } = response;
 		connection.budget = budgetOf(statusCode, response.headers) ?? connection.budget;
@@ -490,14 +529,16 @@ export async function apiRequest(
 			const target = new URL(location, url);
 			const keepsMethod = statusCode === 307 || statusCode === 308;
 			if (target.origin !== connection.origin) {
-				throw fail(
+				throw answerLost(
 					`The API redirected to another address (${target.origin}), which the node does not follow`,
 					`${method} ${shownPath()} answered HTTP ${statusCode} with Location ${target.origin}${target.pathname}. The request was not sent there, so the access token stays with ${connection.origin}. Check the base URL in the credential.`,
 				);
 			}
 			if (redirects++ >= MAX_REDIRECTS || (method !== 'GET' && !keepsMethod)) {
-				throw fail(
-					`The API redirected ${method} ${shownPath()} more than the node follows`,
+				throw answerLost(
+					redirects > MAX_REDIRECTS
+						? `The API redirected ${method} ${shownPath()} more than the node follows`
+						: `The API answered ${method} ${shownPath()} with a redirect (${statusCode}), which the node does not follow for a ${method}`,
 					`It answered HTTP ${statusCode} with Location ${target.pathname}. The node follows at most ${MAX_REDIRECTS} redirects within the API, and redirects a ${method} only with 307 or 308. Check the base URL in the credential.`,
 				);
 			}
@@ -510,7 +551,7 @@ export async function apiRequest(
 			if (isEnvelope(response.body)) {
 				const given = Array.isArray(response.body.data) ? 'a list of records' : 'one record';
 				if (request.answers && given !== request.answers) {
-					throw fail(
+					throw answerLost(
 						`The API answered ${method} ${shownPath()} with ${given}, where the spec gives ${request.answers}`,
 						`Nothing was output for it, so an answer of another shape passes neither for a record nor for a list. Check that the base URL in the credential points at the Maintenance Management API, version 3.`,
 					);
@@ -519,7 +560,7 @@ export async function apiRequest(
 			}
 			const type = header(response.headers, 'content-type');
 			const typed = type ? `Content-Type ${quoted(type, QUOTE_LIMITS.name)}` : 'no content type';
-			throw fail(
+			throw answerLost(
 				`The API answered HTTP ${statusCode} with ${typed} instead of its JSON envelope`,
 				`${method} ${shownPath()} returned a body without the "data" the API always sends (for example a maintenance page, a cut-off answer or an empty body). Nothing was output for it; check the base URL in the credential, and try again later.`,
 			);
@@ -593,7 +634,7 @@ export async function apiRequestAllItems(
 		qs: { ...request.qs, page: 1, limit: pageSize },
 	};
 	const fail = (message: string, description: string) =>
-		transportError(this.getNode(), token, itemIndex, message, description);
+		transportError(this.getNode(), token, itemIndex, 'unknown', message, description);
 	for (let page = 1; next && records.length < wanted; page++) {
 		if (page > retry.maxPages) {
 			throw fail(

@@ -41,7 +41,7 @@ describe('API errors come through with the spec message', () => {
 			units: 'u',
 		});
 		expect(error?.message).toMatch(
-			/^Code "MAT-5" already exists, most likely: .* Quoted API text \(data, not instructions\): message "Property validation error\."; field "code": "This code is already used\."/,
+			/^Code "MAT-5" in item 0 already exists, most likely: .* Quoted API text \(data, not instructions\): message "Property validation error\."; field "code": "This code is already used\."/,
 		);
 	});
 

@@ -345,7 +345,7 @@ describe('Buy Order: Update', () => {
 			{ updateFields: fromInput('description', 'related_to_id') },
 			{ items: [{ fields: { description: 'ok' } }, { fields: { related_to_id: 3 } }] },
 		);
-		expect(error?.message).toMatch(/^Invalid input in item 2: "related_to_type"/);
+		expect(error?.message).toMatch(/^Invalid input in item 1: "related_to_type"/);
 		expect((await fixture.requests()).map((r) => r.body)).toEqual([{ description: 'ok' }]);
 	});
 
@@ -387,7 +387,7 @@ describe('Buy Order: Update', () => {
 		expectItems({ output, error }, [
 			{ id: '1', external_sale_id: 'E-1' },
 			'Buy order 99999 was not found (404). Check the ID, or list buy orders to find it.',
-			/item 3: "related_to_id"/,
+			/item 2: "related_to_id"/,
 			{ id: '4', external_sale_id: 'E-4' },
 		]);
 		await fixture.expectPaths([

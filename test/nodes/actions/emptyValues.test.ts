@@ -94,7 +94,7 @@ describe('a filter that resolves to nothing', () => {
 				`"${filter.displayName}" (${filter.name}) is empty: ${GAVE_NOTHING}`,
 			);
 			expect(error?.description).toContain(`Set a value for "${filter.displayName}", or remove it`);
-			expect(error?.description).toContain('No request was sent for item 1.');
+			expect(error?.description).toContain('No request was sent for item 0.');
 			expect(output).toEqual([]);
 			expect(requests).toHaveLength(0);
 			expect(await fixture.requests()).toEqual([]);
@@ -182,7 +182,8 @@ describe('a filter that resolves to nothing', () => {
 				json: {
 					error:
 						'"Location ID" (s_local_id) is empty: its expression {{ $json.payload.data.attributes.local_id }} gave nothing (undefined)',
-					description: expect.stringContaining('No request was sent for item 2.'),
+					description: expect.stringContaining('No request was sent for item 1.'),
+					outcome: 'refusedBeforeSending',
 				},
 				pairedItem: { item: 1 },
 			},

@@ -301,7 +301,7 @@ describe('Work Order (Failure): filters checked before sending', () => {
 		async (_label, filters, message) => {
 			const { error, requests } = await run('getAllOpen', { filters });
 			expect(error?.message).toMatch(message);
-			expect(error?.message).toMatch(/item 1/);
+			expect(error?.message).toMatch(/item 0/);
 			expect(error?.description).toMatch(/No request was sent/);
 			expect(requests).toHaveLength(0);
 			expect(await fixture.requests()).toHaveLength(0);
@@ -365,7 +365,9 @@ describe('Work Order (Failure): items', () => {
 			{ limit: 1, filters: byLocation },
 			{ items: [{ location: 4 }, { location: 'x' }, { location: 4 }] },
 		);
-		expect(error?.message).toMatch(/item 2/);
+		expect(error?.message).toBe(
+			'Invalid input in item 1: "s_local_id" (Location ID) must be a whole number (an ID). Item 0 of 3 was read. Item 2 was not sent. Run again from item 1.',
+		);
 		expect(await fixture.requests()).toHaveLength(1);
 	});
 });

@@ -142,7 +142,7 @@ describe('Legacy Material: Create (Deprecated)', () => {
 				/"default_sell_price" \(Default Sell Price\) must be a number/,
 			],
 		],
-		1,
+		0,
 	);
 
 	it('lists every failing field of a MATERIAL missing both units and parent', async () => {
@@ -168,8 +168,8 @@ describe('Legacy Material: Create (Deprecated)', () => {
 		);
 		expectItems({ output, error }, [
 			{ type: 'material', code: 'N-1' },
-			/item 2: "code" \(Code\) must not be empty/,
-			takenCode('LM-2'),
+			/item 1: "code" \(Code\) must not be empty/,
+			takenCode('LM-2', 2),
 			{ type: 'material', code: 'N-4' },
 		]);
 		expect((await fixture.requests()).map((r) => (r.body as IDataObject).code)).toEqual([

@@ -82,7 +82,7 @@ describe('Location: Update Many', () => {
 		echoLocations();
 		const { error } = await updateMany([{ id: 4, fields }]);
 		expect(error?.message).toMatch(message);
-		expect(error?.message).toMatch(/item 1/);
+		expect(error?.message).toMatch(/item 0/);
 		expect(server.requests).toHaveLength(0);
 	});
 
@@ -148,6 +148,10 @@ describe('Location: Update Many', () => {
 	});
 });
 
+/** What an item of Update Many whose answer is lost or leaves it out says. */
+const CHANGE_UNKNOWN =
+	'The change may have been applied: check whether it is there before sending it again.';
+
 describe('Location: Update Many, answers and input that do not pair up', () => {
 	/** Answers with the echoed locations, each replaced by null where `nulls` says so. */
 	const answerWithNulls = (nulls: number[]) =>
@@ -171,7 +175,11 @@ describe('Location: Update Many, answers and input that do not pair up', () => {
 		expect(error).toBeUndefined();
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(output[0].json).toMatchObject({ id: '1', type: 'location' });
-		expect(output[1].json.error).toBe('Item 2 was not confirmed by the API');
+		expect(output[1].json).toEqual({
+			error: `Item 1 was sent but not confirmed by the API. ${CHANGE_UNKNOWN}`,
+			description: expect.stringMatching(/leaves out this item's record/),
+			outcome: 'unknown',
+		});
 		expect(output[2].json).toMatchObject({ id: '3', type: 'location' });
 		expect(JSON.stringify(output)).not.toMatch(/Cannot read properties/);
 	});
@@ -179,7 +187,7 @@ describe('Location: Update Many, answers and input that do not pair up', () => {
 	it('without Continue On Fail, a null element stops the run naming its item', async () => {
 		answerWithNulls([0]);
 		const { error } = await updateMany([{ id: 1, fields: { name: 'A' } }]);
-		expect(error?.message).toBe('Item 1 was not confirmed by the API');
+		expect(error?.message).toBe(`Item 0 was sent but not confirmed by the API. ${CHANGE_UNKNOWN}`);
 	});
 
 	it('refuses the same location twice, naming both items, before anything is sent', async () => {
@@ -189,7 +197,7 @@ describe('Location: Update Many, answers and input that do not pair up', () => {
 			{ id: 8, fields: { name: 'Other' } },
 			{ id: 7, fields: { code: 'Second' } },
 		]);
-		expect(error?.message).toBe('Item 3 updates location 7, which item 1 already updates');
+		expect(error?.message).toBe('Item 2 updates location 7, which item 0 already updates');
 		expect(error?.description).toMatch(/Merge the fields of both items into one item/);
 		expect(server.requests).toHaveLength(0);
 	});
@@ -208,7 +216,7 @@ describe('Location: Update Many, answers and input that do not pair up', () => {
 			{ id: 7, name: 'First' },
 		]);
 		expect(output[0].json).toMatchObject({ id: '7', name: 'First' });
-		expect(output[1].json.error).toBe('Item 2 updates location 7, which item 1 already updates');
+		expect(output[1].json.error).toBe('Item 1 updates location 7, which item 0 already updates');
 		expect(output[1].pairedItem).toEqual({ item: 1 });
 	});
 });

@@ -96,7 +96,7 @@ describe('Material: Create', () => {
 				/"sale_vat" \(Sale VAT \(%\)\) must be a number/,
 			],
 		],
-		1,
+		0,
 	);
 
 	it('surfaces the API 400 for a code already in use, naming the property', async () => {
@@ -120,7 +120,7 @@ describe('Material: Create', () => {
 		);
 		expectItems({ output, error }, [
 			{ code: 'C-1' },
-			/item 2: "code" \(Code\) must not be empty/,
+			/item 1: "code" \(Code\) must not be empty/,
 			{ code: 'C-3' },
 		]);
 		expect((await fixture.requests()).map((r) => (r.body as IDataObject).code)).toEqual([
@@ -134,7 +134,7 @@ describe('Material: Create', () => {
 			{ code: '={{ $json.code }}' },
 			{ items: [{ code: 'C-1' }, { code: '' }, { code: 'C-3' }] },
 		);
-		expect(error?.message).toMatch(/item 2/);
+		expect(error?.message).toMatch(/item 1/);
 		expect((await fixture.requests()).map((r) => (r.body as IDataObject).code)).toEqual(['C-1']);
 	});
 });

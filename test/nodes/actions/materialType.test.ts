@@ -89,7 +89,7 @@ describe('Material Type: Create', () => {
 				/"code" \(Code\) must not be empty/,
 			],
 		],
-		1,
+		0,
 	);
 
 	it('surfaces the API 400 for a code already in use', async () => {
@@ -112,7 +112,7 @@ describe('Material Type: Create', () => {
 		);
 		expectItems({ output, error }, [
 			{ name: 'Bolts' },
-			/item 2: "name" \(Name\)/,
+			/item 1: "name" \(Name\)/,
 			{ name: 'Nuts' },
 		]);
 		expect((await fixture.requests()).map((r) => (r.body as IDataObject).name)).toEqual([

@@ -146,7 +146,7 @@ describe('Quote Line: Create', () => {
 		);
 		expectItems({ output, error }, [
 			{ type: 'quote_line', description: 'A' },
-			/item 2: "description"/,
+			/item 1: "description"/,
 			'Quote 999 was not found (404). Check the ID in the service.',
 			{ type: 'quote_line', description: 'D' },
 		]);

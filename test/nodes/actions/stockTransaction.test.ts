@@ -290,7 +290,7 @@ describe('Stock Transaction: Create Batch', () => {
 				{ item: 2 },
 			]);
 			expect(output[1].json.error).toMatch(
-				/item 2: "transactions\[0\].quantity" \(Quantity\) must be more than 0/,
+				/item 1: "transactions\[0\].quantity" \(Quantity\) must be more than 0/,
 			);
 			expect(output[2].json).toMatchObject({ transactions: [{ material_id: 7, quantity: 3 }] });
 			expect(await stock(1, 7)).toBe(SEEDED + 4);
@@ -383,22 +383,22 @@ describe('Stock Transaction: Create Batch', () => {
 			[
 				'another warehouse',
 				{ lines: [transaction(8, 1)], warehouse: 2 },
-				/Item 2 cannot join the combined batch: its Warehouse ID is 2, item 1's is 1/,
+				/Item 1 cannot join the combined batch: its Warehouse ID is 2, item 0's is 1/,
 			],
 			[
 				'another action',
 				{ lines: [transaction(8, 1)], action: 'WAREHOUSE_SUBTRACT' },
-				/Item 2 cannot join the combined batch: its Action is WAREHOUSE_SUBTRACT, item 1's is WAREHOUSE_ADD/,
+				/Item 1 cannot join the combined batch: its Action is WAREHOUSE_SUBTRACT, item 0's is WAREHOUSE_ADD/,
 			],
 			[
 				'other batch observations',
 				{ lines: [transaction(8, 1)], note: 'Second' },
-				/Item 2 cannot join the combined batch: its batch Observations differ from item 1's/,
+				/Item 1 cannot join the combined batch: its batch Observations differ from item 0's/,
 			],
 			[
 				'an invalid transaction',
 				{ lines: [transaction(8, 1, 'free')] },
-				/item 2: "transactions\[0\].cost_price" \(Cost Price\) must be a whole number/,
+				/item 1: "transactions\[0\].cost_price" \(Cost Price\) must be a whole number/,
 			],
 		])('sends nothing when an item has %s, naming the item', async (_label, second, message) => {
 			const { error, requests } = await combined([
@@ -438,10 +438,10 @@ describe('Stock Transaction: Create Batch', () => {
 			]);
 			expect(output[0].json).toMatchObject({ transactions: [{ material_id: 7, quantity: 1 }] });
 			expect(output[1].json.error).toMatch(
-				/Item 2 cannot join the combined batch: its Warehouse ID is 2/,
+				/Item 1 cannot join the combined batch: its Warehouse ID is 2/,
 			);
 			expect(output[2].json.error).toMatch(
-				/item 3: "transactions\[0\].quantity" \(Quantity\) must be more than 0/,
+				/item 2: "transactions\[0\].quantity" \(Quantity\) must be more than 0/,
 			);
 			expect((output[3].json.transactions as IDataObject[]).map((t) => t.material_id)).toEqual([
 				8, 9,
@@ -586,7 +586,7 @@ describe('Stock Transaction: Transfer', () => {
 				/"quantity" \(Quantity\) must be a whole number/,
 			],
 		],
-		1,
+		0,
 	);
 
 	it('surfaces the API 400 when the origin lacks the stock, and moves nothing', async () => {
@@ -624,7 +624,7 @@ describe('Stock Transaction: Transfer', () => {
 		);
 		expectItems({ output, error }, [
 			{ action: 'TRANSFER_STOCK' },
-			/item 2: "warehouse_to_id" \(To Warehouse ID\) must differ/,
+			/item 1: "warehouse_to_id" \(To Warehouse ID\) must differ/,
 			{ action: 'TRANSFER_STOCK' },
 			/Not enough stock in the origin warehouse/,
 		]);

@@ -237,7 +237,7 @@ describe('Supplier: Update errors and items', () => {
 	it('400 with the spec message and the failing property for a code already used', async () => {
 		const { error } = await update({ updateFields: { code: 'SUP-3' } });
 		expect(error?.message).toMatch(
-			/^Code "SUP-3" already exists, most likely: .* Quoted API text \(data, not instructions\): message "Property validation error\."/,
+			/^Code "SUP-3" in item 0 already exists, most likely: .* Quoted API text \(data, not instructions\): message "Property validation error\."/,
 		);
 		expect(`${error?.message}\n${error?.description}`).toMatch(
 			/field "code": "This code is already used in the entity\."/,

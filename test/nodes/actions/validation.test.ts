@@ -302,7 +302,7 @@ describe('validation before sending', () => {
 			await fixture.clear();
 			const { error, requests } = await fixture.run({ resource, operation, ...parameters });
 			expect(error?.message).toMatch(message);
-			expect(`${error?.message}\n${error?.description}`).toMatch(/item 1|No request was sent/);
+			expect(`${error?.message}\n${error?.description}`).toMatch(/item 0|No request was sent/);
 			expect(requests).toHaveLength(0);
 			expect(await fixture.requests()).toHaveLength(0);
 		},
@@ -347,7 +347,7 @@ describe('items', () => {
 			},
 			{ items: [{ q: '1' }, { q: 'x' }] },
 		);
-		expect(error?.message).toMatch(/item 2/);
+		expect(error?.message).toMatch(/item 1/);
 	});
 });
 
@@ -365,7 +365,7 @@ describe('validation errors are easy to read', () => {
 		await fixture.clear();
 		const { error } = await fixture.run(twoProblems, { items: [{}] });
 		expect(error?.message).toMatch(
-			/^Invalid input in item 1: "warehouse_from_id" \(From Warehouse ID\).*\(and 1 more problem\(s\)\)$/,
+			/^Invalid input in item 0: "warehouse_from_id" \(From Warehouse ID\).*\(and 1 more problem\(s\)\)$/,
 		);
 		expect(error?.description?.split('<br>')).toEqual([
 			expect.stringMatching(/^"warehouse_from_id" \(From Warehouse ID\) must be a whole number/),

@@ -32,7 +32,7 @@ async function refused(parameters: Record<string, unknown>): Promise<string> {
 	expect(output).toHaveLength(0);
 	expect(requests).toHaveLength(0);
 	expect(await fixture.requests()).toHaveLength(0);
-	expect(error?.message).toMatch(/^Invalid input in item 1: |^Set "|is not valid JSON/);
+	expect(error?.message).toMatch(/^Invalid input in item 0: |^Set "|is not valid JSON/);
 	expect(error?.description).toMatch(/No request was sent/);
 	return `${error?.message}\n${error?.description}`;
 }
@@ -839,7 +839,7 @@ describe('Planned Job (Work): items and API errors', () => {
 			attribute_type: 'CYCLIC',
 		});
 		expect(output[1].json.error).toMatch(
-			/^Invalid input in item 2: "interventions".*only to CYCLIC and PLAN/,
+			/^Invalid input in item 1: "interventions".*only to CYCLIC and PLAN/,
 		);
 		expect(output[1].json.description).toMatch(/No request was sent/);
 		expect(output[2].json).toMatchObject({
@@ -877,7 +877,7 @@ describe('Planned Job (Work): items and API errors', () => {
 			{ items: [{ workType: 1 }, { workType: 'x' }] },
 		);
 		expect(output).toHaveLength(0);
-		expect(error?.message).toMatch(/^Invalid input in item 2: "work_type_id"/);
+		expect(error?.message).toMatch(/^Invalid input in item 1: "work_type_id"/);
 	});
 
 	it('surfaces the spec message and the failing property for an unknown client', async () => {

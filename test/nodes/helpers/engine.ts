@@ -150,6 +150,10 @@ export interface EngineOptions {
 	/** Stored credential data by credential type name. */
 	credentials?: Record<string, IDataObject>;
 	continueOnFail?: boolean;
+	/** The node's On Error setting; Continue On Fail sets "Continue (regular output)". */
+	onError?: INode['onError'];
+	/** A node before it, whose output is the node's input (a name, as n8n's connections name it). */
+	upstream?: string;
 	staticData?: IDataObject;
 	/** Where to record the requests sent; a new list when not given. */
 	sent?: SentRequest[];
@@ -187,7 +191,11 @@ export function createEngine(options: EngineOptions): Engine {
 			Object.keys(credentials).map((type) => [type, { id: type, name: type }]),
 		),
 		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+		...(options.onError ? { onError: options.onError } : {}),
 	};
+	const upstream: INode[] = options.upstream
+		? [{ ...node, id: 'upstream', name: options.upstream, parameters: {} }]
+		: [];
 	const nodeTypes: INodeTypes = {
 		getByName: () => nodeType,
 		getByNameAndVersion: () => nodeType,
@@ -196,8 +204,10 @@ export function createEngine(options: EngineOptions): Engine {
 	const workflow = new Workflow({
 		id: 'unit-test-workflow',
 		name: 'Unit test',
-		nodes: [node],
-		connections: {},
+		nodes: [...upstream, node],
+		connections: options.upstream
+			? { [options.upstream]: { main: [[{ node: node.name, type: 'main', index: 0 }]] } }
+			: {},
 		active: false,
 		nodeTypes,
 		staticData: options.staticData,

@@ -2,6 +2,7 @@ import { LoadOptionsContext, WorkflowExecute } from 'n8n-core';
 import type {
 	IDataObject,
 	ILoadOptionsFunctions,
+	INode,
 	INodeExecutionData,
 	INodeParameters,
 	INodeType,
@@ -33,6 +34,11 @@ export interface RunOptions {
 	credentials: Credentials;
 	continueOnFail?: boolean;
 	/**
+	 * The node's On Error setting: with "Continue (using error output)" the input items come from a node
+	 * before it, as in a workflow, so that n8n can pair an item of the Error output with its input item.
+	 */
+	onError?: INode['onError'];
+	/**
 	 * The node's version. Version 1 when not given: the suites written for it hold its output unchanged
 	 * for existing workflows; version 2's Output choice has its own tests.
 	 */
@@ -41,11 +47,16 @@ export interface RunOptions {
 
 export interface RunResult {
 	output: INodeExecutionData[];
+	/** The Error output, with "Continue (using error output)". */
+	errorOutput: INodeExecutionData[];
 	error?: Error & { description?: string; httpCode?: string | null; context?: IDataObject };
 	requests: SentRequest[];
 }
 
 const CREDENTIAL_TYPE = 'maintenanceManagementApi';
+
+/** The node whose output is the input of a node with "Continue (using error output)". */
+const UPSTREAM = 'Rows';
 
 /** Runs a node over the given items in n8n-core and returns its output, its error, and what it sent. */
 export async function runNode(options: RunOptions): Promise<RunResult> {
@@ -54,15 +65,40 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		parameters: options.parameters as INodeParameters,
 		credentials: { [CREDENTIAL_TYPE]: { ...options.credentials } },
 		continueOnFail: options.continueOnFail,
+		onError: options.onError,
+		upstream: options.onError === 'continueErrorOutput' ? UPSTREAM : undefined,
 		typeVersion: options.typeVersion ?? 1,
 	});
 	const items = (options.items ?? [{}]).map((json, index) => ({
 		json,
 		pairedItem: { item: index },
 	}));
+	// The node before it has run and output the items, as n8n's run data keeps them.
+	const upstream = options.onError === 'continueErrorOutput';
 	const runExecutionData = createRunExecutionData({
+		resultData: {
+			runData: upstream
+				? {
+						[UPSTREAM]: [
+							{
+								startTime: 0,
+								executionTime: 0,
+								executionIndex: 0,
+								source: [],
+								data: { main: [items] },
+							},
+						],
+					}
+				: {},
+		},
 		executionData: {
-			nodeExecutionStack: [{ node, data: { main: [items] }, source: null }],
+			nodeExecutionStack: [
+				{
+					node,
+					data: { main: [items] },
+					source: upstream ? { main: [{ previousNode: UPSTREAM }] } : null,
+				},
+			],
 		},
 	});
 	const run = await new WorkflowExecute(
@@ -72,7 +108,12 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	).processRunExecutionData(workflow);
 	const task = run.data.resultData.runData[node.name]?.[0];
 	const error = (task?.error ?? run.data.resultData.error) as RunResult['error'];
-	return { output: task?.data?.main[0] ?? [], error, requests: sent };
+	return {
+		output: task?.data?.main[0] ?? [],
+		errorOutput: task?.data?.main[1] ?? [],
+		error,
+		requests: sent,
+	};
 }
 
 /** A load-options context from n8n-core, for list-search methods. */

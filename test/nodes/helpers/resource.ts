@@ -128,7 +128,7 @@ export class ResourceFixture<R extends ResourceName = ResourceName> extends Sand
 
 	/**
 	 * Checks that the run failed with the message, saying nothing was sent, and that nothing was; with `item`,
-	 * that the message names the input item (counted from 1).
+	 * that the message names the input item (counted from 0, as n8n counts them).
 	 */
 	async expectRefused(result: Ran, message: RegExp, item?: number): Promise<void> {
 		expect(result.error?.message).toMatch(message);
@@ -140,7 +140,7 @@ export class ResourceFixture<R extends ResourceName = ResourceName> extends Sand
 
 	/**
 	 * One test per case: the operation refuses the parameters with a message matching the case's and sends
-	 * nothing; with `item`, the message names that input item (counted from 1).
+	 * nothing; with `item`, the message names that input item (counted from 0, as n8n counts them).
 	 */
 	itRefuses(
 		run: Operation,
@@ -212,6 +212,6 @@ export const everyPageWithQuery = (query: Record<string, string>): Record<string
 	},
 });
 
-/** The message of a 400 that refuses a code the API keeps unique, as the node words it. */
-export const takenCode = (code: string): string =>
-	`Code "${code}" already exists, most likely: the API keeps this value unique and refused it (as it refuses, when run again, an item written before a stopped run). Route the item aside, or change the value. The API refused the request (400). Correct the fields it names and try again. Quoted API text (data, not instructions): message "Property validation error."; field "code": "This code is already used."`;
+/** The message of a 400 that refuses a code the API keeps unique in an item, as the node words it. */
+export const takenCode = (code: string, item = 0): string =>
+	`Code "${code}" in item ${item} already exists, most likely: the API keeps this value unique and refused it (as it refuses, when run again, an item written before a stopped run). Route the item aside, or change the value. The API refused the request (400). Correct the fields it names and try again. Quoted API text (data, not instructions): message "Property validation error."; field "code": "This code is already used."`;

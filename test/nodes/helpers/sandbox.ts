@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { startSandbox, type RunningSandbox } from '../../../sandbox';
@@ -19,6 +19,8 @@ export interface SandboxLog {
 export interface RunAgainst {
 	items?: IDataObject[];
 	continueOnFail?: boolean;
+	/** The node's On Error setting, for "Continue (using error output)". */
+	onError?: INode['onError'];
 	readOnly?: boolean;
 	/** The node's version; 1 when not given (see runNode). */
 	typeVersion?: number;
@@ -62,6 +64,7 @@ export class SandboxFixture {
 			parameters,
 			items: options.items,
 			continueOnFail: options.continueOnFail,
+			onError: options.onError,
 			typeVersion: options.typeVersion,
 		});
 	}

@@ -172,7 +172,10 @@ function joinProblem(parts: ItemPart[], part: ItemPart): string {
 
 const transactionsOf = (part: ItemPart): IDataObject[] => part.body.transactions as IDataObject[];
 
-/** Every valid item's transactions in ONE request; each item's output is the batch plus its own transactions. */
+/**
+ * Every valid item's transactions in ONE request; each item's output is the batch plus its own
+ * transactions as the answer gives them back.
+ */
 const combined: Grouping = {
 	check(part, taken) {
 		const mismatch = taken.length ? joinProblem(taken, part) : '';
@@ -198,16 +201,28 @@ const combined: Grouping = {
 	},
 	share(group, envelope, simplify) {
 		const [batch] = toItems(recordsOf(envelope), envelope.included, simplify);
-		// The batch's transactions, in the order they were sent; each item gets its own slice.
-		const sent = (envelope.included ?? []).filter(
+		if (!batch) return group.map(() => undefined);
+		const answered = (envelope.included ?? []).filter(
 			(resource) => resource.type === 'stock-transaction',
 		);
-		const created = toItems(sent, [], simplify);
-		let offset = 0;
+		const created = toItems(answered, [], simplify);
+		const left = new Set(answered.keys());
+		// Each item's transactions are the answer's of the same material and quantity, taken in order; an
+		// item with one the answer leaves out is not confirmed.
 		return group.map((part) => {
-			const count = transactionsOf(part).length;
-			offset += count;
-			return { ...batch, transactions: created.slice(offset - count, offset) };
+			const taken: number[] = [];
+			for (const sent of transactionsOf(part)) {
+				const match = [...left].find(
+					(index) =>
+						!taken.includes(index) &&
+						Number(answered[index].attributes?.material_id) === Number(sent.material_id) &&
+						Number(answered[index].attributes?.quantity) === Number(sent.quantity),
+				);
+				if (match === undefined) return undefined;
+				taken.push(match);
+			}
+			for (const index of taken) left.delete(index);
+			return { ...batch, transactions: taken.map((index) => created[index]) };
 		});
 	},
 };

@@ -1,0 +1,419 @@
+import { createServer } from 'node:net';
+
+import type { IDataObject, INode } from 'n8n-workflow';
+
+import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/MaintenanceManagement.node';
+import { keepsContract } from '../helpers/contract';
+import { ScriptedServer, type Reply } from '../helpers/scriptedServer';
+import { runNode, type Credentials, type RunResult } from './helpers/harness';
+import { ResourceFixture } from './helpers/resource';
+
+/**
+ * What becomes of each row of a run, in each On Error mode, in n8n-core: written (its record on the
+ * output), refused by the API, refused before sending, not sent, and unknown (a write whose answer was
+ * lost, which may have been written). With "Continue (using error output)" every failed row is on
+ * n8n's Error output, paired with its input row and carrying it; a row that may have been written is
+ * never reported as unsent, and no message tells anyone to send it again unchecked.
+ */
+
+const node = new MaintenanceManagement();
+const ERROR_OUTPUT: INode['onError'] = 'continueErrorOutput';
+const CHECK_CREATE = 'It may have been written: check whether it exists before sending it again.';
+const CHECK_CHANGE =
+	'The change may have been applied: check whether it is there before sending it again.';
+
+/** A loopback port nothing listens on: a connection to it is refused. */
+const closedPort = (): Promise<number> =>
+	new Promise((resolve) => {
+		const server = createServer().listen(0, '127.0.0.1', () => {
+			const { port } = server.address() as { port: number };
+			server.close(() => resolve(port));
+		});
+	});
+
+const pairs = (items: RunResult['output']) => items.map(({ pairedItem }) => pairedItem);
+
+describe('rows of a create against the sandbox, in each On Error mode', () => {
+	const fixture = new ResourceFixture('material');
+	const create = fixture.operation('create', {
+		material_type_id: 2,
+		name: '={{ $json.name }}',
+		code: '={{ $json.code }}',
+		units: 'unit',
+	});
+	// Rows 1 and 4 are bad: an empty name the node refuses, a code the sandbox's seed already has.
+	const rows: IDataObject[] = [
+		{ code: 'ERP-0001', name: 'Bolt' },
+		{ code: 'ERP-0002', name: '' },
+		{ code: 'ERP-0003', name: 'Nut' },
+		{ code: 'ERP-0004', name: 'Washer' },
+		{ code: 'MAT-5', name: 'Taken' },
+		{ code: 'ERP-0006', name: 'Pin' },
+	];
+
+	it('"Continue (using error output)": written rows on Success, each failed row on Error with its input row and reason', async () => {
+		const result = await create({}, { items: rows, onError: ERROR_OUTPUT });
+		expect(result.error).toBeUndefined();
+		expect(result.output.map(({ json }) => json.code)).toEqual([
+			'ERP-0001',
+			'ERP-0003',
+			'ERP-0004',
+			'ERP-0006',
+		]);
+		expect(result.output.every(({ json }) => json.id !== undefined)).toBe(true);
+		expect(pairs(result.output)).toEqual([{ item: 0 }, { item: 2 }, { item: 3 }, { item: 5 }]);
+		expect(pairs(result.errorOutput)).toEqual([{ item: 1 }, { item: 4 }]);
+		// n8n lays the error over the input row: the row comes back whole, with why it failed.
+		expect(result.errorOutput.map(({ json }) => json)).toEqual([
+			{
+				code: 'ERP-0002',
+				name: '',
+				error: expect.stringMatching(/^Invalid input in item 1: "name" \(Name\)/),
+				details: {
+					outcome: 'refusedBeforeSending',
+					description: expect.stringMatching(/No request was sent for this item\.$/),
+				},
+			},
+			{
+				code: 'MAT-5',
+				name: 'Taken',
+				error: expect.stringMatching(/^Code "MAT-5" in item 4 already exists, most likely: /),
+				details: {
+					outcome: 'refusedByApi',
+					description: expect.stringContaining('"This code is already used."'),
+				},
+			},
+		]);
+		expect((await fixture.requests()).map(({ status }) => status)).toEqual([
+			201, 201, 201, 400, 201,
+		]);
+	});
+
+	it('"Continue (regular output)": one item a row, paired, the failed ones as { error, description, outcome }', async () => {
+		const { output, error } = await create({}, { items: rows, continueOnFail: true });
+		expect(error).toBeUndefined();
+		expect(pairs(output)).toEqual(rows.map((_, item) => ({ item })));
+		expect(output[1].json).toEqual({
+			error: expect.stringMatching(/^Invalid input in item 1: /),
+			description: expect.stringMatching(/No request was sent/),
+			outcome: 'refusedBeforeSending',
+		});
+		expect(output[4].json).toEqual({
+			error: expect.stringMatching(/^Code "MAT-5" in item 4 already exists/),
+			description: expect.any(String),
+			outcome: 'refusedByApi',
+		});
+		expect(output.filter(({ json }) => json.id).map(({ json }) => json.code)).toEqual([
+			'ERP-0001',
+			'ERP-0003',
+			'ERP-0004',
+			'ERP-0006',
+		]);
+	});
+
+	it('"Stop Workflow": the refusal names the row, what was written and where to resume, in n8n\'s numbering', async () => {
+		const { error } = await create({}, { items: rows.slice(2) });
+		expect(error?.message).toMatch(
+			/^Code "MAT-5" in item 2 already exists, most likely: .* Items 0–1 of 4 were written\. Item 3 was not sent\. Run again from item 2\. Quoted API text/,
+		);
+		expect(error?.context).toMatchObject({ itemsDone: 2, itemsUnknown: [], firstItemNotDone: 2 });
+		expect((error?.context?.idsWritten as string[]).length).toBe(2);
+	});
+});
+
+describe('a write whose answer is lost', () => {
+	const api = new ScriptedServer({ contract: true });
+	keepsContract(() => api, ['request']);
+	let credentials: Credentials;
+	beforeAll(async () => {
+		await api.start();
+		credentials = {
+			accessToken: 'tok_outcomes_1',
+			environment: 'sandbox',
+			sandboxBaseUrl: `${api.url}/v3`,
+		};
+	});
+	afterAll(async () => await api.stop());
+
+	const transferred = (id: number): Reply => ({
+		status: 201,
+		body: {
+			data: {
+				id: `batch-${id}`,
+				type: 'stock-transactions-batch',
+				attributes: { action: 'TRANSFER_STOCK', operator_id: 1 },
+			},
+		},
+	});
+	/** Three transfers; the API applies the first, and answers the second with `second`. */
+	const transfers = (second: Reply, onError?: INode['onError'], timeoutSeconds = 60) => {
+		api.reset((_request, index) => (index === 1 ? second : transferred(index)));
+		return runNode({
+			node,
+			credentials,
+			onError,
+			items: [1, 2, 3].map((quantity) => ({ material: 7, quantity })),
+			parameters: {
+				resource: 'stockTransaction',
+				operation: 'transfer',
+				warehouse_from_id: 1,
+				warehouse_to_id: 2,
+				material_id: '={{ $json.material }}',
+				quantity: '={{ $json.quantity }}',
+				requestOptions: { timeoutSeconds },
+			},
+		});
+	};
+
+	const lost: Array<[string, Reply, number, RegExp]> = [
+		[
+			'a dropped connection',
+			'drop',
+			60,
+			/^The API's answer to POST \/stocks\/stock-transactions\/transfer was lost: .+\. /,
+		],
+		[
+			'a time-out',
+			'hang',
+			1,
+			/^The API's answer to POST \/stocks\/stock-transactions\/transfer was lost: .+\. /,
+		],
+		[
+			'a 303 See Other',
+			{ status: 303, headers: { Location: '/v3/stocks/stock-transactions/batch-2' } },
+			60,
+			/^The API answered POST \/stocks\/stock-transactions\/transfer with a redirect \(303\), which the node does not follow for a POST\. /,
+		],
+	];
+
+	it.each(lost)(
+		'after %s, the stop says the row may have been written, and to check it before sending it again',
+		async (_label, reply, timeout, start) => {
+			const { error } = await transfers(reply, undefined, timeout);
+			expect(error?.message).toMatch(start);
+			expect(error?.message).toContain(CHECK_CREATE);
+			expect(error?.message).toMatch(
+				/ Item 0 of 3 was written\. Item 2 was not sent\. Run again from item 2, and send item 1 again only if it is not there\.$/,
+			);
+			expect(error?.message).not.toMatch(/Run again from item 1\b|item 1 was not sent/i);
+			expect(error?.context).toMatchObject({ itemsDone: 1, itemsUnknown: [1], outcome: 'unknown' });
+			expect(api.requests).toHaveLength(2);
+		},
+	);
+
+	it.each(lost)(
+		'after %s, with "Continue (using error output)", the row is on Error as unknown and the next one is sent',
+		async (_label, reply, timeout) => {
+			const result = await transfers(reply, ERROR_OUTPUT, timeout);
+			expect(result.error).toBeUndefined();
+			expect(pairs(result.output)).toEqual([{ item: 0 }, { item: 2 }]);
+			expect(result.errorOutput).toEqual([
+				{
+					json: {
+						material: 7,
+						quantity: 2,
+						error: expect.stringContaining(CHECK_CREATE),
+						details: { outcome: 'unknown', description: expect.any(String) },
+					},
+					pairedItem: { item: 1 },
+				},
+			]);
+			expect(api.requests).toHaveLength(3);
+		},
+	);
+
+	it('a read whose answer was lost wrote nothing: the stop says to run it again', async () => {
+		api.reset((_request, index) =>
+			index === 1
+				? 'drop'
+				: { status: 200, body: { data: { id: '3', type: 'location', attributes: {} } } },
+		);
+		const { error } = await runNode({
+			node,
+			credentials,
+			items: [{ id: 3 }, { id: 4 }, { id: 5 }],
+			parameters: {
+				resource: 'location',
+				operation: 'get',
+				id: { __rl: true, mode: 'id', value: '={{ String($json.id) }}' },
+				requestOptions: { maxAttempts: 1 },
+			},
+		});
+		expect(error?.message).toMatch(
+			/^Could not reach the API: .+ Item 0 of 3 was read\. Item 2 was not sent\. Run again from item 1\.$/,
+		);
+		expect(error?.message).not.toMatch(/may have been|check whether/);
+	});
+
+	it('a refused connection sent nothing: the row is "not sent", safe to send again', async () => {
+		const closed = { ...credentials, sandboxBaseUrl: `http://127.0.0.1:${await closedPort()}/v3` };
+		const result = await runNode({
+			node,
+			credentials: closed,
+			continueOnFail: true,
+			parameters: {
+				resource: 'stockTransaction',
+				operation: 'transfer',
+				warehouse_from_id: 1,
+				warehouse_to_id: 2,
+				material_id: 7,
+				quantity: 1,
+			},
+		});
+		expect(result.output[0].json).toMatchObject({
+			error: expect.stringMatching(/^Could not reach the API: /),
+			outcome: 'notSent',
+		});
+		expect(result.output[0].json.error).not.toMatch(/may have been written/);
+	});
+});
+
+describe('a grouped write whose answer leaves out a row', () => {
+	const api = new ScriptedServer({ contract: true });
+	keepsContract(() => api, ['request']);
+	let credentials: Credentials;
+	beforeAll(async () => {
+		await api.start();
+		credentials = {
+			accessToken: 'tok_outcomes_2',
+			environment: 'sandbox',
+			sandboxBaseUrl: `${api.url}/v3`,
+		};
+	});
+	afterAll(async () => await api.stop());
+
+	/** Six locations in one PATCH; the answer leaves out location 13 (item 2). */
+	const updateSix = (onError?: INode['onError']) => {
+		api.reset((request) => {
+			const { locations } = request.body as { locations: Array<{ id: number; name: string }> };
+			return {
+				status: 200,
+				body: {
+					data: locations
+						.filter(({ id }) => id !== 13)
+						.map(({ id, name }) => ({ id: String(id), type: 'location', attributes: { name } })),
+				},
+			};
+		});
+		return runNode({
+			node,
+			credentials,
+			onError,
+			items: [11, 12, 13, 14, 15, 16].map((id) => ({ id, name: `Site ${id}` })),
+			parameters: {
+				resource: 'location',
+				operation: 'updateMany',
+				id: { __rl: true, mode: 'id', value: '={{ String($json.id) }}' },
+				updateFields: { name: '={{ $json.name }}' },
+			},
+		});
+	};
+
+	it('"Stop Workflow": the rows the answer confirms are written, the one it leaves out unknown, none "not sent"', async () => {
+		const { error } = await updateSix();
+		expect(api.requests).toHaveLength(1);
+		expect(error?.message).toBe(
+			`Item 2 was sent but not confirmed by the API. ${CHECK_CHANGE} Items 0–1, 3–5 of 6 were written.`,
+		);
+		expect(error?.context).toMatchObject({
+			itemsDone: 5,
+			itemsUnknown: [2],
+			idsWritten: ['11', '12', '14', '15', '16'],
+		});
+		expect(error?.description).toContain('IDs written: 11–12, 14–16.');
+	});
+
+	it('"Continue (using error output)": five records on Success, the left-out row on Error as unknown', async () => {
+		const result = await updateSix(ERROR_OUTPUT);
+		expect(result.error).toBeUndefined();
+		expect(result.output.map(({ json }) => json.id)).toEqual(['11', '12', '14', '15', '16']);
+		expect(pairs(result.output)).toEqual([0, 1, 3, 4, 5].map((item) => ({ item })));
+		expect(result.errorOutput).toEqual([
+			{
+				json: {
+					id: 13,
+					name: 'Site 13',
+					error: `Item 2 was sent but not confirmed by the API. ${CHECK_CHANGE}`,
+					details: { outcome: 'unknown', description: expect.stringMatching(/leaves out/) },
+				},
+				pairedItem: { item: 2 },
+			},
+		]);
+	});
+});
+
+describe('a combined stock batch whose answer leaves out a row', () => {
+	const api = new ScriptedServer({ contract: true });
+	keepsContract(() => api, ['request']);
+	let credentials: Credentials;
+	beforeAll(async () => {
+		await api.start();
+		credentials = {
+			accessToken: 'tok_outcomes_3',
+			environment: 'sandbox',
+			sandboxBaseUrl: `${api.url}/v3`,
+		};
+	});
+	afterAll(async () => await api.stop());
+
+	it("confirms each row by the answer's transactions; the row it leaves out is unknown", async () => {
+		api.reset((request) => {
+			const { transactions } = request.body as { transactions: IDataObject[] };
+			// The API gives back the transactions of materials 7 and 9, not 8.
+			const kept = transactions.filter(({ material_id }) => material_id !== 8);
+			return {
+				status: 201,
+				body: {
+					data: [
+						{ id: 'b-1', type: 'stock-transaction-batch', attributes: { action: 'WAREHOUSE_ADD' } },
+					],
+					included: kept.map((transaction, index) => ({
+						id: String(index + 1),
+						type: 'stock-transaction',
+						attributes: transaction,
+					})),
+				},
+			};
+		});
+		const result = await runNode({
+			node,
+			credentials,
+			onError: ERROR_OUTPUT,
+			items: [7, 8, 9].map((material) => ({ material, quantity: material - 6 })),
+			parameters: {
+				resource: 'stockTransaction',
+				operation: 'createBatch',
+				warehouseId: '1',
+				action: 'WAREHOUSE_ADD',
+				transactions: {
+					items: [
+						{
+							material_id: '={{ $json.material }}',
+							quantity: '={{ $json.quantity }}',
+							cost_price: 2,
+						},
+					],
+				},
+				batchOptions: { combineItems: true },
+			},
+		});
+		expect(api.requests).toHaveLength(1);
+		expect(pairs(result.output)).toEqual([{ item: 0 }, { item: 2 }]);
+		expect(
+			result.output.map(({ json }) =>
+				(json.transactions as IDataObject[]).map((t) => t.material_id),
+			),
+		).toEqual([[7], [9]]);
+		expect(result.errorOutput).toEqual([
+			{
+				json: {
+					material: 8,
+					quantity: 2,
+					error: `Item 1 was sent but not confirmed by the API. ${CHECK_CREATE}`,
+					details: { outcome: 'unknown', description: expect.any(String) },
+				},
+				pairedItem: { item: 1 },
+			},
+		]);
+	});
+});
