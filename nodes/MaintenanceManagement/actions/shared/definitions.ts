@@ -39,6 +39,10 @@ export const listProperties: INodeProperties[] = [
 	},
 ];
 
+/** The action node's versions, and the current one: the version the editor adds. */
+export const VERSIONS = [1, 2];
+export const CURRENT_VERSION = 2;
+
 /** Shown for version 1 of the node only, where it keeps its original output. */
 const VERSION_1 = { '@version': [1] };
 /** Shown from version 2 of the node on. */
