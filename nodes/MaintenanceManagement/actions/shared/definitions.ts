@@ -149,7 +149,7 @@ export const listOptions: INodeProperties = {
 	options: [queryParametersOption],
 };
 
-/** Retry, timeout and paging limits, shown for every operation. */
+/** Retry and timeout limits, shown for every operation, and the paging limit, shown with Return All. */
 export const requestOptions: INodeProperties = {
 	displayName: 'Request Options',
 	name: 'requestOptions',
@@ -174,6 +174,8 @@ export const requestOptions: INodeProperties = {
 			default: 10000,
 			description:
 				'The most pages Return All reads; beyond it the node stops with an error rather than output a partial list',
+			// Only a list read with Return All reads pages: shown there alone.
+			displayOptions: { show: { '/returnAll': [true] } },
 		},
 		{
 			displayName: 'Max Total Wait (Seconds)',
