@@ -79,6 +79,13 @@ describe('output schemas', () => {
 		},
 	);
 
+	it('leads Material Create with the fields a person knows a material by', () => {
+		const { schema } = SCHEMAS.find(
+			({ resource, operation }) => resource === 'material' && operation === 'create',
+		)!;
+		expect(Object.keys(schema.properties!).slice(0, 3)).toEqual(['id', 'code', 'name']);
+	});
+
 	it.each(CASES.map((c) => [`${c.resource} ${c.operation}`, c] as const))(
 		'%s: every field of the Simplified output is in its schema',
 		async (name, testCase) => {

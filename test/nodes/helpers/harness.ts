@@ -1,5 +1,6 @@
 import { LoadOptionsContext, WorkflowExecute } from 'n8n-core';
 import type {
+	NodeExecutionHint,
 	IDataObject,
 	ILoadOptionsFunctions,
 	INodeExecutionData,
@@ -43,6 +44,8 @@ export interface RunResult {
 	output: INodeExecutionData[];
 	error?: Error & { description?: string; httpCode?: string | null; context?: IDataObject };
 	requests: SentRequest[];
+	/** The hints the node gave for the output panel. */
+	hints: NodeExecutionHint[];
 }
 
 const CREDENTIAL_TYPE = 'maintenanceManagementApi';
@@ -72,7 +75,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	).processRunExecutionData(workflow);
 	const task = run.data.resultData.runData[node.name]?.[0];
 	const error = (task?.error ?? run.data.resultData.error) as RunResult['error'];
-	return { output: task?.data?.main[0] ?? [], error, requests: sent };
+	return { output: task?.data?.main[0] ?? [], error, requests: sent, hints: task?.hints ?? [] };
 }
 
 /** A load-options context from n8n-core, for list-search methods. */
