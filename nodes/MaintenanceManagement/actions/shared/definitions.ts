@@ -184,7 +184,7 @@ export const requestOptions: INodeProperties = {
 			typeOptions: { minValue: 0 },
 			default: 0,
 			description:
-				'A cap on all the waiting of the whole execution (every item, every page), for the rate limit and between attempts; 0 for no cap. A long bulk run paced by the rate limit waits a lot in all: at 60 requests a minute, 300 items need about 5 minutes.',
+				'A cap on all the waiting of the whole execution (every item and page), for the rate limit and between attempts; 0 for none. At 60 requests a minute, 300 items take about 5 minutes.',
 		},
 		{
 			displayName: 'Max Wait per Request (Seconds)',
@@ -193,7 +193,7 @@ export const requestOptions: INodeProperties = {
 			typeOptions: { minValue: 0 },
 			default: 300,
 			description:
-				"The most one request waits, for the API's rate limit to reset before it is sent and between its attempts. When the API asks for a longer wait, the item fails without being sent, and so do the items after it until the limit resets.",
+				'The most one request waits, for the rate limit to reset and between its attempts. When the API asks for longer, the item fails unsent, as do the next ones until the limit resets.',
 		},
 		{
 			displayName: 'Timeout (Seconds)',
