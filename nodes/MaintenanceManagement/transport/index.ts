@@ -14,6 +14,7 @@ import { normalBaseUrl, pathWithinApi } from './address';
 import { apiError, QUOTE_LIMITS, quoted } from './errors';
 import type { Redaction } from './redact';
 import { redact, redactDeep, redactionFor } from './redact';
+import { ssrfBlockOf, ssrfMessage } from './ssrf';
 
 export { asNodeError } from './errors';
 
@@ -470,6 +471,13 @@ export async function apiRequest(
 				timeout: retry.timeoutMs,
 			} as IHttpRequestOptions)) as FullResponse;
 		} catch (error) {
+			const block = ssrfBlockOf(error);
+			if (block) {
+				throw new NodeApiError(this.getNode(), { code: null } as JsonObject, {
+					...ssrfMessage(block, baseUrl),
+					itemIndex,
+				});
+			}
 			const message = redact(error instanceof Error ? error.message : String(error), token);
 			const retriable = method === 'GET' && isConnectionFault(error);
 			if (retriable && attempt < retry.maxAttempts && (await waitFor(backoffMs(retry, attempt))))
