@@ -54,4 +54,26 @@ describe('the texts of the panels', () => {
 		for (const node of [new MaintenanceManagement(), new MaintenanceManagementTrigger()])
 			expect(node.description.description.length).toBeLessThanOrEqual(MAX_LENGTH);
 	});
+
+	it('starts every example placeholder of both nodes with "e.g."; a format or n8n\'s email form stays as it is', () => {
+		/** Every placeholder of a field (not a collection's "Add …" button), nested ones included. */
+		const placeholders = (list: unknown[] = []): string[] =>
+			(list as Array<Described & { placeholder?: string }>).flatMap((property) => [
+				...(property.placeholder && !['collection', 'fixedCollection'].includes(property.type ?? '')
+					? [property.placeholder]
+					: []),
+				...placeholders(property.options),
+				...placeholders(property.values),
+			]);
+		const all = [
+			...placeholders(new MaintenanceManagement().description.properties),
+			...placeholders(new MaintenanceManagementTrigger().description.properties),
+		];
+		expect(all.length).toBeGreaterThan(30);
+		expect(
+			all.filter(
+				(text) => !text.startsWith('e.g. ') && !['HH:mm', 'name@email.com'].includes(text),
+			),
+		).toEqual([]);
+	});
 });

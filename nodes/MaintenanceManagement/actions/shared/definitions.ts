@@ -132,7 +132,7 @@ export const queryParametersOption: INodeProperties = {
 					name: 'name',
 					type: 'string',
 					default: '',
-					placeholder: 's_name_like',
+					placeholder: 'e.g. s_name_like',
 				},
 				{ displayName: 'Value', name: 'value', type: 'string', default: '' },
 			],
