@@ -81,9 +81,27 @@ task('build:readme', async () => {
 		console.log(`${path.slice(__dirname.length + 1)}: Operations table updated`);
 });
 
+/**
+ * Writes the action node's output schemas (scripts/outputSchemas.ts, loaded through tsx) into the
+ * `__schema__` folder beside its bundle, where n8n serves them for the editor's preview.
+ */
+task('build:schemas', async () => {
+	const { writeOutputSchemas } = tsx.require(
+		'./scripts/outputSchemas.ts',
+		join(__dirname, 'gulpfile.js'),
+	);
+	const actionNode = n8n.nodes.find((file) => file.endsWith('/MaintenanceManagement.node.js'));
+	writeOutputSchemas(
+		join(process.env.BUNDLE_OUTDIR ?? 'dist', dirname(actionNode.replace(/^dist\//, ''))),
+	);
+});
+
 task(
 	'build',
-	series('clean', parallel('build:bundle', 'build:icons', 'build:codex', 'build:readme')),
+	series(
+		'clean',
+		parallel('build:bundle', 'build:icons', 'build:codex', 'build:schemas', 'build:readme'),
+	),
 );
 
 /** Rebuilds the bundles whenever a source file changes (used by `npm run dev`). */

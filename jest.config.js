@@ -37,6 +37,8 @@ const inProcess = {
 	moduleNameMapper: {
 		'^n8n-workflow$': '<rootDir>/test/setup/n8n/workflow.js',
 		'^n8n-core$': '<rootDir>/test/setup/n8n/core.js',
+		'^@n8n/di$': '<rootDir>/test/setup/n8n/di.js',
+		'^@n8n/config$': '<rootDir>/test/setup/n8n/config.js',
 	},
 	setupFiles: ['<rootDir>/test/setup/yamlCache.ts'],
 };

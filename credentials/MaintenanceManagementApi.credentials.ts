@@ -25,7 +25,7 @@ export class MaintenanceManagementApi implements ICredentialType {
 	properties: INodeProperties[] = [
 		{
 			displayName:
-				'Create a personal access token in the Maintenance Management service, in the environment you will call: a token works only in the environment that issued it (production or sandbox), and lasts until it is revoked. Test reads one location with it: success proves that the base URL answers and that the token is valid in that environment, not that it may change records. The local sandbox (npm run sandbox or npm run dev) prints its base URLs and tokens when it starts.',
+				'Create a personal access token in the Maintenance Management service. It works only in the environment that issued it (production or sandbox). Test reads one location: not proof of write access.',
 			name: 'notice',
 			type: 'notice',
 			default: '',

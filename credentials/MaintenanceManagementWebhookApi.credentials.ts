@@ -19,7 +19,7 @@ export class MaintenanceManagementWebhookApi implements ICredentialType {
 	properties: INodeProperties[] = [
 		{
 			displayName:
-				"This is the secret the service must send with every webhook delivery; the trigger answers 401 to a delivery without it. How it is carried depends on the trigger's Protection: with Secret in Query Parameter, register the URL with ?token=SECRET at its end (token, or the parameter name set in the trigger); with Secret in Header, the service sends it in the header named in the trigger (X-Webhook-Secret by default); with Basic Auth, it is the password. The credential created by npm run dev for the local sandbox holds the sandbox's dev secret, which its console adds to the URLs it registers.",
+				"The secret the service sends with each webhook delivery; without it, 401. As the trigger's Protection says: ?token=SECRET on the URL, the X-Webhook-Secret header, or the Basic Auth password.",
 			name: 'notice',
 			type: 'notice',
 			default: '',

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { requestOptions } from './actions/shared/definitions';
+import { CURRENT_VERSION, requestOptions, VERSIONS } from './actions/shared/definitions';
 import { resourceSelector, resources, subtitle } from './actions/resources';
 import { router } from './actions/router';
 import { searchBuyOrders, searchLocations, searchSuppliers } from './methods/listSearch';
@@ -17,8 +17,8 @@ export class MaintenanceManagement implements INodeType {
 		name: 'maintenanceManagement',
 		icon: { light: 'file:maintenanceManagement.svg', dark: 'file:maintenanceManagement.dark.svg' },
 		group: ['transform'],
-		version: [1, 2],
-		defaultVersion: 2,
+		version: VERSIONS,
+		defaultVersion: CURRENT_VERSION,
 		subtitle,
 		description:
 			'Get open work orders and those waiting for approval, create planned jobs, and manage locations, purchasing and stock in the Maintenance Management API (v3)',

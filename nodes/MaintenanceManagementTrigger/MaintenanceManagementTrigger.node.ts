@@ -147,7 +147,7 @@ export class MaintenanceManagementTrigger implements INodeType {
 		],
 		properties: [
 			{
-				displayName: `Register this trigger's URL (under Webhook URLs above: the Test URL while listening for a test event, the Production URL once published) ${WHERE_TO_REGISTER}`,
+				displayName: `Register this trigger's URL in the service's webhook settings, for POST or PATCH, with the credential's secret (carried as Protection says). Against the local sandbox, paste it in its ${consoleLink}.`,
 				name: 'setupNotice',
 				type: 'notice',
 				default: '',
@@ -230,7 +230,7 @@ export class MaintenanceManagementTrigger implements INodeType {
 						default: '',
 						placeholder: 'e.g. meta.event',
 						description:
-							'Where the payload names its event, as a dotted path such as meta.event. When set, this path is read instead of the likely payload fields, and any text found there is the event. When empty, the node looks at the fields event, event_type, type, name, action and topic (top level, then one level down) and takes only the 47 event names from them. Either way, the event query parameter and then the X-Event-Name, X-Event, X-Event-Type and X-Webhook-Event headers are read when the payload gives no event.',
+							'Where the payload names its event, as a dotted path such as meta.event. Empty: the usual fields (event, type, action…), then the event query parameter and X-Event headers. See Docs.',
 					},
 					{
 						displayName: 'Include Headers',

@@ -1,12 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { resources } from '../../nodes/MaintenanceManagement/actions/resources';
 import type { LoggedRequest } from '../../sandbox';
 import { expectCaseRan } from './assertions';
 import { CAPPED_TOTAL, HOSTILE_TOKEN, HostileApi, hostileWorkflow, PAGE_CAP } from './hostile';
 import {
 	N8N_NODE_MODULES,
 	N8nInstance,
+	PACKAGE_NAME,
 	TESTING_PINNED_N8N,
 	outputOf,
 	resolveFrom,
@@ -222,6 +224,37 @@ describe('the trigger and the AI tool in a running n8n', () => {
 			expect(type?.codex?.alias).toEqual(expect.arrayContaining(['work order', 'planned job']));
 		}
 	});
+
+	// Checked in the pinned n8n, whose route and version padding n8n-core's output-schema-resolver gives.
+	const itInPinned = TESTING_PINNED_N8N ? it : it.skip;
+
+	itInPinned(
+		"serves the action node's output schema for every operation, as the editor asks for it",
+		async () => {
+			// The editor's request: the node type, the version padded to major.minor.patch, the resource and
+			// the operation. Not for the trigger, which n8n gives no preview.
+			const schemaOf = async (type: string, resource: string, operation: string) => {
+				const answer = await fetch(
+					n8n.url(`/schemas/${PACKAGE_NAME}.${type}/2.0.0/${resource}/${operation}.json`),
+				);
+				const body =
+					answer.status === 200 ? ((await answer.json()) as { properties?: object }) : null;
+				return { status: answer.status, body };
+			};
+			const operations = Object.entries(resources).flatMap(([resource, { operations }]) =>
+				Object.keys(operations).map((operation) => [resource, operation]),
+			);
+			expect(operations).toHaveLength(22);
+			const served = await Promise.all(
+				operations.map(async ([resource, operation]) => {
+					const { status, body } = await schemaOf('maintenanceManagement', resource, operation);
+					return [`${resource} ${operation}`, status, Object.keys(body?.properties ?? {})[0]];
+				}),
+			);
+			expect(served).toEqual(operations.map(([r, o]) => [`${r} ${o}`, 200, 'id']));
+			expect((await schemaOf('maintenanceManagement', 'material', 'remove')).status).toBe(404);
+		},
+	);
 
 	const SANDBOX_CONSOLE = 'http://127.0.0.1:4010/__sandbox/console';
 

@@ -9,7 +9,15 @@ import { launchChromium } from '../../scripts/chromium';
 import { APPROVAL_WEBHOOK_ID, exampleWorkflows } from '../../scripts/examples';
 import { consoleOutcome } from './consoleMessage';
 import { N8nInstance, OWNER, TESTING_PINNED_N8N, type ExecutionResult } from './n8n';
-import { API_CREDENTIAL, credentials, WEBHOOK_CREDENTIAL, WEBHOOK_SECRET } from './workflows';
+import {
+	ACTION_NODE,
+	API_CREDENTIAL,
+	credentials,
+	START,
+	storedAs,
+	WEBHOOK_CREDENTIAL,
+	WEBHOOK_SECRET,
+} from './workflows';
 
 /**
  * A new user's event path in a real browser (Debian's chromium through playwright-core), in the pinned
@@ -28,6 +36,37 @@ const SCRATCH = join(tmpdir(), 'mm-walk');
 const SHOTS = process.env.UPDATE_DOCS === '1' ? DOCS : SCRATCH;
 const describeWalk = TESTING_PINNED_N8N ? describe : describe.skip;
 const APPROVAL_FLOW = exampleWorkflows().find((workflow) => workflow.id === 'devApprovalFlow')!;
+const PREVIEW_WORKFLOW = 'mmWalkPreview001';
+
+/** Start → Material → Create (never run) → Edit Fields, with nothing set yet. */
+const previewWorkflow = () => ({
+	...storedAs(PREVIEW_WORKFLOW),
+	name: 'Preview of a material',
+	nodes: [
+		START,
+		{
+			id: 'create-material',
+			name: 'Create Material',
+			type: ACTION_NODE,
+			typeVersion: 2,
+			position: [220, 0],
+			parameters: { resource: 'material', operation: 'create' },
+			credentials: { maintenanceManagementApi: API_CREDENTIAL },
+		},
+		{
+			id: 'edit-fields',
+			name: 'Edit Fields',
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			position: [440, 0],
+			parameters: {},
+		},
+	],
+	connections: {
+		Start: { main: [[{ node: 'Create Material', type: 'main', index: 0 }]] },
+		'Create Material': { main: [[{ node: 'Edit Fields', type: 'main', index: 0 }]] },
+	},
+});
 const SPENT =
 	"n8n's Test URL takes one event per Listen: click Listen for test event again, or register the Production URL";
 
@@ -55,6 +94,9 @@ describeWalk('the event path, walked in a real browser', () => {
 				.replace(/"devApiCredential1"/g, JSON.stringify(API_CREDENTIAL.id)),
 		);
 		await n8n.cli(['import:workflow', `--input=${approval}`]);
+		const preview = join(n8n.userFolder, 'preview.json');
+		writeFileSync(preview, JSON.stringify(previewWorkflow()));
+		await n8n.cli(['import:workflow', `--input=${preview}`]);
 		await n8n.start();
 		browser = await launchChromium();
 		const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
@@ -311,6 +353,38 @@ describeWalk('the event path, walked in a real browser', () => {
 		expect(routed(declined.run)).toEqual({ event: 'FAILURE_NOT_APPROVED', branch: 'false' });
 		await consolePage.close();
 	});
+
+	it("the preview: a never-run action node's fields in the next node's input, dragged into a parameter", async () => {
+		await editor.bringToFront();
+		await signIn();
+		await editor.goto(n8n.url(`/workflow/${PREVIEW_WORKFLOW}`));
+		// The node after Material → Create, which has never run: its input is the schema n8n serves.
+		await editor.locator('[data-test-id="canvas-node"]', { hasText: 'Edit Fields' }).dblclick();
+		const input = editor.locator('[data-test-id="ndv-input-panel"]');
+		const field = (name: string) =>
+			input.locator('[data-test-id="run-data-schema-item"]', { hasText: name }).first();
+		await input.getByText('Preview', { exact: true }).first().waitFor();
+		for (const name of ['id', 'code', 'name', 'material_type_id']) await field(name).waitFor();
+		expect(await executionsOf(PREVIEW_WORKFLOW)).toBe(0);
+		// Drag code into the Edit Fields assignments: it becomes a field set from the preview's path.
+		await field('code')
+			.locator('[data-test-id="run-data-schema-node-name"], .pill, span')
+			.first()
+			.dragTo(editor.locator('[data-test-id="assignment-collection-drop-area"]'));
+		const assignment = editor.locator('[data-test-id="assignment"]').first();
+		await expect(assignment.locator('input').first().inputValue()).resolves.toBe('code');
+		await assignment.getByText('{{ $json.code }}').first().waitFor();
+		await editor.screenshot({ path: join(SHOTS, 'schema-preview.png') });
+	});
+
+	/** How many executions n8n has stored for a workflow, from its REST API. */
+	async function executionsOf(workflowId: string): Promise<number> {
+		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+		const answer = (await n8n.getAsOwner(`/rest/executions?filter=${filter}`)) as {
+			data: { results: unknown[] };
+		};
+		return answer.data.results.length;
+	}
 
 	/** Signs in as the owner, unless the editor already is (n8n's auth cookie is set). */
 	async function signIn(): Promise<void> {

@@ -195,6 +195,62 @@ describe('Output, version 2', () => {
 		expect(json(output)).toEqual([{ id: '1', observations: null, record_type: 'failure' }]);
 	});
 
+	it('Selected Fields says, in a hint of the output panel, which named fields no record has', async () => {
+		const some = await v2({
+			resource: 'failure',
+			operation: 'getAll',
+			limit: 2,
+			output: 'selected',
+			fields: 'status, no_such_field',
+		});
+		expect(some.hints).toEqual([
+			{
+				message:
+					'No record has "no_such_field", named in Fields: check the spelling against the API\'s field names, as Output: Raw shows them under attributes.',
+				type: 'warning',
+				location: 'outputPane',
+			},
+		]);
+		// Fields named for another resource, as after switching the resource: the items hold IDs alone.
+		const none = await v2({
+			resource: 'location',
+			operation: 'getAll',
+			limit: 2,
+			output: 'selected',
+			fields: 'priority, priority_label',
+		});
+		expect(json(none.output)).toEqual([{ id: '1' }, { id: '2' }]);
+		expect(none.hints.map((hint) => hint.message)).toEqual([
+			'None of the fields named in Fields ("priority", "priority_label") is in these records, so each item holds only its ID. Use the API\'s field names, as Output: Raw shows them under attributes.',
+		]);
+	});
+
+	it('Selected Fields gives no hint when every named field is found, nor does Simplified', async () => {
+		const selected = await v2({
+			resource: 'failure',
+			operation: 'getAll',
+			limit: 2,
+			output: 'selected',
+			fields: 'status, observations',
+		});
+		const simplified = await v2({ resource: 'failure', operation: 'getAll', limit: 2 });
+		expect([selected.hints, simplified.hints]).toEqual([[], []]);
+	});
+
+	it('Simplified: a record without a key list leads with the fields a person knows it by', async () => {
+		const { output, error } = await v2({
+			resource: 'material',
+			operation: 'create',
+			material_type_id: '1',
+			name: 'Hex bolt M8',
+			code: 'HB-M8',
+			units: 'unit',
+			additionalFields: { description: 'Zinc plated', sale_price: 0.35 },
+		});
+		expect(error).toBeUndefined();
+		expect(Object.keys(json(output)[0]).slice(0, 4)).toEqual(['id', 'code', 'name', 'description']);
+	});
+
 	it('Selected Fields with no field names fails before anything is sent, saying what to do', async () => {
 		await fixture.clear();
 		const { error } = await v2({

@@ -16,6 +16,7 @@ import {
 	ACTIONS_PATH,
 	actionsOnWebhook,
 	BULK_PATH,
+	bulkManual,
 	bulkOnWebhook,
 	triggerOnWorkers,
 } from './workflows';
@@ -30,7 +31,9 @@ if (!redisPort || !postgresPort)
 const ACTIONS = 'mmQueueActions01';
 const TRIGGER = 'mmQueueTrigger01';
 const BULK = 'mmQueueBulk01';
+const MANUAL = 'mmQueueManual01';
 const BULK_COUNT = 45;
+const MANUAL_COUNT = 20;
 const WORKERS = ['worker-a', 'worker-b'];
 
 const store = new ExecutionStore(Number(postgresPort));
@@ -97,6 +100,8 @@ beforeAll(async () => {
 		// Only for the Ran On node, which reads the process name from MM_PROCESS.
 		N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false',
 		N8N_LOG_LEVEL: 'info',
+		// As n8n 3.0 always does: a run started in the editor goes to a worker too.
+		OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
 	};
 	await main.setup({ ...shared, MM_PROCESS: 'main' });
 	await webhook.setup({ ...shared, MM_PROCESS: 'webhook' });
@@ -109,6 +114,7 @@ beforeAll(async () => {
 		actionsOnWebhook(cases),
 		triggerOnWorkers(),
 		bulkOnWebhook(BULK_COUNT),
+		bulkManual(MANUAL_COUNT),
 	]);
 	for (const id of [ACTIONS, TRIGGER, BULK]) await main.cli(['publish:workflow', `--id=${id}`]);
 	await main.start('start');
@@ -290,6 +296,26 @@ describe('queue mode: main, webhook process, two workers, PostgreSQL and Redis',
 		process.stdout.write(
 			`[queue] two bulk creates: ${created.length} created in ${Math.round(minutes * 60)} s, ${Math.round(created.length / minutes)} a minute against a limit of ${(limit * 60_000) / windowMs}; ${refused} answers 429\n`,
 		);
+	});
+
+	it("a bulk create started by hand, as the editor's Execute Workflow starts it, runs on a worker", async () => {
+		await control('DELETE', '/requests');
+		const started = (await main.getAsOwner(`/rest/workflows/${MANUAL}/run`, {
+			triggerToStartFrom: { name: 'Start' },
+		})) as { data?: { executionId?: string } };
+		const id = Number(started.data?.executionId);
+		expect(id).toBeGreaterThan(0);
+		const [run] = await finishedExecutions(MANUAL, 1);
+		expect([run.id, run.mode, run.status]).toEqual([id, 'manual', 'success']);
+		expect(WORKERS).toContain(ranOn(run).process);
+		expect(workers.filter((worker) => startedBy(worker, id))).toHaveLength(1);
+		const codes = Array.from(
+			{ length: MANUAL_COUNT },
+			(_, i) => `MANUAL-${String(i + 1).padStart(4, '0')}`,
+		);
+		expect(outputOf(run, BULK_NODE).map((item) => item.code)).toEqual(codes);
+		const created = (await requests()).filter((request) => request.status === 201);
+		expect(created.map((request) => (request.body as { code: string }).code)).toEqual(codes);
 	});
 
 	it('two workers share fifty trigger executions, none lost and none run twice', async () => {

@@ -81,6 +81,17 @@ export function bulkOnWebhook(count: number) {
 }
 
 /**
+ * The end-to-end bulk create of `count` materials (codes MANUAL-0001…), started by hand as the
+ * editor's Execute Workflow starts it, with a Ran On node beside the rest.
+ */
+export function bulkManual(count: number) {
+	const workflow = bulkWorkflow('mmQueueManual01', count, 'MANUAL') as unknown as Workflow;
+	workflow.nodes.push(ranOn([200, -120]));
+	connect(workflow, 'Start', 'Ran On');
+	return { ...workflow, name: 'Bulk create by hand' };
+}
+
+/**
  * The end-to-end trigger workflow, with the work order's ID and the process's name added to the marker
  * each run sends to the sandbox, and a Ran On node that stores them in the execution.
  */

@@ -51,7 +51,15 @@ class SharedN8nEnvironment extends TestEnvironment {
 		acceptErrorsOfAnyRealm(this.global.Error);
 		const workflow = require('n8n-workflow');
 		workflow.setSafeRegexEngine(NATIVE_REGEX);
-		this.global.__n8n = { workflow, core: require('n8n-core') };
+		// n8n-core's own copies of n8n's container and settings, for a test that switches one on.
+		const ofCore = (name) =>
+			require(require.resolve(name, { paths: [require.resolve('n8n-core')] }));
+		this.global.__n8n = {
+			workflow,
+			core: require('n8n-core'),
+			di: ofCore('@n8n/di'),
+			config: ofCore('@n8n/config'),
+		};
 	}
 }
 

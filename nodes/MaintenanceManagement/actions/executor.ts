@@ -148,7 +148,7 @@ export function readPathValues(
 }
 
 /** A list of names given as an array or as text separated by commas (as a model or a person writes it). */
-const nameList = (value: unknown): string[] => [
+export const nameList = (value: unknown): string[] => [
 	...new Set(
 		(Array.isArray(value) ? value.map(String) : String(value ?? '').split(','))
 			.map((name) => name.trim())

@@ -1,8 +1,35 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { runEndpoint } from './executor';
+import { nameList, runEndpoint } from './executor';
 import { resources } from './resources';
+
+/**
+ * With Output set to Selected Fields, a hint in the output panel names each field that none of the
+ * records output has (a misspelt name, or one of another resource), rather than output IDs alone
+ * without a word.
+ */
+function hintUnknownFields(this: IExecuteFunctions, output: INodeExecutionData[]): void {
+	if (this.getNode().typeVersion < 2) return;
+	if (this.getNodeParameter('output', 0, 'simplified') !== 'selected') return;
+	const records = output.filter(({ json }) => !Object.hasOwn(json, 'error'));
+	if (!records.length) return;
+	let names: string[];
+	try {
+		names = nameList(this.getNodeParameter('fields', 0, ''));
+	} catch {
+		// Item 0's Fields failed to resolve, and that item says so already.
+		return;
+	}
+	const missing = names.filter((name) => !records.some(({ json }) => Object.hasOwn(json, name)));
+	if (!missing.length) return;
+	const list = missing.map((name) => `"${name}"`).join(', ');
+	const message =
+		missing.length === names.length
+			? `None of the fields named in Fields (${list}) is in these records, so each item holds only its ID. Use the API's field names, as Output: Raw shows them under attributes.`
+			: `No record has ${list}, named in Fields: check the spelling against the API's field names, as Output: Raw shows them under attributes.`;
+	this.addExecutionHints({ message, type: 'warning', location: 'outputPane' });
+}
 
 /** Dispatches on the selected resource and operation. */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -16,6 +43,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			`The operation "${operationName}" of "${resource}" is not supported`,
 		);
 	}
-	if (operation.executeAll) return [await operation.executeAll.call(this, items)];
-	return [await runEndpoint.call(this, operation, items)];
+	const output = operation.executeAll
+		? await operation.executeAll.call(this, items)
+		: await runEndpoint.call(this, operation, items);
+	hintUnknownFields.call(this, output);
+	return [output];
 }

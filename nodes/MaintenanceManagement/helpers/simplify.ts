@@ -249,9 +249,27 @@ function fieldsOf(
 }
 
 /**
- * The Simplified output of a record: its ID, then its key fields (all fields but the internal ones for
- * a resource without a key list), then its expanded relations and meta entries, leaving out every
- * empty value.
+ * The fields a person knows a record by, in this order: a record without a key list leads with those
+ * it has, so the table view shows them first (a material's code, its ERP key, before its prices).
+ */
+export const IDENTIFYING_FIELDS: readonly string[] = [
+	'code',
+	'name',
+	'full_name',
+	'email',
+	'description',
+];
+
+/** The names, those a person knows a record by first. */
+const identifyingFirst = (names: string[]): string[] => [
+	...IDENTIFYING_FIELDS.filter((name) => names.includes(name)),
+	...names.filter((name) => !IDENTIFYING_FIELDS.includes(name)),
+];
+
+/**
+ * The Simplified output of a record: its ID, then its key fields (for a resource without a key list,
+ * all fields but the internal ones, those a person knows it by first), then its expanded relations
+ * and meta entries, leaving out every empty value.
  */
 export function compactResource(
 	resource: ApiResource,
@@ -263,7 +281,7 @@ export function compactResource(
 	const keys = ownEntry(KEY_FIELDS, resource.type);
 	const names = keys
 		? [...keys, ...Object.keys(resource.relationships ?? {}), ...Object.keys(resource.meta ?? {})]
-		: [...fields.keys()].filter((name) => name !== 'record_type');
+		: identifyingFirst([...fields.keys()].filter((name) => name !== 'record_type'));
 	const item: IDataObject = { id: resource.id };
 	for (const name of names) {
 		const value = fields.get(name);

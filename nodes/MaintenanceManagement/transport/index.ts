@@ -15,6 +15,7 @@ import type { Outcome } from './errors';
 import { apiError, mayHaveBeenWritten, QUOTE_LIMITS, quoted, withOutcome } from './errors';
 import type { Redaction } from './redact';
 import { redact, redactDeep, redactionFor } from './redact';
+import { ssrfBlockOf, ssrfMessage } from './ssrf';
 
 export { asNodeError } from './errors';
 
@@ -501,6 +502,13 @@ export async function apiRequest(
 				timeout: retry.timeoutMs,
 			} as IHttpRequestOptions)) as FullResponse;
 		} catch (error) {
+			const block = ssrfBlockOf(error);
+			if (block) {
+				throw new NodeApiError(this.getNode(), { code: null } as JsonObject, {
+					...ssrfMessage(block, baseUrl),
+					itemIndex,
+				});
+			}
 			const message = redact(error instanceof Error ? error.message : String(error), token);
 			const retriable = method === 'GET' && isConnectionFault(error);
 			if (retriable && attempt < retry.maxAttempts && (await waitFor(backoffMs(retry, attempt))))

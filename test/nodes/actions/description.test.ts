@@ -1,4 +1,5 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeParameters, INodeProperties } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { resources } from '../../../nodes/MaintenanceManagement/actions/resources';
@@ -111,5 +112,40 @@ describe('the action node description', () => {
 				expect.stringMatching(/^e\.g\. /),
 			]);
 		}
+	});
+
+	it('offers each Request Option only where it applies: Max Pages with Return All alone', () => {
+		const description = new MaintenanceManagement().description;
+		const requestOptions = properties.find((property) => property.name === 'requestOptions')!;
+		/** The Request Options the editor offers for the given parameters, by display name. */
+		const offered = (parameters: INodeParameters, typeVersion = 2) => {
+			const node = { typeVersion };
+			const values = NodeHelpers.getNodeParameters(
+				properties,
+				parameters,
+				true,
+				false,
+				node,
+				description,
+			)!;
+			return (requestOptions.options as INodeProperties[])
+				.filter((option) => NodeHelpers.displayParameter(values, option, node, description, values))
+				.map((option) => option.displayName);
+		};
+		const always = [
+			'Max Attempts on Rate Limit',
+			'Max Total Wait (Seconds)',
+			'Max Wait per Request (Seconds)',
+			'Timeout (Seconds)',
+		];
+		for (const [resource, module] of Object.entries(resources))
+			for (const [operation, { endpoint }] of Object.entries(module.operations)) {
+				const name = `${resource} ${operation}`;
+				expect([name, offered({ resource, operation })]).toEqual([name, always]);
+				expect([name, offered({ resource, operation, returnAll: true })]).toEqual([
+					name,
+					endpoint.list ? [...always.slice(0, 1), 'Max Pages', ...always.slice(1)] : always,
+				]);
+			}
 	});
 });

@@ -1,5 +1,6 @@
 import { LoadOptionsContext, WorkflowExecute } from 'n8n-core';
 import type {
+	NodeExecutionHint,
 	IDataObject,
 	ILoadOptionsFunctions,
 	INode,
@@ -51,6 +52,8 @@ export interface RunResult {
 	errorOutput: INodeExecutionData[];
 	error?: Error & { description?: string; httpCode?: string | null; context?: IDataObject };
 	requests: SentRequest[];
+	/** The hints the node gave for the output panel. */
+	hints: NodeExecutionHint[];
 }
 
 const CREDENTIAL_TYPE = 'maintenanceManagementApi';
@@ -113,6 +116,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		errorOutput: task?.data?.main[1] ?? [],
 		error,
 		requests: sent,
+		hints: task?.hints ?? [],
 	};
 }
 

@@ -55,7 +55,7 @@ const properties: INodeProperties[] = [
 			default: '',
 			placeholder: 'e.g. 12, or null',
 			description:
-				'ID of the supplier, or the word null to remove the supplier. Removing it is allowed only while the order is in state SAVED_AS_DRAFT: in any other state the API refuses it with a property validation error on supplier_id, which this node passes on. Outside drafts a SERVICE order needs a supplier.',
+				'ID of the supplier, or the word null to remove it, which the API allows only in state SAVED_AS_DRAFT. Outside drafts a SERVICE order needs a supplier.',
 		},
 		idField(
 			'Warehouse ID',

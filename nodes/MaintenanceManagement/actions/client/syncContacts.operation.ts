@@ -22,7 +22,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. 12, 15, 20',
 		description:
-			"Comma-separated IDs of the contacts to associate with the client. They become the client's contacts: the list is set to exactly these IDs, so a contact left out is no longer associated with the client. An expression giving an empty list [] removes every contact.",
+			"Comma-separated IDs of the contacts to associate with the client. They become the client's contacts: a contact left out is no longer associated, and an empty list [] removes them all.",
 	},
 	...outputProperties,
 ];

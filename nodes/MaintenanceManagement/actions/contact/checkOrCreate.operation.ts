@@ -12,7 +12,7 @@ const WORK_ORDER_TYPES = choices({ all: 'All', assigned: 'Assigned' });
 const properties: INodeProperties[] = [
 	{
 		displayName:
-			'Deprecated in the API (still served in v3): POST /contacts is replaced by separate get-contact and create-contact operations, which this node cannot offer yet because the API specification does not describe them',
+			'Deprecated in the API (still served in v3): POST /contacts is replaced by separate get-contact and create-contact operations, which the API specification does not describe yet',
 		name: 'deprecationNotice',
 		type: 'notice',
 		default: '',

@@ -39,6 +39,10 @@ export const listProperties: INodeProperties[] = [
 	},
 ];
 
+/** The action node's versions, and the current one: the version the editor adds. */
+export const VERSIONS = [1, 2];
+export const CURRENT_VERSION = 2;
+
 /** Shown for version 1 of the node only, where it keeps its original output. */
 const VERSION_1 = { '@version': [1] };
 /** Shown from version 2 of the node on. */
@@ -128,7 +132,7 @@ export const queryParametersOption: INodeProperties = {
 					name: 'name',
 					type: 'string',
 					default: '',
-					placeholder: 's_name_like',
+					placeholder: 'e.g. s_name_like',
 				},
 				{ displayName: 'Value', name: 'value', type: 'string', default: '' },
 			],
@@ -145,7 +149,7 @@ export const listOptions: INodeProperties = {
 	options: [queryParametersOption],
 };
 
-/** Retry, timeout and paging limits, shown for every operation. */
+/** Retry and timeout limits, shown for every operation, and the paging limit, shown with Return All. */
 export const requestOptions: INodeProperties = {
 	displayName: 'Request Options',
 	name: 'requestOptions',
@@ -170,6 +174,8 @@ export const requestOptions: INodeProperties = {
 			default: 10000,
 			description:
 				'The most pages Return All reads; beyond it the node stops with an error rather than output a partial list',
+			// Only a list read with Return All reads pages: shown there alone.
+			displayOptions: { show: { '/returnAll': [true] } },
 		},
 		{
 			displayName: 'Max Total Wait (Seconds)',
@@ -178,7 +184,7 @@ export const requestOptions: INodeProperties = {
 			typeOptions: { minValue: 0 },
 			default: 0,
 			description:
-				'A cap on all the waiting of the whole execution (every item, every page), for the rate limit and between attempts; 0 for no cap. A long bulk run paced by the rate limit waits a lot in all: at 60 requests a minute, 300 items need about 5 minutes.',
+				'A cap on all the waiting of the whole execution (every item and page), for the rate limit and between attempts; 0 for none. At 60 requests a minute, 300 items take about 5 minutes.',
 		},
 		{
 			displayName: 'Max Wait per Request (Seconds)',
@@ -187,7 +193,7 @@ export const requestOptions: INodeProperties = {
 			typeOptions: { minValue: 0 },
 			default: 300,
 			description:
-				"The most one request waits, for the API's rate limit to reset before it is sent and between its attempts. When the API asks for a longer wait, the item fails without being sent, and so do the items after it until the limit resets.",
+				'The most one request waits, for the rate limit to reset and between its attempts. When the API asks for longer, the item fails unsent, as do the next ones until the limit resets.',
 		},
 		{
 			displayName: 'Timeout (Seconds)',

@@ -8,7 +8,7 @@ import { listOperation } from '../shared/definitions';
 export const getAll = listOperation('/stock-movements', {
 	notice: {
 		displayName:
-			'Deprecated in the API (still served in v3). Stock changes are now made with Stock Transaction → Create Batch and Transfer; the API offers no endpoint that lists stock transactions, so this remains the only way to read the movement history.',
+			'Deprecated in the API (still served in v3). Stock changes are now made with Stock Transaction → Create Batch and Transfer; with no endpoint that lists stock transactions, this still reads the history.',
 		name: 'deprecationNotice',
 		type: 'notice',
 		default: '',

@@ -113,7 +113,7 @@ const properties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to send one request whose transactions come from all input items (they must share the warehouse, the action and any batch observations). Each output item stays paired with its input item and lists the transactions it contributed.',
+					'Whether to send the transactions of all input items in one request (they must share the warehouse, the action and any batch observations). Each output item lists its own transactions.',
 			},
 		],
 	},

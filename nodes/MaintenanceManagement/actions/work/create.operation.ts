@@ -329,7 +329,7 @@ const properties: INodeProperties[] = [
 			type: 'json',
 			default: '[]',
 			description: 'SLA rules as a JSON array, instead of the SLA Rules fields',
-			hint: 'For example: [{"calendar_id": "1", "target_hours": 8, "pausable": true, "specify_pause_reason": true, "pause_reasons": ["Waiting for parts"], "sla_rules_receivers": [{"notify_work_responsibles": true, "operators": [4]}]}]',
+			hint: 'For example: [{"calendar_id": "1", "target_hours": 8, "pausable": true, "sla_rules_receivers": [{"notify_work_responsibles": true, "operators": [4]}]}]',
 		},
 		idField('Supplier ID', 'supplier_id', 'The ID of the supplier who does the job'),
 		ids(

@@ -1,0 +1,3 @@
+import { nodeSide } from '../eslint.node.mjs';
+
+export default nodeSide();

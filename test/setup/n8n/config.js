@@ -1,0 +1,1 @@
+module.exports = globalThis.__n8n.config;
