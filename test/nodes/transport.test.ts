@@ -378,7 +378,7 @@ describe('rate limit and faults', () => {
 		expect(server.requests).toHaveLength(1);
 		expect(sleepMock).not.toHaveBeenCalled();
 		expect(error?.message).toBe(
-			'The rate limit was still exceeded (429) after 1 attempt(s) and 0 s of waiting for this request. The next wait (600 s) would pass Max Wait per Request (300 s). Run the item again later, or raise Max Wait per Request or Max Attempts under Request Options.',
+			'The rate limit was still exceeded (429) after 1 attempt(s) and 0 s of waiting for this request. The next wait (600 s) would pass Max Wait per Request (300 s). Run the item again later, or raise Max Wait per Request or Max Attempts on Rate Limit under Request Options.',
 		);
 		expect(error?.description).toMatch(/rate limit/);
 	});

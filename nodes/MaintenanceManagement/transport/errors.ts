@@ -182,7 +182,7 @@ function actionableMessage(
 			return [
 				`The rate limit was still exceeded (429) after ${context.attempts ?? 1} attempt(s) and ${Math.round((context.waitedMs ?? 0) / 1000)} s of waiting for this request.`,
 				context.refusedWait,
-				'Run the item again later, or raise Max Wait per Request or Max Attempts under Request Options.',
+				'Run the item again later, or raise Max Wait per Request or Max Attempts on Rate Limit under Request Options.',
 			]
 				.filter(Boolean)
 				.join(' ');
@@ -205,7 +205,7 @@ const STATUS_HINTS: Record<number, (context: ApiErrorContext) => string> = {
 	404: ({ method, path }) =>
 		`Nothing exists at ${method} ${path}. Check the ID you entered; the resource may have been deleted.`,
 	429: () =>
-		"The API's rate limit is about 60 requests a minute; the node waits for it between requests as the API's answers say. Max Attempts, Max Wait per Request and Max Total Wait under Request Options bound that waiting.",
+		"The API's rate limit is about 60 requests a minute; the node waits for it between requests as the API's answers say. Max Attempts on Rate Limit, Max Wait per Request and Max Total Wait under Request Options bound that waiting.",
 };
 
 const serverHint = ({ method }: ApiErrorContext, statusCode: number): string =>
