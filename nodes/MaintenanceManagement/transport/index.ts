@@ -278,6 +278,16 @@ const header = (headers: IDataObject | undefined, name: string): string | undefi
 /** A count of seconds written plainly (digits, an optional fraction), else NaN. */
 const secondsIn = (text: string): number => (/^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN);
 
+/**
+ * The longest wait the node reckons with: an answer that asks for more (a reset far in the future, a
+ * number too large for a date) counts as asking for this, which no Max Wait per Request allows.
+ */
+const LONGEST_WAIT_MS = 366 * 86_400_000;
+
+/** A wait the API asks for, or undefined when it is no positive wait; never past `LONGEST_WAIT_MS`. */
+const askedWait = (ms: number): number | undefined =>
+	ms > 0 ? Math.min(ms, LONGEST_WAIT_MS) : undefined;
+
 /** A `X-RateLimit-Reset` below this is seconds from now; above it, a UNIX time in seconds. */
 const EPOCH_THRESHOLD_SECONDS = 1_000_000_000;
 
@@ -285,8 +295,7 @@ const EPOCH_THRESHOLD_SECONDS = 1_000_000_000;
 function resetWaitMs(headers: IDataObject | undefined, now: number): number | undefined {
 	const reset = secondsIn(header(headers, 'x-ratelimit-reset')?.trim() ?? '');
 	if (!(reset > 0)) return undefined;
-	const wait = reset >= EPOCH_THRESHOLD_SECONDS ? reset * 1000 - now : reset * 1000;
-	return wait > 0 ? wait : undefined;
+	return askedWait(reset >= EPOCH_THRESHOLD_SECONDS ? reset * 1000 - now : reset * 1000);
 }
 
 /**
@@ -301,9 +310,9 @@ export function rateLimitWaitMs(
 	const retryAfter = header(headers, 'retry-after')?.trim();
 	if (retryAfter) {
 		const seconds = secondsIn(retryAfter);
-		if (seconds > 0) return seconds * 1000;
+		if (seconds > 0) return askedWait(seconds * 1000);
 		const date = Number.isNaN(seconds) ? Date.parse(retryAfter) : NaN;
-		if (date - now > 0) return date - now;
+		if (date - now > 0) return askedWait(date - now);
 	}
 	return resetWaitMs(headers, now);
 }
@@ -337,6 +346,10 @@ export const pacingWaitMs = (budget: RateBudget, now = Date.now()): number =>
 
 /** Milliseconds as whole seconds, for messages. */
 const seconds = (ms: number): number => Math.round(ms / 1000);
+
+/** A wait the API asked for, for messages. */
+const waitText = (ms: number): string =>
+	ms >= LONGEST_WAIT_MS ? 'more than a year' : `${seconds(ms)} s`;
 
 /** Exponential back-off with full jitter. */
 const backoffMs = (policy: RequestPolicy, attempt: number): number =>
@@ -451,7 +464,7 @@ export async function apiRequest(
 		const pause = pacingWaitMs(connection.budget);
 		if (pause > 0 && !(await waitFor(pause))) {
 			throw fail(
-				`Not sent: the API's rate limit allows no request for another ${seconds(pause)} s`,
+				`Not sent: the API's rate limit allows no request for another ${waitText(pause)}`,
 				`${method} ${shownPath()} was not sent: the API's last answer said its limit is spent until ${new Date(Date.now() + pause).toISOString()}, and waiting that long would pass ${passedLimit(pause)}. Raise it under Request Options, or run the items again after that time.`,
 			);
 		}
@@ -534,7 +547,7 @@ export async function apiRequest(
 			const asked = statusCode === 429 ? rateLimitWaitMs(response.headers) : undefined;
 			const wait = asked ?? backoffMs(retry, attempt);
 			if (await waitFor(wait)) continue;
-			refusedWait = `The next wait (${seconds(wait)} s) would pass ${passedLimit(wait)}.`;
+			refusedWait = `The next wait (${waitText(wait)}) would pass ${passedLimit(wait)}.`;
 		}
 		throw apiError(
 			this.getNode(),
