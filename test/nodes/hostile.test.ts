@@ -620,7 +620,7 @@ describe('input refused before sending', () => {
 	it.each(['.', '..', ' .. ', '   '])('Location Get refuses the ID %j', async (id) => {
 		api.reset(() => ({ status: 200, body: { data: location(1) } }));
 		const { error } = await getLocation(expr(id));
-		expect(error?.message).toMatch(/"Location" (must not be "\." or "\.\."|is empty)/);
+		expect(error?.message).toMatch(/"Location" (must be a whole-number ID|is empty)/);
 		expect(api.requests).toHaveLength(0);
 	});
 
@@ -638,8 +638,8 @@ describe('input refused before sending', () => {
 			client: expr('..'),
 			contact_ids: '1',
 		});
-		expect(supplier.error?.message).toMatch(/must not be "\." or "\.\."/);
-		expect(client.error?.message).toMatch(/must not be "\." or "\.\."/);
+		expect(supplier.error?.message).toMatch(/must be a whole-number ID, such as 42; it is "\.\."/);
+		expect(client.error?.message).toMatch(/must be a whole-number ID, such as 42; it is "\.\."/);
 		expect(api.requests).toHaveLength(0);
 	});
 
@@ -672,6 +672,36 @@ describe('input refused before sending', () => {
 });
 
 describe('the token never shows', () => {
+	it.each([
+		[404, 'GET'],
+		[500, 'GET'],
+		[503, 'GET'],
+		[403, 'GET'],
+		[500, 'PATCH'],
+	])(
+		'is redacted from the path of a %d after a redirect within the API (%s)',
+		async (status, method) => {
+			api.reset((request) =>
+				request.path === '/v3/locations/3' || request.path === '/v3/locations'
+					? { status: 307, headers: { Location: `/v3/locations/${TOKEN}` } }
+					: { status, body: { status: 'error', error: { http_code: status, message: 'No' } } },
+			);
+			const { error } =
+				method === 'GET'
+					? await getLocation('3')
+					: await run({
+							resource: 'location',
+							operation: 'updateMany',
+							id: { __rl: true, mode: 'id', value: '3' },
+							updateFields: { name: 'Hall' },
+						});
+			expect(api.requests.at(-1)?.path).toBe(`/v3/locations/${TOKEN}`);
+			expect(error?.httpCode).toBe(String(status));
+			expect(error?.message).toContain('***');
+			expect(mentionsToken([error?.message, error?.description])).toBe(false);
+		},
+	);
+
 	it('is redacted when the API echoes it in an error', async () => {
 		api.reset(() => ({
 			status: 401,

@@ -8,7 +8,7 @@ import type {
 
 import { LINE_BREAK } from '../helpers/input';
 import { asNodeError } from '../transport';
-import { API_TEXT } from '../transport/errors';
+import { API_TEXT, plainText } from '../transport/errors';
 
 /** The output of each input item, by item index. */
 export type Outputs = INodeExecutionData[][];
@@ -154,7 +154,7 @@ export class ItemRun {
 		const listed =
 			ids.length === 0
 				? ''
-				: `IDs ${verb}: ${ranges(ids.slice(0, LISTED_IDS))}${ids.length > LISTED_IDS ? ` and ${ids.length - LISTED_IDS} more (all in the error's context)` : ''}.`;
+				: `IDs ${verb}: ${plainText(ranges(ids.slice(0, LISTED_IDS)))}${ids.length > LISTED_IDS ? ` and ${ids.length - LISTED_IDS} more (all in the error's context)` : ''}.`;
 		// The node's words go before the API's quoted text, never after it.
 		const quoted = error.message.indexOf(API_TEXT);
 		error.message =

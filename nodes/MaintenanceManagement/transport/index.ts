@@ -11,7 +11,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { name as packageName, version } from '../../../package.json';
 import { normalBaseUrl, pathWithinApi } from './address';
-import { apiError, QUOTE_LIMITS, quoted } from './errors';
+import { apiError, plainText, QUOTE_LIMITS, quoted, shownPath } from './errors';
 import type { Redaction } from './redact';
 import { redact, redactDeep, redactionFor } from './redact';
 
@@ -230,21 +230,24 @@ async function getConnection(this: Context, itemIndex?: number): Promise<Connect
 	return await pending;
 }
 
-const DOT_SEGMENT = /^\.{1,2}$/;
+/** What a record's ID in a path is: a whole number, written in digits. The By ID fields check it too. */
+export const RECORD_ID = /^\d{1,20}$/;
 
-/** Why a path parameter cannot be sent, or undefined when it can. */
+/**
+ * Why a path parameter cannot be sent, or undefined when it can: whether typed, from an expression or
+ * filled in by an AI model, it must be a record's ID (`RECORD_ID`), else nothing is sent.
+ */
 export function pathValueProblem(value: unknown): string | undefined {
-	if (typeof value === 'number') {
-		return Number.isFinite(value) ? undefined : 'must be a finite number or text';
-	}
-	if (typeof value !== 'string') return 'must be text or a number';
+	const given = () => `; it is ${quoted(value, QUOTE_LIMITS.name)}`;
+	if (typeof value === 'number')
+		return Number.isSafeInteger(value) && value >= 0
+			? undefined
+			: `must be a whole-number ID, such as 42${given()}`;
+	if (typeof value !== 'string')
+		return `must be a whole-number ID, such as 42, given as text or a number${given()}`;
 	const trimmed = value.trim();
 	if (trimmed === '') return 'is required';
-	if (DOT_SEGMENT.test(trimmed)) return 'must not be "." or ".."';
-	// No control character belongs in an ID.
-	if ([...trimmed].some((char) => char.charCodeAt(0) < 32 || char.charCodeAt(0) === 127))
-		return 'must not contain control characters';
-	return undefined;
+	return RECORD_ID.test(trimmed) ? undefined : `must be a whole-number ID, such as 42${given()}`;
 }
 
 /** Fills `{slot}` placeholders of an endpoint path with URL-encoded values. */
@@ -437,9 +440,16 @@ export async function apiRequest(
 	let qs = request.qs;
 	let redirects = 0;
 	let attempt = 1;
-	/** The path as the user knows it: after the base URL, without the query. */
-	const shownPath = () =>
-		(url.startsWith(baseUrl) ? url.slice(baseUrl.length) : new URL(url).pathname).split('?')[0];
+	/**
+	 * The path as the user knows it (after the base URL, without the query), the token removed: the
+	 * one form of the path every message gets, also after a redirect or from a next link.
+	 */
+	const requestPath = () =>
+		connection.redaction.text(
+			(url.startsWith(baseUrl) ? url.slice(baseUrl.length) : new URL(url).pathname).split('?')[0],
+		);
+	/** The request as a message names it. */
+	const where = () => `${method} ${shownPath(requestPath())}`;
 	const fail = (message: string, description: string) =>
 		transportError(this.getNode(), token, itemIndex, message, description);
 	let waitedHere = 0;
@@ -465,7 +475,7 @@ export async function apiRequest(
 		if (pause > 0 && !(await waitFor(pause))) {
 			throw fail(
 				`Not sent: the API's rate limit allows no request for another ${waitText(pause)}`,
-				`${method} ${shownPath()} was not sent: the API's last answer said its limit is spent until ${new Date(Date.now() + pause).toISOString()}, and waiting that long would pass ${passedLimit(pause)}. Raise it under Request Options, or run the items again after that time.`,
+				`${where()} was not sent: the API's last answer said its limit is spent until ${new Date(Date.now() + pause).toISOString()}, and waiting that long would pass ${passedLimit(pause)}. Raise it under Request Options, or run the items again after that time.`,
 			);
 		}
 		let response: FullResponse;
@@ -488,11 +498,11 @@ export async function apiRequest(
 			if (retriable && attempt < retry.maxAttempts && (await waitFor(backoffMs(retry, attempt))))
 				continue;
 			throw new NodeApiError(this.getNode(), { message, code: null } as JsonObject, {
-				message: `Could not reach the API: ${message}`,
+				message: `Could not reach the API: ${plainText(message)}`,
 				description:
 					method === 'GET'
-						? `The connection to ${baseUrl} failed after ${attempt} attempt(s). Check the base URL in the credential and the network.`
-						: `The connection to ${baseUrl} failed. The ${method} request was not retried, so that nothing is created or changed twice; check whether the change was applied before running it again.`,
+						? `The connection to ${plainText(baseUrl)} failed after ${attempt} attempt(s). Check the base URL in the credential and the network.`
+						: `The connection to ${plainText(baseUrl)} failed. The ${method} request was not retried, so that nothing is created or changed twice; check whether the change was applied before running it again.`,
 				itemIndex,
 			});
 		}
@@ -504,14 +514,14 @@ export async function apiRequest(
 			const keepsMethod = statusCode === 307 || statusCode === 308;
 			if (target.origin !== connection.origin) {
 				throw fail(
-					`The API redirected to another address (${target.origin}), which the node does not follow`,
-					`${method} ${shownPath()} answered HTTP ${statusCode} with Location ${target.origin}${target.pathname}. The request was not sent there, so the access token stays with ${connection.origin}. Check the base URL in the credential.`,
+					`The API redirected to another address (${plainText(target.origin)}), which the node does not follow`,
+					`${where()} answered HTTP ${statusCode} with Location ${plainText(target.origin)}${shownPath(target.pathname)}. The request was not sent there, so the access token stays with ${plainText(connection.origin)}. Check the base URL in the credential.`,
 				);
 			}
 			if (redirects++ >= MAX_REDIRECTS || (method !== 'GET' && !keepsMethod)) {
 				throw fail(
-					`The API redirected ${method} ${shownPath()} more than the node follows`,
-					`It answered HTTP ${statusCode} with Location ${target.pathname}. The node follows at most ${MAX_REDIRECTS} redirects within the API, and redirects a ${method} only with 307 or 308. Check the base URL in the credential.`,
+					`The API redirected ${where()} more than the node follows`,
+					`It answered HTTP ${statusCode} with Location ${shownPath(target.pathname)}. The node follows at most ${MAX_REDIRECTS} redirects within the API, and redirects a ${method} only with 307 or 308. Check the base URL in the credential.`,
 				);
 			}
 			url = target.toString();
@@ -524,7 +534,7 @@ export async function apiRequest(
 				const given = Array.isArray(response.body.data) ? 'a list of records' : 'one record';
 				if (request.answers && given !== request.answers) {
 					throw fail(
-						`The API answered ${method} ${shownPath()} with ${given}, where the spec gives ${request.answers}`,
+						`The API answered ${where()} with ${given}, where the spec gives ${request.answers}`,
 						`Nothing was output for it, so an answer of another shape passes neither for a record nor for a list. Check that the base URL in the credential points at the Maintenance Management API, version 3.`,
 					);
 				}
@@ -534,7 +544,7 @@ export async function apiRequest(
 			const typed = type ? `Content-Type ${quoted(type, QUOTE_LIMITS.name)}` : 'no content type';
 			throw fail(
 				`The API answered HTTP ${statusCode} with ${typed} instead of its JSON envelope`,
-				`${method} ${shownPath()} returned a body without the "data" the API always sends (for example a maintenance page, a cut-off answer or an empty body). Nothing was output for it; check the base URL in the credential, and try again later.`,
+				`${where()} returned a body without the "data" the API always sends (for example a maintenance page, a cut-off answer or an empty body). Nothing was output for it; check the base URL in the credential, and try again later.`,
 			);
 		}
 		const retriable =
@@ -555,7 +565,7 @@ export async function apiRequest(
 			redactDeep(response.body, token),
 			{
 				method,
-				path: shownPath(),
+				path: requestPath(),
 				environment,
 				attempts: attempt,
 				waitedMs: waitedHere,
@@ -634,8 +644,8 @@ export async function apiRequestAllItems(
 			if (path === undefined) {
 				const target = URL.canParse(link, `${baseUrl}/`) ? new URL(link, `${baseUrl}/`) : undefined;
 				throw fail(
-					`The API's next page link points outside the API (${target ? `${target.origin}${target.pathname}` : 'not a web address'})`,
-					`The node does not follow it, so the access token stays with ${baseUrl}. ${records.length} records were read before it; nothing was output.`,
+					`The API's next page link points outside the API (${target ? `${plainText(target.origin)}${shownPath(target.pathname)}` : 'not a web address'})`,
+					`The node does not follow it, so the access token stays with ${plainText(baseUrl)}. ${records.length} records were read before it; nothing was output.`,
 				);
 			}
 			if (!seenLinks.has(path)) {
