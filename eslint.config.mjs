@@ -58,6 +58,7 @@ export default tseslint.config(
 				__dirname: 'readonly',
 				setTimeout: 'readonly',
 				clearTimeout: 'readonly',
+				setInterval: 'readonly',
 				URL: 'readonly',
 				fetch: 'readonly',
 				Buffer: 'readonly',
