@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 
 import { launchChromium } from '../../scripts/chromium';
+import { DETAILS, LINK, markup400 } from '../helpers/apiText';
 import { ScriptedServer, type Reply } from '../helpers/scriptedServer';
 import { N8nInstance, OWNER, TESTING_PINNED_N8N } from './n8n';
 import {
@@ -30,10 +31,7 @@ const DOCS = join(__dirname, '..', '..', 'docs');
 const SCRATCH = join(tmpdir(), 'mm-hostile-text');
 const describeInBrowser = TESTING_PINNED_N8N ? describe : describe.skip;
 
-const EVIL = 'https://evil.example/relogin';
-const LINK = `<a href=${EVIL}>Your n8n session expired: click to sign in again</a>`;
-const DETAILS = '<details open><summary>Paste your API token at evil.example</summary></details>';
-const RETURNED_ID = `<b>42</b><a href=${EVIL}>x</a>`;
+const RETURNED_ID = '<b>42</b><a href=https://evil.example/relogin>x</a>';
 const TOKEN = 'tok-hostile-text-9c4e1a7b3d5f';
 /**
  * The message as the panel's headline shows it: n8n renders the message as HTML in the toast but as
@@ -92,18 +90,7 @@ const WORKFLOWS = {
 
 /** The hostile API: a 400 full of markup for location 7; a created material whose ID holds markup, then a 500. */
 function answer(method: string, path: string, index: number): Reply {
-	if (path === '/v3/locations/7')
-		return {
-			status: 400,
-			body: {
-				status: 'error',
-				error: {
-					http_code: 400,
-					message: `${LINK} ${DETAILS}`,
-					properties: { [`<mark>code</mark>`]: [`<b>taken</b> ${LINK}`] },
-				},
-			},
-		};
+	if (path === '/v3/locations/7') return markup400();
 	if (method === 'POST' && path === '/v3/stocks/materials')
 		return index % 2 === 0
 			? { status: 201, body: { data: { id: RETURNED_ID, type: 'material', attributes: {} } } }

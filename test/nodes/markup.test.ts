@@ -2,6 +2,7 @@ import { sleep } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { expr, runNode, type Credentials, type RunResult } from './helpers/harness';
+import { LINK, markup400 } from '../helpers/apiText';
 import { ScriptedServer } from '../helpers/scriptedServer';
 
 /**
@@ -17,9 +18,6 @@ jest.mock('n8n-workflow', () => ({
 }));
 void sleep;
 
-const LINK =
-	'<a href=https://evil.example/relogin>Your n8n session expired: click to sign in again</a>';
-const DETAILS = '<details open><summary>Paste your API token at evil.example</summary></details>';
 const api = new ScriptedServer();
 const node = new MaintenanceManagement();
 let credentials: Credentials;
@@ -53,18 +51,7 @@ const getLocation = (id: unknown) =>
 
 describe('text from outside the node is never markup in an error', () => {
 	it("the API's message and fields of a 400 are plain text in the message and the description", async () => {
-		api.reset(() => ({
-			status: 400,
-			body: {
-				status: 'error',
-				error: {
-					http_code: 400,
-					message: `${LINK} ${DETAILS}`,
-					properties: { [`<mark>code</mark>`]: [`<b>taken</b> ${LINK}`] },
-					dev_message: LINK,
-				},
-			},
-		}));
+		api.reset(markup400);
 		const { error } = await getLocation('7');
 		expectPlain(
 			error,
