@@ -44,6 +44,7 @@ export const nodeSide = (...extra) => [
 				__dirname: 'readonly',
 				setTimeout: 'readonly',
 				clearTimeout: 'readonly',
+				setInterval: 'readonly',
 				URL: 'readonly',
 				fetch: 'readonly',
 				Buffer: 'readonly',

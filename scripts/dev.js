@@ -49,31 +49,58 @@ async function portFor(variable, usual) {
 	return port;
 }
 
+/**
+ * Starts a child in a process group of its own, so that stopping it reaches what it starts in turn
+ * (n8n's task runner, the esbuild services of tsx and gulp).
+ */
 function start(command, args, options = {}) {
 	const child = spawn(command, args, {
 		cwd: ROOT,
 		stdio: ['ignore', 'inherit', 'inherit'],
+		detached: true,
 		...options,
 	});
 	children.push(child);
 	return child;
 }
 
-/** Stops everything this script started: politely first, then for good after 10 seconds. */
-async function stopAll(exitCode = 0) {
+let stopping;
+
+/** Stops everything this script started: politely first, then for good after 10 seconds. Once. */
+function stopAll(exitCode = 0) {
+	stopping ??= stopChildren(exitCode);
+	return stopping;
+}
+
+/** Signals a child's whole process group; nothing when it is gone already. */
+const signalGroup = (child, signal) => {
+	try {
+		process.kill(-child.pid, signal);
+	} catch {
+		// The group has no process left.
+	}
+};
+
+async function stopChildren(exitCode) {
 	const running = children.filter((child) => child.exitCode === null && child.signalCode === null);
-	for (const child of running) child.kill('SIGTERM');
+	for (const child of running) signalGroup(child, 'SIGTERM');
 	const exited = Promise.all(
 		running.map((child) => new Promise((resolve) => child.once('exit', resolve))),
 	);
 	const timeout = new Promise((resolve) => setTimeout(resolve, 10_000));
 	await Promise.race([exited, timeout]);
-	for (const child of running)
-		if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+	// Whatever is left of each group, the child's own children included, goes for good.
+	for (const child of children) signalGroup(child, 'SIGKILL');
 	process.exit(exitCode);
 }
 process.on('SIGINT', () => void stopAll());
 process.on('SIGTERM', () => void stopAll());
+// `npm run dev` execs this script, so npm passes a SIGTERM or SIGINT on to it. Should npm go without
+// passing it on (killed outright), this script is left to init: it stops everything then too.
+const parent = process.ppid;
+setInterval(() => {
+	if (process.ppid !== parent) void stopAll();
+}, 1000).unref();
 
 async function startSandbox(port) {
 	const child = start(join(ROOT, 'node_modules', '.bin', 'tsx'), ['sandbox/cli.ts'], {

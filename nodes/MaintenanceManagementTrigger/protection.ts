@@ -73,14 +73,22 @@ const PERCENT_RUN = /(?:%[0-9a-f]{2})+/gi;
 /** `=2B=2F`: quoted-printable bytes, and its soft line breaks. */
 const QUOTED_PRINTABLE_RUN = /(?:=[0-9a-f]{2})+/gi;
 const SOFT_BREAK = /=\r?\n/g;
+/** What may stand between the groups of an encoding, or the characters of a decoded text. */
+const SEPARATOR = /[\s:,;]+/g;
 /** A run of Base64 or Base64url characters, long enough to hold anything worth hiding. */
 const BASE64_RUN = /[A-Za-z0-9+/_-]{4,}/g;
-/** A run of hex digits, whole bytes. */
-const HEX_RUN = /(?:[0-9a-f]{2}){4,}/gi;
+/** Base64 written in groups (`UTMz NjQ1 …`), separated by white space, `:`, `,` or `;`. */
+const BASE64_GROUPS = /[A-Za-z0-9+/_-]{4,}(?:[\s:,;]+[A-Za-z0-9+/_-]{4,})+/g;
+/**
+ * A run of hex bytes, whole bytes: plain (`5133`), each byte written `0x51`, and bytes separated by
+ * white space, `:`, `,`, `;`, `.` or `-` (`51:33`, `51 33`, `0x51, 0x33`).
+ */
+const HEX_RUN = /(?:0x)?[0-9a-f]{2}(?:(?:[\s:,;.-]+)?(?:0x)?[0-9a-f]{2}){3,}/gi;
+const hexBytes = (run: string): Buffer => Buffer.from(run.replace(/0x|[^0-9a-f]/gi, ''), 'hex');
 /** Backslash escapes as JSON, JavaScript and PHP write them: `\/`, `\u002f`, `\x2f`. */
 const BACKSLASH_ESCAPE = /\\(?:u([0-9a-f]{4})|x([0-9a-f]{2})|(.))/gis;
-/** HTML character references: `&#47;`, `&#x2F;`, `&sol;`. */
-const HTML_ENTITY = /&(?:#(\d{1,7})|#x([0-9a-f]{1,6})|([a-z]+));/gi;
+/** HTML character references: `&#47;`, `&#x2F;`, `&sol;`; a numeric one also without its `;`. */
+const HTML_ENTITY = /&(?:#(\d{1,7});?|#x([0-9a-f]{1,6});?|([a-z]+);)/gi;
 const NAMED_ENTITIES: Record<string, string> = {
 	amp: '&',
 	apos: "'",
@@ -139,8 +147,12 @@ function decodedOnce(text: string): string[] {
 					: (NAMED_ENTITIES[(name ?? '').toLowerCase()] ?? all),
 		),
 	];
-	for (const [run] of text.matchAll(HEX_RUN)) readings.push(...bytesRead(Buffer.from(run, 'hex')));
-	for (const [run] of text.matchAll(BASE64_RUN))
+	for (const [run] of text.matchAll(HEX_RUN)) readings.push(...bytesRead(hexBytes(run)));
+	const base64Runs = [
+		...[...text.matchAll(BASE64_RUN)].map(([run]) => run),
+		...[...text.matchAll(BASE64_GROUPS)].map(([run]) => run.replace(SEPARATOR, '')),
+	];
+	for (const run of new Set(base64Runs))
 		for (let start = 0; start < 4 && run.length - start >= 4; start++)
 			readings.push(...bytesRead(Buffer.from(run.slice(start), 'base64')));
 	return readings;
@@ -149,14 +161,16 @@ function decodedOnce(text: string): string[] {
 /**
  * Whether a value holds the secret, or its first 16 characters, in any of the forms proxies, clients and
  * other languages give it: as is, percent-, form-, quoted-printable-, hex- or Base64-encoded (UTF-8 or
- * UTF-16), JSON-, JavaScript- or HTML-escaped, in any letter case, or up to four of these in layers.
+ * UTF-16), JSON-, JavaScript- or HTML-escaped, in any letter case, or up to four of these in layers;
+ * each also with white space, `:`, `,` or `;` between its characters, bytes or groups (`SEPARATOR`).
  * Headers are bounded by the HTTP server, and so is this work: past 10,000 readings a value counts as
  * carrying the secret.
  */
 export function carriesSecret(value: unknown, secret: string): boolean {
 	if (secret === '' || value === undefined || value === null) return false;
 	if (Array.isArray(value)) return value.some((element) => carriesSecret(element, secret));
-	const needle = secret.slice(0, LEAKED_PREFIX).toLowerCase();
+	const squeezed = (text: string) => text.toLowerCase().replace(SEPARATOR, '');
+	const needle = squeezed(secret.slice(0, LEAKED_PREFIX));
 	let layer = new Set([typeof value === 'string' ? value : JSON.stringify(value)]);
 	const seen = new Set<string>();
 	for (let depth = 0; depth <= DECODING_DEPTH && layer.size > 0; depth++) {
@@ -165,7 +179,7 @@ export function carriesSecret(value: unknown, secret: string): boolean {
 			if (seen.has(text)) continue;
 			seen.add(text);
 			if (seen.size > MAX_READINGS) return true;
-			if (text.toLowerCase().includes(needle)) return true;
+			if (squeezed(text).includes(needle)) return true;
 			if (depth < DECODING_DEPTH) for (const reading of decodedOnce(text)) next.add(reading);
 		}
 		layer = next;

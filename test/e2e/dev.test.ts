@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -9,6 +9,8 @@ import { freePort } from './n8n';
 /**
  * `npm run dev` never reports an editor that did not come: on a taken port it stops at once, naming the
  * port and its variable; when n8n fails, it exits non-zero with n8n's reason. Both without "ready".
+ * `npm run sandbox` and `npm run dev` stop with every process they started, leaving no port open,
+ * when a process manager signals the `npm` process, the script, or the whole process group.
  */
 jest.setTimeout(300_000);
 
@@ -27,6 +29,167 @@ function runDev(env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: 
 		child.once('exit', (code) => resolve({ code, output }));
 	});
 }
+
+/** A live process's parent and process group, from /proc; undefined once it is gone or a zombie. */
+function processInfo(pid: number): { ppid: number; pgid: number } | undefined {
+	try {
+		const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+		const [state, ppid, pgid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+		return state === 'Z' ? undefined : { ppid: Number(ppid), pgid: Number(pgid) };
+	} catch {
+		return undefined;
+	}
+}
+
+/** A process and every live process below it, however deep. */
+function treeOf(root: number): number[] {
+	const parents = new Map<number, number>();
+	for (const entry of readdirSync('/proc')) {
+		const info = /^\d+$/.test(entry) ? processInfo(Number(entry)) : undefined;
+		if (info) parents.set(Number(entry), info.ppid);
+	}
+	const tree = [root];
+	for (let index = 0; index < tree.length; index++)
+		for (const [pid, ppid] of parents) if (ppid === tree[index]) tree.push(pid);
+	return tree.filter((pid) => processInfo(pid));
+}
+
+const portOpen = (port: number) =>
+	new Promise<boolean>((resolve) => {
+		const socket = connect(port, '127.0.0.1');
+		socket.once('connect', () => {
+			socket.destroy();
+			resolve(true);
+		});
+		socket.once('error', () => resolve(false));
+	});
+
+/** Waits, checking every 100 ms, until `done` holds; fails with `what` after `ms`. */
+async function within(ms: number, what: string, done: () => Promise<boolean> | boolean) {
+	const deadline = Date.now() + ms;
+	while (!(await done())) {
+		if (Date.now() > deadline) throw new Error(`${what} after ${ms / 1000} s`);
+		await new Promise((resolve) => setTimeout(resolve, 100));
+	}
+}
+
+/** The processes a test signalled, for the clean-up after a failed one. */
+const signalled: number[] = [];
+
+/** How long stopping may take: n8n's own shutdown included. */
+const STOP_MS = 20_000;
+
+/** Every live process whose process group is one of `groups`. */
+function groupMembers(groups: Set<number>): number[] {
+	return readdirSync('/proc')
+		.filter((entry) => /^\d+$/.test(entry))
+		.map(Number)
+		.filter((pid) => groups.has(processInfo(pid)?.pgid ?? -1));
+}
+
+/**
+ * Signals one process of a running npm script (`target`), then waits until every process of the tree
+ * that was running, npm's included, and every process of their process groups (a child's child left
+ * to init among them) is gone, and none of `ports` is open.
+ */
+async function expectStops(
+	npm: ChildProcess,
+	signal: NodeJS.Signals,
+	target: (tree: number[]) => number,
+	ports: number[],
+) {
+	const tree = treeOf(npm.pid!);
+	const groups = new Set(tree.map((pid) => processInfo(pid)?.pgid ?? -1));
+	signalled.push(...tree);
+	for (const port of ports) expect(await portOpen(port)).toBe(true);
+	process.kill(target(tree), signal);
+	const left = async () =>
+		[...new Set([...tree.filter((pid) => processInfo(pid)), ...groupMembers(groups)])]
+			.map((pid) => `${pid} ${commandOf(pid).slice(0, 120)}`)
+			.concat(
+				(await Promise.all(ports.map(async (port) => ((await portOpen(port)) ? port : 0))))
+					.filter(Boolean)
+					.map((port) => `port ${port} open`),
+			);
+	await within(STOP_MS, 'still running', async () => (await left()).length === 0).catch(
+		async (error: Error) => {
+			throw new Error(`${error.message}:\n${(await left()).join('\n')}`);
+		},
+	);
+}
+
+/** `npm run <script>` in its own process group, and its output as it comes. */
+function npmRun(script: string, env: NodeJS.ProcessEnv) {
+	const npm = spawn('npm', ['run', script], {
+		cwd: ROOT,
+		detached: true,
+		env: { ...process.env, ...env },
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	let output = '';
+	const waiters: Array<() => void> = [];
+	const append = (chunk: Buffer) => {
+		output += chunk.toString();
+		for (const waiter of waiters.splice(0)) waiter();
+	};
+	npm.stdout.on('data', append);
+	npm.stderr.on('data', append);
+	const exited = new Promise<void>((resolve) => npm.once('exit', () => resolve()));
+	/** Resolves when the output holds `text`; fails when npm exits first or after `ms`. */
+	const printed = (text: string, ms: number) =>
+		new Promise<void>((resolve, reject) => {
+			const timer = setTimeout(() => reject(new Error(`no "${text}" in ${ms / 1000} s`)), ms);
+			const check = () => {
+				if (output.includes(text)) {
+					clearTimeout(timer);
+					resolve();
+				} else waiters.push(check);
+			};
+			void exited.then(() => {
+				clearTimeout(timer);
+				reject(new Error(`npm run ${script} exited before "${text}":\n${output.slice(-3000)}`));
+			});
+			check();
+		});
+	/** Ends whatever is left of the processes, after a test. */
+	const cleanUp = () => {
+		for (const pid of [...treeOf(npm.pid!), ...signalled.splice(0)])
+			if (processInfo(pid)) process.kill(pid, 'SIGKILL');
+	};
+	return { npm, printed, output: () => output, cleanUp };
+}
+
+describe('npm run sandbox stops with everything it started', () => {
+	/** Whom a process manager signals: the npm process, the script (tsx, or the sandbox's own node), or the group. */
+	const targets: Array<[string, (tree: number[]) => number]> = [
+		['the npm process', (tree) => tree[0]],
+		['tsx', (tree) => tree.find((pid) => /bin\/tsx/.test(commandOf(pid)))!],
+		['the sandbox', (tree) => tree.find((pid) => /preflight/.test(commandOf(pid)))!],
+		['the process group', (tree) => -tree[0]],
+	];
+	const cases = targets.flatMap(([label, target]) =>
+		(['SIGTERM', 'SIGINT'] as const).map((signal) => [signal, label, target] as const),
+	);
+
+	it.each(cases)('on %s to %s, leaving no port open', async (signal, _label, target) => {
+		const port = await freePort();
+		const run = npmRun('sandbox', { SANDBOX_PORT: String(port) });
+		try {
+			await run.printed('consoleUrl', 60_000);
+			await expectStops(run.npm, signal, target, [port]);
+		} finally {
+			run.cleanUp();
+		}
+	});
+});
+
+const commandOf = (pid: number): string => {
+	try {
+		return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+	} catch {
+		return '';
+	}
+};
 
 describe('npm run dev', () => {
 	let holder: Server;
@@ -78,39 +241,23 @@ describe('npm run dev', () => {
 		}
 	});
 
-	it('starts quietly: the console first, no call to an unregistered webhook, no community node fetch', async () => {
+	it('starts quietly: the console first, no call to an unregistered webhook, no community node fetch; stops with everything on SIGTERM to npm', async () => {
 		const quiet = mkdtempSync(join(tmpdir(), 'mm-dev-quiet-'));
 		// As a user's shell has it: without jest's NODE_ENV=test, under which n8n does not start.
 		const shell = { ...process.env };
 		delete shell.NODE_ENV;
-		const child = spawn(process.execPath, [join(ROOT, 'scripts', 'dev.js')], {
-			cwd: ROOT,
-			detached: true,
-			env: {
-				...shell,
-				DEV_USER_FOLDER: quiet,
-				N8N_PORT: String(await freePort()),
-				N8N_RUNNERS_BROKER_PORT: String(await freePort()),
-				SANDBOX_PORT: String(await freePort()),
-			},
-			stdio: ['ignore', 'pipe', 'pipe'],
+		const ports = [await freePort(), await freePort(), await freePort()];
+		const run = npmRun('dev', {
+			...shell,
+			NODE_ENV: undefined,
+			DEV_USER_FOLDER: quiet,
+			N8N_PORT: String(ports[0]),
+			N8N_RUNNERS_BROKER_PORT: String(ports[1]),
+			SANDBOX_PORT: String(ports[2]),
 		});
-		let output = '';
-		child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-		child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-		const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-		let timer: NodeJS.Timeout | undefined;
 		try {
-			const ready = await Promise.race([
-				(async () => {
-					while (!output.includes('[dev] ready')) await new Promise((r) => setTimeout(r, 500));
-					return true;
-				})(),
-				exited.then(() => false),
-				new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 240_000))),
-			]);
-			clearTimeout(timer);
-			if (!ready) expect(output.slice(-3000)).toContain('[dev] ready');
+			await run.printed('[dev] ready', 240_000);
+			const output = run.output();
 			// The console is offered before n8n is started (and installed, on a first run).
 			const consoleAt = output.indexOf('[dev] console:');
 			expect(consoleAt).toBeGreaterThan(-1);
@@ -124,12 +271,12 @@ describe('npm run dev', () => {
 			});
 			const { deliveries } = (await fired.json()) as { deliveries: Array<{ status: number }> };
 			expect(deliveries.map((delivery) => delivery.status)).toEqual([200]);
-			expect(output).not.toMatch(/unknown webhook|is not registered/i);
-			expect(output).not.toMatch(/community nodes/i);
+			expect(run.output()).not.toMatch(/unknown webhook|is not registered/i);
+			expect(run.output()).not.toMatch(/community nodes/i);
+			// As a process manager or a container stop does: one SIGTERM to the process it started.
+			await expectStops(run.npm, 'SIGTERM', (tree) => tree[0], ports);
 		} finally {
-			process.kill(-child.pid!, 'SIGTERM');
-			await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
-			if (child.exitCode === null) process.kill(-child.pid!, 'SIGKILL');
+			run.cleanUp();
 			rmSync(quiet, { recursive: true, force: true });
 		}
 	}, 300_000);

@@ -28,3 +28,23 @@ export const onlyLabelsBetween = (between: string): boolean =>
 	/^[\s"":;]*$/.test(
 		between.replace(/\b(message|field|and \d+ more fields \(see the error's details\))\b/g, ''),
 	);
+
+/** Markup an API's text or a record may carry: a link without quotes, and an open <details>. */
+export const LINK =
+	'<a href=https://evil.example/relogin>Your n8n session expired: click to sign in again</a>';
+export const DETAILS =
+	'<details open><summary>Paste your API token at evil.example</summary></details>';
+
+/** A 400 whose message, field name, problem and dev_message all carry markup. */
+export const markup400 = () => ({
+	status: 400,
+	body: {
+		status: 'error',
+		error: {
+			http_code: 400,
+			message: `${LINK} ${DETAILS}`,
+			properties: { '<mark>code</mark>': [`<b>taken</b> ${LINK}`] },
+			dev_message: LINK,
+		},
+	},
+});

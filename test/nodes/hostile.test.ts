@@ -551,6 +551,67 @@ describe('rate-limit headers', () => {
 		expect(rateLimitWaitMs({ 'x-ratelimit-reset': '7' }, now)).toBe(7000);
 	});
 
+	/** Values no API should send: past any date, negative, fractional, not numbers at all. */
+	const hostileValues = [
+		'10000000000000',
+		'99999999999999999999999999',
+		'9'.repeat(400),
+		'-10000000000000',
+		'0.5',
+		'1.5e3',
+		'abc',
+		'NaN',
+		'Infinity',
+		'Fri, 31 Dec 275760 23:59:59 GMT',
+	];
+
+	it.each(hostileValues)(
+		"an X-RateLimit-Reset of %j with none left ends in the node's own message",
+		async (value) => {
+			api.reset(() => ({
+				status: 200,
+				headers: { 'X-Ratelimit-Remaining': '0', 'X-RateLimit-Reset': value },
+				body: { data: location(1) },
+			}));
+			const { error, output } = await runNode({
+				node,
+				credentials,
+				items: [{}, {}],
+				parameters: {
+					resource: 'location',
+					operation: 'get',
+					id: { __rl: true, mode: 'id', value: '1' },
+				},
+			});
+			if (error) {
+				expect(error.message).toMatch(
+					/^Not sent: the API's rate limit allows no request for another/,
+				);
+				expect(error.description).toMatch(
+					/was not sent: the API's last answer said its limit is spent until \d{4}-/,
+				);
+				expect(api.requests).toHaveLength(1);
+			} else expect(output).toHaveLength(2);
+		},
+	);
+
+	it.each(hostileValues)(
+		"a 429 with Retry-After and X-RateLimit-Reset of %j ends in the node's own message",
+		async (value) => {
+			api.reset(() => ({
+				status: 429,
+				headers: { 'Retry-After': value, 'X-RateLimit-Reset': value },
+				body: {},
+			}));
+			const { error } = await listLocations({ requestOptions: { maxAttempts: 3 } });
+			expect(error?.message).toMatch(
+				/^The rate limit was still exceeded \(429\) after [1-3] attempt\(s\)/,
+			);
+			expect(error?.message).not.toMatch(/Infinity|NaN|Invalid/);
+			expect(api.requests.length).toBeLessThanOrEqual(3);
+		},
+	);
+
 	it('waits out a negative Retry-After with back-off, not a burst', async () => {
 		api.reset((_r, index) =>
 			index === 0
@@ -566,7 +627,7 @@ describe('input refused before sending', () => {
 	it.each(['.', '..', ' .. ', '   '])('Location Get refuses the ID %j', async (id) => {
 		api.reset(() => ({ status: 200, body: { data: location(1) } }));
 		const { error } = await getLocation(expr(id));
-		expect(error?.message).toMatch(/"Location" (must not be "\." or "\.\."|is empty)/);
+		expect(error?.message).toMatch(/"Location" (must be a whole-number ID|is empty)/);
 		expect(api.requests).toHaveLength(0);
 	});
 
@@ -584,8 +645,8 @@ describe('input refused before sending', () => {
 			client: expr('..'),
 			contact_ids: '1',
 		});
-		expect(supplier.error?.message).toMatch(/must not be "\." or "\.\."/);
-		expect(client.error?.message).toMatch(/must not be "\." or "\.\."/);
+		expect(supplier.error?.message).toMatch(/must be a whole-number ID, such as 42; it is "\.\."/);
+		expect(client.error?.message).toMatch(/must be a whole-number ID, such as 42; it is "\.\."/);
 		expect(api.requests).toHaveLength(0);
 	});
 
@@ -618,6 +679,36 @@ describe('input refused before sending', () => {
 });
 
 describe('the token never shows', () => {
+	it.each([
+		[404, 'GET'],
+		[500, 'GET'],
+		[503, 'GET'],
+		[403, 'GET'],
+		[500, 'PATCH'],
+	])(
+		'is redacted from the path of a %d after a redirect within the API (%s)',
+		async (status, method) => {
+			api.reset((request) =>
+				request.path === '/v3/locations/3' || request.path === '/v3/locations'
+					? { status: 307, headers: { Location: `/v3/locations/${TOKEN}` } }
+					: { status, body: { status: 'error', error: { http_code: status, message: 'No' } } },
+			);
+			const { error } =
+				method === 'GET'
+					? await getLocation('3')
+					: await run({
+							resource: 'location',
+							operation: 'updateMany',
+							id: { __rl: true, mode: 'id', value: '3' },
+							updateFields: { name: 'Hall' },
+						});
+			expect(api.requests.at(-1)?.path).toBe(`/v3/locations/${TOKEN}`);
+			expect(error?.httpCode).toBe(String(status));
+			expect(error?.message).toContain('***');
+			expect(mentionsToken([error?.message, error?.description])).toBe(false);
+		},
+	);
+
 	it('is redacted when the API echoes it in an error', async () => {
 		api.reset(() => ({
 			status: 401,

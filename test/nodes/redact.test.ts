@@ -94,3 +94,42 @@ describe('the token in an answer', () => {
 		}
 	});
 });
+
+/**
+ * Every character JSON writes as an escape (`\b`, `\f`, `\n`, `\r`, `\t`, and `\u0000` to `\u001f` for
+ * the others), put between every two characters of the token: raw in a text, in an answer (whose
+ * quick check reads its JSON text, where the separator is an escape), and as the escape itself in a
+ * text (JSON inside a string, as an API that double-encodes writes it).
+ */
+describe('the token split by every separator JSON writes', () => {
+	const separators = Array.from({ length: 0x20 }, (_, code) => String.fromCharCode(code));
+	const table = separators.map((separator) => [JSON.stringify(separator), separator] as const);
+	const split = (separator: string) => [...TOKEN].join(separator);
+	const escapeOf = (separator: string) => JSON.stringify(separator).slice(1, -1);
+
+	it.each(table)('%s, raw in a text', (_label, separator) => {
+		expect(shows(redact(`before ${split(separator)} after`, TOKEN).replaceAll(separator, ''))).toBe(
+			false,
+		);
+	});
+
+	it.each(table)('%s, raw in a string of an answer', (_label, separator) => {
+		const answer = redactDeep({ data: { note: `before ${split(separator)} after` } }, TOKEN);
+		expect(answer.data.note).toMatch(/^before .*\*\*\*.* after$/s);
+		expect(shows(answer.data.note.replaceAll(separator, ''))).toBe(false);
+	});
+
+	it.each(table)('%s, written as its JSON escape in a text', (_label, separator) => {
+		const text = `before ${split(escapeOf(separator))} after`;
+		expect(shows(redact(text, TOKEN).replaceAll(escapeOf(separator), ''))).toBe(false);
+	});
+
+	it.each(table)('%s, between two strings side by side', (_label, separator) => {
+		const half = Math.floor(TOKEN.length / 2);
+		const answer = redactDeep(
+			{ list: [split(separator).slice(0, half * 2), split(separator).slice(half * 2)] },
+			TOKEN,
+		);
+		expect(shows(answer.list.join('').replaceAll(separator, ''))).toBe(false);
+	});
+});

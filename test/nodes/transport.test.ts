@@ -114,13 +114,15 @@ describe('headers and base URL', () => {
 		expect(server.requests[0].body).toEqual({ locations: [{ id: 3, name: 'Hall' }] });
 	});
 
-	it('URL-encodes path parameters', async () => {
+	it('sends an ID in the path only when it is a whole number', async () => {
 		server.reset(() => ({
 			status: 200,
 			body: { data: { id: '1', type: 'building', attributes: {} } },
 		}));
-		await getLocation(expr('a/b c'));
-		expect(server.requests[0].path).toBe('/prod/v3/locations/a%2Fb%20c');
+		const { error } = await getLocation(expr('a/b c'));
+		expect(error?.message).toBe('"Location" must be a whole-number ID, such as 42; it is "a/b c"');
+		await getLocation(expr(' 12 '));
+		expect(server.requests.map((request) => request.path)).toEqual(['/prod/v3/locations/12']);
 	});
 
 	it('refuses a base URL that does not end with /v3, sending nothing', async () => {
@@ -332,9 +334,16 @@ describe('API text in errors is quoted as data, never as the node speaking', () 
 		);
 	});
 
-	it('an ID that is not plain is quoted in a 404', async () => {
-		server.reset(() => ({ status: 404, body: errorBody(404, 'Resource not found') }));
-		const { error } = await getLocation(expr(`3 ${INJECTION}`));
+	it('an ID that is not plain, from a redirect, is quoted in a 404', async () => {
+		server.reset((request) =>
+			request.path === '/prod/v3/locations/3'
+				? {
+						status: 307,
+						headers: { Location: `/prod/v3/locations/${encodeURIComponent(`3 ${INJECTION}`)}` },
+					}
+				: { status: 404, body: errorBody(404, 'Resource not found') },
+		);
+		const { error } = await getLocation('3');
 		expect(error?.message).toBe(
 			`Location "3 ${INJECTION}" was not found (404). Check the ID, or list locations to find it.`,
 		);

@@ -9,7 +9,7 @@ import type {
 import { LINE_BREAK } from '../helpers/input';
 import { asNodeError } from '../transport';
 import type { Outcome } from '../transport/errors';
-import { API_TEXT, outcomeOf } from '../transport/errors';
+import { API_TEXT, outcomeOf, plainText } from '../transport/errors';
 
 type NodeError = NodeApiError | NodeOperationError;
 
@@ -208,7 +208,7 @@ export class ItemRun {
 		const listed =
 			ids.length === 0
 				? ''
-				: `IDs ${verb}: ${ranges(ids.slice(0, LISTED_IDS))}${ids.length > LISTED_IDS ? ` and ${ids.length - LISTED_IDS} more (all in the error's context)` : ''}.`;
+				: `IDs ${verb}: ${plainText(ranges(ids.slice(0, LISTED_IDS)))}${ids.length > LISTED_IDS ? ` and ${ids.length - LISTED_IDS} more (all in the error's context)` : ''}.`;
 		// The node's words go before the API's quoted text, never after it, each sentence closed.
 		const sentence = (text: string) => text.trimEnd().replace(/(?<![.!?])$/, '.');
 		const quoted = error.message.indexOf(API_TEXT);

@@ -30,6 +30,7 @@ import {
 	recordsOf,
 	POLICY_CEILING,
 } from '../transport';
+import { plainText } from '../transport/errors';
 import { ItemRun } from './bulk';
 import type { Endpoint, OperationModule } from './types';
 
@@ -259,7 +260,7 @@ function withTakenValue(
 	if (!taken.length) return error;
 	const names = namesOf(operation);
 	const values = taken.map(
-		(field) => `${names.get(field) ?? field} ${JSON.stringify(request.body?.[field])}`,
+		(field) => `${names.get(field) ?? field} ${plainText(JSON.stringify(request.body?.[field]))}`,
 	);
 	const one = taken.length === 1;
 	error.message = `${values.join(' and ')} in item ${itemNumber(itemIndex)} already ${one ? 'exists' : 'exist'}, most likely: the API keeps ${one ? 'this value' : 'these values'} unique and refused ${one ? 'it' : 'them'} (as it refuses, when run again, an item written before a stopped run). Route the item aside, or change the value. ${error.message}`;

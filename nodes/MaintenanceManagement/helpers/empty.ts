@@ -1,6 +1,7 @@
 import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { plainText } from '../transport/errors';
 import { itemNumber } from './input';
 
 /*
@@ -40,9 +41,9 @@ function expressionOf(raw: unknown): string | undefined {
 	const text = isLocator(raw) ? raw.value : raw;
 	if (typeof text !== 'string' || !text.startsWith('=')) return undefined;
 	const expression = text.slice(1).trim();
-	return expression.length > MAX_EXPRESSION
-		? `${expression.slice(0, MAX_EXPRESSION - 1)}…`
-		: expression;
+	return plainText(
+		expression.length > MAX_EXPRESSION ? `${expression.slice(0, MAX_EXPRESSION - 1)}…` : expression,
+	);
 }
 
 const WIDENS = 'an empty filter is never left out, as that would widen the list to every record';
@@ -98,7 +99,7 @@ export const queryParameterField = (
 				fix: `Enter the name of the service's filter, or remove the parameter ${QUERY_PARAMETERS}.`,
 			}
 		: {
-				label: `Query parameter "${String(name).trim()}"`,
+				label: `Query parameter "${plainText(String(name).trim())}"`,
 				fix: `Set its value, or remove the parameter ${QUERY_PARAMETERS}: ${WIDENS}.`,
 			};
 

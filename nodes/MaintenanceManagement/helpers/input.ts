@@ -2,6 +2,8 @@ import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import type { ZodIssue, ZodTypeAny } from 'zod';
 
+import { plainText } from '../transport/errors';
+
 const isPlainObject = (value: unknown): value is IDataObject =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -66,7 +68,7 @@ function parseJson(value: unknown, field: string, node: INode, itemIndex: number
 	} catch (error) {
 		throw new NodeOperationError(node, `"${field}" is not valid JSON`, {
 			itemIndex,
-			description: `Fix the JSON in "${field}" (${(error as Error).message}). No request was sent.`,
+			description: `Fix the JSON in "${field}" (${plainText((error as Error).message)}). No request was sent.`,
 		});
 	}
 }
@@ -128,7 +130,8 @@ export function validate<T>(
 		const path = issuePath(issue) || 'body';
 		const leaf = issue.path.filter((part) => typeof part === 'string').pop() as string | undefined;
 		const label = leaf && names.has(leaf) ? ` (${names.get(leaf)})` : '';
-		return `"${path}"${label} ${issue.message}`;
+		// The path and the message may repeat the item's data (a key, a value refused).
+		return plainText(`"${path}"${label} ${issue.message}`);
 	});
 	const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem(s))` : '';
 	throw new NodeOperationError(

@@ -45,6 +45,16 @@ const readErrorBody = (body: unknown): ApiErrorBody => {
 	return {};
 };
 
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+
+/**
+ * Text from outside the node (API answers, record IDs, paths, item data) as plain text. n8n shows an
+ * error's message and description as HTML that keeps links and some tags, so `&`, `<` and `>` become
+ * entities and no tag of the data is ever rendered; the node's own words keep n8n's formatting.
+ */
+export const plainText = (text: unknown): string =>
+	String(text).replace(/[&<>]/g, (char) => ENTITIES[char]);
+
 /** Characters that steer a terminal or hide text: control, format, line and paragraph separators. */
 const UNSEEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+/gu;
 
@@ -57,7 +67,7 @@ const LISTED_FIELDS = 10;
 /**
  * API text as data: control and invisible characters become spaces, runs of white space one space,
  * text past `limit` characters is cut with "…", and the whole is one JSON string, so no quote or line
- * break inside it can end it early.
+ * break inside it can end it early, written as plain text (see `plainText`).
  */
 export function quoted(text: unknown, limit: number = QUOTE_LIMITS.message): string {
 	const plain = (typeof text === 'string' ? text : (JSON.stringify(text) ?? String(text)))
@@ -65,7 +75,9 @@ export function quoted(text: unknown, limit: number = QUOTE_LIMITS.message): str
 		.replace(/\s+/g, ' ')
 		.trim();
 	const chars = [...plain];
-	return JSON.stringify(chars.length > limit ? `${chars.slice(0, limit).join('')}…` : plain);
+	return plainText(
+		JSON.stringify(chars.length > limit ? `${chars.slice(0, limit).join('')}…` : plain),
+	);
 }
 
 /** What precedes the API's own words in a message: everything after it is quoted data. */
@@ -146,8 +158,9 @@ export function addressedRecord(path: string): { name: string; id: string; list?
 const shownId = (id: string): string =>
 	/^[\w.:-]{1,64}$/.test(id) ? id : quoted(id, QUOTE_LIMITS.name);
 
-/** A request's path as a message shows it: at most 200 characters. */
-const shownPath = (path: string): string => (path.length > 200 ? `${path.slice(0, 200)}…` : path);
+/** A request's path as a message shows it: at most 200 characters, as plain text. */
+export const shownPath = (path: string): string =>
+	plainText(path.length > 200 ? `${path.slice(0, 200)}…` : path);
 
 /**
  * The message of an API error: what happened, to which record or field, and what to do, in one or two
@@ -203,7 +216,7 @@ const STATUS_HINTS: Record<number, (context: ApiErrorContext) => string> = {
 	403: () =>
 		'The token is valid but its user lacks the permission this action needs. Use a token of a user with the required permissions.',
 	404: ({ method, path }) =>
-		`Nothing exists at ${method} ${path}. Check the ID you entered; the resource may have been deleted.`,
+		`Nothing exists at ${method} ${shownPath(path)}. Check the ID you entered; the resource may have been deleted.`,
 	429: () =>
 		"The API's rate limit is about 60 requests a minute; the node waits for it between requests as the API's answers say. Max Attempts on Rate Limit, Max Wait per Request and Max Total Wait under Request Options bound that waiting.",
 };

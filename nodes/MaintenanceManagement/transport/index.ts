@@ -12,7 +12,15 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { name as packageName, version } from '../../../package.json';
 import { normalBaseUrl, pathWithinApi } from './address';
 import type { Outcome } from './errors';
-import { apiError, mayHaveBeenWritten, QUOTE_LIMITS, quoted, withOutcome } from './errors';
+import {
+	apiError,
+	mayHaveBeenWritten,
+	plainText,
+	QUOTE_LIMITS,
+	quoted,
+	shownPath,
+	withOutcome,
+} from './errors';
 import type { Redaction } from './redact';
 import { redact, redactDeep, redactionFor } from './redact';
 import { ssrfBlockOf, ssrfMessage } from './ssrf';
@@ -232,21 +240,24 @@ async function getConnection(this: Context, itemIndex?: number): Promise<Connect
 	return await pending;
 }
 
-const DOT_SEGMENT = /^\.{1,2}$/;
+/** What a record's ID in a path is: a whole number, written in digits. The By ID fields check it too. */
+export const RECORD_ID = /^\d{1,20}$/;
 
-/** Why a path parameter cannot be sent, or undefined when it can. */
+/**
+ * Why a path parameter cannot be sent, or undefined when it can: whether typed, from an expression or
+ * filled in by an AI model, it must be a record's ID (`RECORD_ID`), else nothing is sent.
+ */
 export function pathValueProblem(value: unknown): string | undefined {
-	if (typeof value === 'number') {
-		return Number.isFinite(value) ? undefined : 'must be a finite number or text';
-	}
-	if (typeof value !== 'string') return 'must be text or a number';
+	const given = () => `; it is ${quoted(value, QUOTE_LIMITS.name)}`;
+	if (typeof value === 'number')
+		return Number.isSafeInteger(value) && value >= 0
+			? undefined
+			: `must be a whole-number ID, such as 42${given()}`;
+	if (typeof value !== 'string')
+		return `must be a whole-number ID, such as 42, given as text or a number${given()}`;
 	const trimmed = value.trim();
 	if (trimmed === '') return 'is required';
-	if (DOT_SEGMENT.test(trimmed)) return 'must not be "." or ".."';
-	// No control character belongs in an ID.
-	if ([...trimmed].some((char) => char.charCodeAt(0) < 32 || char.charCodeAt(0) === 127))
-		return 'must not contain control characters';
-	return undefined;
+	return RECORD_ID.test(trimmed) ? undefined : `must be a whole-number ID, such as 42${given()}`;
 }
 
 /** Fills `{slot}` placeholders of an endpoint path with URL-encoded values. */
@@ -287,6 +298,16 @@ const header = (headers: IDataObject | undefined, name: string): string | undefi
 /** A count of seconds written plainly (digits, an optional fraction), else NaN. */
 const secondsIn = (text: string): number => (/^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN);
 
+/**
+ * The longest wait the node reckons with: an answer that asks for more (a reset far in the future, a
+ * number too large for a date) counts as asking for this, which no Max Wait per Request allows.
+ */
+const LONGEST_WAIT_MS = 366 * 86_400_000;
+
+/** A wait the API asks for, or undefined when it is no positive wait; never past `LONGEST_WAIT_MS`. */
+const askedWait = (ms: number): number | undefined =>
+	ms > 0 ? Math.min(ms, LONGEST_WAIT_MS) : undefined;
+
 /** A `X-RateLimit-Reset` below this is seconds from now; above it, a UNIX time in seconds. */
 const EPOCH_THRESHOLD_SECONDS = 1_000_000_000;
 
@@ -294,8 +315,7 @@ const EPOCH_THRESHOLD_SECONDS = 1_000_000_000;
 function resetWaitMs(headers: IDataObject | undefined, now: number): number | undefined {
 	const reset = secondsIn(header(headers, 'x-ratelimit-reset')?.trim() ?? '');
 	if (!(reset > 0)) return undefined;
-	const wait = reset >= EPOCH_THRESHOLD_SECONDS ? reset * 1000 - now : reset * 1000;
-	return wait > 0 ? wait : undefined;
+	return askedWait(reset >= EPOCH_THRESHOLD_SECONDS ? reset * 1000 - now : reset * 1000);
 }
 
 /**
@@ -310,9 +330,9 @@ export function rateLimitWaitMs(
 	const retryAfter = header(headers, 'retry-after')?.trim();
 	if (retryAfter) {
 		const seconds = secondsIn(retryAfter);
-		if (seconds > 0) return seconds * 1000;
+		if (seconds > 0) return askedWait(seconds * 1000);
 		const date = Number.isNaN(seconds) ? Date.parse(retryAfter) : NaN;
-		if (date - now > 0) return date - now;
+		if (date - now > 0) return askedWait(date - now);
 	}
 	return resetWaitMs(headers, now);
 }
@@ -346,6 +366,10 @@ export const pacingWaitMs = (budget: RateBudget, now = Date.now()): number =>
 
 /** Milliseconds as whole seconds, for messages. */
 const seconds = (ms: number): number => Math.round(ms / 1000);
+
+/** A wait the API asked for, for messages. */
+const waitText = (ms: number): string =>
+	ms >= LONGEST_WAIT_MS ? 'more than a year' : `${seconds(ms)} s`;
 
 /** Exponential back-off with full jitter. */
 const backoffMs = (policy: RequestPolicy, attempt: number): number =>
@@ -448,9 +472,16 @@ export async function apiRequest(
 	let qs = request.qs;
 	let redirects = 0;
 	let attempt = 1;
-	/** The path as the user knows it: after the base URL, without the query. */
-	const shownPath = () =>
-		(url.startsWith(baseUrl) ? url.slice(baseUrl.length) : new URL(url).pathname).split('?')[0];
+	/**
+	 * The path as the user knows it (after the base URL, without the query), the token removed: the
+	 * one form of the path every message gets, also after a redirect or from a next link.
+	 */
+	const requestPath = () =>
+		connection.redaction.text(
+			(url.startsWith(baseUrl) ? url.slice(baseUrl.length) : new URL(url).pathname).split('?')[0],
+		);
+	/** The request as a message names it. */
+	const where = () => `${method} ${shownPath(requestPath())}`;
 	const fail = (outcome: Outcome, message: string, description: string) =>
 		transportError(this.getNode(), token, itemIndex, outcome, message, description);
 	/** A write whose answer the node cannot use may have been applied: its message says so. */
@@ -483,8 +514,8 @@ export async function apiRequest(
 		if (pause > 0 && !(await waitFor(pause))) {
 			throw fail(
 				'notSent',
-				`Not sent: the API's rate limit allows no request for another ${seconds(pause)} s`,
-				`${method} ${shownPath()} was not sent: the API's last answer said its limit is spent until ${new Date(Date.now() + pause).toISOString()}, and waiting that long would pass ${passedLimit(pause)}. Raise it under Request Options, or run the items again after that time.`,
+				`Not sent: the API's rate limit allows no request for another ${waitText(pause)}`,
+				`${where()} was not sent: the API's last answer said its limit is spent until ${new Date(Date.now() + pause).toISOString()}, and waiting that long would pass ${passedLimit(pause)}. Raise it under Request Options, or run the items again after that time.`,
 			);
 		}
 		let response: FullResponse;
@@ -518,14 +549,14 @@ export async function apiRequest(
 			const lost = method !== 'GET' && !unsent;
 			const nodeError = new NodeApiError(this.getNode(), { message, code: null } as JsonObject, {
 				message: lost
-					? `The API's answer to ${method} ${shownPath()} was lost: ${message.replace(/\.$/, '')}. ${mayHaveBeenWritten(method)}`
-					: `Could not reach the API: ${message}`,
+					? `The API's answer to ${where()} was lost: ${plainText(message.replace(/\.$/, ''))}. ${mayHaveBeenWritten(method)}`
+					: `Could not reach the API: ${plainText(message)}`,
 				description:
 					method === 'GET'
-						? `The connection to ${baseUrl} failed after ${attempt} attempt(s). Check the base URL in the credential and the network.`
+						? `The connection to ${plainText(baseUrl)} failed after ${attempt} attempt(s). Check the base URL in the credential and the network.`
 						: unsent
-							? `The connection to ${baseUrl} could not be made, so the ${method} request was not sent. Check the base URL in the credential and the network, then run it again.`
-							: `The connection to ${baseUrl} failed after the ${method} request was sent (a dropped connection, or no answer within the Timeout). It was not retried, so that nothing is created or changed twice.`,
+							? `The connection to ${plainText(baseUrl)} could not be made, so the ${method} request was not sent. Check the base URL in the credential and the network, then run it again.`
+							: `The connection to ${plainText(baseUrl)} failed after the ${method} request was sent (a dropped connection, or no answer within the Timeout). It was not retried, so that nothing is created or changed twice.`,
 				itemIndex,
 			});
 			throw withOutcome(nodeError, unsent ? 'notSent' : 'unknown');
@@ -538,16 +569,16 @@ export async function apiRequest(
 			const keepsMethod = statusCode === 307 || statusCode === 308;
 			if (target.origin !== connection.origin) {
 				throw answerLost(
-					`The API redirected to another address (${target.origin}), which the node does not follow`,
-					`${method} ${shownPath()} answered HTTP ${statusCode} with Location ${target.origin}${target.pathname}. The request was not sent there, so the access token stays with ${connection.origin}. Check the base URL in the credential.`,
+					`The API redirected to another address (${plainText(target.origin)}), which the node does not follow`,
+					`${where()} answered HTTP ${statusCode} with Location ${plainText(target.origin)}${shownPath(target.pathname)}. The request was not sent there, so the access token stays with ${plainText(connection.origin)}. Check the base URL in the credential.`,
 				);
 			}
 			if (redirects++ >= MAX_REDIRECTS || (method !== 'GET' && !keepsMethod)) {
 				throw answerLost(
 					redirects > MAX_REDIRECTS
-						? `The API redirected ${method} ${shownPath()} more than the node follows`
-						: `The API answered ${method} ${shownPath()} with a redirect (${statusCode}), which the node does not follow for a ${method}`,
-					`It answered HTTP ${statusCode} with Location ${target.pathname}. The node follows at most ${MAX_REDIRECTS} redirects within the API, and redirects a ${method} only with 307 or 308. Check the base URL in the credential.`,
+						? `The API redirected ${where()} more than the node follows`
+						: `The API answered ${where()} with a redirect (${statusCode}), which the node does not follow for a ${method}`,
+					`It answered HTTP ${statusCode} with Location ${shownPath(target.pathname)}. The node follows at most ${MAX_REDIRECTS} redirects within the API, and redirects a ${method} only with 307 or 308. Check the base URL in the credential.`,
 				);
 			}
 			url = target.toString();
@@ -560,7 +591,7 @@ export async function apiRequest(
 				const given = Array.isArray(response.body.data) ? 'a list of records' : 'one record';
 				if (request.answers && given !== request.answers) {
 					throw answerLost(
-						`The API answered ${method} ${shownPath()} with ${given}, where the spec gives ${request.answers}`,
+						`The API answered ${where()} with ${given}, where the spec gives ${request.answers}`,
 						`Nothing was output for it, so an answer of another shape passes neither for a record nor for a list. Check that the base URL in the credential points at the Maintenance Management API, version 3.`,
 					);
 				}
@@ -570,7 +601,7 @@ export async function apiRequest(
 			const typed = type ? `Content-Type ${quoted(type, QUOTE_LIMITS.name)}` : 'no content type';
 			throw answerLost(
 				`The API answered HTTP ${statusCode} with ${typed} instead of its JSON envelope`,
-				`${method} ${shownPath()} returned a body without the "data" the API always sends (for example a maintenance page, a cut-off answer or an empty body). Nothing was output for it; check the base URL in the credential, and try again later.`,
+				`${where()} returned a body without the "data" the API always sends (for example a maintenance page, a cut-off answer or an empty body). Nothing was output for it; check the base URL in the credential, and try again later.`,
 			);
 		}
 		const retriable =
@@ -583,7 +614,7 @@ export async function apiRequest(
 			const asked = statusCode === 429 ? rateLimitWaitMs(response.headers) : undefined;
 			const wait = asked ?? backoffMs(retry, attempt);
 			if (await waitFor(wait)) continue;
-			refusedWait = `The next wait (${seconds(wait)} s) would pass ${passedLimit(wait)}.`;
+			refusedWait = `The next wait (${waitText(wait)}) would pass ${passedLimit(wait)}.`;
 		}
 		throw apiError(
 			this.getNode(),
@@ -591,7 +622,7 @@ export async function apiRequest(
 			redactDeep(response.body, token),
 			{
 				method,
-				path: shownPath(),
+				path: requestPath(),
 				environment,
 				attempts: attempt,
 				waitedMs: waitedHere,
@@ -670,8 +701,8 @@ export async function apiRequestAllItems(
 			if (path === undefined) {
 				const target = URL.canParse(link, `${baseUrl}/`) ? new URL(link, `${baseUrl}/`) : undefined;
 				throw fail(
-					`The API's next page link points outside the API (${target ? `${target.origin}${target.pathname}` : 'not a web address'})`,
-					`The node does not follow it, so the access token stays with ${baseUrl}. ${records.length} records were read before it; nothing was output.`,
+					`The API's next page link points outside the API (${target ? `${plainText(target.origin)}${shownPath(target.pathname)}` : 'not a web address'})`,
+					`The node does not follow it, so the access token stays with ${plainText(baseUrl)}. ${records.length} records were read before it; nothing was output.`,
 				);
 			}
 			if (!seenLinks.has(path)) {

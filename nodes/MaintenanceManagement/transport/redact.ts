@@ -9,8 +9,9 @@
  * - its bytes in hex, plain (`746f6b`), percent-encoded (`%74%6F`), or as `\x74` or `\u0074` escapes;
  * - its bytes in Base64 or Base64url, with or without padding, at any of the three alignments, so also
  *   inside a longer Base64 text such as the Base64 of `Bearer <token>` or of `user:<token>`;
- * - each of these broken by white space, escaped line breaks (`\n`, `\r`, `\t`) or invisible
- *   characters between any two characters;
+ * - each of these broken by white space, control or invisible characters between any two characters,
+ *   also as the escapes JSON writes for them (`\b`, `\f`, `\n`, `\r`, `\t`, `\u0000` to `\u001f`);
+ * - written as plain text for n8n's HTML (`&amp;`, `&lt;`, `&gt;`);
  * - split over two strings side by side: two elements of a list, or two fields of an object in a row.
  * What it cannot find: the secret encrypted, hashed, compressed, or encoded twice (the Base64 of its hex,
  * say), split over strings that are not side by side, or cut into parts shorter than `MIN_PART`.
@@ -28,16 +29,30 @@ export const MAX_DEPTH = 64;
 /** What takes the place of a value nested deeper than `MAX_DEPTH`. */
 export const CUT = `[cut: nested deeper than ${MAX_DEPTH} levels]`;
 
-/** White space, escaped line breaks and invisible characters, allowed between any two characters. */
-const BREAK = String.raw`(?:[\s\u00ad\u200b-\u200d\u2060\ufeff]|\\[nrt])*`;
+/**
+ * One character that may break the secret: white space, a control or invisible character, or an
+ * escape JSON writes for a control character (also escaped twice, as in JSON inside a JSON string).
+ */
+const BREAK_CHAR = String.raw`[\s\x00-\x1f\x7f-\x9f\u00ad\u200b-\u200d\u2060\ufeff]|\\{1,2}(?:[bfnrt]|u00[01][0-9a-f])`;
+
+/** Breaks, allowed between any two characters. */
+const BREAK = `(?:${BREAK_CHAR})*`;
 
 const escaped = (char: string): string => char.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 
-/** A character of the secret as JSON may write it: `/`, `"` and `\` may come escaped. */
+/** `&`, `<` and `>` as the node's messages write them for n8n's HTML (see `plainText`). */
+const ENTITY: Record<string, string> = { '&': '&(?:amp;)?', '<': '(?:<|&lt;)', '>': '(?:>|&gt;)' };
+
+/**
+ * A character of the secret as JSON may write it: `/`, `"` and `\` may come escaped; as a message
+ * writes it: `&`, `<` and `>` may come as entities.
+ */
 const jsonChar = (char: string): string =>
 	char === '\\'
 		? String.raw`\\{1,2}`
-		: `${char === '/' || char === '"' ? String.raw`\\?` : ''}${escaped(char)}`;
+		: Object.hasOwn(ENTITY, char)
+			? ENTITY[char]
+			: `${char === '/' || char === '"' ? String.raw`\\?` : ''}${escaped(char)}`;
 
 /** One byte in hex, alone or as `%74`, `\x74` or `\u0074`. */
 const hexByte = (byte: number): string =>
@@ -179,7 +194,7 @@ function quickPattern(secret: string, forms: string[][]): RegExp {
 			blocks.push(chars.slice(start, start + QUICK_LENGTH).map(jsonChar));
 	const encoded = forms.slice(chars.length > MIN_PART ? chars.length - MIN_PART + 1 : 1);
 	const starts = encoded.map((form) => form.slice(0, QUICK_LENGTH));
-	const seamOrBreak = String.raw`(?:[\s\u00ad\u200b-\u200d\u2060\ufeff]|\\{1,2}[nrt]|"\s*[,:]\s*")*`;
+	const seamOrBreak = String.raw`(?:${BREAK_CHAR}|"\s*[,:]\s*")*`;
 	return new RegExp([...blocks, ...starts].map((form) => form.join(seamOrBreak)).join('|'), 'i');
 }
 

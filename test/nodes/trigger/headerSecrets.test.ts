@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 import { carriesSecret } from '../../../nodes/MaintenanceManagementTrigger/protection';
 import { basicAuth, deliver, startedItem } from './harness';
 
@@ -10,6 +12,42 @@ const lowerHex = (text: string) => text.replace(/%[0-9A-F]{2}/g, (hex) => hex.to
 const base64 = (text: string) => Buffer.from(text).toString('base64');
 const encoded = encodeURIComponent(SECRET);
 const hex = (text: string) => Buffer.from(text).toString('hex');
+
+const bytesOf = (text: string) =>
+	[...Buffer.from(text)].map((byte) => hex(String.fromCharCode(byte)));
+const groups = (text: string, size: number, separator: string) =>
+	text.match(new RegExp(`.{1,${size}}`, 'g'))?.join(separator) ?? text;
+
+/**
+ * The separator variants of each encoding: white space, `:`, `,` or `;` between its bytes, groups or
+ * characters (`.` and `-` too between hex bytes), and numeric HTML references without their `;`.
+ */
+const separated: Array<[string, string]> = [
+	['in hex with colons', bytesOf(SECRET).join(':')],
+	['in hex with spaces', bytesOf(SECRET).join(' ')],
+	['in hex with dashes', bytesOf(SECRET).join('-').toUpperCase()],
+	[
+		'in hex as 0x bytes and commas',
+		bytesOf(SECRET)
+			.map((byte) => `0x${byte},`)
+			.join(''),
+	],
+	[
+		'in hex as 0x bytes, comma and space',
+		bytesOf(SECRET)
+			.map((byte) => `0x${byte}`)
+			.join(', '),
+	],
+	['in Base64 in space-separated groups of 8', groups(base64(SECRET), 8, ' ')],
+	['in Base64 in groups of 4 split by colons', groups(base64(`svc:${SECRET}`), 4, ':')],
+	['in Base64 over MIME lines', groups(base64(`Bearer ${SECRET}`), 8, '\r\n')],
+	['as decimal HTML references without ;', [...SECRET].map((c) => `&#${c.charCodeAt(0)}`).join('')],
+	['as hex HTML references without ;', [...SECRET].map((c) => `&#x${hex(c)}`).join('')],
+	['as decimal HTML references, spaced', [...SECRET].map((c) => `&#${c.charCodeAt(0)};`).join(' ')],
+	['percent-encoded, spaced', [...SECRET].map((c) => `%${hex(c)}`).join(' ')],
+	['as \\x escapes, comma-separated', [...SECRET].map((c) => `\\x${hex(c)}`).join(',')],
+	['as is, its characters spaced', [...SECRET].join(' ')],
+];
 
 /** Every form a proxy or client gives the secret in, each in a header the node cannot know by name. */
 const forms: Array<[string, string]> = [
@@ -58,6 +96,7 @@ const forms: Array<[string, string]> = [
 	['Base64 four times over', base64(base64(base64(base64(SECRET))))],
 	['as its first 16 characters', `${SECRET.slice(0, 16)}…`],
 	['as its first 16 characters, in Base64', base64(SECRET.slice(0, 16))],
+	...separated,
 ];
 
 describe('Include Headers', () => {
@@ -184,6 +223,24 @@ describe('carriesSecret', () => {
 		['broken percent-encoding', '%zz%4'],
 		['nothing', ''],
 	])('finds no secret in %s', (_label, value) => {
+		expect(carriesSecret(value, SECRET)).toBe(false);
+	});
+
+	/** The limits the security notes state: these forms are not recognised, and the header is output. */
+	it.each([
+		['in hex with another separator (|)', bytesOf(SECRET).join('|')],
+		['in Base64 in groups split by a dot', groups(base64(SECRET), 8, '.')],
+		['its characters split by another separator (|)', [...SECRET].join('|')],
+		['cut into parts of 15 characters, not side by side', SECRET.slice(0, 15)],
+		['hashed', createHash('sha256').update(SECRET).digest('hex')],
+		[
+			'encrypted (reversed and shifted)',
+			[...SECRET]
+				.reverse()
+				.map((c) => String.fromCharCode(c.charCodeAt(0) + 1))
+				.join(''),
+		],
+	])('a stated limit: does not find the secret %s', (_label, value) => {
 		expect(carriesSecret(value, SECRET)).toBe(false);
 	});
 

@@ -1,5 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+import { RECORD_ID } from '../../transport';
 import type { Endpoint, OperationEntry, OperationModule, ResourceModule } from '../types';
 
 /**
@@ -280,7 +281,6 @@ export const recordLocator = (
 	name: string,
 	displayName: string,
 	searchListMethod: string,
-	idPattern = '^\\d+$',
 ): INodeProperties => ({
 	displayName,
 	name,
@@ -302,7 +302,7 @@ export const recordLocator = (
 			validation: [
 				{
 					type: 'regex',
-					properties: { regex: idPattern, errorMessage: 'Enter a whole-number ID' },
+					properties: { regex: RECORD_ID.source, errorMessage: 'Enter a whole-number ID' },
 				},
 			],
 		},
