@@ -19,7 +19,6 @@ import type {
 	ApiResource,
 	RequestPolicy,
 } from '../transport';
-import { mayHaveBeenWritten, withOutcome } from '../transport/errors';
 import {
 	apiRequest,
 	apiRequestAllItems,
@@ -30,7 +29,7 @@ import {
 	recordsOf,
 	POLICY_CEILING,
 } from '../transport';
-import { plainText } from '../transport/errors';
+import { mayHaveBeenWritten, plainText, withOutcome } from '../transport/errors';
 import { ItemRun } from './bulk';
 import type { Endpoint, OperationModule } from './types';
 
