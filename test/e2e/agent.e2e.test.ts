@@ -6,6 +6,7 @@ import { ScriptedModel, textOf } from './scriptedModel';
 import { credentials } from './workflows';
 import {
 	agentWorkflow,
+	createPlannedJobTool,
 	getLocationTool,
 	hasLangchainNode,
 	OPENAI_CREDENTIAL,
@@ -300,5 +301,75 @@ describeIfAgent('an API answer that carries an instruction, as the model receive
 			expect(sent).not.toContain(form);
 			expect(stored).not.toContain(form);
 		}
+	});
+});
+
+const LOST_CREDENTIAL = { id: 'mmApiAgentLost001', name: 'API that loses an answer' };
+const LOST_MODEL = { id: 'mmOpenAiLost00001', name: 'Scripted model, lost answer' };
+
+describeIfAgent('a write whose answer is lost, as the model receives it', () => {
+	const n8n = new N8nInstance('agent-lost');
+	const api = new ScriptedServer();
+	const model = new ScriptedModel([
+		{ tool: 'Create_planned_job', args: { Name: 'Roof check', Location_IDs: '3', Client_ID: 1 } },
+		{ answer: () => 'Done.' },
+	]);
+	let run: ExecutionResult;
+
+	const workflow = () =>
+		agentWorkflow({
+			tools: [createPlannedJobTool(LOST_CREDENTIAL)],
+			id: 'mmE2eAgentLost01',
+			versionId: '00000000-0000-4000-8000-000000000012',
+			model: LOST_MODEL,
+		});
+
+	beforeAll(async () => {
+		await api.start();
+		// The API takes the planned job, then answers with a redirect the node does not follow for a POST.
+		api.reset(() => ({ status: 303, headers: { Location: '/v3/works/77' } }));
+		await model.start();
+		await n8n.setup();
+		await n8n.importFiles(
+			[
+				{
+					...LOST_CREDENTIAL,
+					type: 'maintenanceManagementApi',
+					data: {
+						accessToken: 'tok-agent-lost-5e8f1a2b3c4d',
+						environment: 'production',
+						productionBaseUrl: `${api.url}/v3`,
+						sandboxBaseUrl: '',
+					},
+				},
+				{
+					...LOST_MODEL,
+					type: 'openAiApi',
+					data: { apiKey: 'sk-scripted-not-secret', url: model.url },
+				},
+			],
+			[workflow()],
+		);
+		run = await n8n.execute(workflow().id);
+	});
+
+	afterAll(async () => {
+		await n8n.stop();
+		await model.stop();
+		await api.stop();
+	});
+
+	it('sent the planned job once, and did not follow the redirect', () => {
+		expect(api.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /v3/works']);
+		expect(run.data.resultData.error).toBeUndefined();
+	});
+
+	it('tells the model the job may have been written, to check before sending it again', () => {
+		const message = errorOf(model.toolResults()[0]);
+		expect(message).toMatch(/^The API answered POST \/works with a redirect \(303\)/);
+		expect(message).toContain(
+			'It may have been written: check whether it exists before sending it again.',
+		);
+		expect(message).not.toMatch(/not sent|run (it )?again/i);
 	});
 });

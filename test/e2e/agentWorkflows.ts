@@ -52,6 +52,25 @@ export const getLocationTool = (credential?: { id: string; name: string }) =>
 		credential,
 	);
 
+/** A Create planned job tool whose name, locations and client the model fills. */
+export const createPlannedJobTool = (credential?: { id: string; name: string }) =>
+	toolNode(
+		'Create planned job',
+		540,
+		{
+			resource: 'work',
+			operation: 'create',
+			type: 'CYCLIC',
+			name: fromAI('Name'),
+			work_type_id: 1,
+			local_id: fromAI('Location_IDs'),
+			client_id: fromAI('Client_ID', 'number'),
+			recurrence: { values: { DTSTART: '2026-05-01T08:00:00', FREQ: 'MONTHLY', INTERVAL: 1 } },
+			interventions: { items: [{ id: 5, elements: 'EL-1' }] },
+		},
+		credential,
+	);
+
 /** The tools an agent gets: a list, a get and a create of the maintenance API. */
 export const maintenanceTools = () => [
 	toolNode('Open work orders', 300, {
@@ -60,17 +79,7 @@ export const maintenanceTools = () => [
 		limit: fromAI('Limit', 'number'),
 	}),
 	getLocationTool(),
-	toolNode('Create planned job', 540, {
-		resource: 'work',
-		operation: 'create',
-		type: 'CYCLIC',
-		name: fromAI('Name'),
-		work_type_id: 1,
-		local_id: fromAI('Location_IDs'),
-		client_id: fromAI('Client_ID', 'number'),
-		recurrence: { values: { DTSTART: '2026-05-01T08:00:00', FREQ: 'MONTHLY', INTERVAL: 1 } },
-		interventions: { items: [{ id: 5, elements: 'EL-1' }] },
-	}),
+	createPlannedJobTool(),
 ];
 
 /**
