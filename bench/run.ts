@@ -17,6 +17,7 @@ import {
 	BULK_NODE,
 	bulkWorkflow,
 	credentials,
+	MATERIAL_FROM_ROW,
 	rowsWorkflow,
 } from '../test/e2e/workflows';
 import { toItems } from '../nodes/MaintenanceManagement/helpers/simplify';
@@ -542,14 +543,6 @@ async function failedRows(sandbox: RunningSandbox) {
 		code: bad[index]?.startsWith('MAT-') ? bad[index] : `BENCH-ROW-${index}`,
 		name: bad[index] === '' ? '' : `ERP row ${index}`,
 	}));
-	const parameters = {
-		resource: 'material',
-		operation: 'create',
-		material_type_id: 2,
-		name: '={{ $json.name }}',
-		code: '={{ $json.code }}',
-		units: 'unit',
-	};
 	const modes: Record<string, string> = {
 		continueErrorOutput: 'benchRowsErrOut0',
 		continueRegularOutput: 'benchRowsRegular',
@@ -562,7 +555,7 @@ async function failedRows(sandbox: RunningSandbox) {
 		await n8n.importFiles(
 			credentials(baseUrl, token),
 			Object.entries(modes).map(([mode, id]) =>
-				rowsWorkflow(id, 'Create Materials', rows, parameters, mode),
+				rowsWorkflow(id, 'Create Materials', rows, MATERIAL_FROM_ROW, mode),
 			),
 		);
 		for (const [mode, id] of Object.entries(modes)) {

@@ -17,6 +17,7 @@ import {
 	BULK_NODE,
 	bulkWorkflow,
 	credentials,
+	MATERIAL_FROM_ROW,
 	rowsWorkflow,
 	storedAs,
 } from './workflows';
@@ -74,14 +75,7 @@ beforeAll(async () => {
 		[
 			bulkWorkflow('mmE2eBulkDefault', 40, 'E2E-BULK'),
 			bulkWorkflow('mmE2eBulkStopped', 8, 'E2E-STOP'),
-			rowsWorkflow('mmE2eRowsCreate', 'Create Materials', MATERIAL_ROWS, {
-				resource: 'material',
-				operation: 'create',
-				material_type_id: 2,
-				name: '={{ $json.name }}',
-				code: '={{ $json.code }}',
-				units: 'unit',
-			}),
+			rowsWorkflow('mmE2eRowsCreate', 'Create Materials', MATERIAL_ROWS, MATERIAL_FROM_ROW),
 			rowsWorkflow('mmE2eRowsUpdate', 'Update Locations', LOCATION_ROWS, {
 				resource: 'location',
 				operation: 'updateMany',

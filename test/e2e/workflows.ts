@@ -13,6 +13,16 @@ export const WEBHOOK_CREDENTIAL = {
 export const WEBHOOK_ID = '6f1c2d3e-4a5b-4c6d-8e7f-90a1b2c3d4e5';
 export const WEBHOOK_SECRET = 'whsec-e2e-4f8a1c9d2b7e6a3f';
 
+/** Material → Create with its name and code taken from each row, as an ERP sync sends them. */
+export const MATERIAL_FROM_ROW: IDataObject = {
+	resource: 'material',
+	operation: 'create',
+	material_type_id: 2,
+	name: '={{ $json.name }}',
+	code: '={{ $json.code }}',
+	units: 'unit',
+};
+
 /** An API credential for the sandbox at `baseUrl`, to import into n8n under the given id and name. */
 export const apiCredential = (
 	baseUrl: string,
@@ -244,15 +254,7 @@ export function bulkWorkflow(
 				type: ACTION_NODE,
 				typeVersion: 2,
 				position: [400, 0],
-				parameters: {
-					resource: 'material',
-					operation: 'create',
-					material_type_id: 2,
-					name: '={{ $json.name }}',
-					code: '={{ $json.code }}',
-					units: 'unit',
-					requestOptions,
-				},
+				parameters: { ...MATERIAL_FROM_ROW, requestOptions },
 				credentials: { maintenanceManagementApi: API_CREDENTIAL },
 			},
 		],
