@@ -248,11 +248,16 @@ function exampleWorkflows(webhookId = WEBHOOK_ID) {
 						includeOtherFields: true,
 						assignments: {
 							assignments: [
-								{ id: 'reason', name: 'reason', value: '={{ $json.error }}', type: 'string' },
+								{
+									id: 'reason',
+									name: 'reason',
+									value: '={{ $json.error.message }}',
+									type: 'string',
+								},
 								{
 									id: 'outcome',
 									name: 'outcome',
-									value: '={{ $json.details.outcome }}',
+									value: '={{ $json.error.outcome }}',
 									type: 'string',
 								},
 							],

@@ -159,16 +159,20 @@ describe('"Continue (using error output)" in a real n8n', () => {
 		// Each failed row is its input row, with why it failed.
 		for (const { json, pairedItem } of failed) {
 			const row = MATERIAL_ROWS[(pairedItem as { item: number }).item];
-			expect(json).toMatchObject({ ...row, error: expect.any(String) });
+			expect(json).toMatchObject({ ...row, error: { message: expect.any(String) } });
 		}
-		expect(failed.map(({ json }) => (json.details as IDataObject).outcome)).toEqual([
+		expect(failed.map(({ json }) => (json.error as IDataObject).outcome)).toEqual([
 			'refusedByApi',
 			'refusedBeforeSending',
 			'refusedByApi',
 			'refusedBeforeSending',
 		]);
-		expect(failed[0].json.error).toMatch(/^Code "MAT-3" in item 7 already exists/);
-		expect(failed[1].json.error).toMatch(/^Invalid input in item 12: "name" \(Name\)/);
+		expect((failed[0].json.error as IDataObject).message).toMatch(
+			/^Code "MAT-3" in item 7 already exists/,
+		);
+		expect((failed[1].json.error as IDataObject).message).toMatch(
+			/^Invalid input in item 12: "name" \(Name\)/,
+		);
 		const posts = (await requests()).filter((request) => request.method === 'POST');
 		expect(posts).toHaveLength(28);
 	});
@@ -188,8 +192,10 @@ describe('"Continue (using error output)" in a real n8n', () => {
 			const row = LOCATION_ROWS[(pairedItem as { item: number }).item];
 			expect(json).toMatchObject({
 				...row,
-				error: expect.any(String),
-				details: expect.objectContaining({ outcome: 'refusedBeforeSending' }),
+				error: expect.objectContaining({
+					message: expect.any(String),
+					outcome: 'refusedBeforeSending',
+				}),
 			});
 		}
 		const patches = (await requests()).filter((request) => request.method === 'PATCH');
@@ -210,15 +216,13 @@ describe('"Continue (using error output)" in a real n8n', () => {
 		expect(outputOf(run, 'Failed Rows')).toEqual([
 			{
 				...ERP_ROWS[2],
-				error: expect.any(String),
-				details: expect.any(Object),
+				error: expect.any(Object),
 				reason: expect.stringMatching(/^Invalid input in item 2: "name" \(Name\)/),
 				outcome: 'refusedBeforeSending',
 			},
 			{
 				...ERP_ROWS[4],
-				error: expect.any(String),
-				details: expect.any(Object),
+				error: expect.any(Object),
 				reason: expect.stringMatching(/^Code "MAT-5" in item 4 already exists/),
 				outcome: 'refusedByApi',
 			},

@@ -68,8 +68,8 @@ describe('rows of a create against the sandbox, in each On Error mode', () => {
 			{
 				code: 'ERP-0002',
 				name: '',
-				error: expect.stringMatching(/^Invalid input in item 1: "name" \(Name\)/),
-				details: {
+				error: {
+					message: expect.stringMatching(/^Invalid input in item 1: "name" \(Name\)/),
 					outcome: 'refusedBeforeSending',
 					description: expect.stringMatching(/No request was sent for this item\.$/),
 				},
@@ -77,8 +77,8 @@ describe('rows of a create against the sandbox, in each On Error mode', () => {
 			{
 				code: 'MAT-5',
 				name: 'Taken',
-				error: expect.stringMatching(/^Code "MAT-5" in item 4 already exists, most likely: /),
-				details: {
+				error: {
+					message: expect.stringMatching(/^Code "MAT-5" in item 4 already exists, most likely: /),
 					outcome: 'refusedByApi',
 					description: expect.stringContaining('"This code is already used."'),
 				},
@@ -212,8 +212,11 @@ describe('a write whose answer is lost', () => {
 					json: {
 						material: 7,
 						quantity: 2,
-						error: expect.stringContaining(CHECK_CREATE),
-						details: { outcome: 'unknown', description: expect.any(String) },
+						error: {
+							message: expect.stringContaining(CHECK_CREATE),
+							outcome: 'unknown',
+							description: expect.any(String),
+						},
 					},
 					pairedItem: { item: 1 },
 				},
@@ -333,8 +336,11 @@ describe('a grouped write whose answer leaves out a row', () => {
 				json: {
 					id: 13,
 					name: 'Site 13',
-					error: `Item 2 was sent but not confirmed by the API. ${CHECK_CHANGE}`,
-					details: { outcome: 'unknown', description: expect.stringMatching(/leaves out/) },
+					error: {
+						message: `Item 2 was sent but not confirmed by the API. ${CHECK_CHANGE}`,
+						outcome: 'unknown',
+						description: expect.stringMatching(/leaves out/),
+					},
 				},
 				pairedItem: { item: 2 },
 			},
@@ -409,8 +415,11 @@ describe('a combined stock batch whose answer leaves out a row', () => {
 				json: {
 					material: 8,
 					quantity: 2,
-					error: `Item 1 was sent but not confirmed by the API. ${CHECK_CREATE}`,
-					details: { outcome: 'unknown', description: expect.any(String) },
+					error: {
+						message: `Item 1 was sent but not confirmed by the API. ${CHECK_CREATE}`,
+						outcome: 'unknown',
+						description: expect.any(String),
+					},
 				},
 				pairedItem: { item: 1 },
 			},

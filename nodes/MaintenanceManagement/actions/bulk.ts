@@ -151,11 +151,12 @@ export class ItemRun {
 
 	/**
 	 * The output of a failed item with Continue On Fail, paired with its input item. With "Continue
-	 * (using error output)" it is `{ error, details: { outcome, description } }`: an item whose JSON holds
-	 * only `error`, `message` and `details` is what n8n moves to the Error output, where it lays it over
-	 * the input item, so the row arrives with its reason, ready to be corrected and sent again. (An
-	 * item-level `error` would move it too, but n8n then replaces its JSON with the message alone.) With
-	 * "Continue (regular output)" it is `{ error, description, outcome }`.
+	 * (using error output)" it is `{ error: { message, outcome, description } }`: an item whose JSON holds
+	 * `error` alone is what every supported n8n (1.123 to 2.41) moves to the Error output, where it lays it
+	 * over the input item, so the row arrives with its reason, ready to be corrected and sent again. (An
+	 * item-level `error` would move it too, but n8n then replaces its JSON with the message alone; 2.41
+	 * also takes `message` and `details` beside `error`, 1.123 and 2.0 do not.) With "Continue (regular
+	 * output)" it is `{ error, description, outcome }`.
 	 */
 	private errorItem(error: NodeError, itemIndex: number, outcome: Outcome): INodeExecutionData {
 		// In item data a description's lines are plain text lines, not the error panel's HTML breaks.
@@ -163,7 +164,7 @@ export class ItemRun {
 		const description = text ? { description: text } : {};
 		const json: IDataObject =
 			this.context.getNode().onError === 'continueErrorOutput'
-				? { error: error.message, details: { outcome, ...description } }
+				? { error: { message: error.message, outcome, ...description } }
 				: { error: error.message, ...description, outcome };
 		return { json, pairedItem: { item: itemIndex } };
 	}
