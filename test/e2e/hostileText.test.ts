@@ -184,7 +184,7 @@ describeInBrowser('text from outside the node, in the editor', () => {
 	it('shows an ID the API returned, in a stopped run, as plain text', async () => {
 		const shown = await runAndOpen(WORKFLOWS.returnedId.id, 'Create Materials');
 		expect(shown.toastText).toMatch(/^Problem in node/);
-		expect(shown.toastText).toContain('Item 1 of 2 was written before it.');
+		expect(shown.toastText).toContain('Item 0 of 2 was written.');
 		expect(shown.descriptionText).toContain(`The API answered 500: "${LINK}"`);
 		expect(shown.descriptionText).toContain(`IDs written: ${RETURNED_ID}`);
 	});

@@ -87,6 +87,7 @@ describeSsrf('the action node with n8n SSRF protection on', () => {
 				error:
 					"n8n's SSRF protection (N8N_SSRF_PROTECTION_ENABLED) refused the request to 127.0.0.2 (127.0.0.2)",
 				description: `Nothing was sent. To let this n8n reach ${baseUrl.replace('127.0.0.1', '127.0.0.2')}, an administrator adds 127.0.0.2 to N8N_SSRF_ALLOWED_HOSTNAMES or 127.0.0.2/32 to N8N_SSRF_ALLOWED_IP_RANGES and restarts n8n.`,
+				outcome: 'notSent',
 			},
 		]);
 	});

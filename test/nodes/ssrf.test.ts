@@ -48,6 +48,8 @@ describe("a request n8n's SSRF protection refuses", () => {
 			expect(error?.description).toBe(
 				`Nothing was sent. To let this n8n reach ${fixture.credentials.sandboxBaseUrl}, an administrator adds 127.0.0.1 to N8N_SSRF_ALLOWED_HOSTNAMES or 127.0.0.1/32 to N8N_SSRF_ALLOWED_IP_RANGES and restarts n8n.`,
 			);
+			// The row itself is fine: it can go again, unchanged, once an administrator allows the address.
+			expect(error?.context?.outcome).toBe('notSent');
 			expect(await fixture.requests()).toEqual([]);
 		},
 	);

@@ -535,10 +535,14 @@ export async function apiRequest(
 		} catch (error) {
 			const block = ssrfBlockOf(error);
 			if (block) {
-				throw new NodeApiError(this.getNode(), { code: null } as JsonObject, {
-					...ssrfMessage(block, baseUrl),
-					itemIndex,
-				});
+				// n8n refused it before anything left: the row can go again, unchanged, once allowed.
+				throw withOutcome(
+					new NodeApiError(this.getNode(), { code: null } as JsonObject, {
+						...ssrfMessage(block, baseUrl),
+						itemIndex,
+					}),
+					'notSent',
+				);
 			}
 			const message = redact(error instanceof Error ? error.message : String(error), token);
 			const retriable = method === 'GET' && isConnectionFault(error);
