@@ -477,6 +477,25 @@ async function modelOutput(sandbox: RunningSandbox) {
 }
 
 /**
+ * Runs a workflow against the sandbox at the live API's 60 requests a minute, its request log emptied
+ * first: the run, how long it took (n8n's start included) and the POSTs the sandbox received.
+ */
+async function runAtLiveLimit(sandbox: RunningSandbox, n8n: N8nInstance, id: string) {
+	await control(sandbox, 'POST', '/rate-limit', { limit: 60, windowMs: 60_000 });
+	await control(sandbox, 'DELETE', '/requests');
+	const started = performance.now();
+	const run = await n8n.execute(id);
+	const seconds = Math.round((performance.now() - started) / 1000);
+	const posts = (
+		(await control(sandbox, 'GET', '/requests')).requests as Array<{
+			status: number;
+			method: string;
+		}>
+	).filter((request) => request.method === 'POST');
+	return { run, seconds, posts };
+}
+
+/**
  * An ERP sync's bulk write in n8n: 300 materials, Material → Create with its defaults, against the
  * sandbox at the live API's 60 requests a minute; beside it the same run with the former default, a Max
  * Total Wait of 120 s over the whole execution. Also counts the progress lines n8n logged.
@@ -492,17 +511,7 @@ async function bulkAtRateLimit(sandbox: RunningSandbox) {
 			bulkWorkflow('benchBulkFormer', count, 'BENCH-FORMER', { maxWaitSeconds: 120 }),
 		]);
 		const bulk = async (id: string) => {
-			await control(sandbox, 'POST', '/rate-limit', { limit: 60, windowMs: 60_000 });
-			await control(sandbox, 'DELETE', '/requests');
-			const started = performance.now();
-			const run = await n8n.execute(id);
-			const seconds = Math.round((performance.now() - started) / 1000);
-			const posts = (
-				(await control(sandbox, 'GET', '/requests')).requests as Array<{
-					status: number;
-					method: string;
-				}>
-			).filter((request) => request.method === 'POST');
+			const { run, seconds, posts } = await runAtLiveLimit(sandbox, n8n, id);
 			const created = posts.filter((request) => request.status === 201).length;
 			const limited = posts.filter((request) => request.status === 429).length;
 			const output = outputOf(run, BULK_NODE).length;
@@ -561,17 +570,7 @@ async function failedRows(sandbox: RunningSandbox) {
 		for (const [mode, id] of Object.entries(modes)) {
 			// A fresh store (no code written by an earlier mode), then the live API's limit.
 			await control(sandbox, 'POST', '/reset', {});
-			await control(sandbox, 'POST', '/rate-limit', { limit: 60, windowMs: 60_000 });
-			await control(sandbox, 'DELETE', '/requests');
-			const started = performance.now();
-			const run = await n8n.execute(id);
-			const seconds = Math.round((performance.now() - started) / 1000);
-			const posts = (
-				(await control(sandbox, 'GET', '/requests')).requests as Array<{
-					status: number;
-					method: string;
-				}>
-			).filter((request) => request.method === 'POST');
+			const { run, seconds, posts } = await runAtLiveLimit(sandbox, n8n, id);
 			const status = (code: number) => posts.filter((request) => request.status === code).length;
 			const success = itemsOf(run, 'Create Materials', 0);
 			const failed = itemsOf(run, 'Create Materials', 1);
