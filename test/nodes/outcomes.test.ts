@@ -121,19 +121,24 @@ describe('rows of a create against the sandbox, in each On Error mode', () => {
 	});
 });
 
-describe('a write whose answer is lost', () => {
+/**
+ * A scripted API held to the spec's contract, started for the enclosing describe block, and a
+ * credential for it (filled in once the server has its address).
+ */
+function scriptedApi(accessToken: string) {
 	const api = new ScriptedServer({ contract: true });
 	keepsContract(() => api, ['request']);
-	let credentials: Credentials;
+	const credentials: Credentials = { accessToken, environment: 'sandbox' };
 	beforeAll(async () => {
 		await api.start();
-		credentials = {
-			accessToken: 'tok_outcomes_1',
-			environment: 'sandbox',
-			sandboxBaseUrl: `${api.url}/v3`,
-		};
+		credentials.sandboxBaseUrl = `${api.url}/v3`;
 	});
 	afterAll(async () => await api.stop());
+	return { api, credentials };
+}
+
+describe('a write whose answer is lost', () => {
+	const { api, credentials } = scriptedApi('tok_outcomes_1');
 
 	const transferred = (id: number): Reply => ({
 		status: 201,
@@ -272,18 +277,7 @@ describe('a write whose answer is lost', () => {
 });
 
 describe('a grouped write whose answer leaves out a row', () => {
-	const api = new ScriptedServer({ contract: true });
-	keepsContract(() => api, ['request']);
-	let credentials: Credentials;
-	beforeAll(async () => {
-		await api.start();
-		credentials = {
-			accessToken: 'tok_outcomes_2',
-			environment: 'sandbox',
-			sandboxBaseUrl: `${api.url}/v3`,
-		};
-	});
-	afterAll(async () => await api.stop());
+	const { api, credentials } = scriptedApi('tok_outcomes_2');
 
 	/** Six locations in one PATCH; the answer leaves out location 13 (item 2). */
 	const updateSix = (onError?: INode['onError']) => {
@@ -349,18 +343,7 @@ describe('a grouped write whose answer leaves out a row', () => {
 });
 
 describe('a combined stock batch whose answer leaves out a row', () => {
-	const api = new ScriptedServer({ contract: true });
-	keepsContract(() => api, ['request']);
-	let credentials: Credentials;
-	beforeAll(async () => {
-		await api.start();
-		credentials = {
-			accessToken: 'tok_outcomes_3',
-			environment: 'sandbox',
-			sandboxBaseUrl: `${api.url}/v3`,
-		};
-	});
-	afterAll(async () => await api.stop());
+	const { api, credentials } = scriptedApi('tok_outcomes_3');
 
 	it("confirms each row by the answer's transactions; the row it leaves out is unknown", async () => {
 		api.reset((request) => {
