@@ -1,6 +1,6 @@
 import type { Resource, Store } from './data';
-import type { Answer } from './http';
-import { ApiError, asObject, collectionAnswer, notFound, Problems, readPaging } from './http';
+import type { Answer } from './answers';
+import { ApiError, asObject, collectionAnswer, notFound, Problems, readPaging } from './answers';
 import { applyFilters } from './filters';
 
 export interface Context {

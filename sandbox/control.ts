@@ -16,9 +16,10 @@ import {
 	sourceOf,
 	sqlNow,
 } from './events';
-import { ApiError, MESSAGES, send } from './http';
-import { checkPageCaps, type Environment, type PageCaps, type SandboxOptions } from './options';
-import type { Api, ReceivedBody } from './server';
+import { ApiError, MESSAGES } from './answers';
+import { send, type ReceivedBody } from './http';
+import type { Environment, PageCaps, SandboxOptions } from './options';
+import type { ApiState } from './state';
 
 const CONSOLE = readFileSync(`${__dirname}/console.html`);
 
@@ -36,7 +37,7 @@ const BUY_ORDER_STATE_EVENTS: Record<string, string> = {
 export class Control {
 	constructor(
 		private readonly options: SandboxOptions,
-		private readonly api: Api,
+		private readonly state: ApiState,
 		private readonly deliveries: Deliveries,
 	) {}
 
@@ -75,54 +76,54 @@ export class Control {
 		res: ServerResponse,
 		query: URLSearchParams,
 	): Promise<void> {
-		const { api, deliveries } = this;
+		const { state, deliveries } = this;
 		const parts = path.split('/').filter(Boolean);
 		if (method === 'GET' && path === '/requests')
-			return send(res, 200, { requests: api.log.list() });
+			return send(res, 200, { requests: state.log.list() });
 		if (method === 'DELETE' && path === '/requests') {
-			api.log.clear();
+			state.log.clear();
 			return send(res, 200, { cleared: true });
 		}
 		if (method === 'POST' && path === '/reset') {
 			deliveries.reset();
-			api.reset(body);
-			return send(res, 200, { reset: true, seed: api.seed });
+			state.reset(body);
+			return send(res, 200, { reset: true, seed: state.seed });
 		}
 		if (path === '/faults') {
-			if (method === 'DELETE') api.faults = [];
+			if (method === 'DELETE') state.clearFaults();
 			else
-				api.faults.push({
+				state.addFault({
 					status: body.status as number,
 					drop: Boolean(body.drop),
 					count: Number(body.count ?? 1),
 					method: body.method as string,
 					path: body.path as string,
 				});
-			return send(res, 200, { faults: api.faults });
+			return send(res, 200, { faults: state.faults });
 		}
 		if (method === 'POST' && path === '/rate-limit') {
-			api.setRateLimit(
+			state.setRateLimit(
 				body.limit
 					? { limit: Number(body.limit), windowMs: Number(body.windowMs ?? 60_000) }
 					: null,
 			);
-			return send(res, 200, { rateLimit: api.rateLimit });
+			return send(res, 200, { rateLimit: state.rateLimit });
 		}
 		if (path === '/violations') {
-			if (method === 'DELETE') api.violations = [];
-			return send(res, 200, { violations: api.violations });
+			if (method === 'DELETE') state.clearViolations();
+			return send(res, 200, { violations: state.violations });
 		}
 		if (method === 'POST' && path === '/page-caps') {
 			try {
-				api.pageCaps = checkPageCaps({ ...(body as PageCaps) });
+				state.setPageCaps({ ...(body as PageCaps) });
 			} catch (error) {
 				return send(res, 400, { error: (error as Error).message });
 			}
-			return send(res, 200, { pageCaps: api.pageCaps });
+			return send(res, 200, { pageCaps: state.pageCaps });
 		}
 		if (method === 'POST' && path === '/latency') {
-			api.latencyMs = Number(body.ms ?? 0);
-			return send(res, 200, { latencyMs: api.latencyMs });
+			state.setLatency(Number(body.ms ?? 0));
+			return send(res, 200, { latencyMs: state.latencyMs });
 		}
 		if (method === 'GET' && path === '/info')
 			return send(res, 200, {
@@ -146,7 +147,7 @@ export class Control {
 			(body.env ?? query.get('env')) === 'production' ? 'production' : 'sandbox';
 		if (method === 'POST' && path === '/events') return await this.event(env, body, res);
 		if (method === 'GET' && parts[0] === 'records' && parts.length === 2) {
-			const collection = (api.storeOf(env) as unknown as Record<string, Collection | undefined>)[
+			const collection = (state.storeOf(env) as unknown as Record<string, Collection | undefined>)[
 				parts[1]
 			];
 			if (!(collection instanceof Collection))
@@ -155,13 +156,16 @@ export class Control {
 			return send(res, 200, { data: collection.items.slice(-50).reverse() });
 		}
 		if (method === 'GET' && parts[0] === 'state' && parts.length === 3) {
-			const store = api.storeOf(env) as unknown as Record<string, { byId?: Map<string, Resource> }>;
+			const store = state.storeOf(env) as unknown as Record<
+				string,
+				{ byId?: Map<string, Resource> }
+			>;
 			if (parts[1] === 'stock') {
 				const [warehouse, material] = parts[2].split(':');
 				return send(res, 200, {
 					warehouse: Number(warehouse),
 					material: Number(material),
-					quantity: api.storeOf(env).stock.get(`${warehouse}:${material}`) ?? 0,
+					quantity: state.storeOf(env).stock.get(`${warehouse}:${material}`) ?? 0,
 				});
 			}
 			const found = store[parts[1]]?.byId?.get(parts[2]);
@@ -170,7 +174,7 @@ export class Control {
 		if (method === 'POST' && parts[0] === 'buy-orders' && parts[2] === 'state')
 			return await this.buyOrderState(env, parts[1], body, res);
 		if (method === 'POST' && parts[0] === 'failures' && parts.length === 1) {
-			const store = api.storeOf(env);
+			const store = state.storeOf(env);
 			if (body.local_id !== undefined && !store.locations.byId.has(String(body.local_id)))
 				return send(res, 400, {
 					error: `local_id: no location ${String(body.local_id)} in the sandbox; use the id of a location`,
@@ -224,7 +228,7 @@ export class Control {
 			});
 		// The record the event is about, from the store (the first one unless an id is given); a test
 		// may send a payload of its own as `data`.
-		const collection = this.api.storeOf(env)[sourceOf(event)] as Collection;
+		const collection = this.state.storeOf(env)[sourceOf(event)] as Collection;
 		const record =
 			body.data ??
 			(body.id === undefined ? collection.items[0] : collection.byId.get(String(body.id)));
@@ -243,7 +247,7 @@ export class Control {
 		body: Record<string, unknown>,
 		res: ServerResponse,
 	): Promise<void> {
-		const order = this.api.storeOf(env).buyOrders.byId.get(id);
+		const order = this.state.storeOf(env).buyOrders.byId.get(id);
 		if (!order) return send(res, 404, { error: 'No such buy order' });
 		const state = String(body.state);
 		const moved = order.attributes.state !== state;
@@ -270,7 +274,7 @@ export class Control {
 		body: Record<string, unknown>,
 		res: ServerResponse,
 	): Promise<void> {
-		const failure = this.api.storeOf(env).failures.byId.get(id);
+		const failure = this.state.storeOf(env).failures.byId.get(id);
 		if (!failure) return send(res, 404, { error: `No work order ${id} in the sandbox` });
 		let events: string[];
 		try {
