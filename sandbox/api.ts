@@ -1,6 +1,6 @@
 import type { Resource, Store } from './data';
-import type { Answer } from './http';
-import { ApiError, asObject, collectionAnswer, notFound, Problems, readPaging } from './http';
+import type { Answer } from './answers';
+import { ApiError, asObject, collectionAnswer, notFound, Problems, readPaging } from './answers';
 import { applyFilters } from './filters';
 
 export interface Context {
@@ -516,10 +516,12 @@ const createMaterialType: Handler = (context) => {
 
 const stockKey = (warehouse: number, material: number) => `${warehouse}:${material}`;
 
-const stockBatch: Handler = (context) => {
-	const { store, params } = context;
-	const warehouse = Number(params.warehouseId);
-	if (!store.warehouses.has(warehouse)) throw notFound();
+/**
+ * The transactions of a stock batch in `warehouse`, checked: each material known, and with
+ * WAREHOUSE_SUBTRACT enough stock of each for the total it takes. Throws one 400 with every problem.
+ */
+const checkedBatch = (context: Context, warehouse: number) => {
+	const { store } = context;
 	const { body, problems } = checked(context);
 	const transactions = (Array.isArray(body.transactions) ? body.transactions : []).map(asObject);
 	const change = new Map<number, number>();
@@ -541,6 +543,14 @@ const stockBatch: Handler = (context) => {
 			);
 	}
 	problems.throwIfAny();
+	return { body, transactions, sign };
+};
+
+const stockBatch: Handler = (context) => {
+	const { store, params } = context;
+	const warehouse = Number(params.warehouseId);
+	if (!store.warehouses.has(warehouse)) throw notFound();
+	const { body, transactions, sign } = checkedBatch(context, warehouse);
 	const now = new Date().toISOString();
 	const batchId = `5b7c0000-0000-4000-8000-${String(store.batches.peekId()).padStart(12, '0')}`;
 	const batch = store.batches.add({
@@ -705,60 +715,40 @@ const route = (method: string, pattern: string, handler: Handler): Route => ({
 	handler,
 });
 
+/** A GET route that lists a collection (see list). */
+const listRoute = (pattern: string, ...args: Parameters<typeof list>): Route =>
+	route('GET', pattern, list(...args));
+
 export const ROUTES: Route[] = [
-	route(
-		'GET',
-		'/locations',
-		list((s) => s.locations.items, { extra: withAssets }),
-	),
+	listRoute('/locations', (s) => s.locations.items, { extra: withAssets }),
 	route('GET', '/locations/{id}', ({ store, params, query }) => {
 		const location = find(store.locations.byId, params.id);
 		const extra = withAssets(store, query);
 		return ok({ data: view(location, extra?.(location)) });
 	}),
 	route('PATCH', '/locations', updateLocations),
-	route(
-		'GET',
-		'/failures',
-		list((s) => s.failures.items, { relations: failureRelations }),
-	),
-	route(
-		'GET',
-		'/failures/open',
-		list((s) => s.failures.items, {
-			where: (r) => OPEN.has(r.attributes.status as string),
-			plain: [
-				'approved_date',
-				'completed_date',
-				'failure_id',
-				'last_status_change_date',
-				'local_id',
-				'problem_id',
-				'start_date',
-				'status',
-			],
-			relations: failureRelations,
-		}),
-	),
+	listRoute('/failures', (s) => s.failures.items, { relations: failureRelations }),
+	listRoute('/failures/open', (s) => s.failures.items, {
+		where: (r) => OPEN.has(r.attributes.status as string),
+		plain: [
+			'approved_date',
+			'completed_date',
+			'failure_id',
+			'last_status_change_date',
+			'local_id',
+			'problem_id',
+			'start_date',
+			'status',
+		],
+		relations: failureRelations,
+	}),
 	route('POST', '/works', createWork),
-	route(
-		'GET',
-		'/works/scheduled',
-		list((s) => s.scheduledWorks.items, { relations: scheduledRelations }),
-	),
+	listRoute('/works/scheduled', (s) => s.scheduledWorks.items, { relations: scheduledRelations }),
 	route('POST', '/clients/{client}/contacts', syncContacts),
 	route('POST', '/contacts', checkContact),
-	route(
-		'GET',
-		'/suppliers',
-		list((s) => s.suppliers.items, { relations: supplierRelations }),
-	),
+	listRoute('/suppliers', (s) => s.suppliers.items, { relations: supplierRelations }),
 	route('PATCH', '/suppliers/{supplier}', updateSupplier),
-	route(
-		'GET',
-		'/sales/buy-orders',
-		list((s) => s.buyOrders.items),
-	),
+	listRoute('/sales/buy-orders', (s) => s.buyOrders.items),
 	route('PATCH', '/sales/buy-orders/{buy-order-id}', updateBuyOrder),
 	route('POST', '/sales/sell-orders/{sellOrderId}/lines', createSellOrderLine),
 	route('POST', '/sales/quotes/{id}/lines', createQuoteLine),
@@ -770,11 +760,7 @@ export const ROUTES: Route[] = [
 	route('POST', '/stocks/material-types', createMaterialType),
 	route('POST', '/stocks/warehouses/{warehouseId}/stock-transactions', stockBatch),
 	route('POST', '/stocks/stock-transactions/transfer', transfer),
-	route(
-		'GET',
-		'/stock-movements',
-		list((s) => s.stockMovements.items),
-	),
+	listRoute('/stock-movements', (s) => s.stockMovements.items),
 ];
 
 /** The collection endpoints, by path without the leading slash: the keys of page-size caps. */

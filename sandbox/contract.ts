@@ -251,24 +251,8 @@ export class Contract {
 	private readonly errorBody: ValidateFunction;
 
 	constructor(readonly document: Json) {
-		const ajv = new Ajv2020({
-			allErrors: true,
-			allowUnionTypes: true,
-			strictTypes: false,
-			verbose: true,
-		});
-		const coercing = new Ajv2020({
-			allErrors: true,
-			allowUnionTypes: true,
-			strictTypes: false,
-			coerceTypes: true,
-		});
-		for (const instance of [ajv, coercing]) {
-			addFormats(instance);
-			instance.addKeyword('x-assumption');
-			const components = document.components as Json;
-			instance.addSchema({ $id: ROOT_ID, $defs: this.rewrite(components.schemas) as Json });
-		}
+		const ajv = this.ajv({ verbose: true });
+		const coercing = this.ajv({ coerceTypes: true });
 		this.errorBody = compileLater(
 			ajv,
 			this.rewrite({ $ref: '#/components/schemas/Error' }) as Json,
@@ -276,55 +260,83 @@ export class Contract {
 		const paths = document.paths as Record<string, Json>;
 		for (const [template, item] of Object.entries(paths)) {
 			for (const method of METHODS) {
-				const operation = item[method] as Json | undefined;
-				if (!operation) continue;
-				const parameters = [
-					...((item.parameters as Json[]) ?? []),
-					...((operation.parameters as Json[]) ?? []),
-				].map((p) => this.resolve(p));
-				const requestBody = operation.requestBody
-					? this.resolve(operation.requestBody as Json)
-					: undefined;
-				const bodySchema = (requestBody?.content as Json | undefined)?.['application/json'] as
-					Json | undefined;
-				const responses = new Map<string, ValidateFunction | undefined>();
-				for (const [status, response] of Object.entries(operation.responses as Json)) {
-					const content = (this.resolve(response as Json).content as Json | undefined)?.[
-						'application/json'
-					] as Json | undefined;
-					responses.set(
-						status.toUpperCase(),
-						content?.schema ? compileLater(ajv, this.rewrite(content.schema) as Json) : undefined,
-					);
-				}
-				this.operations.push({
-					id: String(operation.operationId ?? `${method} ${template}`),
-					method: method.toUpperCase(),
-					template,
-					regex: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
-					parameters: parameters.map((p) => ({
-						name: String(p.name),
-						in: String(p.in),
-						required: Boolean(p.required),
-						validate: compileLater(coercing, {
-							type: 'object',
-							properties: { value: this.rewrite(p.schema ?? {}) },
-						}),
-					})),
-					body: bodySchema?.schema
-						? {
-								required: Boolean(requestBody?.required),
-								validate: compileLater(ajv, this.rewrite(bodySchema.schema) as Json),
-							}
-						: undefined,
-					responses,
-				});
+				if (item[method])
+					this.operations.push(this.compileOperation({ ajv, coercing }, template, method, item));
 			}
 		}
 		// Literal paths before templated ones, so `/failures/open` never reads as `/failures/{id}`.
 		this.operations.sort(
 			(a, b) => (a.template.match(/\{/g)?.length ?? 0) - (b.template.match(/\{/g)?.length ?? 0),
 		);
+	}
+
+	/** An Ajv with the formats, the document's schemas and `options`. */
+	private ajv(options: { verbose?: boolean; coerceTypes?: boolean }): Ajv2020 {
+		const instance = new Ajv2020({
+			allErrors: true,
+			allowUnionTypes: true,
+			strictTypes: false,
+			...options,
+		});
+		addFormats(instance);
+		instance.addKeyword('x-assumption');
+		const components = this.document.components as Json;
+		instance.addSchema({ $id: ROOT_ID, $defs: this.rewrite(components.schemas) as Json });
+		return instance;
+	}
+
+	/**
+	 * The operation of `method` on the path `template` (`item` its path item): its parameters, checked
+	 * with `coercing` as they come as text, and its body and answers, checked with `ajv`.
+	 */
+	private compileOperation(
+		{ ajv, coercing }: { ajv: Ajv2020; coercing: Ajv2020 },
+		template: string,
+		method: string,
+		item: Json,
+	): Operation {
+		const operation = item[method] as Json;
+		const parameters = [
+			...((item.parameters as Json[]) ?? []),
+			...((operation.parameters as Json[]) ?? []),
+		].map((p) => this.resolve(p));
+		const requestBody = operation.requestBody
+			? this.resolve(operation.requestBody as Json)
+			: undefined;
+		const bodySchema = (requestBody?.content as Json | undefined)?.['application/json'] as
+			Json | undefined;
+		const responses = new Map<string, ValidateFunction | undefined>();
+		for (const [status, response] of Object.entries(operation.responses as Json)) {
+			const content = (this.resolve(response as Json).content as Json | undefined)?.[
+				'application/json'
+			] as Json | undefined;
+			responses.set(
+				status.toUpperCase(),
+				content?.schema ? compileLater(ajv, this.rewrite(content.schema) as Json) : undefined,
+			);
+		}
+		return {
+			id: String(operation.operationId ?? `${method} ${template}`),
+			method: method.toUpperCase(),
+			template,
+			regex: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+			parameters: parameters.map((p) => ({
+				name: String(p.name),
+				in: String(p.in),
+				required: Boolean(p.required),
+				validate: compileLater(coercing, {
+					type: 'object',
+					properties: { value: this.rewrite(p.schema ?? {}) },
+				}),
+			})),
+			body: bodySchema?.schema
+				? {
+						required: Boolean(requestBody?.required),
+						validate: compileLater(ajv, this.rewrite(bodySchema.schema) as Json),
+					}
+				: undefined,
+			responses,
+		};
 	}
 
 	/** Reads the document (YAML) from a file. */

@@ -16,11 +16,22 @@ import {
 	sourceOf,
 	sqlNow,
 } from './events';
-import { ApiError, MESSAGES, send } from './http';
-import { checkPageCaps, type Environment, type PageCaps, type SandboxOptions } from './options';
-import type { Api, ReceivedBody } from './server';
+import { ApiError, MESSAGES } from './answers';
+import { send, type ReceivedBody } from './http';
+import type { Environment, PageCaps, SandboxOptions } from './options';
+import type { ApiState } from './state';
 
 const CONSOLE = readFileSync(`${__dirname}/console.html`);
+
+type Body = Record<string, unknown>;
+
+/** A control API answer: status and JSON body. */
+interface Reply {
+	status: number;
+	body: unknown;
+}
+
+const ok = (body: unknown): Reply => ({ status: 200, body });
 
 /** The events a buy order's new state fires besides BUY_ORDER_STATE_CHANGED. */
 const BUY_ORDER_STATE_EVENTS: Record<string, string> = {
@@ -36,7 +47,7 @@ const BUY_ORDER_STATE_EVENTS: Record<string, string> = {
 export class Control {
 	constructor(
 		private readonly options: SandboxOptions,
-		private readonly api: Api,
+		private readonly state: ApiState,
 		private readonly deliveries: Deliveries,
 	) {}
 
@@ -75,131 +86,162 @@ export class Control {
 		res: ServerResponse,
 		query: URLSearchParams,
 	): Promise<void> {
-		const { api, deliveries } = this;
-		const parts = path.split('/').filter(Boolean);
-		if (method === 'GET' && path === '/requests')
-			return send(res, 200, { requests: api.log.list() });
+		const reply =
+			this.apiSetting(method, path, body) ??
+			this.webhookSetting(method, path, body) ??
+			(await this.userAction(method, path, body, query));
+		return send(res, reply.status, reply.body);
+	}
+
+	/** The request log, reset, faults, limits and caps of the API, and what the console needs to know. */
+	private apiSetting(method: string, path: string, body: Body): Reply | undefined {
+		const { state } = this;
+		if (method === 'GET' && path === '/requests') return ok({ requests: state.log.list() });
 		if (method === 'DELETE' && path === '/requests') {
-			api.log.clear();
-			return send(res, 200, { cleared: true });
+			state.log.clear();
+			return ok({ cleared: true });
 		}
 		if (method === 'POST' && path === '/reset') {
-			deliveries.reset();
-			api.reset(body);
-			return send(res, 200, { reset: true, seed: api.seed });
+			this.deliveries.reset();
+			state.reset(body);
+			return ok({ reset: true, seed: state.seed });
 		}
 		if (path === '/faults') {
-			if (method === 'DELETE') api.faults = [];
+			if (method === 'DELETE') state.clearFaults();
 			else
-				api.faults.push({
+				state.addFault({
 					status: body.status as number,
 					drop: Boolean(body.drop),
 					count: Number(body.count ?? 1),
 					method: body.method as string,
 					path: body.path as string,
 				});
-			return send(res, 200, { faults: api.faults });
-		}
-		if (method === 'POST' && path === '/rate-limit') {
-			api.setRateLimit(
-				body.limit
-					? { limit: Number(body.limit), windowMs: Number(body.windowMs ?? 60_000) }
-					: null,
-			);
-			return send(res, 200, { rateLimit: api.rateLimit });
+			return ok({ faults: state.faults });
 		}
 		if (path === '/violations') {
-			if (method === 'DELETE') api.violations = [];
-			return send(res, 200, { violations: api.violations });
-		}
-		if (method === 'POST' && path === '/page-caps') {
-			try {
-				api.pageCaps = checkPageCaps({ ...(body as PageCaps) });
-			} catch (error) {
-				return send(res, 400, { error: (error as Error).message });
-			}
-			return send(res, 200, { pageCaps: api.pageCaps });
-		}
-		if (method === 'POST' && path === '/latency') {
-			api.latencyMs = Number(body.ms ?? 0);
-			return send(res, 200, { latencyMs: api.latencyMs });
+			if (method === 'DELETE') state.clearViolations();
+			return ok({ violations: state.violations });
 		}
 		if (method === 'GET' && path === '/info')
-			return send(res, 200, {
+			return ok({
 				events: EVENT_SOURCES,
 				failureActions: FAILURE_ACTIONS,
 				webhookSecret: this.options.webhookSecret ?? null,
 			});
+		return method === 'POST' ? this.limitSetting(path, body) : undefined;
+	}
+
+	/** `POST /rate-limit`, `/page-caps` and `/latency`: how the API answers from now on. */
+	private limitSetting(path: string, body: Body): Reply | undefined {
+		const { state } = this;
+		if (path === '/rate-limit') {
+			state.setRateLimit(
+				body.limit
+					? { limit: Number(body.limit), windowMs: Number(body.windowMs ?? 60_000) }
+					: null,
+			);
+			return ok({ rateLimit: state.rateLimit });
+		}
+		if (path === '/page-caps') {
+			try {
+				state.setPageCaps({ ...(body as PageCaps) });
+			} catch (error) {
+				return { status: 400, body: { error: (error as Error).message } };
+			}
+			return ok({ pageCaps: state.pageCaps });
+		}
+		if (path === '/latency') {
+			state.setLatency(Number(body.ms ?? 0));
+			return ok({ latencyMs: state.latencyMs });
+		}
+		return undefined;
+	}
+
+	/** The deliveries made, and the webhooks: listed, registered, removed. */
+	private webhookSetting(method: string, path: string, body: Body): Reply | undefined {
+		const { deliveries } = this;
+		const parts = path.split('/').filter(Boolean);
 		if (path === '/deliveries') {
 			if (method === 'DELETE') deliveries.made = [];
-			return send(res, 200, { deliveries: deliveries.made });
+			return ok({ deliveries: deliveries.made });
 		}
 		if (method === 'DELETE' && parts[0] === 'webhooks' && parts.length === 2) {
 			const before = deliveries.subscriptions.length;
 			deliveries.subscriptions = deliveries.subscriptions.filter((s) => s.id !== parts[1]);
 			if (deliveries.subscriptions.length === before)
-				return send(res, 404, { error: 'No such webhook' });
-			return send(res, 200, { webhooks: deliveries.subscriptions });
+				return { status: 404, body: { error: 'No such webhook' } };
+			return ok({ webhooks: deliveries.subscriptions });
 		}
-		if (path === '/webhooks') return this.webhooks(method, body, res);
+		if (path === '/webhooks') return this.webhooks(method, body);
+		return undefined;
+	}
+
+	/** What the service's users do in an environment (`env` of the body or query): events, records. */
+	private async userAction(
+		method: string,
+		path: string,
+		body: Body,
+		query: URLSearchParams,
+	): Promise<Reply> {
+		const parts = path.split('/').filter(Boolean);
 		const env: Environment =
 			(body.env ?? query.get('env')) === 'production' ? 'production' : 'sandbox';
-		if (method === 'POST' && path === '/events') return await this.event(env, body, res);
-		if (method === 'GET' && parts[0] === 'records' && parts.length === 2) {
-			const collection = (api.storeOf(env) as unknown as Record<string, Collection | undefined>)[
-				parts[1]
-			];
-			if (!(collection instanceof Collection))
-				return send(res, 404, { error: `No collection ${parts[1]}` });
-			// The newest first, as a user looks for what they just did.
-			return send(res, 200, { data: collection.items.slice(-50).reverse() });
-		}
-		if (method === 'GET' && parts[0] === 'state' && parts.length === 3) {
-			const store = api.storeOf(env) as unknown as Record<string, { byId?: Map<string, Resource> }>;
-			if (parts[1] === 'stock') {
-				const [warehouse, material] = parts[2].split(':');
-				return send(res, 200, {
-					warehouse: Number(warehouse),
-					material: Number(material),
-					quantity: api.storeOf(env).stock.get(`${warehouse}:${material}`) ?? 0,
-				});
-			}
-			const found = store[parts[1]]?.byId?.get(parts[2]);
-			return found ? send(res, 200, found) : send(res, 404, { error: 'No such record' });
-		}
+		if (method === 'POST' && path === '/events') return await this.event(env, body);
+		if (method === 'GET' && parts[0] === 'records' && parts.length === 2)
+			return this.records(env, parts[1]);
+		if (method === 'GET' && parts[0] === 'state' && parts.length === 3)
+			return this.record(env, parts[1], parts[2]);
 		if (method === 'POST' && parts[0] === 'buy-orders' && parts[2] === 'state')
-			return await this.buyOrderState(env, parts[1], body, res);
-		if (method === 'POST' && parts[0] === 'failures' && parts.length === 1) {
-			const store = api.storeOf(env);
-			if (body.local_id !== undefined && !store.locations.byId.has(String(body.local_id)))
-				return send(res, 400, {
-					error: `local_id: no location ${String(body.local_id)} in the sandbox; use the id of a location`,
-				});
-			const failure = reportedFailure(store, body);
-			return send(res, 201, {
-				data: failure,
-				deliveries: await deliveries.deliver('FAILURE_CREATED', failure),
+			return await this.buyOrderState(env, parts[1], body);
+		if (method === 'POST' && parts[0] === 'failures' && parts.length === 1)
+			return await this.reportFailure(env, body);
+		if (method === 'POST' && parts[0] === 'failures' && parts.length === 3)
+			return await this.failureAction(env, parts[1], parts[2], body);
+		return { status: 404, body: { error: `Unknown control endpoint ${method} ${path}` } };
+	}
+
+	/** `GET /records/<collection>`: its latest 50 records. */
+	private records(env: Environment, name: string): Reply {
+		const collection = (this.state.storeOf(env) as unknown as Record<string, unknown>)[name];
+		if (!(collection instanceof Collection))
+			return { status: 404, body: { error: `No collection ${name}` } };
+		// The newest first, as a user looks for what they just did.
+		return ok({ data: collection.items.slice(-50).reverse() });
+	}
+
+	/** `GET /state/<collection>/<id>`: one record, or `stock/<warehouse>:<material>` a stock level. */
+	private record(env: Environment, name: string, id: string): Reply {
+		const store = this.state.storeOf(env);
+		if (name === 'stock') {
+			const [warehouse, material] = id.split(':');
+			return ok({
+				warehouse: Number(warehouse),
+				material: Number(material),
+				quantity: store.stock.get(`${warehouse}:${material}`) ?? 0,
 			});
 		}
-		if (method === 'POST' && parts[0] === 'failures' && parts.length === 3)
-			return await this.failureAction(env, parts[1], parts[2], body, res);
-		return send(res, 404, { error: `Unknown control endpoint ${method} ${path}` });
+		const collections = store as unknown as Record<string, { byId?: Map<string, Resource> }>;
+		const found = collections[name]?.byId?.get(id);
+		return found ? ok(found) : { status: 404, body: { error: 'No such record' } };
 	}
 
 	/** `/webhooks`: lists, removes all, or registers one. */
-	private webhooks(method: string, body: Record<string, unknown>, res: ServerResponse): void {
+	private webhooks(method: string, body: Body): Reply {
 		const { deliveries } = this;
-		if (method === 'GET') return send(res, 200, { webhooks: deliveries.subscriptions });
+		if (method === 'GET') return ok({ webhooks: deliveries.subscriptions });
 		if (method === 'DELETE') {
 			deliveries.subscriptions = [];
-			return send(res, 200, { webhooks: [] });
+			return ok({ webhooks: [] });
 		}
 		const events = Array.isArray(body.events) ? (body.events as string[]) : ['*'];
 		const unknown = events.filter((e) => e !== '*' && !EVENT_NAMES.has(e));
 		if (typeof body.url !== 'string' || !/^https?:\/\//i.test(body.url) || unknown.length)
-			return send(res, 400, {
-				error: `An http(s) url and known events are required${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}`,
-			});
+			return {
+				status: 400,
+				body: {
+					error: `An http(s) url and known events are required${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}`,
+				},
+			};
 		const subscription: Subscription = {
 			id: randomUUID(),
 			url: body.url,
@@ -208,43 +250,55 @@ export class Control {
 			headers: (body.headers as Record<string, string>) ?? {},
 		};
 		deliveries.subscriptions.push(subscription);
-		return send(res, 201, subscription);
+		return { status: 201, body: subscription };
 	}
 
 	/** `POST /events`: fires one event about a record of the store, or about the `data` sent. */
-	private async event(
-		env: Environment,
-		body: Record<string, unknown>,
-		res: ServerResponse,
-	): Promise<void> {
+	private async event(env: Environment, body: Body): Promise<Reply> {
 		const event = String(body.event ?? '');
 		if (!EVENT_NAMES.has(event))
-			return send(res, 400, {
-				error: `Unknown event "${event}": use one of the 47 event names of the spec`,
-			});
+			return {
+				status: 400,
+				body: { error: `Unknown event "${event}": use one of the 47 event names of the spec` },
+			};
 		// The record the event is about, from the store (the first one unless an id is given); a test
 		// may send a payload of its own as `data`.
-		const collection = this.api.storeOf(env)[sourceOf(event)] as Collection;
+		const collection = this.state.storeOf(env)[sourceOf(event)] as Collection;
 		const record =
 			body.data ??
 			(body.id === undefined ? collection.items[0] : collection.byId.get(String(body.id)));
 		if (!record)
-			return send(res, 404, { error: `No ${collection.type} ${String(body.id)} in the sandbox` });
-		return send(res, 200, {
-			data: record,
-			deliveries: await this.deliveries.deliver(event, record),
-		});
+			return {
+				status: 404,
+				body: { error: `No ${collection.type} ${String(body.id)} in the sandbox` },
+			};
+		return ok({ data: record, deliveries: await this.deliveries.deliver(event, record) });
+	}
+
+	/** `POST /failures`: a work order reported by a user, with its FAILURE_CREATED event. */
+	private async reportFailure(env: Environment, body: Body): Promise<Reply> {
+		const store = this.state.storeOf(env);
+		if (body.local_id !== undefined && !store.locations.byId.has(String(body.local_id)))
+			return {
+				status: 400,
+				body: {
+					error: `local_id: no location ${String(body.local_id)} in the sandbox; use the id of a location`,
+				},
+			};
+		const failure = reportedFailure(store, body);
+		return {
+			status: 201,
+			body: {
+				data: failure,
+				deliveries: await this.deliveries.deliver('FAILURE_CREATED', failure),
+			},
+		};
 	}
 
 	/** `POST /buy-orders/<id>/state`: moves a buy order to a state, with the state's events. */
-	private async buyOrderState(
-		env: Environment,
-		id: string,
-		body: Record<string, unknown>,
-		res: ServerResponse,
-	): Promise<void> {
-		const order = this.api.storeOf(env).buyOrders.byId.get(id);
-		if (!order) return send(res, 404, { error: 'No such buy order' });
+	private async buyOrderState(env: Environment, id: string, body: Body): Promise<Reply> {
+		const order = this.state.storeOf(env).buyOrders.byId.get(id);
+		if (!order) return { status: 404, body: { error: 'No such buy order' } };
 		const state = String(body.state);
 		const moved = order.attributes.state !== state;
 		order.attributes.state = state;
@@ -254,12 +308,10 @@ export class Control {
 		if (state === 'RECEIVED')
 			Object.assign(order.attributes, { completed_at: now, completed_by: 1 });
 		const also = BUY_ORDER_STATE_EVENTS[state];
-		const events = moved ? ['BUY_ORDER_STATE_CHANGED', ...(also ? [also] : [])] : [];
-		return send(res, 200, {
-			data: order,
-			events,
-			deliveries: await this.deliveries.fire(events, order),
-		});
+		return await this.fired(
+			order,
+			moved ? ['BUY_ORDER_STATE_CHANGED', ...(also ? [also] : [])] : [],
+		);
 	}
 
 	/** `POST /failures/<id>/<action>`: a user's action on a work order, or `status` to set its status. */
@@ -267,11 +319,10 @@ export class Control {
 		env: Environment,
 		id: string,
 		action: string,
-		body: Record<string, unknown>,
-		res: ServerResponse,
-	): Promise<void> {
-		const failure = this.api.storeOf(env).failures.byId.get(id);
-		if (!failure) return send(res, 404, { error: `No work order ${id} in the sandbox` });
+		body: Body,
+	): Promise<Reply> {
+		const failure = this.state.storeOf(env).failures.byId.get(id);
+		if (!failure) return { status: 404, body: { error: `No work order ${id} in the sandbox` } };
 		let events: string[];
 		try {
 			if (action === 'status') {
@@ -279,13 +330,14 @@ export class Control {
 				events = ['FAILURE_STATE_CHANGED'];
 			} else events = actOnFailure(failure, action);
 		} catch (error) {
-			if (error instanceof ActionRefused) return send(res, 409, { error: error.message });
+			if (error instanceof ActionRefused) return { status: 409, body: { error: error.message } };
 			throw error;
 		}
-		return send(res, 200, {
-			data: failure,
-			events,
-			deliveries: await this.deliveries.fire(events, failure),
-		});
+		return await this.fired(failure, events);
+	}
+
+	/** The record a user acted on, the events its change fires and their deliveries. */
+	private async fired(record: Resource, events: string[]): Promise<Reply> {
+		return ok({ data: record, events, deliveries: await this.deliveries.fire(events, record) });
 	}
 }

@@ -152,45 +152,46 @@ export interface Store {
 	stock: Map<string, number>;
 }
 
-/** Builds a fresh store with the given sizes. */
-export function seedStore(sizes: SeedSizes, seed = 20261122): Store {
-	const rand = random(seed);
-	const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)];
-	const int = (min: number, max: number): number => min + Math.floor(rand() * (max - min + 1));
-	// Attribute values the spec enumerates come from spec/openapi.yaml.
-	const accounts = enumValues('Operator', 'attributes', 'account');
-	const operatorStatuses = enumValues('Operator', 'attributes', 'status');
-	const orientations = enumValues('Orientation');
-	const workTypes = enumValues('Work', 'attributes', 'type');
-	const movementActions = enumValues('StockMovement', 'attributes', 'action');
-	const store: Store = {
-		locations: new Collection('location'),
-		failures: new Collection('failure'),
-		works: new Collection('work'),
-		scheduledWorks: new Collection('scheduled_work'),
-		buyOrders: new Collection('buy_order'),
-		suppliers: new Collection('supplier'),
-		clients: new Collection('client'),
-		contacts: new Collection('contact'),
-		stockMaterials: new Collection('stock-material'),
-		legacyMaterials: new Collection('material'),
-		materialTypes: new Collection('stock-material-type'),
-		stockMovements: new Collection('stock-movement'),
-		sellOrderLines: new Collection('sell_order_line'),
-		quoteLines: new Collection('quote_line'),
-		batches: new Collection('stock-transaction-batch'),
-		transactions: new Collection('stock-transaction'),
-		operators: new Collection('operator'),
-		costCenters: new Collection('cost_center'),
-		otherCosts: new Collection('other-cost'),
-		files: new Collection('file'),
-		warehouses: new Set(),
-		sellOrders: new Set(),
-		quotes: new Set(),
-		stock: new Map(),
-	};
-	const entityId = 1;
+/** The entity every seeded record belongs to. */
+const ENTITY_ID = 1;
 
+/** What each seeding step shares: the store it fills, the sizes, and the seeded generator. */
+interface Seeding {
+	store: Store;
+	sizes: SeedSizes;
+	pick: <T>(list: readonly T[]) => T;
+	int: (min: number, max: number) => number;
+}
+
+/** An empty store: every collection, set and map with nothing in it. */
+const emptyStore = (): Store => ({
+	locations: new Collection('location'),
+	failures: new Collection('failure'),
+	works: new Collection('work'),
+	scheduledWorks: new Collection('scheduled_work'),
+	buyOrders: new Collection('buy_order'),
+	suppliers: new Collection('supplier'),
+	clients: new Collection('client'),
+	contacts: new Collection('contact'),
+	stockMaterials: new Collection('stock-material'),
+	legacyMaterials: new Collection('material'),
+	materialTypes: new Collection('stock-material-type'),
+	stockMovements: new Collection('stock-movement'),
+	sellOrderLines: new Collection('sell_order_line'),
+	quoteLines: new Collection('quote_line'),
+	batches: new Collection('stock-transaction-batch'),
+	transactions: new Collection('stock-transaction'),
+	operators: new Collection('operator'),
+	costCenters: new Collection('cost_center'),
+	otherCosts: new Collection('other-cost'),
+	files: new Collection('file'),
+	warehouses: new Set(),
+	sellOrders: new Set(),
+	quotes: new Set(),
+	stock: new Map(),
+});
+
+function seedClients({ store, sizes, pick }: Seeding): void {
 	for (let i = 1; i <= Math.max(1, sizes.clients); i++) {
 		store.clients.add({
 			client_id: i,
@@ -210,6 +211,12 @@ export function seedStore(sizes: SeedSizes, seed = 20261122): Store {
 			contact_ids: [],
 		});
 	}
+}
+
+function seedOperators({ store, pick }: Seeding): void {
+	// Attribute values the spec enumerates come from spec/openapi.yaml.
+	const accounts = enumValues('Operator', 'attributes', 'account');
+	const statuses = enumValues('Operator', 'attributes', 'status');
 	for (let i = 1; i <= 10; i++) {
 		store.operators.add({
 			operator_id: i,
@@ -222,15 +229,18 @@ export function seedStore(sizes: SeedSizes, seed = 20261122): Store {
 			language: 'en',
 			cost_per_hour: 20 + i,
 			warehouse_id: 1,
-			entity_id: entityId,
+			entity_id: ENTITY_ID,
 			timezone: 'Europe/Lisbon',
 			is_from_network: false,
 			created_at: day(i),
 			phone_country_code: 'PT',
 			is_first_web_login: false,
-			status: pick(operatorStatuses),
+			status: pick(statuses),
 		});
 	}
+}
+
+function seedCosts({ store }: Seeding): void {
 	for (let i = 1; i <= 3; i++) {
 		store.costCenters.add({
 			name: `Cost center ${i}`,
@@ -243,7 +253,7 @@ export function seedStore(sizes: SeedSizes, seed = 20261122): Store {
 		});
 		store.otherCosts.add({
 			other_cost_id: i,
-			entity_id: entityId,
+			entity_id: ENTITY_ID,
 			input_type: 'distance',
 			name: `Travel ${i}`,
 			failure: true,
@@ -257,13 +267,29 @@ export function seedStore(sizes: SeedSizes, seed = 20261122): Store {
 			unit: 'km',
 		});
 	}
+}
 
-	// Locations: a building every 6, then folders and locations below it.
+/** The names and codes of floor or room `i` in `building`, which follow those of its parent. */
+function below(store: Store, i: number, parentId: number, building: number, label: string) {
+	const parent = store.locations.byId.get(String(parentId))!.attributes;
+	return {
+		name: `${label} ${i}`,
+		full_name: `${parent.full_name}-${label} ${i}`,
+		code: `${label[0]}${i}`,
+		full_code: `${parent.full_code}.${label[0]}${i}`,
+		parent_id: parentId,
+		root_parent_id: building,
+	};
+}
+
+/** Locations: a building every 6, then a floor (a folder) and rooms below it. */
+function seedLocations({ store, sizes, pick, int }: Seeding): void {
+	const orientations = enumValues('Orientation');
 	let building = 0;
-	let folder = 0;
+	let floor = 0;
 	for (let i = 1; i <= sizes.locations; i++) {
 		const common = {
-			entity_id: entityId,
+			entity_id: ENTITY_ID,
 			original_full_code: null,
 			observation: null,
 			date_updated: sqlDate(i),
@@ -287,31 +313,16 @@ export function seedStore(sizes: SeedSizes, seed = 20261122): Store {
 				'building',
 			);
 		} else if (i % 6 === 2) {
-			folder = i;
-			const parent = store.locations.byId.get(String(building))!.attributes;
+			floor = i;
 			store.locations.add(
-				{
-					...common,
-					name: `Floor ${i}`,
-					full_name: `${parent.full_name}-Floor ${i}`,
-					code: `F${i}`,
-					full_code: `${parent.full_code}.F${i}`,
-					parent_id: building,
-					root_parent_id: building,
-				},
+				{ ...common, ...below(store, i, building, building, 'Floor') },
 				'location-folder',
 			);
 		} else {
-			const parent = store.locations.byId.get(String(folder))!.attributes;
 			store.locations.add(
 				{
 					...common,
-					name: `Room ${i}`,
-					full_name: `${parent.full_name}-Room ${i}`,
-					code: `R${i}`,
-					full_code: `${parent.full_code}.R${i}`,
-					parent_id: folder,
-					root_parent_id: building,
+					...below(store, i, floor, building, 'Room'),
 					area: int(10, 200),
 					glass_area: int(0, 30),
 					volume: int(30, 600),
@@ -324,79 +335,92 @@ export function seedStore(sizes: SeedSizes, seed = 20261122): Store {
 			);
 		}
 	}
+}
+
+/** A map of each of `keys` to null. */
+const nulls = (keys: readonly string[]): Attributes =>
+	Object.fromEntries(keys.map((key) => [key, null]));
+
+const TIME_STATISTICS = [
+	'approved_date',
+	'last_completed_date',
+	'last_paused_date',
+	'started_date',
+	'time_to_approve',
+	'time_to_complete',
+	'time_to_complete_after_started',
+	'time_to_start',
+	'time_to_start_after_approved',
+	'real_duration',
+];
+
+/** Who moved a work order to each step, by id and by name: none in the demo data. */
+const FAILURE_ACTORS = ['approved', 'completed', 'started', 'paused'];
+
+/** Work order `i` at location `localId`; its status, and the dates and flags that follow from it. */
+function failureAttributes(i: number, localId: number): Attributes {
+	const status = FAILURE_STATUSES[i % FAILURE_STATUSES.length];
+	const completed = status === 'COMPLETED' || status === 'ARCHIVED';
+	const start = sqlDate(i % 5000);
+	return {
+		failure_id: i,
+		uuid: uuid(i, 'failure'),
+		problem_id: (i % 9) + 1,
+		status,
+		start_date: start,
+		completed_date: completed ? sqlDate((i % 5000) + 3) : null,
+		approved_date: status === 'WAITING_APPROVAL' ? null : sqlDate((i % 5000) + 1),
+		paused_date: status === 'PAUSED' ? sqlDate((i % 5000) + 2) : null,
+		description: `Reported problem ${i}`,
+		last_status_description: status,
+		observations: null,
+		code: `WO-${i}`,
+		fts_vector: `wo-${i} problem ${i}`,
+		priority: (i % 4) + 1,
+		client_id: 1,
+		entity_id: ENTITY_ID,
+		metering_registry_id: null,
+		local_id: localId,
+		pause_reason_id: status === 'PAUSED' ? 1 : null,
+		external_id: null,
+		report_name: `Reporter ${i % 17}`,
+		solved: completed,
+		confirmed: status === 'ARCHIVED',
+		started: status !== 'WAITING_APPROVAL' && status !== 'WAITING_RESOLUTION',
+		paused: status === 'PAUSED',
+		completed,
+		archived: status === 'ARCHIVED',
+		approved: status !== 'WAITING_APPROVAL',
+		next_schedule: null,
+		message_count: i % 5,
+		time_statistics: nulls(TIME_STATISTICS),
+		supplier_id: null,
+		signature_status: 'NOT_SIGNED',
+		last_status_change_date: start,
+		...nulls(FAILURE_ACTORS.map((actor) => `${actor}_by_id`)),
+		...nulls(FAILURE_ACTORS.map((actor) => `${actor}_by`)),
+		reported_by: `Reporter ${i % 17}`,
+		manpower_duration: null,
+		cost_center_id: null,
+		network_failure_id: 0,
+		created_at: start,
+		updated_at: start,
+		operator_ids: [(i % 10) + 1],
+	};
+}
+
+/** Work orders: the big collection, spread over the locations. */
+function seedFailures({ store, sizes }: Seeding): void {
 	const locationIds = store.locations.items.map((l) => Number(l.id));
-
-	// Work orders: the big collection. One template object per record keeps generation fast.
-	const failures = sizes.failures;
-	for (let i = 1; i <= failures; i++) {
-		const status = FAILURE_STATUSES[i % FAILURE_STATUSES.length];
-		const completed = status === 'COMPLETED' || status === 'ARCHIVED';
+	for (let i = 1; i <= sizes.failures; i++) {
 		const localId = locationIds.length ? locationIds[i % locationIds.length] : 1;
-		const start = sqlDate(i % 5000);
-		store.failures.add({
-			failure_id: i,
-			uuid: uuid(i, 'failure'),
-			problem_id: (i % 9) + 1,
-			status,
-			start_date: start,
-			completed_date: completed ? sqlDate((i % 5000) + 3) : null,
-			approved_date: status === 'WAITING_APPROVAL' ? null : sqlDate((i % 5000) + 1),
-			paused_date: status === 'PAUSED' ? sqlDate((i % 5000) + 2) : null,
-			description: `Reported problem ${i}`,
-			last_status_description: status,
-			observations: null,
-			code: `WO-${i}`,
-			fts_vector: `wo-${i} problem ${i}`,
-			priority: (i % 4) + 1,
-			client_id: 1,
-			entity_id: entityId,
-			metering_registry_id: null,
-			local_id: localId,
-			pause_reason_id: status === 'PAUSED' ? 1 : null,
-			external_id: null,
-			report_name: `Reporter ${i % 17}`,
-			solved: completed,
-			confirmed: status === 'ARCHIVED',
-			started: status !== 'WAITING_APPROVAL' && status !== 'WAITING_RESOLUTION',
-			paused: status === 'PAUSED',
-			completed,
-			archived: status === 'ARCHIVED',
-			approved: status !== 'WAITING_APPROVAL',
-			next_schedule: null,
-			message_count: i % 5,
-			time_statistics: {
-				approved_date: null,
-				last_completed_date: null,
-				last_paused_date: null,
-				started_date: null,
-				time_to_approve: null,
-				time_to_complete: null,
-				time_to_complete_after_started: null,
-				time_to_start: null,
-				time_to_start_after_approved: null,
-				real_duration: null,
-			},
-			supplier_id: null,
-			signature_status: 'NOT_SIGNED',
-			last_status_change_date: start,
-			approved_by_id: null,
-			completed_by_id: null,
-			started_by_id: null,
-			paused_by_id: null,
-			approved_by: null,
-			completed_by: null,
-			started_by: null,
-			paused_by: null,
-			reported_by: `Reporter ${i % 17}`,
-			manpower_duration: null,
-			cost_center_id: null,
-			network_failure_id: 0,
-			created_at: start,
-			updated_at: start,
-			operator_ids: [(i % 10) + 1],
-		});
+		store.failures.add(failureAttributes(i, localId));
 	}
+}
 
+function seedWorks({ store, sizes, pick }: Seeding): void {
+	const workTypes = enumValues('Work', 'attributes', 'type');
+	const locationIds = store.locations.items.map((l) => Number(l.id));
 	for (let i = 1; i <= sizes.works; i++) {
 		const type = pick(workTypes);
 		store.works.add({
@@ -409,7 +433,7 @@ export function seedStore(sizes: SeedSizes, seed = 20261122): Store {
 			auto_pilot: false,
 			client_id: 1,
 			cost_center_id: null,
-			entity_id: entityId,
+			entity_id: ENTITY_ID,
 			failure_id: null,
 			gatekeeper_id: null,
 			is_protected: false,
@@ -422,11 +446,14 @@ export function seedStore(sizes: SeedSizes, seed = 20261122): Store {
 			local_id: [locationIds[i % Math.max(1, locationIds.length)] ?? 1],
 		});
 	}
+}
+
+function seedScheduledWorks({ store, sizes }: Seeding): void {
 	for (let i = 1; i <= sizes.scheduledWorks; i++) {
 		const state = SCHEDULED_STATES[i % SCHEDULED_STATES.length];
 		store.scheduledWorks.add({
 			schedule_work_id: i,
-			entity_id: entityId,
+			entity_id: ENTITY_ID,
 			work_id: ((i - 1) % Math.max(1, sizes.works)) + 1,
 			failure_id: null,
 			state,
@@ -466,6 +493,9 @@ export function seedStore(sizes: SeedSizes, seed = 20261122): Store {
 			participant_ids: [(i % 10) + 1],
 		});
 	}
+}
+
+function seedSuppliers({ store, sizes, pick }: Seeding): void {
 	for (let i = 1; i <= sizes.suppliers; i++) {
 		store.suppliers.add({
 			supplier_id: i,
@@ -488,10 +518,13 @@ export function seedStore(sizes: SeedSizes, seed = 20261122): Store {
 			contact_ids: [],
 		});
 	}
+}
+
+function seedContacts({ store, sizes }: Seeding): void {
 	for (let i = 1; i <= sizes.contacts; i++) {
 		store.contacts.add({
 			contact_id: i,
-			entity_id: entityId,
+			entity_id: ENTITY_ID,
 			cellphone: `+3519100000${i}`,
 			language: 'en',
 			email: `contact${i}@example.com`,
@@ -501,6 +534,10 @@ export function seedStore(sizes: SeedSizes, seed = 20261122): Store {
 			has_access: false,
 		});
 	}
+}
+
+/** The warehouses and the material types. */
+function seedWarehouses({ store, sizes }: Seeding): void {
 	for (let i = 1; i <= Math.max(1, sizes.warehouses); i++) store.warehouses.add(i);
 	for (let i = 1; i <= sizes.materialTypes; i++) {
 		store.materialTypes.add({
@@ -513,6 +550,10 @@ export function seedStore(sizes: SeedSizes, seed = 20261122): Store {
 			deleted_at: null,
 		});
 	}
+}
+
+/** The stock materials, with 100 of each in every warehouse. */
+function seedStockMaterials({ store, sizes }: Seeding): void {
 	for (let i = 1; i <= sizes.materials; i++) {
 		store.stockMaterials.add({
 			material_id: String(i),
@@ -535,6 +576,10 @@ export function seedStore(sizes: SeedSizes, seed = 20261122): Store {
 		});
 		for (const warehouse of store.warehouses) store.stock.set(`${warehouse}:${i}`, 100);
 	}
+}
+
+/** Legacy materials: a folder every 5, then the materials in it. */
+function seedLegacyMaterials({ store, sizes }: Seeding): void {
 	for (let i = 1; i <= sizes.legacyMaterials; i++) {
 		const folderItem = i % 5 === 1;
 		store.legacyMaterials.add({
@@ -554,11 +599,14 @@ export function seedStore(sizes: SeedSizes, seed = 20261122): Store {
 			purchase_consumption_type: 'INHERIT',
 		});
 	}
+}
+
+function seedBuyOrders({ store, sizes }: Seeding): void {
 	for (let i = 1; i <= sizes.buyOrders; i++) {
 		const state = BUY_ORDER_STATES[i % BUY_ORDER_STATES.length];
 		const type = i % 2 ? 'MATERIAL' : 'SERVICE';
 		store.buyOrders.add({
-			entity_id: entityId,
+			entity_id: ENTITY_ID,
 			type,
 			base_total: '100.00',
 			code: `PO-${String(i).padStart(4, '0')}`,
@@ -587,13 +635,18 @@ export function seedStore(sizes: SeedSizes, seed = 20261122): Store {
 			external_sale_id: null,
 		});
 	}
+}
+
+/** The stock movements, and the sell orders and quotes that lines can be added to. */
+function seedMovementsAndOrders({ store, sizes, pick }: Seeding): void {
+	const actions = enumValues('StockMovement', 'attributes', 'action');
 	for (let i = 1; i <= sizes.stockMovements; i++) {
 		store.stockMovements.add({
 			stock_movement_id: i,
 			warehouse_id: ((i - 1) % store.warehouses.size) + 1,
 			observation: null,
 			date: day(i),
-			action: pick(movementActions),
+			action: pick(actions),
 			failure_id: null,
 			schedule_work_id: null,
 			order_id: null,
@@ -603,5 +656,38 @@ export function seedStore(sizes: SeedSizes, seed = 20261122): Store {
 	}
 	for (let i = 1; i <= sizes.sellOrders; i++) store.sellOrders.add(i);
 	for (let i = 1; i <= sizes.quotes; i++) store.quotes.add(i);
-	return store;
+}
+
+/**
+ * The seeding steps in the order they run: each draws from the one generator, so the order keeps the
+ * demo data the same from run to run.
+ */
+const SEEDING_STEPS: Array<(seeding: Seeding) => void> = [
+	seedClients,
+	seedOperators,
+	seedCosts,
+	seedLocations,
+	seedFailures,
+	seedWorks,
+	seedScheduledWorks,
+	seedSuppliers,
+	seedContacts,
+	seedWarehouses,
+	seedStockMaterials,
+	seedLegacyMaterials,
+	seedBuyOrders,
+	seedMovementsAndOrders,
+];
+
+/** Builds a fresh store with the given sizes. */
+export function seedStore(sizes: SeedSizes, seed = 20261122): Store {
+	const rand = random(seed);
+	const seeding: Seeding = {
+		store: emptyStore(),
+		sizes,
+		pick: (list) => list[Math.floor(rand() * list.length)],
+		int: (min, max) => min + Math.floor(rand() * (max - min + 1)),
+	};
+	for (const step of SEEDING_STEPS) step(seeding);
+	return seeding.store;
 }

@@ -33,6 +33,77 @@ const likeMatcher = (pattern: string): ((value: unknown) => boolean) => {
 
 type Predicate = (attributes: Record<string, unknown>) => boolean;
 
+/** A date or date-time as comparable text: `T` and space alike. */
+const dateText = (value: unknown): string => text(value).replace('T', ' ');
+
+const setOf = (value: string): Set<string> => new Set(value.split(',').map((v) => v.trim()));
+
+/** The prefixed filter forms, in the order they are tried: each names its field, and its test. */
+const FORMS: Array<[RegExp, (field: string, value: string) => Predicate]> = [
+	[
+		/^s_(.+)_in$/,
+		(field, value) => {
+			const set = setOf(value);
+			return (a) => set.has(text(a[field]));
+		},
+	],
+	[
+		/^s_(.+)_notin$/,
+		(field, value) => {
+			const set = setOf(value);
+			return (a) => !set.has(text(a[field]));
+		},
+	],
+	[
+		/^s_(.+)_like$/,
+		(field, value) => {
+			const test = likeMatcher(value);
+			return (a) => test(a[field]);
+		},
+	],
+	[
+		/^date_min_(.+)$/,
+		(field, value) => (a) => a[field] !== null && dateText(a[field]) >= dateText(value),
+	],
+	[
+		/^date_max_(.+)$/,
+		(field, value) => (a) => a[field] !== null && dateText(a[field]) <= dateText(value),
+	],
+	[/^s_(.+)$/, (field, value) => (a) => text(a[field]) === value],
+];
+
+/** The test of one query parameter, or undefined when it filters nothing this resource has. */
+function predicateOf(
+	key: string,
+	value: string,
+	known: (field: string) => boolean,
+	plainFields: readonly string[],
+): Predicate | undefined {
+	for (const [form, build] of FORMS) {
+		const match = key.match(form);
+		if (match && known(match[1])) return build(match[1], value);
+	}
+	if (!plainFields.includes(key)) return undefined;
+	// A date given without its time matches that whole day; IDs and statuses match exactly.
+	const day = dateText(value);
+	return key.endsWith('_date')
+		? (a) => text(a[key]).startsWith(day)
+		: (a) => text(a[key]) === value;
+}
+
+/** `sort=<field>` (ascending) or `sort=<field>-` (descending), on a field the resource has. */
+function sorted(items: Resource[], sort: string | null, known: (field: string) => boolean) {
+	if (!sort) return items;
+	const field = sort.replace(/-$/, '');
+	if (!known(field)) return items;
+	const direction = sort.endsWith('-') ? -1 : 1;
+	return [...items].sort((a, b) => {
+		const x = a.attributes[field] as string | number;
+		const y = b.attributes[field] as string | number;
+		return x === y ? 0 : (x > y ? 1 : -1) * direction;
+	});
+}
+
 /**
  * The service's filter forms: `s_<field>`, `s_<field>_in`, `s_<field>_notin`, `s_<field>_like`,
  * `date_min_<field>`, `date_max_<field>`, plus `plainFields` given without prefix (GET /failures/open).
@@ -43,60 +114,16 @@ export function applyFilters(
 	query: URLSearchParams,
 	plainFields: readonly string[] = [],
 ): Resource[] {
-	const predicates: Predicate[] = [];
 	const sample = items[0]?.attributes ?? {};
 	const known = (field: string): boolean => field in sample;
+	const predicates: Predicate[] = [];
 	for (const [key, value] of query) {
 		if (RESERVED.has(key)) continue;
-		let match: RegExpMatchArray | null;
-		if ((match = key.match(/^s_(.+)_in$/)) && known(match[1])) {
-			const field = match[1];
-			const set = new Set(value.split(',').map((v) => v.trim()));
-			predicates.push((a) => set.has(text(a[field])));
-		} else if ((match = key.match(/^s_(.+)_notin$/)) && known(match[1])) {
-			const field = match[1];
-			const set = new Set(value.split(',').map((v) => v.trim()));
-			predicates.push((a) => !set.has(text(a[field])));
-		} else if ((match = key.match(/^s_(.+)_like$/)) && known(match[1])) {
-			const field = match[1];
-			const test = likeMatcher(value);
-			predicates.push((a) => test(a[field]));
-		} else if ((match = key.match(/^date_min_(.+)$/)) && known(match[1])) {
-			const field = match[1];
-			predicates.push(
-				(a) => a[field] !== null && text(a[field]).replace('T', ' ') >= value.replace('T', ' '),
-			);
-		} else if ((match = key.match(/^date_max_(.+)$/)) && known(match[1])) {
-			const field = match[1];
-			predicates.push(
-				(a) => a[field] !== null && text(a[field]).replace('T', ' ') <= value.replace('T', ' '),
-			);
-		} else if ((match = key.match(/^s_(.+)$/)) && known(match[1])) {
-			const field = match[1];
-			predicates.push((a) => text(a[field]) === value);
-		} else if (plainFields.includes(key)) {
-			// A date given without its time matches that whole day; IDs and statuses match exactly.
-			const day = value.replace('T', ' ');
-			predicates.push(
-				key.endsWith('_date') ? (a) => text(a[key]).startsWith(day) : (a) => text(a[key]) === value,
-			);
-		}
+		const predicate = predicateOf(key, value, known, plainFields);
+		if (predicate) predicates.push(predicate);
 	}
-	let result = predicates.length
+	const result = predicates.length
 		? items.filter((r) => predicates.every((p) => p(r.attributes)))
 		: items;
-	const sort = query.get('sort');
-	if (sort) {
-		const descending = sort.endsWith('-');
-		const field = sort.replace(/-$/, '');
-		if (known(field)) {
-			const direction = descending ? -1 : 1;
-			result = [...result].sort((a, b) => {
-				const x = a.attributes[field] as string | number;
-				const y = b.attributes[field] as string | number;
-				return x === y ? 0 : (x > y ? 1 : -1) * direction;
-			});
-		}
-	}
-	return result;
+	return sorted(result, query.get('sort'), known);
 }

@@ -2,7 +2,9 @@ import type { ContractViolation } from './contract';
 import { Control } from './control';
 import { Deliveries } from './deliveries';
 import { TOKENS, type Environment, type SandboxOptions } from './options';
-import { Api, SandboxServer } from './server';
+import { ApiHandler } from './apiHandler';
+import { SandboxServer } from './server';
+import { ApiState } from './state';
 
 export type { Delivery } from './deliveries';
 export {
@@ -12,7 +14,7 @@ export {
 	type PageCaps,
 	type SandboxOptions,
 } from './options';
-export type { LoggedRequest } from './server';
+export type { LoggedRequest } from './state';
 
 export interface EnvironmentInfo {
 	baseUrl: string;
@@ -34,14 +36,15 @@ export interface RunningSandbox {
 
 /**
  * Starts the sandbox: every endpoint of spec/openapi.yaml under /production/v3 and /sandbox/v3, and
- * the control API under /__sandbox. The API (server.ts), the control API (control.ts) and the webhook
- * deliveries (deliveries.ts) each keep their own state; this only puts them together.
+ * the control API under /__sandbox. The API's state (state.ts), the API (apiHandler.ts), the control API
+ * (control.ts), the webhook deliveries (deliveries.ts) and the HTTP server (server.ts) each do one job;
+ * this only puts them together.
  */
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
 	const deliveries = new Deliveries(options.deliveryTimeoutMs);
-	const api = new Api(options, deliveries);
-	const control = new Control(options, api, deliveries);
-	const server = new SandboxServer(options, api, control);
+	const state = new ApiState(options);
+	const control = new Control(options, state, deliveries);
+	const server = new SandboxServer(options, new ApiHandler(options, state, deliveries), control);
 	const url = await server.listen();
 	return {
 		url,
@@ -51,10 +54,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			production: { baseUrl: `${url}/production/v3`, ...TOKENS.production },
 			sandbox: { baseUrl: `${url}/sandbox/v3`, ...TOKENS.sandbox },
 		},
-		violations: () => [...api.violations],
-		clearViolations: () => {
-			api.violations = [];
-		},
+		violations: () => [...state.violations],
+		clearViolations: () => state.clearViolations(),
 		close: async () => {
 			await deliveries.close();
 			await server.close();

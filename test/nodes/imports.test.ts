@@ -3,15 +3,110 @@ import { join } from 'node:path';
 
 const root = join(__dirname, '..', '..');
 
-describe('imports of the nodes and credentials', () => {
-	it('form no cycle', async () => {
-		const graph = await madge(['nodes', 'credentials'], {
-			baseDir: root,
-			fileExtensions: ['ts'],
-			tsConfig: join(root, 'tsconfig.json'),
-		});
-		// The graph really was read: the action node reaches its operations through the registry.
-		expect(Object.keys(graph.obj()).length).toBeGreaterThan(50);
+/**
+ * The import graph of `folders`, file paths relative to the repository root. Type-only imports count
+ * (madge's TypeScript reader keeps them unless told to skip them).
+ */
+const graphOf = (folders: string[]) =>
+	madge(folders, {
+		baseDir: root,
+		fileExtensions: ['ts'],
+		tsConfig: join(root, 'tsconfig.json'),
+	});
+
+/** Every import as `from -> to`. */
+const edgesOf = (graph: Record<string, string[]>): Array<[string, string]> =>
+	Object.entries(graph).flatMap(([from, tos]) => tos.map((to): [string, string] => [from, to]));
+
+describe('imports', () => {
+	it.each([
+		// The action node reaches its operations through the registry; index.ts puts the sandbox together.
+		[['nodes', 'credentials'], 50],
+		[['sandbox'], 10],
+	])('of %j form no cycle', async (folders, atLeast) => {
+		const graph = await graphOf(folders);
+		// The graph really was read.
+		expect(Object.keys(graph.obj()).length).toBeGreaterThan(atLeast);
 		expect(graph.circular()).toEqual([]);
+	});
+});
+
+const NODE = 'nodes/MaintenanceManagement';
+
+/** The resource folder `actions/<resource>/` a path is in (not `actions/shared/`), if any. */
+const resourceOf = (path: string): string | undefined => {
+	const match = path.match(new RegExp(`^${NODE}/actions/([^/]+)/`));
+	return match && match[1] !== 'shared' ? match[1] : undefined;
+};
+
+const under = (path: string, ...folders: string[]) =>
+	folders.some((folder) => path.startsWith(`${folder}/`));
+
+/**
+ * The layers, the lower first: the transport, the helpers, the shared action parts, the resources'
+ * operations. Each rule names what a file may not import; a violation reads `rule: from -> to`.
+ */
+const RULES: Array<{ rule: string; breaks: (from: string, to: string) => boolean }> = [
+	{
+		rule: 'transport/ imports nothing from helpers/, actions/ or methods/',
+		breaks: (from, to) =>
+			under(from, `${NODE}/transport`) &&
+			under(to, `${NODE}/helpers`, `${NODE}/actions`, `${NODE}/methods`),
+	},
+	{
+		rule: 'helpers/ imports nothing from actions/ or methods/',
+		breaks: (from, to) =>
+			under(from, `${NODE}/helpers`) && under(to, `${NODE}/actions`, `${NODE}/methods`),
+	},
+	{
+		rule: 'actions/shared/ imports nothing from a resource folder',
+		breaks: (from, to) => under(from, `${NODE}/actions/shared`) && resourceOf(to) !== undefined,
+	},
+	{
+		rule: 'a resource folder imports no other resource folder',
+		breaks: (from, to) =>
+			resourceOf(from) !== undefined &&
+			resourceOf(to) !== undefined &&
+			resourceOf(from) !== resourceOf(to),
+	},
+	{
+		rule: 'credentials/ imports nothing from nodes/',
+		breaks: (from, to) => under(from, 'credentials') && under(to, 'nodes'),
+	},
+	{
+		rule: 'nodes/ and credentials/ import nothing from sandbox/, test/ or scripts/',
+		breaks: (from, to) =>
+			under(from, 'nodes', 'credentials') && under(to, 'sandbox', 'test', 'scripts'),
+	},
+];
+
+/**
+ * Known edges against the layer order, each still to be moved. The test requires each one to still
+ * exist, so that it is removed from here once fixed.
+ */
+const KNOWN_EDGES: string[] = [
+	// byText belongs with the helpers, not with the action definitions.
+	`${NODE}/helpers/choices.ts -> ${NODE}/actions/shared/definitions.ts`,
+];
+
+describe('the layer order of the nodes and credentials', () => {
+	let edges: Array<[string, string]>;
+
+	beforeAll(async () => {
+		edges = edgesOf((await graphOf(['nodes', 'credentials'])).obj());
+	});
+
+	it('is kept by every import', () => {
+		expect(edges.length).toBeGreaterThan(100);
+		const broken = edges.flatMap(([from, to]) =>
+			RULES.filter(({ breaks }) => breaks(from, to))
+				.map(({ rule }) => `${rule}: ${from} -> ${to}`)
+				.filter((line) => !KNOWN_EDGES.some((known) => line.endsWith(`: ${known}`))),
+		);
+		expect(broken).toEqual([]);
+	});
+
+	it.each(KNOWN_EDGES)('still has the known edge %s (remove it from KNOWN_EDGES)', (known) => {
+		expect(edges.map(([from, to]) => `${from} -> ${to}`)).toContain(known);
 	});
 });
