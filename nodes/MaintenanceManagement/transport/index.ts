@@ -1,16 +1,18 @@
 import type {
 	IDataObject,
-	IExecuteFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
-	ILoadOptionsFunctions,
 	INode,
 	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { name as packageName, version } from '../../../package.json';
-import { normalBaseUrl, pathWithinApi } from './address';
+import { pathWithinApi } from './address';
+import type { Context } from './connection';
+import { CREDENTIAL_TYPE, getConnection } from './connection';
+import type { AnswerShape, ApiEnvelope, ApiResource } from './envelope';
+import { isEnvelope, ownFieldsOnly, recordsOf } from './envelope';
 import type { Outcome } from './errors';
 import {
 	apiError,
@@ -21,105 +23,28 @@ import {
 	shownPath,
 	withOutcome,
 } from './errors';
-import type { Redaction } from './redact';
-import { redact, redactDeep, redactionFor } from './redact';
+import type { FullResponse } from './exchange';
+import { header } from './exchange';
+import { isConnectionFault, neverConnected } from './faults';
+import { budgetOf, LONGEST_WAIT_MS, pacingWaitMs, rateLimitWaitMs } from './rateLimit';
+import { redact, redactDeep } from './redact';
+import type { RequestPolicy } from './retry';
+import { backoffMs, DEFAULT_POLICY, MAX_ATTEMPTS_ON_500, TRANSIENT_STATUSES } from './retry';
 import { ssrfBlockOf, ssrfMessage } from './ssrf';
 
+export { CREDENTIAL_TYPE } from './connection';
+export type { AnswerShape, ApiEnvelope, ApiResource, ResourceRef } from './envelope';
+export { recordsOf } from './envelope';
 export { asNodeError } from './errors';
-
-export const CREDENTIAL_TYPE = 'maintenanceManagementApi';
+export { isConnectionFault, neverConnected } from './faults';
+export { buildPath, pathValueProblem, RECORD_ID } from './path';
+export type { RateBudget } from './rateLimit';
+export { budgetOf, pacingWaitMs, rateLimitWaitMs } from './rateLimit';
+export type { RequestPolicy } from './retry';
+export { DEFAULT_POLICY, POLICY_CEILING } from './retry';
 
 /** The spec's page-size limit: larger `limit` values are capped by the service. */
 export const MAX_PAGE_SIZE = 2000;
-
-type Context = IExecuteFunctions | ILoadOptionsFunctions;
-
-/** A resource object of the spec's envelope. */
-export interface ApiResource {
-	id: string;
-	type: string;
-	attributes?: IDataObject;
-	relationships?: Record<string, { data: ResourceRef | ResourceRef[] | null }>;
-	meta?: IDataObject;
-	[key: string]: unknown;
-}
-
-export interface ResourceRef {
-	id: string;
-	type: string;
-}
-
-export interface ApiEnvelope {
-	data?: ApiResource | ApiResource[] | null;
-	included?: ApiResource[];
-	meta?: IDataObject;
-	links?: Record<string, string | undefined>;
-}
-
-const isResource = (value: unknown): value is ApiResource =>
-	typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/**
- * The records of an answer: its `data`, whether one resource, a list or none. An element that is not
- * an object (a `null` in a list) is no record: it is skipped, so an item it stood for counts as not
- * confirmed while the others stay confirmed.
- */
-export const recordsOf = (envelope: ApiEnvelope): ApiResource[] =>
-	Array.isArray(envelope.data)
-		? envelope.data.filter(isResource)
-		: isResource(envelope.data)
-			? [envelope.data]
-			: [];
-
-/**
- * Makes every key of parsed JSON an own field, in place: a `__proto__` key is removed (copied by
- * assignment, it would set an object's prototype instead of a field), and an object whose prototype
- * was set that way gets a plain one back. Iterative, so a deep answer cannot exhaust the stack.
- */
-function ownFieldsOnly<T>(value: T): T {
-	const pending: unknown[] = [value];
-	while (pending.length > 0) {
-		const current = pending.pop();
-		if (typeof current !== 'object' || current === null) continue;
-		const prototype: unknown = Object.getPrototypeOf(current);
-		if (prototype !== Object.prototype && prototype !== Array.prototype && prototype !== null)
-			Object.setPrototypeOf(current, Array.isArray(current) ? Array.prototype : Object.prototype);
-		if (Object.hasOwn(current, '__proto__'))
-			delete (current as Record<string, unknown>)['__proto__'];
-		for (const child of Object.values(current)) pending.push(child);
-	}
-	return value;
-}
-
-export interface RequestPolicy {
-	/** Attempts in all, the first one included. */
-	maxAttempts: number;
-	/**
-	 * The most one request waits, in milliseconds: for the API's rate limit to reset before it is sent,
-	 * and between its attempts. A long run whose requests keep succeeding is never stopped by it.
-	 */
-	maxRequestWaitMs: number;
-	/** The most the node waits in all, in milliseconds, for the whole execution; Infinity for no cap. */
-	maxTotalWaitMs: number;
-	/** First back-off step when the answer gives no wait; it doubles each attempt. */
-	baseDelayMs: number;
-	/** How long one request may take before it is abandoned, in milliseconds. */
-	timeoutMs: number;
-	/** The most pages Return All reads before it stops with an error. */
-	maxPages: number;
-}
-
-/** Hard ceilings: whatever an expression gives, a run never tries more often or pages further. */
-export const POLICY_CEILING = { maxAttempts: 10, maxPages: 100_000 };
-
-export const DEFAULT_POLICY: RequestPolicy = {
-	maxAttempts: 5,
-	maxRequestWaitMs: 300_000,
-	maxTotalWaitMs: Infinity,
-	baseDelayMs: 1000,
-	timeoutMs: 60_000,
-	maxPages: 10_000,
-};
 
 /** Sent with every request: the service asks clients to name themselves. */
 const USER_AGENT = `${packageName}/${version}`;
@@ -135,139 +60,6 @@ export interface ApiRequest {
 	 * shape is an error; unchecked when absent.
 	 */
 	answers?: AnswerShape;
-}
-
-export type AnswerShape = 'one record' | 'a list of records';
-
-interface Connection {
-	baseUrl: string;
-	origin: string;
-	environment: string;
-	token: string;
-	/** The token's forms, worked out once: every answer and error is redacted with them. */
-	redaction: Redaction;
-	/** Milliseconds already spent waiting in this execution. */
-	waitedMs: number;
-	/** What the API's last answer said of its rate limit. */
-	budget: RateBudget;
-}
-
-/**
- * The API's rate-limit budget as its last answer gave it: requests left (`X-Ratelimit-Remaining`) and,
- * when known, when the window resets. The API's own count is the truth, shared by every execution and
- * every worker that uses the same token.
- */
-export interface RateBudget {
-	remaining?: number;
-	/** Epoch milliseconds. */
-	resetAt?: number;
-}
-
-const connections = new WeakMap<object, Promise<Connection>>();
-
-const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
-
-/** Why a base URL cannot be used, or undefined when it can. */
-function baseUrlProblem(value: string): string | undefined {
-	if (value === '') return 'is empty';
-	let url: URL;
-	try {
-		url = new URL(value);
-	} catch {
-		return 'is not a web address';
-	}
-	if (url.username || url.password) return 'must not contain a user name or password';
-	if (url.search || value.includes('?')) return 'must not contain a query (?…)';
-	if (url.hash || value.includes('#')) return 'must not contain a fragment (#…)';
-	if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.test(url.hostname)))
-		return 'must start with https:// (plain http:// is allowed only for localhost)';
-	if (!/\/v3$/.test(url.pathname)) return 'must end with /v3';
-	return undefined;
-}
-
-/** Reads the credential once per execution: the environment decides the base URL. */
-async function getConnection(this: Context, itemIndex?: number): Promise<Connection> {
-	const cached = connections.get(this);
-	if (cached) return await cached;
-	const pending = (async () => {
-		const credentials = await this.getCredentials(CREDENTIAL_TYPE, itemIndex);
-		const environment = credentials.environment === 'sandbox' ? 'sandbox' : 'production';
-		const field = environment === 'sandbox' ? 'sandboxBaseUrl' : 'productionBaseUrl';
-		const label = environment === 'sandbox' ? 'Sandbox Base URL' : 'Production Base URL';
-		const typedBaseUrl = String(credentials[field] ?? '')
-			.trim()
-			.replace(/\/+$/, '');
-		const token = String(credentials.accessToken ?? '').trim();
-		if (!token) {
-			throw new NodeOperationError(this.getNode(), 'The access token is missing', {
-				description:
-					'Enter the personal access token in the "Maintenance Management API" credential. No request was sent.',
-				itemIndex,
-			});
-		}
-		if (/\s/.test(token)) {
-			throw new NodeOperationError(
-				this.getNode(),
-				'The access token contains a space or line break',
-				{
-					description:
-						'A token is one unbroken text: the API refuses any space or line break in it. Paste the token again in the "Maintenance Management API" credential, on one line. No request was sent.',
-					itemIndex,
-				},
-			);
-		}
-		const problem = baseUrlProblem(typedBaseUrl);
-		if (problem) {
-			throw new NodeOperationError(this.getNode(), `The credential's ${label} ${problem}`, {
-				description: `Set "${label}" in the credential to the address of the API: https://, the host, and the path ending with /v3 (for example https://api.example.com/v3). No request was sent.`,
-				itemIndex,
-			});
-		}
-		const baseUrl = normalBaseUrl(typedBaseUrl);
-		return {
-			baseUrl,
-			origin: new URL(baseUrl).origin,
-			environment,
-			token,
-			redaction: redactionFor(token),
-			waitedMs: 0,
-			budget: {},
-		};
-	})();
-	connections.set(this, pending);
-	// A failed read is not kept, so a corrected credential is read again next time.
-	pending.catch(() => connections.delete(this));
-	return await pending;
-}
-
-/** What a record's ID in a path is: a whole number, written in digits. The By ID fields check it too. */
-export const RECORD_ID = /^\d{1,20}$/;
-
-/**
- * Why a path parameter cannot be sent, or undefined when it can: whether typed, from an expression or
- * filled in by an AI model, it must be a record's ID (`RECORD_ID`), else nothing is sent.
- */
-export function pathValueProblem(value: unknown): string | undefined {
-	const given = () => `; it is ${quoted(value, QUOTE_LIMITS.name)}`;
-	if (typeof value === 'number')
-		return Number.isSafeInteger(value) && value >= 0
-			? undefined
-			: `must be a whole-number ID, such as 42${given()}`;
-	if (typeof value !== 'string')
-		return `must be a whole-number ID, such as 42, given as text or a number${given()}`;
-	const trimmed = value.trim();
-	if (trimmed === '') return 'is required';
-	return RECORD_ID.test(trimmed) ? undefined : `must be a whole-number ID, such as 42${given()}`;
-}
-
-/** Fills `{slot}` placeholders of an endpoint path with URL-encoded values. */
-export function buildPath(template: string, values: Record<string, string | number>): string {
-	return template.replace(/\{([^}]+)\}/g, (_match, slot: string) => {
-		const value = values[slot];
-		const problem = pathValueProblem(value);
-		if (problem) throw new Error(`Path parameter "${slot}" ${problem}`);
-		return encodeURIComponent(String(value).trim());
-	});
 }
 
 /**
@@ -290,80 +82,6 @@ const transportError = (
 		outcome,
 	);
 
-const header = (headers: IDataObject | undefined, name: string): string | undefined => {
-	const value = headers?.[name] ?? headers?.[name.toLowerCase()];
-	return value === undefined ? undefined : String(value);
-};
-
-/** A count of seconds written plainly (digits, an optional fraction), else NaN. */
-const secondsIn = (text: string): number => (/^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN);
-
-/**
- * The longest wait the node reckons with: an answer that asks for more (a reset far in the future, a
- * number too large for a date) counts as asking for this, which no Max Wait per Request allows.
- */
-const LONGEST_WAIT_MS = 366 * 86_400_000;
-
-/** A wait the API asks for, or undefined when it is no positive wait; never past `LONGEST_WAIT_MS`. */
-const askedWait = (ms: number): number | undefined =>
-	ms > 0 ? Math.min(ms, LONGEST_WAIT_MS) : undefined;
-
-/** A `X-RateLimit-Reset` below this is seconds from now; above it, a UNIX time in seconds. */
-const EPOCH_THRESHOLD_SECONDS = 1_000_000_000;
-
-/** How long until the `X-RateLimit-Reset` an answer carries: a UNIX time in seconds, or seconds from now. */
-function resetWaitMs(headers: IDataObject | undefined, now: number): number | undefined {
-	const reset = secondsIn(header(headers, 'x-ratelimit-reset')?.trim() ?? '');
-	if (!(reset > 0)) return undefined;
-	return askedWait(reset >= EPOCH_THRESHOLD_SECONDS ? reset * 1000 - now : reset * 1000);
-}
-
-/**
- * How long a 429 answer asks us to wait: `Retry-After` (seconds or an HTTP date) first, then
- * `X-RateLimit-Reset` (UNIX time in seconds, or seconds from now). A value that is not a positive wait
- * (zero, negative, in the past, unparseable) counts as absent, so the back-off applies.
- */
-export function rateLimitWaitMs(
-	headers: IDataObject | undefined,
-	now = Date.now(),
-): number | undefined {
-	const retryAfter = header(headers, 'retry-after')?.trim();
-	if (retryAfter) {
-		const seconds = secondsIn(retryAfter);
-		if (seconds > 0) return askedWait(seconds * 1000);
-		const date = Number.isNaN(seconds) ? Date.parse(retryAfter) : NaN;
-		if (date - now > 0) return askedWait(date - now);
-	}
-	return resetWaitMs(headers, now);
-}
-
-/**
- * The rate-limit budget an answer gives, or undefined when it says nothing of it. A 429 leaves none
- * until the wait it asks for is over; any other answer gives `X-Ratelimit-Remaining`, and the reset time
- * when it carries `X-RateLimit-Reset`.
- */
-export function budgetOf(
-	statusCode: number,
-	headers: IDataObject | undefined,
-	now = Date.now(),
-): RateBudget | undefined {
-	if (statusCode === 429) {
-		const wait = rateLimitWaitMs(headers, now);
-		return { remaining: 0, resetAt: wait === undefined ? undefined : now + wait };
-	}
-	const remaining = header(headers, 'x-ratelimit-remaining')?.trim() ?? '';
-	if (!/^\d+$/.test(remaining)) return undefined;
-	const wait = resetWaitMs(headers, now);
-	return { remaining: Number(remaining), resetAt: wait === undefined ? undefined : now + wait };
-}
-
-/**
- * How long to wait before sending so as not to send into a spent budget: until the reset, when the API
- * said none is left and when it comes back; else 0 (with the reset unknown, a 429 tells it).
- */
-export const pacingWaitMs = (budget: RateBudget, now = Date.now()): number =>
-	budget.remaining === 0 && budget.resetAt !== undefined ? Math.max(0, budget.resetAt - now) : 0;
-
 /** Milliseconds as whole seconds, for messages. */
 const seconds = (ms: number): number => Math.round(ms / 1000);
 
@@ -371,84 +89,7 @@ const seconds = (ms: number): number => Math.round(ms / 1000);
 const waitText = (ms: number): string =>
 	ms >= LONGEST_WAIT_MS ? 'more than a year' : `${seconds(ms)} s`;
 
-/** Exponential back-off with full jitter. */
-const backoffMs = (policy: RequestPolicy, attempt: number): number =>
-	Math.round(policy.baseDelayMs * 2 ** (attempt - 1) * (0.5 + Math.random() * 0.5));
-
-const CONNECTION_FAULTS = new Set([
-	'ECONNRESET',
-	'ECONNREFUSED',
-	'EPIPE',
-	'ETIMEDOUT',
-	'ECONNABORTED',
-	'EAI_AGAIN',
-	'UND_ERR_SOCKET',
-	'ERR_SOCKET_CONNECTION_TIMEOUT',
-]);
-
-type ErrorLink = {
-	code?: unknown;
-	httpCode?: unknown;
-	message?: unknown;
-	cause?: unknown;
-	errorResponse?: unknown;
-} | null;
-
-/**
- * Whether an error, or one it wraps, matches. n8n wraps a network error in a NodeApiError whose own
- * `code` is empty: n8n 2.41 keeps the original error as its `cause`; older n8n (1.x, early 2.x) drops
- * the cause and keeps the network code as the error's `httpCode` (or, for a plain object, its
- * `errorResponse`). All of them are searched, so the check follows what the running n8n gives.
- */
-function inChain(error: unknown, matches: (link: NonNullable<ErrorLink>) => boolean): boolean {
-	const pending: unknown[] = [error];
-	for (let seen = 0; pending.length > 0 && seen < 12; seen++) {
-		const current = pending.shift() as ErrorLink;
-		if (!current || typeof current !== 'object') continue;
-		if (matches(current)) return true;
-		pending.push(current.cause, current.errorResponse);
-	}
-	return false;
-}
-
-const hasCode = (codes: Set<string>) => (link: NonNullable<ErrorLink>) =>
-	[link.code, link.httpCode].some((value) => typeof value === 'string' && codes.has(value));
-
-/** Whether a failed request never got an answer: a refused, dropped or timed-out connection. */
-export function isConnectionFault(error: unknown): boolean {
-	return inChain(
-		error,
-		(link) =>
-			hasCode(CONNECTION_FAULTS)(link) ||
-			(typeof link.message === 'string' &&
-				/socket hang up|other side closed|timeout of \d+ms/i.test(link.message)),
-	);
-}
-
-/** Network codes of a connection never made: the request did not leave. */
-const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
-
-/** Whether a failed request never left: its connection was refused or its host not found. */
-export const neverConnected = (error: unknown): boolean => inChain(error, hasCode(NEVER_CONNECTED));
-
-/** Server errors a read is retried on: a gateway or an overloaded service, not a failed request. */
-const TRANSIENT_STATUSES = new Set([502, 503, 504]);
-/** A 500 is tried once more at most: the API also answers it for a filter it does not support. */
-const MAX_ATTEMPTS_ON_500 = 2;
 const MAX_REDIRECTS = 5;
-
-interface FullResponse {
-	statusCode: number;
-	headers: IDataObject;
-	body: unknown;
-}
-
-const isEnvelope = (body: unknown): body is ApiEnvelope =>
-	typeof body === 'object' &&
-	body !== null &&
-	!Array.isArray(body) &&
-	typeof (body as ApiEnvelope).data === 'object' &&
-	(body as ApiEnvelope).data !== null;
 
 /**
  * Sends one API request. 429 answers are retried for every method (the request was not processed);
