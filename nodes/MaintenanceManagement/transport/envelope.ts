@@ -61,6 +61,10 @@ export function ownFieldsOnly<T>(value: T): T {
 
 export type AnswerShape = 'one record' | 'a list of records';
 
+/** The shape of an envelope's `data`. */
+export const shapeOf = (envelope: ApiEnvelope): AnswerShape =>
+	Array.isArray(envelope.data) ? 'a list of records' : 'one record';
+
 export const isEnvelope = (body: unknown): body is ApiEnvelope =>
 	typeof body === 'object' &&
 	body !== null &&

@@ -1,36 +1,27 @@
-import type {
-	IDataObject,
-	IHttpRequestMethods,
-	IHttpRequestOptions,
-	INode,
-	JsonObject,
-} from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 
 import { name as packageName, version } from '../../../package.json';
 import { pathWithinApi } from './address';
-import type { Context } from './connection';
+import type { Connection, Context } from './connection';
 import { CREDENTIAL_TYPE, getConnection } from './connection';
 import type { AnswerShape, ApiEnvelope, ApiResource } from './envelope';
-import { isEnvelope, ownFieldsOnly, recordsOf } from './envelope';
-import type { Outcome } from './errors';
-import {
-	apiError,
-	mayHaveBeenWritten,
-	plainText,
-	QUOTE_LIMITS,
-	quoted,
-	shownPath,
-	withOutcome,
-} from './errors';
-import type { FullResponse } from './exchange';
-import { header } from './exchange';
-import { isConnectionFault, neverConnected } from './faults';
-import { budgetOf, LONGEST_WAIT_MS, pacingWaitMs, rateLimitWaitMs } from './rateLimit';
-import { redact, redactDeep } from './redact';
+import { isEnvelope, ownFieldsOnly, recordsOf, shapeOf } from './envelope';
+import { pathInMessage, plainText } from './errors';
+import type { Answer, FullResponse } from './exchange';
+import { exchange, NoAnswer } from './exchange';
+import { RequestFailures, transportError } from './failures';
+import { budgetOf, pacingWaitMs } from './rateLimit';
+import type { RefusedRedirect, Target } from './redirects';
+import { followingRedirects } from './redirects';
 import type { RequestPolicy } from './retry';
-import { backoffMs, DEFAULT_POLICY, MAX_ATTEMPTS_ON_500, TRANSIENT_STATUSES } from './retry';
-import { ssrfBlockOf, ssrfMessage } from './ssrf';
+import {
+	backoffMs,
+	DEFAULT_POLICY,
+	retriesFault,
+	retriesStatus,
+	statusWaitMs,
+	Waits,
+} from './retry';
 
 export { CREDENTIAL_TYPE } from './connection';
 export type { AnswerShape, ApiEnvelope, ApiResource, ResourceRef } from './envelope';
@@ -62,34 +53,56 @@ export interface ApiRequest {
 	answers?: AnswerShape;
 }
 
-/**
- * An error of the transport itself (not an API answer), with the token removed from its text and
- * what became of the request.
- */
-const transportError = (
-	node: INode,
-	token: string,
-	itemIndex: number | undefined,
-	outcome: Outcome,
-	message: string,
-	description: string,
-) =>
-	withOutcome(
-		new NodeOperationError(node, redact(message, token), {
-			description: redact(description, token),
-			itemIndex,
-		}),
-		outcome,
-	);
+/** The headers of a request: JSON, the node's name, and the body's type when it has one. */
+const headersFor = (request: ApiRequest): IDataObject => ({
+	Accept: 'application/json',
+	'User-Agent': USER_AGENT,
+	...(request.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+});
 
-/** Milliseconds as whole seconds, for messages. */
-const seconds = (ms: number): number => Math.round(ms / 1000);
+/** The envelope of a successful answer, of the shape the request expects, with the token removed. */
+function envelopeOf(
+	response: FullResponse,
+	request: ApiRequest,
+	connection: Connection,
+	failures: RequestFailures,
+): ApiEnvelope {
+	if (!isEnvelope(response.body)) throw failures.notEnvelope(response);
+	const given = shapeOf(response.body);
+	if (request.answers && given !== request.answers)
+		throw failures.wrongShape(given, request.answers);
+	return connection.redaction.answer(ownFieldsOnly(response.body));
+}
 
-/** A wait the API asked for, for messages. */
-const waitText = (ms: number): string =>
-	ms >= LONGEST_WAIT_MS ? 'more than a year' : `${seconds(ms)} s`;
+/** One request on its way: where it goes, what it has waited, how its failures are worded. */
+interface Call {
+	request: ApiRequest;
+	policy: RequestPolicy;
+	connection: Connection;
+	target: Target;
+	waits: Waits;
+	failures: RequestFailures;
+}
 
-const MAX_REDIRECTS = 5;
+/** Sends to the call's target once the API's rate limit allows, and keeps the budget it answers. */
+async function sendPaced(this: Context, call: Call): Promise<Answer> {
+	const { request, connection, target, waits, failures } = call;
+	// The API said no request is left until a known time: wait for it before sending, not after a 429.
+	const pause = pacingWaitMs(connection.budget);
+	const paused = pause > 0 ? await waits.waitWithin(pause) : 'waited';
+	if (paused !== 'waited') throw failures.budgetSpent(pause, paused);
+	const answer = await exchange(this, CREDENTIAL_TYPE, {
+		method: request.method,
+		url: target.url,
+		qs: target.qs,
+		headers: headersFor(request),
+		body: request.body,
+		timeoutMs: call.policy.timeoutMs,
+	});
+	if (answer instanceof NoAnswer) return answer;
+	connection.budget = budgetOf(answer.statusCode, answer.headers) ?? connection.budget;
+	return answer;
+}
 
 /**
  * Sends one API request. 429 answers are retried for every method (the request was not processed);
@@ -101,180 +114,47 @@ const MAX_REDIRECTS = 5;
 export async function apiRequest(
 	this: Context,
 	request: ApiRequest,
-	retry: RequestPolicy = DEFAULT_POLICY,
+	policy: RequestPolicy = DEFAULT_POLICY,
 	itemIndex?: number,
 ): Promise<ApiEnvelope> {
 	const connection = await getConnection.call(this, itemIndex);
-	const { baseUrl, environment, token } = connection;
-	const headers: IDataObject = { Accept: 'application/json', 'User-Agent': USER_AGENT };
-	if (request.body !== undefined) headers['Content-Type'] = 'application/json';
-	const method = request.method;
-	let url = `${baseUrl}${request.path}`;
-	let qs = request.qs;
-	let redirects = 0;
-	let attempt = 1;
-	/**
-	 * The path as the user knows it (after the base URL, without the query), the token removed: the
-	 * one form of the path every message gets, also after a redirect or from a next link.
-	 */
-	const requestPath = () =>
-		connection.redaction.text(
-			(url.startsWith(baseUrl) ? url.slice(baseUrl.length) : new URL(url).pathname).split('?')[0],
-		);
-	/** The request as a message names it. */
-	const where = () => `${method} ${shownPath(requestPath())}`;
-	const fail = (outcome: Outcome, message: string, description: string) =>
-		transportError(this.getNode(), token, itemIndex, outcome, message, description);
-	/** A write whose answer the node cannot use may have been applied: its message says so. */
-	const answerLost = (message: string, description: string) =>
-		fail(
-			'unknown',
-			method === 'GET' ? message : `${message}. ${mayHaveBeenWritten(method)}`,
-			description,
-		);
-	let waitedHere = 0;
-	/** Which limit a wait would pass: Max Wait per Request, or Max Total Wait; undefined when neither. */
-	const passedLimit = (wait: number): string | undefined =>
-		waitedHere + wait > retry.maxRequestWaitMs
-			? `Max Wait per Request (${seconds(retry.maxRequestWaitMs)} s)`
-			: connection.waitedMs + wait > retry.maxTotalWaitMs
-				? `Max Total Wait (${seconds(retry.maxTotalWaitMs)} s, ${seconds(connection.waitedMs)} s of it already waited in this execution)`
-				: undefined;
-	/** Waits when neither limit forbids it; a wait for the rate limit's reset leaves its budget unknown again. */
-	const waitFor = async (wait: number): Promise<boolean> => {
-		if (passedLimit(wait)) return false;
-		waitedHere += wait;
-		connection.waitedMs += wait;
-		await sleep(wait);
-		if (pacingWaitMs(connection.budget) > 0) connection.budget = {};
-		return true;
+	const { method } = request;
+	const target: Target = {
+		url: `${connection.baseUrl}${request.path}`,
+		qs: request.qs,
+		redirects: 0,
 	};
-	for (; ; attempt++) {
-		// The API said no request is left until a known time: wait for it before sending, not after a 429.
-		const pause = pacingWaitMs(connection.budget);
-		if (pause > 0 && !(await waitFor(pause))) {
-			throw fail(
-				'notSent',
-				`Not sent: the API's rate limit allows no request for another ${waitText(pause)}`,
-				`${where()} was not sent: the API's last answer said its limit is spent until ${new Date(Date.now() + pause).toISOString()}, and waiting that long would pass ${passedLimit(pause)}. Raise it under Request Options, or run the items again after that time.`,
-			);
+	const waits = new Waits(policy, connection);
+	const failures = new RequestFailures(
+		this.getNode(),
+		connection,
+		method,
+		target,
+		policy,
+		itemIndex,
+	);
+	const call: Call = { request, policy, connection, target, waits, failures };
+	const send = async () => await sendPaced.call(this, call);
+	const refuse = (redirect: RefusedRedirect) => failures.redirect(redirect);
+	for (let attempt = 1; ; attempt++) {
+		const answer = await followingRedirects(target, connection.origin, method, send, refuse);
+		const retries = attempt < policy.maxAttempts;
+		if (answer instanceof NoAnswer) {
+			const canRetry = retries && retriesFault(answer.error, method);
+			if (canRetry && (await waits.waitWithin(backoffMs(policy, attempt))) === 'waited') continue;
+			throw failures.noAnswer(answer.error, attempt);
 		}
-		let response: FullResponse;
-		try {
-			response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, {
-				method,
-				url,
-				qs,
-				headers,
-				body: request.body,
-				json: true,
-				returnFullResponse: true,
-				ignoreHttpStatusErrors: true,
-				disableFollowRedirect: true,
-				timeout: retry.timeoutMs,
-			} as IHttpRequestOptions)) as FullResponse;
-		} catch (error) {
-			const block = ssrfBlockOf(error);
-			if (block) {
-				// n8n refused it before anything left: the row can go again, unchanged, once allowed.
-				throw withOutcome(
-					new NodeApiError(this.getNode(), { code: null } as JsonObject, {
-						...ssrfMessage(block, baseUrl),
-						itemIndex,
-					}),
-					'notSent',
-				);
-			}
-			const message = redact(error instanceof Error ? error.message : String(error), token);
-			const retriable = method === 'GET' && isConnectionFault(error);
-			if (retriable && attempt < retry.maxAttempts && (await waitFor(backoffMs(retry, attempt))))
-				continue;
-			// A refused connection sent nothing; any other fault may have come after the request arrived.
-			const unsent = neverConnected(error);
-			const lost = method !== 'GET' && !unsent;
-			const nodeError = new NodeApiError(this.getNode(), { message, code: null } as JsonObject, {
-				message: lost
-					? `The API's answer to ${where()} was lost: ${plainText(message.replace(/\.$/, ''))}. ${mayHaveBeenWritten(method)}`
-					: `Could not reach the API: ${plainText(message)}`,
-				description:
-					method === 'GET'
-						? `The connection to ${plainText(baseUrl)} failed after ${attempt} attempt(s). Check the base URL in the credential and the network.`
-						: unsent
-							? `The connection to ${plainText(baseUrl)} could not be made, so the ${method} request was not sent. Check the base URL in the credential and the network, then run it again.`
-							: `The connection to ${plainText(baseUrl)} failed after the ${method} request was sent (a dropped connection, or no answer within the Timeout). It was not retried, so that nothing is created or changed twice.`,
-				itemIndex,
-			});
-			throw withOutcome(nodeError, unsent ? 'notSent' : 'unknown');
-		}
-		const { statusCode } = response;
-		connection.budget = budgetOf(statusCode, response.headers) ?? connection.budget;
-		const location = header(response.headers, 'location');
-		if (statusCode >= 300 && statusCode < 400 && location) {
-			const target = new URL(location, url);
-			const keepsMethod = statusCode === 307 || statusCode === 308;
-			if (target.origin !== connection.origin) {
-				throw answerLost(
-					`The API redirected to another address (${plainText(target.origin)}), which the node does not follow`,
-					`${where()} answered HTTP ${statusCode} with Location ${plainText(target.origin)}${shownPath(target.pathname)}. The request was not sent there, so the access token stays with ${plainText(connection.origin)}. Check the base URL in the credential.`,
-				);
-			}
-			if (redirects++ >= MAX_REDIRECTS || (method !== 'GET' && !keepsMethod)) {
-				throw answerLost(
-					redirects > MAX_REDIRECTS
-						? `The API redirected ${where()} more than the node follows`
-						: `The API answered ${where()} with a redirect (${statusCode}), which the node does not follow for a ${method}`,
-					`It answered HTTP ${statusCode} with Location ${shownPath(target.pathname)}. The node follows at most ${MAX_REDIRECTS} redirects within the API, and redirects a ${method} only with 307 or 308. Check the base URL in the credential.`,
-				);
-			}
-			url = target.toString();
-			qs = undefined;
-			attempt--;
-			continue;
-		}
-		if (statusCode >= 200 && statusCode < 300) {
-			if (isEnvelope(response.body)) {
-				const given = Array.isArray(response.body.data) ? 'a list of records' : 'one record';
-				if (request.answers && given !== request.answers) {
-					throw answerLost(
-						`The API answered ${where()} with ${given}, where the spec gives ${request.answers}`,
-						`Nothing was output for it, so an answer of another shape passes neither for a record nor for a list. Check that the base URL in the credential points at the Maintenance Management API, version 3.`,
-					);
-				}
-				return connection.redaction.answer(ownFieldsOnly(response.body));
-			}
-			const type = header(response.headers, 'content-type');
-			const typed = type ? `Content-Type ${quoted(type, QUOTE_LIMITS.name)}` : 'no content type';
-			throw answerLost(
-				`The API answered HTTP ${statusCode} with ${typed} instead of its JSON envelope`,
-				`${where()} returned a body without the "data" the API always sends (for example a maintenance page, a cut-off answer or an empty body). Nothing was output for it; check the base URL in the credential, and try again later.`,
-			);
-		}
-		const retriable =
-			statusCode === 429 ||
-			(method === 'GET' &&
-				(TRANSIENT_STATUSES.has(statusCode) ||
-					(statusCode === 500 && attempt < MAX_ATTEMPTS_ON_500)));
+		const { statusCode } = answer;
+		if (statusCode >= 200 && statusCode < 300)
+			return envelopeOf(answer, request, connection, failures);
 		let refusedWait: string | undefined;
-		if (retriable && attempt < retry.maxAttempts) {
-			const asked = statusCode === 429 ? rateLimitWaitMs(response.headers) : undefined;
-			const wait = asked ?? backoffMs(retry, attempt);
-			if (await waitFor(wait)) continue;
-			refusedWait = `The next wait (${waitText(wait)}) would pass ${passedLimit(wait)}.`;
+		if (retries && retriesStatus(statusCode, method, attempt)) {
+			const wait = statusWaitMs(policy, attempt, statusCode, answer.headers);
+			const waited = await waits.waitWithin(wait);
+			if (waited === 'waited') continue;
+			refusedWait = failures.refusedWait(wait, waited);
 		}
-		throw apiError(
-			this.getNode(),
-			statusCode,
-			redactDeep(response.body, token),
-			{
-				method,
-				path: requestPath(),
-				environment,
-				attempts: attempt,
-				waitedMs: waitedHere,
-				refusedWait,
-			},
-			itemIndex,
-		);
+		throw failures.apiAnswer(answer, attempt, waits.waitedMs, refusedWait);
 	}
 }
 
@@ -346,7 +226,7 @@ export async function apiRequestAllItems(
 			if (path === undefined) {
 				const target = URL.canParse(link, `${baseUrl}/`) ? new URL(link, `${baseUrl}/`) : undefined;
 				throw fail(
-					`The API's next page link points outside the API (${target ? `${plainText(target.origin)}${shownPath(target.pathname)}` : 'not a web address'})`,
+					`The API's next page link points outside the API (${target ? `${plainText(target.origin)}${pathInMessage(target.pathname)}` : 'not a web address'})`,
 					`The node does not follow it, so the access token stays with ${plainText(baseUrl)}. ${records.length} records were read before it; nothing was output.`,
 				);
 			}

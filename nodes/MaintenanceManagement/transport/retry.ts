@@ -1,5 +1,13 @@
 /** The request policy, and when and how long a failed attempt waits before the next. */
 
+import type { IDataObject } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+import { isConnectionFault } from './faults';
+import type { RateBudget } from './rateLimit';
+import { pacingWaitMs, rateLimitWaitMs } from './rateLimit';
+import { ssrfBlockOf } from './ssrf';
+
 export interface RequestPolicy {
 	/** Attempts in all, the first one included. */
 	maxAttempts: number;
@@ -38,3 +46,67 @@ export const backoffMs = (policy: RequestPolicy, attempt: number): number =>
 export const TRANSIENT_STATUSES = new Set([502, 503, 504]);
 /** A 500 is tried once more at most: the API also answers it for a filter it does not support. */
 export const MAX_ATTEMPTS_ON_500 = 2;
+
+/** Whether a request that got no answer is tried again: a read whose connection failed. */
+export const retriesFault = (error: unknown, method: string): boolean =>
+	method === 'GET' && ssrfBlockOf(error) === undefined && isConnectionFault(error);
+
+/**
+ * Whether an answer is tried again: a 429 for every method (the request was not processed); a
+ * gateway or overloaded service only for a read, so that no write is sent twice, and a 500 once.
+ */
+export const retriesStatus = (statusCode: number, method: string, attempt: number): boolean =>
+	statusCode === 429 ||
+	(method === 'GET' &&
+		(TRANSIENT_STATUSES.has(statusCode) || (statusCode === 500 && attempt < MAX_ATTEMPTS_ON_500)));
+
+/** The wait before trying an answer again: what a 429 asks for, else the back-off. */
+export const statusWaitMs = (
+	policy: RequestPolicy,
+	attempt: number,
+	statusCode: number,
+	headers: IDataObject,
+): number =>
+	(statusCode === 429 ? rateLimitWaitMs(headers) : undefined) ?? backoffMs(policy, attempt);
+
+/** What the execution has waited, and the rate-limit budget the API's last answer gave. */
+export interface ExecutionWaits {
+	/** Milliseconds already spent waiting in this execution. */
+	waitedMs: number;
+	budget: RateBudget;
+}
+
+/** The limit of the policy a wait would pass: Max Wait per Request, or Max Total Wait. */
+export type WaitLimit = 'request' | 'execution';
+
+/** The waits of one request, within the policy's limits for it and for its execution. */
+export class Waits {
+	/** Milliseconds this request has waited. */
+	waitedMs = 0;
+
+	constructor(
+		private readonly policy: RequestPolicy,
+		private readonly execution: ExecutionWaits,
+	) {}
+
+	/** The limit a wait would pass, or undefined when it passes neither. */
+	limitPassedBy(wait: number): WaitLimit | undefined {
+		if (this.waitedMs + wait > this.policy.maxRequestWaitMs) return 'request';
+		if (this.execution.waitedMs + wait > this.policy.maxTotalWaitMs) return 'execution';
+		return undefined;
+	}
+
+	/**
+	 * Waits unless that would pass a limit, and says which it would pass. A wait that leaves the
+	 * budget spent (the reset not reached yet) leaves it unknown again, for a 429 to tell.
+	 */
+	async waitWithin(wait: number): Promise<WaitLimit | 'waited'> {
+		const passed = this.limitPassedBy(wait);
+		if (passed) return passed;
+		this.waitedMs += wait;
+		this.execution.waitedMs += wait;
+		await sleep(wait);
+		if (pacingWaitMs(this.execution.budget) > 0) this.execution.budget = {};
+		return 'waited';
+	}
+}
