@@ -22,6 +22,7 @@ import {
 import type { FullResponse } from './exchange';
 import { header } from './exchange';
 import { neverConnected } from './faults';
+import type { PagingRefusal } from './paging';
 import { LONGEST_WAIT_MS } from './rateLimit';
 import { redact, redactDeep } from './redact';
 import type { RefusedRedirect, Target } from './redirects';
@@ -37,7 +38,7 @@ const waitText = (ms: number): string =>
  * An error of the transport itself (not an API answer), with the token removed from its text and
  * what became of the request.
  */
-export const transportError = (
+const transportError = (
 	node: INode,
 	token: string,
 	itemIndex: number | undefined,
@@ -52,6 +53,31 @@ export const transportError = (
 		}),
 		outcome,
 	);
+
+/** Paging stopped with an error: nothing is output, so no partial list passes for the whole one. */
+export function pagingFailure(
+	node: INode,
+	connection: Connection,
+	itemIndex: number | undefined,
+	maxPages: number,
+	refusal: PagingRefusal,
+) {
+	const { baseUrl, token } = connection;
+	const fail = (message: string, description: string) =>
+		transportError(node, token, itemIndex, 'unknown', message, description);
+	if (refusal.reason === 'too many pages') {
+		return fail(
+			`Stopped after ${maxPages} pages: the API kept offering more`,
+			`${refusal.read} records were read, and the API still gave a next page. Nothing was output, so no partial list passes for the whole one. Narrow the request with Filters or a Limit, or raise Max Pages under Request Options.`,
+		);
+	}
+	const { link } = refusal;
+	const target = URL.canParse(link, `${baseUrl}/`) ? new URL(link, `${baseUrl}/`) : undefined;
+	return fail(
+		`The API's next page link points outside the API (${target ? `${plainText(target.origin)}${pathInMessage(target.pathname)}` : 'not a web address'})`,
+		`The node does not follow it, so the access token stays with ${plainText(baseUrl)}. ${refusal.read} records were read before it; nothing was output.`,
+	);
+}
 
 /** The errors of one request, worded with its method, its path and the connection's address. */
 export class RequestFailures {

@@ -1,15 +1,15 @@
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 
 import { name as packageName, version } from '../../../package.json';
-import { pathWithinApi } from './address';
 import type { Connection, Context } from './connection';
 import { CREDENTIAL_TYPE, getConnection } from './connection';
 import type { AnswerShape, ApiEnvelope, ApiResource } from './envelope';
 import { isEnvelope, ownFieldsOnly, recordsOf, shapeOf } from './envelope';
-import { pathInMessage, plainText } from './errors';
 import type { Answer, FullResponse } from './exchange';
 import { exchange, NoAnswer } from './exchange';
-import { RequestFailures, transportError } from './failures';
+import { pagingFailure, RequestFailures } from './failures';
+import type { NextPage, Page, PageOptions, PagingRefusal } from './paging';
+import { pagingFor, readPages } from './paging';
 import { budgetOf, pacingWaitMs } from './rateLimit';
 import type { RefusedRedirect, Target } from './redirects';
 import { followingRedirects } from './redirects';
@@ -28,6 +28,7 @@ export type { AnswerShape, ApiEnvelope, ApiResource, ResourceRef } from './envel
 export { recordsOf } from './envelope';
 export { asNodeError } from './errors';
 export { isConnectionFault, neverConnected } from './faults';
+export type { PageOptions } from './paging';
 export { buildPath, pathValueProblem, RECORD_ID } from './path';
 export type { RateBudget } from './rateLimit';
 export { budgetOf, pacingWaitMs, rateLimitWaitMs } from './rateLimit';
@@ -158,86 +159,38 @@ export async function apiRequest(
 	}
 }
 
-export interface PageOptions {
-	returnAll: boolean;
-	/** Records wanted when not returning all. */
-	limit?: number;
-}
-
-const pageKey = (data: ApiResource[]): string =>
-	`${data.length}:${data[0]?.type}:${data[0]?.id}:${data[data.length - 1]?.id}`;
-
 /**
- * Pages through a collection. The first request asks for `page=1` and a page size (the spec's largest
- * for Return All, or what a Limit needs); after that the node follows the server's `links.next`, whatever
- * page size the server chose. It stops when there is no next link, on an empty page, or on a page or a
- * next link already seen in this run; a next link to another address, or more pages than Max Pages,
- * is an error rather than a silent cut. Each page is turned into output records as it arrives
- * (`toRecords`, with that page's `included`), so the raw pages do not pile up in memory.
+ * Pages through a collection (see `readPages`). The first request asks for `page=1` and a page size
+ * (the spec's largest for Return All, or what a Limit needs); after that the node follows the
+ * server's `links.next`, whatever page size the server chose. Each page is turned into output records
+ * as it arrives (`toRecords`, with that page's `included`).
  */
 export async function apiRequestAllItems(
 	this: Context,
 	request: ApiRequest,
 	pages: PageOptions,
 	toRecords: (data: ApiResource[], included: ApiResource[] | undefined) => IDataObject[],
-	retry: RequestPolicy = DEFAULT_POLICY,
+	policy: RequestPolicy = DEFAULT_POLICY,
 	itemIndex?: number,
 ): Promise<IDataObject[]> {
-	const { baseUrl, token } = await getConnection.call(this, itemIndex);
-	const wanted = pages.returnAll ? Infinity : Math.max(1, Math.floor(pages.limit ?? 50));
-	// The fewest pages that can hold the records wanted, then the smallest page size that fills them.
-	const pageSize = pages.returnAll
-		? MAX_PAGE_SIZE
-		: Math.ceil(wanted / Math.ceil(wanted / MAX_PAGE_SIZE));
-	const records: IDataObject[] = [];
-	const seenPages = new Set<string>();
-	const seenLinks = new Set<string>();
+	const connection = await getConnection.call(this, itemIndex);
+	const { baseUrl } = connection;
+	const paging = { ...pagingFor(pages, MAX_PAGE_SIZE), maxPages: policy.maxPages, baseUrl };
 	const listRequest: ApiRequest = { ...request, answers: 'a list of records' };
-	let next: ApiRequest | undefined = {
-		...listRequest,
-		qs: { ...request.qs, page: 1, limit: pageSize },
+	const readPage = async (next: NextPage): Promise<Page<ApiResource, IDataObject>> => {
+		const pageRequest: ApiRequest =
+			'path' in next
+				? { method: request.method, path: next.path, answers: listRequest.answers }
+				: { ...listRequest, qs: { ...request.qs, page: next.number, limit: paging.pageSize } };
+		const envelope = await apiRequest.call(this, pageRequest, policy, itemIndex);
+		return {
+			records: recordsOf(envelope),
+			output: (records) => toRecords(records, envelope.included),
+			nextLink: envelope.links?.next,
+			linked: envelope.links !== undefined,
+		};
 	};
-	const fail = (message: string, description: string) =>
-		transportError(this.getNode(), token, itemIndex, 'unknown', message, description);
-	for (let page = 1; next && records.length < wanted; page++) {
-		if (page > retry.maxPages) {
-			throw fail(
-				`Stopped after ${retry.maxPages} pages: the API kept offering more`,
-				`${records.length} records were read, and the API still gave a next page. Nothing was output, so no partial list passes for the whole one. Narrow the request with Filters or a Limit, or raise Max Pages under Request Options.`,
-			);
-		}
-		const envelope: ApiEnvelope = await apiRequest.call(this, next, retry, itemIndex);
-		const pageData = recordsOf(envelope);
-		if (pageData.length === 0) break;
-		const key = pageKey(pageData);
-		if (seenPages.has(key)) break;
-		seenPages.add(key);
-		const take = Math.min(pageData.length, wanted - records.length);
-		for (const record of toRecords(
-			take < pageData.length ? pageData.slice(0, take) : pageData,
-			envelope.included,
-		)) {
-			records.push(record);
-		}
-		next = undefined;
-		const link: string | undefined = envelope.links?.next;
-		if (link) {
-			const path = pathWithinApi(link, baseUrl);
-			if (path === undefined) {
-				const target = URL.canParse(link, `${baseUrl}/`) ? new URL(link, `${baseUrl}/`) : undefined;
-				throw fail(
-					`The API's next page link points outside the API (${target ? `${plainText(target.origin)}${pathInMessage(target.pathname)}` : 'not a web address'})`,
-					`The node does not follow it, so the access token stays with ${plainText(baseUrl)}. ${records.length} records were read before it; nothing was output.`,
-				);
-			}
-			if (!seenLinks.has(path)) {
-				seenLinks.add(path);
-				next = { method: request.method, path, answers: listRequest.answers };
-			}
-		} else if (envelope.links === undefined && pageData.length >= pageSize) {
-			// An answer without links at all: the spec's rule, a full page means there may be more.
-			next = { ...listRequest, qs: { ...request.qs, page: page + 1, limit: pageSize } };
-		}
-	}
-	return records;
+	const refuse = (refusal: PagingRefusal) =>
+		pagingFailure(this.getNode(), connection, itemIndex, policy.maxPages, refusal);
+	return await readPages(paging, readPage, refuse);
 }
