@@ -4,25 +4,22 @@ import type { IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { normalBaseUrl } from './address';
-import type { RateBudget } from './rateLimit';
 import type { Redaction } from './redact';
 import { redactionFor } from './redact';
+import type { ExecutionWaits } from './retry';
 
 export const CREDENTIAL_TYPE = 'maintenanceManagementApi';
 
 export type Context = IExecuteFunctions | ILoadOptionsFunctions;
 
-export interface Connection {
+/** The API's address and token, and what this execution has waited for it. */
+export interface Connection extends ExecutionWaits {
 	baseUrl: string;
 	origin: string;
 	environment: string;
 	token: string;
 	/** The token's forms, worked out once: every answer and error is redacted with them. */
 	redaction: Redaction;
-	/** Milliseconds already spent waiting in this execution. */
-	waitedMs: number;
-	/** What the API's last answer said of its rate limit. */
-	budget: RateBudget;
 }
 
 const connections = new WeakMap<object, Promise<Connection>>();

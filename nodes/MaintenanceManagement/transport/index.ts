@@ -1,3 +1,10 @@
+/**
+ * The API as the node calls it: one request (`apiRequest`) and a paged list (`apiRequestAllItems`),
+ * with the credential, the envelope and the words of failures, over the kernel of one exchange
+ * (exchange.ts), redirects (redirects.ts), waits and retries (retry.ts, rateLimit.ts) and paging
+ * (paging.ts).
+ */
+
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 
 import { name as packageName, version } from '../../../package.json';

@@ -15,8 +15,8 @@ export interface RateBudget {
 	resetAt?: number;
 }
 
-/** A count of seconds written plainly (digits, an optional fraction), else NaN. */
-const secondsIn = (text: string): number => (/^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN);
+/** The number a header gives as plain digits with an optional fraction, else NaN. */
+const plainNumber = (text: string): number => (/^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN);
 
 /**
  * The longest wait the node reckons with: an answer that asks for more (a reset far in the future, a
@@ -33,9 +33,11 @@ const EPOCH_THRESHOLD_SECONDS = 1_000_000_000;
 
 /** How long until the `X-RateLimit-Reset` an answer carries: a UNIX time in seconds, or seconds from now. */
 function resetWaitMs(headers: IDataObject | undefined, now: number): number | undefined {
-	const reset = secondsIn(header(headers, 'x-ratelimit-reset')?.trim() ?? '');
-	if (!(reset > 0)) return undefined;
-	return askedWait(reset >= EPOCH_THRESHOLD_SECONDS ? reset * 1000 - now : reset * 1000);
+	const resetSeconds = plainNumber(header(headers, 'x-ratelimit-reset')?.trim() ?? '');
+	if (!(resetSeconds > 0)) return undefined;
+	return askedWait(
+		resetSeconds >= EPOCH_THRESHOLD_SECONDS ? resetSeconds * 1000 - now : resetSeconds * 1000,
+	);
 }
 
 /**
@@ -49,9 +51,9 @@ export function rateLimitWaitMs(
 ): number | undefined {
 	const retryAfter = header(headers, 'retry-after')?.trim();
 	if (retryAfter) {
-		const seconds = secondsIn(retryAfter);
-		if (seconds > 0) return askedWait(seconds * 1000);
-		const date = Number.isNaN(seconds) ? Date.parse(retryAfter) : NaN;
+		const delaySeconds = plainNumber(retryAfter);
+		if (delaySeconds > 0) return askedWait(delaySeconds * 1000);
+		const date = Number.isNaN(delaySeconds) ? Date.parse(retryAfter) : NaN;
 		if (date - now > 0) return askedWait(date - now);
 	}
 	return resetWaitMs(headers, now);

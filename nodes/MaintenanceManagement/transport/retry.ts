@@ -73,6 +73,7 @@ export const statusWaitMs = (
 export interface ExecutionWaits {
 	/** Milliseconds already spent waiting in this execution. */
 	waitedMs: number;
+	/** What the API's last answer said of its rate limit. */
 	budget: RateBudget;
 }
 
