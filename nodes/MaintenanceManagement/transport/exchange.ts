@@ -14,7 +14,7 @@ export interface FullResponse {
 	body: unknown;
 }
 
-/** A header of an answer, by its name in either case. */
+/** A header of an answer, by its name as given or in lower case. */
 export const header = (headers: IDataObject | undefined, name: string): string | undefined => {
 	const value = headers?.[name] ?? headers?.[name.toLowerCase()];
 	return value === undefined ? undefined : String(value);

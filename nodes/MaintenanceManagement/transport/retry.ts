@@ -38,14 +38,14 @@ export const DEFAULT_POLICY: RequestPolicy = {
 	maxPages: 10_000,
 };
 
-/** Exponential back-off with full jitter. */
+/** Exponential back-off, each wait between half and all of its step (equal jitter). */
 export const backoffMs = (policy: RequestPolicy, attempt: number): number =>
 	Math.round(policy.baseDelayMs * 2 ** (attempt - 1) * (0.5 + Math.random() * 0.5));
 
 /** Server errors a read is retried on: a gateway or an overloaded service, not a failed request. */
-export const TRANSIENT_STATUSES = new Set([502, 503, 504]);
+const TRANSIENT_STATUSES = new Set([502, 503, 504]);
 /** A 500 is tried once more at most: the API also answers it for a filter it does not support. */
-export const MAX_ATTEMPTS_ON_500 = 2;
+const MAX_ATTEMPTS_ON_500 = 2;
 
 /** Whether a request that got no answer is tried again: a read whose connection failed. */
 export const retriesFault = (error: unknown, method: string): boolean =>
