@@ -36,7 +36,8 @@ const listLocations = (extra: Record<string, unknown> = {}, creds: Credentials =
 		credentials: creds,
 		parameters: { resource: 'location', operation: 'getAll', ...extra },
 	});
-const getLocation = (id: string) =>
+/** GET /locations/{id} once for each of the given input items (one when none are given). */
+const getLocation = (id: string, items?: IDataObject[]) =>
 	runNode({
 		node,
 		credentials,
@@ -45,19 +46,10 @@ const getLocation = (id: string) =>
 			operation: 'get',
 			id: { __rl: true, mode: 'id', value: id },
 		},
-	});
-/** GET /locations/3 once for each of the given input items. */
-const getLocationItems = (items: IDataObject[]) =>
-	runNode({
-		node,
-		credentials,
-		parameters: {
-			resource: 'location',
-			operation: 'get',
-			id: { __rl: true, mode: 'id', value: '3' },
-		},
 		items,
 	});
+/** GET /locations/3 once for each of the given input items. */
+const getLocationItems = (items: IDataObject[]) => getLocation('3', items);
 /** PATCH /locations for location 3 with the given fields. */
 const updateLocation = (updateFields: Record<string, unknown>) =>
 	runNode({
@@ -78,6 +70,12 @@ const errorBody = (http_code: number, message: string, extra: Record<string, unk
 		more_info: http_code === 404 ? null : 'https://docs.example/errors',
 		...extra,
 	},
+});
+/** A 429 answer, with the Retry-After it gives when one is given. */
+const tooManyRequests = (retryAfter?: string) => ({
+	status: 429,
+	...(retryAfter === undefined ? {} : { headers: { 'Retry-After': retryAfter } }),
+	body: errorBody(429, 'Too Many Requests.'),
 });
 const mentionsToken = (value: unknown) => JSON.stringify(value).includes(TOKEN);
 
@@ -353,13 +351,7 @@ describe('API text in errors is quoted as data, never as the node speaking', () 
 describe('rate limit and faults', () => {
 	it('waits as Retry-After says, then succeeds', async () => {
 		server.reset((_r, index) =>
-			index === 0
-				? {
-						status: 429,
-						headers: { 'Retry-After': '3' },
-						body: errorBody(429, 'Too Many Requests.'),
-					}
-				: { status: 200, body: collectionPage(2, 1, 50) },
+			index === 0 ? tooManyRequests('3') : { status: 200, body: collectionPage(2, 1, 50) },
 		);
 		const { output, error } = await listLocations();
 		expect(error).toBeUndefined();
@@ -378,11 +370,7 @@ describe('rate limit and faults', () => {
 	});
 
 	it('gives up at once with a clear error when the asked wait exceeds Max Wait per Request', async () => {
-		server.reset(() => ({
-			status: 429,
-			headers: { 'Retry-After': '600' },
-			body: errorBody(429, 'Too Many Requests.'),
-		}));
+		server.reset(() => tooManyRequests('600'));
 		const { error } = await listLocations();
 		expect(server.requests).toHaveLength(1);
 		expect(sleepMock).not.toHaveBeenCalled();
@@ -396,11 +384,7 @@ describe('rate limit and faults', () => {
 		// Every item meets the limit once and waits 60 s: 10 minutes of waiting in all.
 		server.reset((_r, index) =>
 			index % 2 === 0
-				? {
-						status: 429,
-						headers: { 'Retry-After': '60' },
-						body: errorBody(429, 'Too Many Requests.'),
-					}
+				? tooManyRequests('60')
 				: { status: 200, body: { data: { id: '3', type: 'location', attributes: {} } } },
 		);
 		const { output, error } = await getLocationItems(Array.from({ length: 10 }, () => ({})));
@@ -410,11 +394,7 @@ describe('rate limit and faults', () => {
 	});
 
 	it('caps the waiting of the whole run at Max Total Wait when one is set', async () => {
-		server.reset(() => ({
-			status: 429,
-			headers: { 'Retry-After': '60' },
-			body: errorBody(429, 'Too Many Requests.'),
-		}));
+		server.reset(() => tooManyRequests('60'));
 		const { error } = await listLocations({ requestOptions: { maxWaitSeconds: 100 } });
 		expect(sleepMock.mock.calls).toEqual([[60_000]]);
 		expect(server.requests).toHaveLength(2);
@@ -458,11 +438,7 @@ describe('rate limit and faults', () => {
 	});
 
 	it('stops after the maximum number of attempts', async () => {
-		server.reset(() => ({
-			status: 429,
-			headers: { 'Retry-After': '0' },
-			body: errorBody(429, 'Too Many Requests.'),
-		}));
+		server.reset(() => tooManyRequests('0'));
 		const { error } = await listLocations({ requestOptions: { maxAttempts: 3 } });
 		expect(server.requests).toHaveLength(3);
 		expect(error?.message).toMatch(/after 3 attempt/);
@@ -470,9 +446,7 @@ describe('rate limit and faults', () => {
 
 	it('backs off exponentially when the 429 gives no wait', async () => {
 		server.reset((_r, index) =>
-			index < 3
-				? { status: 429, body: errorBody(429, 'Too Many Requests.') }
-				: { status: 200, body: collectionPage(1, 1, 50) },
+			index < 3 ? tooManyRequests() : { status: 200, body: collectionPage(1, 1, 50) },
 		);
 		await listLocations();
 		const waits = sleepMock.mock.calls.map(([ms]) => ms as number);
@@ -513,11 +487,7 @@ describe('rate limit and faults', () => {
 	it('retries a PATCH on 429, since the request was not processed', async () => {
 		server.reset((_r, index) =>
 			index === 0
-				? {
-						status: 429,
-						headers: { 'Retry-After': '1' },
-						body: errorBody(429, 'Too Many Requests.'),
-					}
+				? tooManyRequests('1')
 				: {
 						status: 200,
 						body: { data: [{ id: '3', type: 'location', attributes: { name: 'A' } }] },

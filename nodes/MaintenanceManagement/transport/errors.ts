@@ -61,6 +61,9 @@ const UNSEEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+/gu;
 /** The most characters of one API text a message quotes, and of a property name. */
 export const QUOTE_LIMITS = { message: 300, name: 64, description: 2000 };
 
+/** Milliseconds as whole seconds, for messages. */
+export const wholeSeconds = (ms: number): number => Math.round(ms / 1000);
+
 /** The most fields of a 400 a message lists; the description lists them all. */
 const LISTED_FIELDS = 10;
 
@@ -158,8 +161,11 @@ export function addressedRecord(path: string): { name: string; id: string; list?
 const shownId = (id: string): string =>
 	/^[\w.:-]{1,64}$/.test(id) ? id : quoted(id, QUOTE_LIMITS.name);
 
-/** A request's path as a message shows it: at most 200 characters, as plain text. */
-export const shownPath = (path: string): string =>
+/**
+ * Any path a message quotes, below the base URL (a request's) or from the host (a Location's, a
+ * link's): at most 200 characters, as plain text.
+ */
+export const pathInMessage = (path: string): string =>
 	plainText(path.length > 200 ? `${path.slice(0, 200)}…` : path);
 
 /**
@@ -174,7 +180,7 @@ function actionableMessage(
 	context: ApiErrorContext,
 ): string {
 	const { method, path, environment } = context;
-	const where = `${method} ${shownPath(path)}`;
+	const where = `${method} ${pathInMessage(path)}`;
 	switch (statusCode) {
 		case 400:
 			return Object.keys(error.properties ?? {}).length === 0
@@ -193,7 +199,7 @@ function actionableMessage(
 		}
 		case 429:
 			return [
-				`The rate limit was still exceeded (429) after ${context.attempts ?? 1} attempt(s) and ${Math.round((context.waitedMs ?? 0) / 1000)} s of waiting for this request.`,
+				`The rate limit was still exceeded (429) after ${context.attempts ?? 1} attempt(s) and ${wholeSeconds(context.waitedMs ?? 0)} s of waiting for this request.`,
 				context.refusedWait,
 				'Run the item again later, or raise Max Wait per Request or Max Attempts on Rate Limit under Request Options.',
 			]
@@ -216,7 +222,7 @@ const STATUS_HINTS: Record<number, (context: ApiErrorContext) => string> = {
 	403: () =>
 		'The token is valid but its user lacks the permission this action needs. Use a token of a user with the required permissions.',
 	404: ({ method, path }) =>
-		`Nothing exists at ${method} ${shownPath(path)}. Check the ID you entered; the resource may have been deleted.`,
+		`Nothing exists at ${method} ${pathInMessage(path)}. Check the ID you entered; the resource may have been deleted.`,
 	429: () =>
 		"The API's rate limit is about 60 requests a minute; the node waits for it between requests as the API's answers say. Max Attempts on Rate Limit, Max Wait per Request and Max Total Wait under Request Options bound that waiting.",
 };
@@ -256,7 +262,7 @@ export function apiError(
 	} else {
 		detail = error.more_info
 			? `more_info ${quote(error.more_info)}`
-			: `${context.method} ${shownPath(context.path)} failed.`;
+			: `${context.method} ${pathInMessage(context.path)} failed.`;
 	}
 	const description = [said, detail].filter(Boolean).join('\n');
 	const response: JsonObject = {

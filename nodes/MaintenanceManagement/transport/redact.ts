@@ -198,41 +198,50 @@ function quickPattern(secret: string, forms: string[][]): RegExp {
 	return new RegExp([...blocks, ...starts].map((form) => form.join(seamOrBreak)).join('|'), 'i');
 }
 
-/** The redaction of one secret; with an empty secret it only cuts answers at `MAX_DEPTH`. */
-export function redactionFor(secret: string): Redaction {
-	const forms = secret ? formsOf(secret) : [];
-	if (forms.length === 0) {
-		const cutOnly = <T>(value: T): T => {
-			cutDeep(value);
-			return value;
-		};
-		return { text: (value) => value, answer: cutOnly };
-	}
-	// Every start of every form (a lookahead finds overlapping ones), longest forms first.
-	const alternatives = [...forms]
-		.sort((a, b) => b.length - a.length)
-		.map((form) => form.join(BREAK))
-		.join('|');
-	const pattern = new RegExp(`(?=(${alternatives}))`, 'gi');
-	const quick = quickPattern(secret, forms);
+/** Cuts an answer at `MAX_DEPTH`, and redacts nothing: the redaction of an empty secret. */
+const CUT_ONLY: Redaction = {
+	text: (value) => value,
+	answer: <T>(value: T): T => {
+		cutDeep(value);
+		return value;
+	},
+};
+
+/** The redaction of a secret, its forms compiled once. */
+class SecretRedaction implements Redaction {
+	/** Every start of every form (a lookahead finds overlapping ones), longest forms first. */
+	private readonly pattern: RegExp;
+	private readonly quick: RegExp;
 	/** No shorter text can hold a form. */
-	const shortest = Math.min(...forms.map((form) => form.length));
+	private readonly shortest: number;
 	/** How far a form, with some breaks, can reach across the seam of two strings side by side. */
-	const reach = Math.max(...forms.map((form) => form.length)) * 6 + 64;
+	private readonly reach: number;
 
-	const spansOf = (value: string): Span[] =>
-		value.length < shortest ? [] : spansIn(pattern, value);
+	constructor(secret: string, forms: string[][]) {
+		const alternatives = [...forms]
+			.sort((a, b) => b.length - a.length)
+			.map((form) => form.join(BREAK))
+			.join('|');
+		this.pattern = new RegExp(`(?=(${alternatives}))`, 'gi');
+		this.quick = quickPattern(secret, forms);
+		this.shortest = Math.min(...forms.map((form) => form.length));
+		this.reach = Math.max(...forms.map((form) => form.length)) * 6 + 64;
+	}
 
-	const text = (value: string): string => {
-		const spans = spansOf(value);
+	private spansOf(value: string): Span[] {
+		return value.length < this.shortest ? [] : spansIn(this.pattern, value);
+	}
+
+	readonly text = (value: string): string => {
+		const spans = this.spansOf(value);
 		return spans.length ? replaced(value, spans) : value;
 	};
 
 	/** The spans of a form across the seam of two strings side by side, in each of them. */
-	const seam = (left: string, right: string): [Span, Span] | undefined => {
-		const tail = left.slice(-reach);
-		const head = right.slice(0, reach);
-		const across = spansIn(pattern, tail + head).filter(
+	private seam(left: string, right: string): [Span, Span] | undefined {
+		const tail = left.slice(-this.reach);
+		const head = right.slice(0, this.reach);
+		const across = spansIn(this.pattern, tail + head).filter(
 			([start, end]) => start < tail.length && end > tail.length,
 		);
 		if (across.length === 0) return undefined;
@@ -241,10 +250,10 @@ export function redactionFor(secret: string): Redaction {
 			[offset + Math.min(...across.map(([start]) => start)), left.length],
 			[0, Math.max(...across.map(([, end]) => end)) - tail.length],
 		];
-	};
+	}
 
 	/** Redacts the strings of one object or list: each alone, and each two side by side. */
-	const redactStrings = (container: Container): void => {
+	private redactStrings(container: Container): void {
 		const strings: Array<{ key: string; spans: Span[] }> = [];
 		let previous: { key: string; spans: Span[] } | undefined;
 		for (const key of Object.keys(container)) {
@@ -253,9 +262,9 @@ export function redactionFor(secret: string): Redaction {
 				previous = undefined;
 				continue;
 			}
-			const current = { key, spans: spansOf(child) };
+			const current = { key, spans: this.spansOf(child) };
 			if (previous) {
-				const across = seam(container[previous.key] as string, child);
+				const across = this.seam(container[previous.key] as string, child);
 				if (across) {
 					previous.spans.push(across[0]);
 					current.spans.push(across[1]);
@@ -266,25 +275,29 @@ export function redactionFor(secret: string): Redaction {
 		}
 		for (const { key, spans } of strings)
 			if (spans.length) container[key] = replaced(container[key] as string, merged(spans));
-		if (!Array.isArray(container)) renameKeys(container, text);
-	};
+		if (!Array.isArray(container)) renameKeys(container, this.text);
+	}
 
-	const answer = <T>(value: T): T => {
-		if (typeof value === 'string') return text(value) as T;
+	readonly answer = <T>(value: T): T => {
+		if (typeof value === 'string') return this.text(value) as T;
 		if (typeof value !== 'object' || value === null) return value;
 		cutDeep(value);
 		// Most answers hold no form of the secret: one quick look at the whole answer tells.
-		if (!quick.test(JSON.stringify(value))) return value;
+		if (!this.quick.test(JSON.stringify(value))) return value;
 		const pending: Container[] = [value as Container];
 		for (let container = pending.pop(); container; container = pending.pop()) {
-			redactStrings(container);
+			this.redactStrings(container);
 			for (const child of Object.values(container))
 				if (typeof child === 'object' && child !== null) pending.push(child as Container);
 		}
 		return value;
 	};
+}
 
-	return { text, answer };
+/** The redaction of one secret; with an empty secret it only cuts answers at `MAX_DEPTH`. */
+export function redactionFor(secret: string): Redaction {
+	const forms = secret ? formsOf(secret) : [];
+	return forms.length === 0 ? CUT_ONLY : new SecretRedaction(secret, forms);
 }
 
 /** Removes the token from a text (a shortcut for messages built once). */

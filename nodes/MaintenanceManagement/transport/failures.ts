@@ -1,0 +1,234 @@
+/**
+ * The words of one request's failures: an API error answer (worded by `apiError`), and those of the
+ * transport itself: a spent rate limit, no answer, a redirect not followed, an answer not in the
+ * API's envelope.
+ */
+
+import type { IHttpRequestMethods, INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import type { Connection } from './connection';
+import type { Outcome } from './errors';
+import {
+	apiError,
+	mayHaveBeenWritten,
+	pathInMessage,
+	plainText,
+	QUOTE_LIMITS,
+	quoted,
+	wholeSeconds,
+	withOutcome,
+} from './errors';
+import type { FullResponse } from './exchange';
+import { header } from './exchange';
+import { neverConnected } from './faults';
+import type { PagingRefusal } from './paging';
+import { LONGEST_WAIT_MS } from './rateLimit';
+import { redact, redactDeep } from './redact';
+import type { RefusedRedirect, Target } from './redirects';
+import { MAX_REDIRECTS } from './redirects';
+import type { RequestPolicy, WaitLimit } from './retry';
+import { ssrfBlockOf, ssrfMessage } from './ssrf';
+
+/** A wait the API asked for, for messages. */
+const waitText = (ms: number): string =>
+	ms >= LONGEST_WAIT_MS ? 'more than a year' : `${wholeSeconds(ms)} s`;
+
+/**
+ * An error of the transport itself (not an API answer), with the token removed from its text and
+ * what became of the request.
+ */
+const transportError = (
+	node: INode,
+	token: string,
+	itemIndex: number | undefined,
+	outcome: Outcome,
+	message: string,
+	description: string,
+) =>
+	withOutcome(
+		new NodeOperationError(node, redact(message, token), {
+			description: redact(description, token),
+			itemIndex,
+		}),
+		outcome,
+	);
+
+/** Paging stopped with an error: nothing is output, so no partial list passes for the whole one. */
+export function pagingFailure(
+	node: INode,
+	connection: Connection,
+	itemIndex: number | undefined,
+	maxPages: number,
+	refusal: PagingRefusal,
+) {
+	const { baseUrl, token } = connection;
+	const fail = (message: string, description: string) =>
+		transportError(node, token, itemIndex, 'unknown', message, description);
+	if (refusal.reason === 'too many pages') {
+		return fail(
+			`Stopped after ${maxPages} pages: the API kept offering more`,
+			`${refusal.read} records were read, and the API still gave a next page. Nothing was output, so no partial list passes for the whole one. Narrow the request with Filters or a Limit, or raise Max Pages under Request Options.`,
+		);
+	}
+	const { link } = refusal;
+	const target = URL.canParse(link, `${baseUrl}/`) ? new URL(link, `${baseUrl}/`) : undefined;
+	return fail(
+		`The API's next page link points outside the API (${target ? `${plainText(target.origin)}${pathInMessage(target.pathname)}` : 'not a web address'})`,
+		`The node does not follow it, so the access token stays with ${plainText(baseUrl)}. ${refusal.read} records were read before it; nothing was output.`,
+	);
+}
+
+/** The errors of one request, worded with its method, its path and the connection's address. */
+export class RequestFailures {
+	constructor(
+		private readonly node: INode,
+		private readonly connection: Connection,
+		private readonly method: IHttpRequestMethods,
+		private readonly target: Target,
+		private readonly policy: RequestPolicy,
+		private readonly itemIndex: number | undefined,
+	) {}
+
+	/**
+	 * The path as the user knows it (after the base URL, without the query), the token removed: the
+	 * one form of the path every message gets, also after a redirect or from a next link.
+	 */
+	pathBelowBase(): string {
+		const { baseUrl, redaction } = this.connection;
+		const { url } = this.target;
+		return redaction.text(
+			(url.startsWith(baseUrl) ? url.slice(baseUrl.length) : new URL(url).pathname).split('?')[0],
+		);
+	}
+
+	/** The request as a message names it. */
+	private where(): string {
+		return `${this.method} ${pathInMessage(this.pathBelowBase())}`;
+	}
+
+	private fail(outcome: Outcome, message: string, description: string) {
+		const { token } = this.connection;
+		return transportError(this.node, token, this.itemIndex, outcome, message, description);
+	}
+
+	/** A write whose answer the node cannot use may have been applied: its message says so. */
+	private answerLost(message: string, description: string) {
+		const { method } = this;
+		return this.fail(
+			'unknown',
+			method === 'GET' ? message : `${message}. ${mayHaveBeenWritten(method)}`,
+			description,
+		);
+	}
+
+	/** The limit of Request Options a wait would pass, as a message names it. */
+	limitText(limit: WaitLimit): string {
+		const { policy, connection } = this;
+		return limit === 'request'
+			? `Max Wait per Request (${wholeSeconds(policy.maxRequestWaitMs)} s)`
+			: `Max Total Wait (${wholeSeconds(policy.maxTotalWaitMs)} s, ${wholeSeconds(connection.waitedMs)} s of it already waited in this execution)`;
+	}
+
+	/** The API's last answer said its limit is spent for longer than a limit allows waiting. */
+	budgetSpent(pause: number, limit: WaitLimit) {
+		return this.fail(
+			'notSent',
+			`Not sent: the API's rate limit allows no request for another ${waitText(pause)}`,
+			`${this.where()} was not sent: the API's last answer said its limit is spent until ${new Date(Date.now() + pause).toISOString()}, and waiting that long would pass ${this.limitText(limit)}. Raise it under Request Options, or run the items again after that time.`,
+		);
+	}
+
+	/** Why a retry was not waited for, for the API error's message. */
+	refusedWait(wait: number, limit: WaitLimit): string {
+		return `The next wait (${waitText(wait)}) would pass ${this.limitText(limit)}.`;
+	}
+
+	/** A request that got no answer after `attempts`: refused by n8n, never connected, or lost. */
+	noAnswer(error: unknown, attempts: number) {
+		const { method, itemIndex } = this;
+		const { baseUrl, token } = this.connection;
+		const block = ssrfBlockOf(error);
+		if (block) {
+			// n8n refused it before anything left: the row can go again, unchanged, once allowed.
+			return withOutcome(
+				new NodeApiError(this.node, { code: null } as JsonObject, {
+					...ssrfMessage(block, baseUrl),
+					itemIndex,
+				}),
+				'notSent',
+			);
+		}
+		const message = redact(error instanceof Error ? error.message : String(error), token);
+		// A refused connection sent nothing; any other fault may have come after the request arrived.
+		const unsent = neverConnected(error);
+		const lost = method !== 'GET' && !unsent;
+		const nodeError = new NodeApiError(this.node, { message, code: null } as JsonObject, {
+			message: lost
+				? `The API's answer to ${this.where()} was lost: ${plainText(message.replace(/\.$/, ''))}. ${mayHaveBeenWritten(method)}`
+				: `Could not reach the API: ${plainText(message)}`,
+			description:
+				method === 'GET'
+					? `The connection to ${plainText(baseUrl)} failed after ${attempts} attempt(s). Check the base URL in the credential and the network.`
+					: unsent
+						? `The connection to ${plainText(baseUrl)} could not be made, so the ${method} request was not sent. Check the base URL in the credential and the network, then run it again.`
+						: `The connection to ${plainText(baseUrl)} failed after the ${method} request was sent (a dropped connection, or no answer within the Timeout). It was not retried, so that nothing is created or changed twice.`,
+			itemIndex,
+		});
+		return withOutcome(nodeError, unsent ? 'notSent' : 'unknown');
+	}
+
+	/** A redirect the node does not follow. */
+	redirect({ reason, statusCode, location }: RefusedRedirect) {
+		const { method } = this;
+		if (reason === 'another origin') {
+			return this.answerLost(
+				`The API redirected to another address (${plainText(location.origin)}), which the node does not follow`,
+				`${this.where()} answered HTTP ${statusCode} with Location ${plainText(location.origin)}${pathInMessage(location.pathname)}. The request was not sent there, so the access token stays with ${plainText(this.connection.origin)}. Check the base URL in the credential.`,
+			);
+		}
+		return this.answerLost(
+			reason === 'too many'
+				? `The API redirected ${this.where()} more than the node follows`
+				: `The API answered ${this.where()} with a redirect (${statusCode}), which the node does not follow for a ${method}`,
+			`It answered HTTP ${statusCode} with Location ${pathInMessage(location.pathname)}. The node follows at most ${MAX_REDIRECTS} redirects within the API, and redirects a ${method} only with 307 or 308. Check the base URL in the credential.`,
+		);
+	}
+
+	/** A successful answer whose `data` is not of the shape the spec gives. */
+	wrongShape(given: string, expected: string) {
+		return this.answerLost(
+			`The API answered ${this.where()} with ${given}, where the spec gives ${expected}`,
+			`Nothing was output for it, so an answer of another shape passes neither for a record nor for a list. Check that the base URL in the credential points at the Maintenance Management API, version 3.`,
+		);
+	}
+
+	/** A successful answer without the API's envelope. */
+	notEnvelope({ statusCode, headers }: FullResponse) {
+		const type = header(headers, 'content-type');
+		const typed = type ? `Content-Type ${quoted(type, QUOTE_LIMITS.name)}` : 'no content type';
+		return this.answerLost(
+			`The API answered HTTP ${statusCode} with ${typed} instead of its JSON envelope`,
+			`${this.where()} returned a body without the "data" the API always sends (for example a maintenance page, a cut-off answer or an empty body). Nothing was output for it; check the base URL in the credential, and try again later.`,
+		);
+	}
+
+	/** An API error answer, after `attempts` and `waitedMs` of waiting for this request. */
+	apiAnswer(response: FullResponse, attempts: number, waitedMs: number, refusedWait?: string) {
+		const { method, connection } = this;
+		return apiError(
+			this.node,
+			response.statusCode,
+			redactDeep(response.body, connection.token),
+			{
+				method,
+				path: this.pathBelowBase(),
+				environment: connection.environment,
+				attempts,
+				waitedMs,
+				refusedWait,
+			},
+			this.itemIndex,
+		);
+	}
+}

@@ -1,0 +1,59 @@
+/** What a failed request's error says of its connection. */
+
+const CONNECTION_FAULTS = new Set([
+	'ECONNRESET',
+	'ECONNREFUSED',
+	'EPIPE',
+	'ETIMEDOUT',
+	'ECONNABORTED',
+	'EAI_AGAIN',
+	'UND_ERR_SOCKET',
+	'ERR_SOCKET_CONNECTION_TIMEOUT',
+]);
+
+type ErrorLink = {
+	code?: unknown;
+	httpCode?: unknown;
+	message?: unknown;
+	cause?: unknown;
+	errorResponse?: unknown;
+} | null;
+
+/**
+ * Whether an error, or one it wraps, matches. n8n wraps a network error in a NodeApiError whose own
+ * `code` is empty: n8n 2.41 keeps the original error as its `cause`; older n8n (1.x, early 2.x) drops
+ * the cause and keeps the network code as the error's `httpCode` (or, for a plain object, its
+ * `errorResponse`). All of them are searched, so the check follows what the running n8n gives.
+ */
+function inChain(error: unknown, matches: (link: NonNullable<ErrorLink>) => boolean): boolean {
+	const pending: unknown[] = [error];
+	for (let seen = 0; pending.length > 0 && seen < 12; seen++) {
+		const current = pending.shift() as ErrorLink;
+		if (!current || typeof current !== 'object') continue;
+		if (matches(current)) return true;
+		pending.push(current.cause, current.errorResponse);
+	}
+	return false;
+}
+
+const hasCode = (codes: Set<string>) => (link: NonNullable<ErrorLink>) =>
+	[link.code, link.httpCode].some((value) => typeof value === 'string' && codes.has(value));
+
+/** Whether a failed request never got an answer: a refused, dropped or timed-out connection. */
+export function isConnectionFault(error: unknown): boolean {
+	return inChain(
+		error,
+		(link) =>
+			hasCode(CONNECTION_FAULTS)(link) ||
+			(typeof link.message === 'string' &&
+				/socket hang up|other side closed|timeout of \d+ms/i.test(link.message)),
+	);
+}
+
+/** Network codes of a connection never made: the request did not leave. */
+const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/** Whether a failed request never left: its connection was refused or its host not found. */
+export const neverConnected = (error: unknown): boolean => inChain(error, hasCode(NEVER_CONNECTED));
+
+/** Server errors a read is retried on: a gateway or an overloaded service, not a failed request. */

@@ -1,0 +1,113 @@
+/** The request policy, and when and how long a failed attempt waits before the next. */
+
+import type { IDataObject } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+import { isConnectionFault } from './faults';
+import type { RateBudget } from './rateLimit';
+import { pacingWaitMs, rateLimitWaitMs } from './rateLimit';
+import { ssrfBlockOf } from './ssrf';
+
+export interface RequestPolicy {
+	/** Attempts in all, the first one included. */
+	maxAttempts: number;
+	/**
+	 * The most one request waits, in milliseconds: for the API's rate limit to reset before it is sent,
+	 * and between its attempts. A long run whose requests keep succeeding is never stopped by it.
+	 */
+	maxRequestWaitMs: number;
+	/** The most the node waits in all, in milliseconds, for the whole execution; Infinity for no cap. */
+	maxTotalWaitMs: number;
+	/** First back-off step when the answer gives no wait; it doubles each attempt. */
+	baseDelayMs: number;
+	/** How long one request may take before it is abandoned, in milliseconds. */
+	timeoutMs: number;
+	/** The most pages Return All reads before it stops with an error. */
+	maxPages: number;
+}
+
+/** Hard ceilings: whatever an expression gives, a run never tries more often or pages further. */
+export const POLICY_CEILING = { maxAttempts: 10, maxPages: 100_000 };
+
+export const DEFAULT_POLICY: RequestPolicy = {
+	maxAttempts: 5,
+	maxRequestWaitMs: 300_000,
+	maxTotalWaitMs: Infinity,
+	baseDelayMs: 1000,
+	timeoutMs: 60_000,
+	maxPages: 10_000,
+};
+
+/** Exponential back-off, each wait between half and all of its step (equal jitter). */
+export const backoffMs = (policy: RequestPolicy, attempt: number): number =>
+	Math.round(policy.baseDelayMs * 2 ** (attempt - 1) * (0.5 + Math.random() * 0.5));
+
+/** Server errors a read is retried on: a gateway or an overloaded service, not a failed request. */
+const TRANSIENT_STATUSES = new Set([502, 503, 504]);
+/** A 500 is tried once more at most: the API also answers it for a filter it does not support. */
+const MAX_ATTEMPTS_ON_500 = 2;
+
+/** Whether a request that got no answer is tried again: a read whose connection failed. */
+export const retriesFault = (error: unknown, method: string): boolean =>
+	method === 'GET' && ssrfBlockOf(error) === undefined && isConnectionFault(error);
+
+/**
+ * Whether an answer is tried again: a 429 for every method (the request was not processed); a
+ * gateway or overloaded service only for a read, so that no write is sent twice, and a 500 once.
+ */
+export const retriesStatus = (statusCode: number, method: string, attempt: number): boolean =>
+	statusCode === 429 ||
+	(method === 'GET' &&
+		(TRANSIENT_STATUSES.has(statusCode) || (statusCode === 500 && attempt < MAX_ATTEMPTS_ON_500)));
+
+/** The wait before trying an answer again: what a 429 asks for, else the back-off. */
+export const statusWaitMs = (
+	policy: RequestPolicy,
+	attempt: number,
+	statusCode: number,
+	headers: IDataObject,
+): number =>
+	(statusCode === 429 ? rateLimitWaitMs(headers) : undefined) ?? backoffMs(policy, attempt);
+
+/** What the execution has waited, and the rate-limit budget the API's last answer gave. */
+export interface ExecutionWaits {
+	/** Milliseconds already spent waiting in this execution. */
+	waitedMs: number;
+	/** What the API's last answer said of its rate limit. */
+	budget: RateBudget;
+}
+
+/** The limit of the policy a wait would pass: Max Wait per Request, or Max Total Wait. */
+export type WaitLimit = 'request' | 'execution';
+
+/** The waits of one request, within the policy's limits for it and for its execution. */
+export class Waits {
+	/** Milliseconds this request has waited. */
+	waitedMs = 0;
+
+	constructor(
+		private readonly policy: RequestPolicy,
+		private readonly execution: ExecutionWaits,
+	) {}
+
+	/** The limit a wait would pass, or undefined when it passes neither. */
+	limitPassedBy(wait: number): WaitLimit | undefined {
+		if (this.waitedMs + wait > this.policy.maxRequestWaitMs) return 'request';
+		if (this.execution.waitedMs + wait > this.policy.maxTotalWaitMs) return 'execution';
+		return undefined;
+	}
+
+	/**
+	 * Waits unless that would pass a limit, and says which it would pass. A wait that leaves the
+	 * budget spent (the reset not reached yet) leaves it unknown again, for a 429 to tell.
+	 */
+	async waitWithin(wait: number): Promise<WaitLimit | 'waited'> {
+		const passed = this.limitPassedBy(wait);
+		if (passed) return passed;
+		this.waitedMs += wait;
+		this.execution.waitedMs += wait;
+		await sleep(wait);
+		if (pacingWaitMs(this.execution.budget) > 0) this.execution.budget = {};
+		return 'waited';
+	}
+}
