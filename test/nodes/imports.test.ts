@@ -84,10 +84,7 @@ const RULES: Array<{ rule: string; breaks: (from: string, to: string) => boolean
  * Known edges against the layer order, each still to be moved. The test requires each one to still
  * exist, so that it is removed from here once fixed.
  */
-const KNOWN_EDGES: string[] = [
-	// byText belongs with the helpers, not with the action definitions.
-	`${NODE}/helpers/choices.ts -> ${NODE}/actions/shared/definitions.ts`,
-];
+const KNOWN_EDGES: string[] = [];
 
 describe('the layer order of the nodes and credentials', () => {
 	let edges: Array<[string, string]>;
@@ -106,7 +103,10 @@ describe('the layer order of the nodes and credentials', () => {
 		expect(broken).toEqual([]);
 	});
 
-	it.each(KNOWN_EDGES)('still has the known edge %s (remove it from KNOWN_EDGES)', (known) => {
-		expect(edges.map(([from, to]) => `${from} -> ${to}`)).toContain(known);
-	});
+	// jest refuses an empty table, so the check stands only while an edge is listed.
+	if (KNOWN_EDGES.length > 0) {
+		it.each(KNOWN_EDGES)('still has the known edge %s (remove it from KNOWN_EDGES)', (known) => {
+			expect(edges.map(([from, to]) => `${from} -> ${to}`)).toContain(known);
+		});
+	}
 });

@@ -1,9 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
+import { byText } from '../../helpers/byText';
 import { lazy, number } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
-import { byText, outputProperties, sendOperation } from '../shared/definitions';
+import { outputProperties, sendOperation } from '../shared/definitions';
 import { materialShape, optionalMaterialFields, requiredMaterialFields } from './fields';
 
 const saleFields: INodeProperties[] = [

@@ -1,5 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+import { byText } from '../../helpers/byText';
 import { RECORD_ID } from '../../transport';
 import type { Endpoint, OperationEntry, OperationModule, ResourceModule } from '../types';
 
@@ -348,15 +349,6 @@ export function defineResource<const R extends string, const O extends string>(
 		>,
 	};
 }
-
-/**
- * Sorts by a text field. A plain comparison, not localeCompare: the first localeCompare loads the ICU
- * collator, which costs tens of milliseconds at package load.
- */
-export const byText =
-	<K extends string>(key: K) =>
-	(a: Record<K, string>, b: Record<K, string>): number =>
-		a[key] < b[key] ? -1 : a[key] > b[key] ? 1 : 0;
 
 /** A yes/no field, off by default. */
 export const booleanField = (
