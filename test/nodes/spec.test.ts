@@ -1,7 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import type { ZodIssue, ZodTypeAny } from 'zod';
+import type { ZodTypeAny } from 'zod';
 
 import type { OperationModule } from '../../nodes/MaintenanceManagement/actions/types';
+import { issuePath } from '../../nodes/MaintenanceManagement/helpers/validate';
 import {
 	contract,
 	deref,
@@ -336,12 +337,6 @@ const placed = (body: unknown, at: Key[], value: unknown): unknown => {
 	return copy;
 };
 
-const fieldPath = (issue: ZodIssue) =>
-	issue.path.reduce<string>(
-		(path, key) => (typeof key === 'number' ? `${path}[${key}]` : path ? `${path}.${key}` : key),
-		'',
-	);
-
 const ruleRows = nodeOperations.flatMap(({ label, module, endpoint, bodyAsWritten: body }) => {
 	const { method } = endpoint;
 	const path = endpoint.path.replace(/\{[^}]+\}/g, '1');
@@ -383,7 +378,7 @@ describe('the if/then rules of spec/openapi.yaml', () => {
 			);
 			const result = module.endpoint.body!.schema().safeParse(input);
 			expect(result.success).toBe(false);
-			const named = result.success ? [] : result.error.issues.map(fieldPath);
+			const named = result.success ? [] : result.error.issues.map(issuePath);
 			expect(named).toEqual(expect.arrayContaining(refused));
 		},
 	);

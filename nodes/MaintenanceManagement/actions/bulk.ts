@@ -6,7 +6,7 @@ import type {
 	NodeOperationError,
 } from 'n8n-workflow';
 
-import { LINE_BREAK } from '../helpers/input';
+import { LINE_BREAK } from '../helpers/errorText';
 import { asNodeError } from '../transport';
 import type { Outcome } from '../transport/errors';
 import { API_TEXT, outcomeOf, plainText } from '../transport/errors';

@@ -9,7 +9,10 @@ import {
 	pathIdField,
 	queryParameterField,
 } from '../helpers/empty';
-import { displayNames, itemNumber, normalize, validate } from '../helpers/input';
+import { displayNames } from '../helpers/displayNames';
+import { itemNumber } from '../helpers/errorText';
+import { normalize } from '../helpers/normalize';
+import { validate } from '../helpers/validate';
 import type { OutputChoice } from '../helpers/simplify';
 import { toItems } from '../helpers/simplify';
 import type {

@@ -2,7 +2,7 @@ import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { plainText } from '../transport/errors';
-import { itemNumber } from './input';
+import { itemNumber } from './errorText';
 
 /*
  * A filter, query parameter or path ID that a user added and that resolves to nothing is an error,

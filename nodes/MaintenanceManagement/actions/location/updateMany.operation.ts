@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { choices } from '../../helpers/choices';
-import { itemNumber } from '../../helpers/input';
+import { itemNumber } from '../../helpers/errorText';
 import { id, lazy, number, oneOf, text } from '../../helpers/schemas';
 import { toItems } from '../../helpers/simplify';
 import { recordsOf } from '../../transport';

@@ -8,7 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { choices } from '../../helpers/choices';
-import { itemNumber } from '../../helpers/input';
+import { itemNumber } from '../../helpers/errorText';
 import { id, integer, lazy, oneOf } from '../../helpers/schemas';
 import { toItems } from '../../helpers/simplify';
 import { recordsOf } from '../../transport';
