@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { ItemRun, ranges } from '../../nodes/MaintenanceManagement/actions/bulk';
+import { ItemLoop, ranges } from '../../nodes/MaintenanceManagement/actions/itemLoop';
 import { ResourceFixture } from './helpers/resource';
 
 /**
@@ -119,7 +119,7 @@ describe('progress of a long run', () => {
 			getNode: () => ({ name: 'Create materials' }),
 			continueOnFail: () => false,
 		} as unknown as IExecuteFunctions;
-		const run = new ItemRun(context, 300, 'Create materials (POST /stocks/materials)', true);
+		const run = new ItemLoop(context, 300, 'Create materials (POST /stocks/materials)', true);
 		for (let itemIndex = 0; itemIndex < 300; itemIndex++) {
 			clock.now += 1000; // one item a second: the pace of 60 requests a minute
 			await run.guard([itemIndex], () => run.output(itemIndex, [{ id: String(itemIndex) }]));
@@ -145,7 +145,7 @@ describe('progress of a long run', () => {
 			getNode: () => ({ name: 'Node' }),
 			continueOnFail: () => false,
 		} as unknown as IExecuteFunctions;
-		const run = new ItemRun(context, 20, 'Node', true);
+		const run = new ItemLoop(context, 20, 'Node', true);
 		for (let itemIndex = 0; itemIndex < 20; itemIndex++) {
 			clock.now += 1000;
 			run.output(itemIndex, [{}]);

@@ -33,7 +33,7 @@ import {
 	POLICY_CEILING,
 } from '../transport';
 import { mayHaveBeenWritten, plainText, withOutcome } from '../transport/errors';
-import { ItemRun } from './bulk';
+import { ItemLoop } from './itemLoop';
 import type { Endpoint, OperationModule } from './types';
 
 /** The shape of `data` the spec gives for an endpoint's answer. */
@@ -323,9 +323,14 @@ function afterAnswer<T>(context: IExecuteFunctions, itemIndex: number, read: () 
 const runName = (context: IExecuteFunctions, operation: OperationModule): string =>
 	`${context.getNode().name} (${operation.endpoint.method} ${operation.endpoint.path})`;
 
-/** A walk over the input items of an operation (see ItemRun). */
-const itemRun = (context: IExecuteFunctions, operation: OperationModule, itemCount: number) =>
-	new ItemRun(context, itemCount, runName(context, operation), operation.endpoint.method !== 'GET');
+/** The loop over the input items of an operation (see ItemLoop). */
+const itemLoop = (context: IExecuteFunctions, operation: OperationModule, itemCount: number) =>
+	new ItemLoop(
+		context,
+		itemCount,
+		runName(context, operation),
+		operation.endpoint.method !== 'GET',
+	);
 
 /**
  * The default run of an operation: one request of its endpoint per input item, item i in, its records
@@ -336,14 +341,14 @@ export async function runEndpoint(
 	operation: OperationModule,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const run = itemRun(this, operation, items.length);
+	const loop = itemLoop(this, operation, items.length);
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		await run.guard([itemIndex], async () => {
-			run.output(itemIndex, await executeEndpoint.call(this, operation, itemIndex));
+		await loop.guard([itemIndex], async () => {
+			loop.output(itemIndex, await executeEndpoint.call(this, operation, itemIndex));
 		});
 	}
-	run.finish();
-	return run.outputs.flat();
+	loop.finish();
+	return loop.outputs.flat();
 }
 
 /** An item's share of a grouped request: its path values and its validated body. */
@@ -385,9 +390,9 @@ export async function sendGrouped(
 ): Promise<INodeExecutionData[]> {
 	const { endpoint } = operation;
 	const parts: ItemPart[] = [];
-	const run = itemRun(this, operation, itemCount);
+	const loop = itemLoop(this, operation, itemCount);
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
-		await run.guard([itemIndex], () => {
+		await loop.guard([itemIndex], () => {
 			const part: ItemPart = {
 				itemIndex,
 				pathValues: readPathValues.call(this, operation, itemIndex),
@@ -401,7 +406,7 @@ export async function sendGrouped(
 	for (let start = 0; start < parts.length; start += size) {
 		const group = parts.slice(start, start + size);
 		const first = group[0].itemIndex;
-		await run.guard(
+		await loop.guard(
 			group.map((part) => part.itemIndex),
 			async () => {
 				const request: ApiRequest = {
@@ -417,12 +422,12 @@ export async function sendGrouped(
 				const unconfirmed: number[] = [];
 				for (const [index, { itemIndex }] of group.entries()) {
 					const record = records[index];
-					if (record) run.output(itemIndex, [record]);
+					if (record) loop.output(itemIndex, [record]);
 					else unconfirmed.push(itemIndex);
 				}
-				run.unconfirmed(unconfirmed);
+				loop.unconfirmed(unconfirmed);
 				for (const itemIndex of unconfirmed) {
-					await run.guard([itemIndex], () => {
+					await loop.guard([itemIndex], () => {
 						throw withOutcome(
 							new NodeOperationError(
 								this.getNode(),
@@ -440,6 +445,6 @@ export async function sendGrouped(
 			},
 		);
 	}
-	run.finish();
-	return run.outputs.flat();
+	loop.finish();
+	return loop.outputs.flat();
 }

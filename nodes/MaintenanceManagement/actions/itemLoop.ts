@@ -45,7 +45,8 @@ export function ranges(values: Array<string | number>): string {
 	return parts.join(', ');
 }
 
-const minutes = (ms: number): string =>
+/** A length of time as a progress line gives it: "45 s" below 90 s, else "3 min". */
+const duration = (ms: number): string =>
 	ms < 90_000 ? `${Math.max(1, Math.round(ms / 1000))} s` : `${Math.round(ms / 60_000)} min`;
 
 /** "item 4" or "items 0–2, 5": item numbers as n8n's editor gives them, counting from 0. */
@@ -61,7 +62,7 @@ const capital = (text: string): string => text.charAt(0).toUpperCase() + text.sl
  * `[item N]` never disagree. With Continue On Fail a failed item gets its error as output (on the
  * Error output with "Continue (using error output)"), and the others go on.
  */
-export class ItemRun {
+export class ItemLoop {
 	readonly outputs: Outputs = [];
 
 	/** Item indexes done so far (their records output), in order. */
@@ -77,7 +78,8 @@ export class ItemRun {
 	private readonly summarized = new WeakSet<Error>();
 
 	/**
-	 * @param what The operation, for progress lines ("Material → Create").
+	 * @param what The operation, for progress lines: the node's name and its request
+	 *   ("Create materials (POST /stocks/materials)").
 	 * @param writes Whether an item's request changes data (its items are "written") or reads it.
 	 */
 	constructor(
@@ -128,7 +130,7 @@ export class ItemRun {
 		const elapsed = Date.now() - this.started;
 		const unknown = this.unknown.size ? `, ${this.unknown.size} unknown` : '';
 		this.log(
-			`${this.what}: all ${this.itemCount} items processed in ${minutes(elapsed)} (${this.done.length} ${this.writes ? 'written' : 'read'}${unknown}, ${this.itemCount - this.done.length - this.unknown.size} failed)`,
+			`${this.what}: all ${this.itemCount} items processed in ${duration(elapsed)} (${this.done.length} ${this.writes ? 'written' : 'read'}${unknown}, ${this.itemCount - this.done.length - this.unknown.size} failed)`,
 		);
 	}
 
@@ -140,7 +142,7 @@ export class ItemRun {
 		const left = this.itemCount - finished;
 		const perMinute = (finished / (now - this.started)) * 60_000;
 		this.log(
-			`${this.what}: ${finished} of ${this.itemCount} items done, ${left} left, about ${minutes((left / perMinute) * 60_000)} more at the current pace of ${Math.round(perMinute)} items a minute`,
+			`${this.what}: ${finished} of ${this.itemCount} items done, ${left} left, about ${duration((left / perMinute) * 60_000)} more at the current pace of ${Math.round(perMinute)} items a minute`,
 		);
 	}
 
