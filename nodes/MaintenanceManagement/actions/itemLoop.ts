@@ -10,6 +10,7 @@ import { LINE_BREAK } from '../helpers/errorText';
 import { asNodeError } from '../transport';
 import type { Outcome } from '../transport/errors';
 import { API_TEXT, outcomeOf, plainText } from '../transport/errors';
+import type { OperationModule } from './types';
 
 type NodeError = NodeApiError | NodeOperationError;
 
@@ -231,3 +232,16 @@ export class ItemLoop {
 		return error;
 	}
 }
+
+/** The loop over an operation's input items, its progress lines naming the node and the request. */
+export const itemLoopFor = (
+	context: IExecuteFunctions,
+	operation: OperationModule,
+	itemCount: number,
+): ItemLoop =>
+	new ItemLoop(
+		context,
+		itemCount,
+		`${context.getNode().name} (${operation.endpoint.method} ${operation.endpoint.path})`,
+		operation.endpoint.method !== 'GET',
+	);

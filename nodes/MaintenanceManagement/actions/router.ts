@@ -1,7 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { nameList, runEndpoint } from './executor';
+import { nameList } from './outputChoice';
+import { runEndpoint } from './perItemSending';
 import { resources } from './resources';
 
 /**

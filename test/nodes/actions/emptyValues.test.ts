@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { namesOf, pathSlots } from '../../../nodes/MaintenanceManagement/actions/executor';
+import { namesOf } from '../../../nodes/MaintenanceManagement/actions/namesOf';
+import { pathSlots } from '../../../nodes/MaintenanceManagement/actions/request';
 import { resources } from '../../../nodes/MaintenanceManagement/actions/resources';
 import { operationCases } from '../../cases/operations';
 import { SandboxFixture } from '../helpers/sandbox';

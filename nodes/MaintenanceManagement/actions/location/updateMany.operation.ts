@@ -9,8 +9,8 @@ import { toItems } from '../../helpers/simplify';
 import { recordsOf } from '../../transport';
 import { updateFields } from '../shared/fields';
 import { recordLocator, outputProperties, sendOperation } from '../shared/definitions';
-import type { Grouping } from '../executor';
-import { sendGrouped } from '../executor';
+import type { Grouping } from '../groupedSending';
+import { sendGrouped } from '../groupedSending';
 import type { OperationModule } from '../types';
 
 /** The spec's limit of locations per PATCH /locations request. */
@@ -112,8 +112,8 @@ const grouping: Grouping = {
 	 * One location once per run: the API gives back one record per location, so a second change of
 	 * the same location would be reported with the other's values and one change silently lost.
 	 */
-	check(part, taken) {
-		const earlier = taken.find((other) => String(other.body.id) === String(part.body.id));
+	check(part, gathered) {
+		const earlier = gathered.find((other) => String(other.body.id) === String(part.body.id));
 		if (!earlier) return;
 		throw new NodeOperationError(
 			this.getNode(),

@@ -14,8 +14,9 @@ import { toItems } from '../../helpers/simplify';
 import { recordsOf } from '../../transport';
 import { additionalFields, wholeNumber } from '../shared/fields';
 import { outputProperties, sendOperation } from '../shared/definitions';
-import type { Grouping, ItemPart } from '../executor';
-import { runEndpoint, sendGrouped } from '../executor';
+import type { Grouping, ItemPart } from '../groupedSending';
+import { sendGrouped } from '../groupedSending';
+import { runEndpoint } from '../perItemSending';
 import { materialIdProperty } from './fields';
 
 const STOCK_ACTIONS = choices({
@@ -177,8 +178,8 @@ const transactionsOf = (part: ItemPart): IDataObject[] => part.body.transactions
  * transactions as the answer gives them back.
  */
 const combined: Grouping = {
-	check(part, taken) {
-		const mismatch = taken.length ? joinProblem(taken, part) : '';
+	check(part, gathered) {
+		const mismatch = gathered.length ? joinProblem(gathered, part) : '';
 		if (mismatch) {
 			throw new NodeOperationError(
 				this.getNode(),

@@ -1,0 +1,182 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import {
+	emptyValueError,
+	filledByModel,
+	filterField,
+	isEmptyValue,
+	pathIdField,
+	queryParameterField,
+} from '../helpers/empty';
+import { normalize } from '../helpers/normalize';
+import { validate } from '../helpers/validate';
+import type { AnswerShape, ApiRequest } from '../transport';
+import { buildPath, pathValueProblem } from '../transport';
+import { namesOf } from './namesOf';
+import type { Endpoint, OperationModule } from './types';
+
+/** The shape of `data` the spec gives for an endpoint's answer. */
+export const answerShape = (endpoint: Endpoint): AnswerShape =>
+	endpoint.list || endpoint.answersList ? 'a list of records' : 'one record';
+
+const queryValue = (value: unknown): string | number | boolean =>
+	Array.isArray(value) ? value.join(',') : (value as string | number | boolean);
+
+/** Reads and validates the body of item i. Throws before anything is sent when the input is invalid. */
+export function readBody(
+	this: IExecuteFunctions,
+	operation: OperationModule,
+	itemIndex: number,
+): IDataObject {
+	const spec = operation.endpoint.body;
+	if (!spec) return {};
+	const raw: IDataObject = {};
+	for (const name of spec.fields ?? []) {
+		raw[name] = this.getNodeParameter(name, itemIndex, undefined, {
+			extractValue: true,
+		}) as IDataObject;
+	}
+	for (const collection of spec.collections ?? []) {
+		Object.assign(raw, this.getNodeParameter(collection, itemIndex, {}) as IDataObject);
+	}
+	const node = this.getNode();
+	return validate<IDataObject>(
+		spec.schema(),
+		normalize(raw, node, itemIndex),
+		node,
+		itemIndex,
+		namesOf(operation),
+	);
+}
+
+/** Each `{slot}` of the endpoint's path with the node parameter that holds its value. */
+export const pathSlots = (endpoint: Endpoint): Array<[slot: string, parameter: string]> =>
+	[...endpoint.path.matchAll(/\{([^}]+)\}/g)].map(([, slot]) => [
+		slot,
+		endpoint.pathParams?.[slot] ?? slot,
+	]);
+
+/** The path parameters of item i, slot by slot. Throws before anything is sent when one is missing. */
+export function readPathValues(
+	this: IExecuteFunctions,
+	operation: OperationModule,
+	itemIndex: number,
+): Record<string, string> {
+	const { endpoint } = operation;
+	const names = namesOf(operation);
+	const node = this.getNode();
+	const pathValues: Record<string, string> = {};
+	for (const [slot, parameter] of pathSlots(endpoint)) {
+		const value = this.getNodeParameter(parameter, itemIndex, '', { extractValue: true });
+		const name = names.get(parameter) ?? parameter;
+		if (isEmptyValue(value)) {
+			const raw = node.parameters[parameter];
+			throw emptyValueError(node, itemIndex, pathIdField(name, raw), raw, value);
+		}
+		const problem = pathValueProblem(value);
+		if (problem) {
+			throw new NodeOperationError(node, `"${name}" ${problem}`, {
+				itemIndex,
+				description: `Enter the ID in "${name}" as the API gives it. No request was sent.`,
+			});
+		}
+		pathValues[slot] = String(value).trim();
+	}
+	return pathValues;
+}
+
+/**
+ * Adds item i's entries of the endpoint's query collections ("Filters") to `qs`. A filter in a
+ * collection is there because the user added it: empty, it is an error, not left out.
+ */
+function addFilters(
+	this: IExecuteFunctions,
+	operation: OperationModule,
+	itemIndex: number,
+	qs: IDataObject,
+): void {
+	const node = this.getNode();
+	const names = namesOf(operation);
+	for (const collection of operation.endpoint.queryCollections ?? []) {
+		const values = this.getNodeParameter(collection, itemIndex, {}) as IDataObject;
+		const raw = (node.parameters[collection] ?? {}) as IDataObject;
+		for (const [name, value] of Object.entries(values)) {
+			if (isEmptyValue(value)) {
+				if (filledByModel(raw[name])) continue;
+				const filter = {
+					name,
+					displayName: names.get(name) ?? name,
+					collection: names.get(collection) ?? collection,
+				};
+				throw emptyValueError(node, itemIndex, filterField(filter), raw[name], value);
+			}
+			qs[name] = queryValue(value);
+		}
+	}
+}
+
+/** Adds item i's entries of the free "Query Parameters" option to `qs`; an empty one is an error. */
+function addQueryParameters(this: IExecuteFunctions, itemIndex: number, qs: IDataObject): void {
+	type Entry = { name?: unknown; value?: unknown };
+	const node = this.getNode();
+	const extra = this.getNodeParameter(
+		'options.queryParameters.parameters',
+		itemIndex,
+		[],
+	) as Entry[];
+	const rawExtra = (
+		(node.parameters.options as IDataObject | undefined)?.queryParameters as
+			{ parameters?: Entry[] } | undefined
+	)?.parameters;
+	for (const [index, entry] of extra.entries()) {
+		const empty = (['name', 'value'] as const).find((part) => isEmptyValue(entry[part]));
+		if (empty === 'value' && filledByModel(rawExtra?.[index]?.value)) continue;
+		if (empty) {
+			const raw = rawExtra?.[index]?.[empty];
+			const field = queryParameterField(index, entry.name, empty);
+			throw emptyValueError(node, itemIndex, field, raw, entry[empty]);
+		}
+		qs[String(entry.name).trim()] = queryValue(entry.value);
+	}
+}
+
+/** The query of item i: its query fields and filters, validated, then the Query Parameters option. */
+function readQuery(
+	this: IExecuteFunctions,
+	operation: OperationModule,
+	itemIndex: number,
+): IDataObject {
+	const { endpoint } = operation;
+	let qs: IDataObject = {};
+	for (const name of endpoint.query ?? []) {
+		const value = this.getNodeParameter(name, itemIndex, undefined) as unknown;
+		if (!isEmptyValue(value)) qs[name] = queryValue(value);
+	}
+	addFilters.call(this, operation, itemIndex, qs);
+	if (endpoint.querySchema) {
+		const node = this.getNode();
+		qs = validate<IDataObject>(endpoint.querySchema(), qs, node, itemIndex, namesOf(operation));
+	}
+	addQueryParameters.call(this, itemIndex, qs);
+	return qs;
+}
+
+/** Builds the request of item i: path, query and validated body. */
+export function buildRequest(
+	this: IExecuteFunctions,
+	operation: OperationModule,
+	itemIndex: number,
+): ApiRequest {
+	const { endpoint } = operation;
+	const pathValues = readPathValues.call(this, operation, itemIndex);
+	const qs = readQuery.call(this, operation, itemIndex);
+	const request: ApiRequest = {
+		method: endpoint.method,
+		path: buildPath(endpoint.path, pathValues),
+		qs,
+		answers: answerShape(endpoint),
+	};
+	if (endpoint.body) request.body = readBody.call(this, operation, itemIndex);
+	return request;
+}

@@ -1,0 +1,33 @@
+import { NodeApiError } from 'n8n-workflow';
+
+import { itemNumber } from '../helpers/errorText';
+import type { ApiRequest } from '../transport';
+import { plainText } from '../transport/errors';
+import { namesOf } from './namesOf';
+import type { OperationModule } from './types';
+
+/**
+ * A 400 that names a field the API keeps unique: the message leads with the value refused and says that
+ * a record with it most likely exists, so that a re-run after a stop can route those items aside.
+ */
+export function withTakenValue(
+	operation: OperationModule,
+	request: ApiRequest,
+	itemIndex: number,
+	error: unknown,
+): unknown {
+	const unique = operation.endpoint.body?.unique ?? [];
+	if (!(error instanceof NodeApiError) || error.httpCode !== '400' || !unique.length) return error;
+	const refused = error.context.fields as string[] | undefined;
+	const taken = unique.filter(
+		(field) => refused?.includes(field) && request.body?.[field] !== undefined,
+	);
+	if (!taken.length) return error;
+	const names = namesOf(operation);
+	const values = taken.map(
+		(field) => `${names.get(field) ?? field} ${plainText(JSON.stringify(request.body?.[field]))}`,
+	);
+	const one = taken.length === 1;
+	error.message = `${values.join(' and ')} in item ${itemNumber(itemIndex)} already ${one ? 'exists' : 'exist'}, most likely: the API keeps ${one ? 'this value' : 'these values'} unique and refused ${one ? 'it' : 'them'} (as it refuses, when run again, an item written before a stopped run). Route the item aside, or change the value. ${error.message}`;
+	return error;
+}
