@@ -208,12 +208,12 @@ export function operationSchema(
 	operationName: string,
 ): OutputSchema {
 	const operation = resources[resourceName].operations[operationName];
-	const { method, path, list, answersList } = operation.endpoint;
+	const { method, path, answers } = operation.endpoint;
 	const answer = spec.answer(method, path);
 	const answerProperties = spec.properties(answer);
 	const records = spec.records(answerProperties.data);
-	// The meta beside one record (its custom_fields, cost centers) is output with it (executor.ts).
-	const answerMeta = list || answersList ? {} : spec.properties(answerProperties.meta);
+	// The meta beside one record (its custom_fields, cost centers) is output with it (actions/answer.ts).
+	const answerMeta = answers === 'record' ? spec.properties(answerProperties.meta) : {};
 	delete answerMeta.pagination;
 	const properties: Record<string, OutputSchema> = {};
 	const types: string[] = [];

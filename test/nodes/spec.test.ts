@@ -191,7 +191,8 @@ function sendingProblems(op: NodeOperation): string[] {
 		);
 	const queryOptions = optionNames(op, endpoint.queryCollections);
 	for (const { name, in: where } of op.parameters) {
-		if (where !== 'query' || (endpoint.list && ['page', 'limit'].includes(name))) continue;
+		if (where !== 'query' || (endpoint.answers === 'page' && ['page', 'limit'].includes(name)))
+			continue;
 		if (!(endpoint.query ?? []).includes(name) && !queryOptions.includes(name))
 			problems.push(
 				`${label}: the document's query parameter ${name} has no node parameter to send it`,

@@ -20,7 +20,7 @@ export async function executeEndpoint(
 	const request = buildRequest.call(this, operation, itemIndex);
 	const policy = readRequestPolicy.call(this, itemIndex);
 	const output = readOutput.call(this, itemIndex);
-	if (operation.endpoint.list) {
+	if (operation.endpoint.answers === 'page') {
 		const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 		const limit = returnAll ? undefined : (this.getNodeParameter('limit', itemIndex, 50) as number);
 		const toRecords = (data: ApiResource[], included?: ApiResource[]) =>

@@ -18,7 +18,7 @@ import type { Endpoint, OperationModule } from './types';
 
 /** The shape of `data` the spec gives for an endpoint's answer. */
 export const answerShape = (endpoint: Endpoint): AnswerShape =>
-	endpoint.list || endpoint.answersList ? 'a list of records' : 'one record';
+	endpoint.answers === 'record' ? 'one record' : 'a list of records';
 
 const queryValue = (value: unknown): string | number | boolean =>
 	Array.isArray(value) ? value.join(',') : (value as string | number | boolean);

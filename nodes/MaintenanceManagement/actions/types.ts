@@ -22,10 +22,11 @@ export interface Endpoint {
 	queryCollections?: string[];
 	/** Validates the query parameters read above (not the free "Query Parameters" option) before anything is sent. */
 	querySchema?: () => ZodTypeAny;
-	/** A paginated collection: Return All / Limit drive `page` and `limit`. */
-	list?: boolean;
-	/** Not paginated, yet the spec's answer is a list of records; otherwise one record (or `list`). */
-	answersList?: boolean;
+	/**
+	 * What the spec's answer holds: `page`, one page of a paginated collection (Return All / Limit drive
+	 * `page` and `limit`); `list`, a list of records, not paginated; `record`, one record.
+	 */
+	answers: 'page' | 'list' | 'record';
 	body?: {
 		/** Top-level parameters that go into the body. */
 		fields?: string[];

@@ -144,7 +144,9 @@ describe('the action node description', () => {
 				expect([name, offered({ resource, operation })]).toEqual([name, always]);
 				expect([name, offered({ resource, operation, returnAll: true })]).toEqual([
 					name,
-					endpoint.list ? [...always.slice(0, 1), 'Max Pages', ...always.slice(1)] : always,
+					endpoint.answers === 'page'
+						? [...always.slice(0, 1), 'Max Pages', ...always.slice(1)]
+						: always,
 				]);
 			}
 	});

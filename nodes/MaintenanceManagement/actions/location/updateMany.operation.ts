@@ -139,7 +139,7 @@ export const updateMany: OperationModule = sendOperation(
 	'/locations',
 	properties,
 	{
-		answersList: true,
+		answers: 'list',
 		body: { fields: ['id'], collections: ['updateFields'], schema: locationSchema },
 	},
 	async function (items) {

@@ -244,7 +244,7 @@ export function listOperation(
 		endpoint: {
 			method: 'GET',
 			path,
-			list: true,
+			answers: 'page',
 			query: extra.expanded ? ['expanded'] : undefined,
 			queryCollections: extra.filters ? ['filters'] : undefined,
 			...(extra.querySchema ? { querySchema: extra.querySchema } : {}),
@@ -257,11 +257,11 @@ export const sendOperation = (
 	method: Endpoint['method'],
 	path: string,
 	description: INodeProperties[],
-	endpoint: Omit<Endpoint, 'method' | 'path'>,
+	endpoint: Omit<Endpoint, 'method' | 'path' | 'answers'> & Partial<Pick<Endpoint, 'answers'>>,
 	executeAll?: OperationModule['executeAll'],
 ): OperationModule => ({
 	description,
-	endpoint: { method, path, ...endpoint },
+	endpoint: { method, path, answers: 'record', ...endpoint },
 	...(executeAll ? { executeAll } : {}),
 });
 

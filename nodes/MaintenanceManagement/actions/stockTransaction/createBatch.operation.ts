@@ -247,7 +247,7 @@ export const createBatch = sendOperation(
 	'/stocks/warehouses/{warehouseId}/stock-transactions',
 	properties,
 	{
-		answersList: true,
+		answers: 'list',
 		body: { fields: ['action', 'transactions'], collections: ['additionalFields'], schema },
 	},
 	executeAll,

@@ -342,7 +342,7 @@ const properties: INodeProperties[] = [
 ];
 
 export const create = sendOperation('POST', '/works', properties, {
-	answersList: true,
+	answers: 'list',
 	body: {
 		fields: [
 			'type',
