@@ -1,7 +1,6 @@
 import type {
 	ICredentialsDecrypted,
 	ICredentialTestFunctions,
-	IDataObject,
 	IHookFunctions,
 	INodeCredentialTestResult,
 	INodeType,
@@ -11,12 +10,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { detectEvent } from './detection';
-import { EVENT_BY_VALUE, EVENTS } from './events';
-import type { Protection } from './protection';
-import { carriesSecret, headersWithoutSecret, isAuthorized } from './protection';
-
-const ALL_EVENTS = '*';
+import { receiveDelivery } from './delivery';
+import { ALL_EVENTS, EVENTS } from './events';
 
 /** The page of the local sandbox (npm run sandbox, npm run dev) that registers URLs and fires events. */
 const SANDBOX_CONSOLE = 'http://127.0.0.1:4010/__sandbox/console';
@@ -24,43 +19,6 @@ const consoleLink = `<a href="${SANDBOX_CONSOLE}" target="_blank">sandbox consol
 
 /** Where a URL is registered: the service's webhook settings, or the local sandbox's console. */
 const WHERE_TO_REGISTER = `in the service's webhook settings, for POST or PATCH, with the credential's secret: add ?token=SECRET to the URL for query protection (the default), or have it sent in the header for header protection. Against the local sandbox, paste the URL in its ${consoleLink} (${SANDBOX_CONSOLE}, or the address npm run dev prints): it registers the URL with the dev secret and fires events.`;
-
-interface WebhookCredentials {
-	secret?: string;
-	username?: string;
-}
-
-interface TriggerOptions {
-	eventPath?: string;
-	includeHeaders?: boolean;
-}
-
-/** The longest event text the answer repeats; the started item keeps the whole text. */
-const ECHOED_EVENT_LENGTH = 100;
-
-/** The event as the answer repeats it: a sender cannot make the answer as large as its delivery. */
-const echoed = (event: string | null): string | null =>
-	event !== null && event.length > ECHOED_EVENT_LENGTH
-		? `${event.slice(0, ECHOED_EVENT_LENGTH)}…`
-		: event;
-
-const hasKeys = (object: IDataObject): boolean => {
-	for (const _key in object) return true;
-	return false;
-};
-
-/** A shallow copy of the query without the parameter that carries the secret, nor any value holding it. */
-const without = (query: IDataObject, name: string, secret: string): IDataObject => {
-	const copy: IDataObject = {};
-	for (const key in query)
-		if (key !== name && !carriesSecret(query[key], secret)) copy[key] = query[key];
-	return copy;
-};
-
-/** Whether a Content-Type is JSON, the only type n8n parses as JSON (`application/json`, any parameters). */
-const isJson = (contentType: unknown): boolean =>
-	typeof contentType === 'string' &&
-	contentType.split(';')[0].trim().toLowerCase() === 'application/json';
 
 const eventOptions = [
 	{
@@ -277,87 +235,6 @@ export class MaintenanceManagementTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const request = this.getRequestObject();
-		const headers = request.headers as IDataObject;
-		const query = (request.query ?? {}) as IDataObject;
-		const protection = this.getNodeParameter('authentication', 'query') as Protection;
-
-		// The secret is checked before anything else is read, so a stranger learns nothing.
-		let secretName = '';
-		let credentials: WebhookCredentials | undefined;
-		if (protection !== 'none') {
-			credentials = await this.getCredentials<WebhookCredentials>(
-				'maintenanceManagementWebhookApi',
-			);
-			if (protection !== 'basicAuth')
-				secretName = this.getNodeParameter('parameterName', '') as string;
-			if (!isAuthorized(protection, { query, headers }, secretName, credentials)) {
-				const response = this.getResponseObject();
-				if (protection === 'basicAuth')
-					response.setHeader('WWW-Authenticate', 'Basic realm="Webhook"');
-				response
-					.status(401)
-					.json({ message: 'Unauthorized: the webhook secret is missing or wrong' });
-				return { noWebhookResponse: true };
-			}
-		}
-
-		// The service sends JSON. n8n parses a form, text or XML body too before this runs, so a web page
-		// could send one with no preflight: any other type is refused, whatever it holds.
-		if (!isJson(headers['content-type'])) {
-			this.getResponseObject().status(415).json({
-				message:
-					'Unsupported Media Type: send the event as JSON, with Content-Type: application/json',
-			});
-			return { noWebhookResponse: true };
-		}
-		// n8n answers malformed JSON with 422 before this runs; anything else that is not an object
-		// (an array, a number) is refused here.
-		const body = this.getBodyData() as unknown;
-		if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-			this.getResponseObject().status(400).json({ message: 'The body must be a JSON object' });
-			return { noWebhookResponse: true };
-		}
-		const payload = body as IDataObject;
-
-		const options = this.getNodeParameter('options', {}) as TriggerOptions;
-		const eventPath = options.eventPath?.trim();
-		const event = detectEvent(payload, query, headers, eventPath || undefined) ?? null;
-		const events = this.getNodeParameter('events', []) as string[];
-		if (!events.includes(ALL_EVENTS) && (event === null || !events.includes(event))) {
-			// Answered 200 so the service does not retry it; nothing starts.
-			return {
-				webhookResponse: {
-					received: true,
-					ignored: true,
-					event: echoed(event),
-					reason:
-						event === null
-							? 'The event could not be detected'
-							: 'The event is not selected in the trigger',
-				},
-			};
-		}
-
-		// The event and its record in the editor's words beside the API's names (payload.data.type
-		// stays "failure" where the editor says "Work Order").
-		const known = event === null ? undefined : EVENT_BY_VALUE.get(event);
-		const json: IDataObject = {
-			event,
-			...(known ? { eventName: known.label, recordType: known.recordType } : {}),
-			method: request.method,
-			receivedAt: new Date().toISOString(),
-			payload,
-		};
-		// Proxies copy the URL and credentials into headers (X-Original-URI, Referer,
-		// X-Forwarded-Authorization), encoded in many ways: whatever holds the secret is left out.
-		const secret = protection === 'none' ? '' : String(credentials?.secret ?? '');
-		const outputQuery = without(query, protection === 'query' ? secretName : '', secret);
-		if (hasKeys(outputQuery)) json.query = outputQuery;
-		if (options.includeHeaders) json.headers = headersWithoutSecret(headers, secret) as IDataObject;
-		return {
-			webhookResponse: { received: true, event: echoed(event) },
-			workflowData: [[{ json }]],
-		};
+		return await receiveDelivery.call(this);
 	}
 }

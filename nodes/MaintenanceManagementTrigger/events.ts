@@ -158,6 +158,9 @@ const TABLE: Array<[string, string, string]> = [
 	],
 ];
 
+/** The Events choice that takes every delivery, including those whose event cannot be detected. */
+export const ALL_EVENTS = '*';
+
 export const EVENTS: EventDefinition[] = TABLE.map(([value, name, description]) => ({
 	value,
 	name,

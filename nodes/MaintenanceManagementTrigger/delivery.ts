@@ -1,0 +1,167 @@
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import { detectEvent } from './detection';
+import { ALL_EVENTS, EVENT_BY_VALUE } from './events';
+import type { IncomingCall, Protection } from './protection';
+import { carriesSecret, headersWithoutSecret, isAuthorized } from './protection';
+
+interface WebhookCredentials {
+	secret?: string;
+	username?: string;
+}
+
+interface TriggerOptions {
+	eventPath?: string;
+	includeHeaders?: boolean;
+}
+
+/** What an authorized call was checked with: the parameter or header carrying the secret, and the secret. */
+interface Access {
+	secretName: string;
+	secret: string;
+}
+
+/** The longest event text the answer repeats; the started item keeps the whole text. */
+const ECHOED_EVENT_LENGTH = 100;
+
+/** The event as the answer repeats it: a sender cannot make the answer as large as its delivery. */
+const echoed = (event: string | null): string | null =>
+	event !== null && event.length > ECHOED_EVENT_LENGTH
+		? `${event.slice(0, ECHOED_EVENT_LENGTH)}…`
+		: event;
+
+const hasKeys = (object: IDataObject): boolean => {
+	for (const _key in object) return true;
+	return false;
+};
+
+/** A shallow copy of the query without the parameter that carries the secret, nor any value holding it. */
+const without = (query: IDataObject, name: string, secret: string): IDataObject => {
+	const copy: IDataObject = {};
+	for (const key in query)
+		if (key !== name && !carriesSecret(query[key], secret)) copy[key] = query[key];
+	return copy;
+};
+
+/** Whether a Content-Type is JSON, the only type n8n parses as JSON (`application/json`, any parameters). */
+const isJson = (contentType: unknown): boolean =>
+	typeof contentType === 'string' &&
+	contentType.split(';')[0].trim().toLowerCase() === 'application/json';
+
+/** Checks the call's secret; a wrong or missing one is answered 401 here, and gives undefined. */
+async function authorize(
+	this: IWebhookFunctions,
+	protection: Protection,
+	call: IncomingCall,
+): Promise<Access | undefined> {
+	if (protection === 'none') return { secretName: '', secret: '' };
+	const credentials = await this.getCredentials<WebhookCredentials>(
+		'maintenanceManagementWebhookApi',
+	);
+	let secretName = '';
+	if (protection !== 'basicAuth') secretName = this.getNodeParameter('parameterName', '') as string;
+	if (isAuthorized(protection, call, secretName, credentials)) {
+		return { secretName, secret: String(credentials?.secret ?? '') };
+	}
+	const response = this.getResponseObject();
+	if (protection === 'basicAuth') response.setHeader('WWW-Authenticate', 'Basic realm="Webhook"');
+	response.status(401).json({ message: 'Unauthorized: the webhook secret is missing or wrong' });
+	return undefined;
+}
+
+/** The delivery's JSON object; any other body is answered 415 or 400 here, and gives undefined. */
+function readPayload(this: IWebhookFunctions, headers: IDataObject): IDataObject | undefined {
+	// The service sends JSON. n8n parses a form, text or XML body too before this runs, so a web page
+	// could send one with no preflight: any other type is refused, whatever it holds.
+	if (!isJson(headers['content-type'])) {
+		this.getResponseObject().status(415).json({
+			message:
+				'Unsupported Media Type: send the event as JSON, with Content-Type: application/json',
+		});
+		return undefined;
+	}
+	// n8n answers malformed JSON with 422 before this runs; anything else that is not an object
+	// (an array, a number) is refused here.
+	const body = this.getBodyData() as unknown;
+	if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+		this.getResponseObject().status(400).json({ message: 'The body must be a JSON object' });
+		return undefined;
+	}
+	return body as IDataObject;
+}
+
+/** The answer to an event the trigger is not set to start on: 200, so the service does not retry it. */
+const ignored = (event: string | null): IWebhookResponseData => ({
+	webhookResponse: {
+		received: true,
+		ignored: true,
+		event: echoed(event),
+		reason:
+			event === null
+				? 'The event could not be detected'
+				: 'The event is not selected in the trigger',
+	},
+});
+
+/** A delivery as the started item reports it. */
+interface Call {
+	method: string | undefined;
+	query: IDataObject;
+	headers: IDataObject;
+}
+
+/** The item a delivery starts the workflow with; `leftOut` names the secret it must not show. */
+function startedItem(
+	event: string | null,
+	payload: IDataObject,
+	call: Call,
+	leftOut: Access,
+	includeHeaders: boolean | undefined,
+): IDataObject {
+	// The event and its record in the editor's words beside the API's names (payload.data.type
+	// stays "failure" where the editor says "Work Order").
+	const known = event === null ? undefined : EVENT_BY_VALUE.get(event);
+	const json: IDataObject = {
+		event,
+		...(known ? { eventName: known.label, recordType: known.recordType } : {}),
+		method: call.method,
+		receivedAt: new Date().toISOString(),
+		payload,
+	};
+	// Proxies copy the URL and credentials into headers (X-Original-URI, Referer,
+	// X-Forwarded-Authorization), encoded in many ways: whatever holds the secret is left out.
+	const outputQuery = without(call.query, leftOut.secretName, leftOut.secret);
+	if (hasKeys(outputQuery)) json.query = outputQuery;
+	if (includeHeaders)
+		json.headers = headersWithoutSecret(call.headers, leftOut.secret) as IDataObject;
+	return json;
+}
+
+/** Answers one webhook delivery: checks its secret and body, then starts the workflow or ignores it. */
+export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const request = this.getRequestObject();
+	const headers = request.headers as IDataObject;
+	const query = (request.query ?? {}) as IDataObject;
+	const protection = this.getNodeParameter('authentication', 'query') as Protection;
+
+	// The secret is checked before anything else is read, so a stranger learns nothing.
+	const access = await authorize.call(this, protection, { query, headers });
+	if (!access) return { noWebhookResponse: true };
+	const payload = readPayload.call(this, headers);
+	if (!payload) return { noWebhookResponse: true };
+
+	const options = this.getNodeParameter('options', {}) as TriggerOptions;
+	const eventPath = options.eventPath?.trim();
+	const event = detectEvent(payload, query, headers, eventPath || undefined) ?? null;
+	const events = this.getNodeParameter('events', []) as string[];
+	if (!events.includes(ALL_EVENTS) && (event === null || !events.includes(event))) {
+		return ignored(event);
+	}
+	// A query parameter is dropped by name only under query protection; any value holding the secret goes.
+	const leftOut = { ...access, secretName: protection === 'query' ? access.secretName : '' };
+	const call: Call = { method: request.method, query, headers };
+	return {
+		webhookResponse: { received: true, event: echoed(event) },
+		workflowData: [[{ json: startedItem(event, payload, call, leftOut, options.includeHeaders) }]],
+	};
+}
