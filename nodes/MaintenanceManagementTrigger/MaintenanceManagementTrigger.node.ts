@@ -10,6 +10,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { byText } from '../MaintenanceManagement/helpers/byText';
 import { receiveDelivery } from './delivery';
 import { ALL_EVENTS, EVENTS } from './events';
 
@@ -31,7 +32,7 @@ const eventOptions = [
 		value: event.value,
 		description: `${event.description} (${event.value})`,
 	})),
-].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+].sort(byText('name'));
 
 /**
  * The canvas subtitle names the chosen events in words ("Work Order Created or Waiting for Approval,

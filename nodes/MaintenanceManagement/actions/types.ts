@@ -4,7 +4,7 @@ import type { ZodTypeAny } from 'zod';
 export type HttpMethod = 'GET' | 'POST' | 'PATCH';
 
 /**
- * An endpoint as data: the generic executor turns it, plus input item i, into one validated request.
+ * An endpoint as data: request.ts turns it, plus input item i, into one validated request.
  * Every name below is a node parameter name, which is also the API's own field name.
  */
 export interface Endpoint {
