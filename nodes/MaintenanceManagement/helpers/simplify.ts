@@ -58,7 +58,10 @@ export function simplifyResource(
 	return item;
 }
 
-/** With Simplify off: the resource as received, plus the included resources its relationships point to. */
+/**
+ * Output Raw (Simplify off in version 1): the resource as received, plus the included resources its
+ * relationships point to.
+ */
 export function rawResource(resource: ApiResource, included: IncludedIndex): IDataObject {
 	if (!resource.relationships || included.size === 0) return resource as IDataObject;
 	const related: ApiResource[] = [];
@@ -307,6 +310,7 @@ export function selectedResource(
 const asChoice = (output: boolean | OutputChoice): OutputChoice =>
 	typeof output === 'boolean' ? { mode: output ? 'legacy' : 'raw' } : output;
 
+/** The output records of an answer's resources, as the Output choice (or Simplify switch) asks. */
 export function toItems(
 	data: ApiResource[],
 	includedList: ApiResource[] | undefined,
