@@ -1,6 +1,6 @@
 import type { INodePropertyOptions } from 'n8n-workflow';
 
-import { byText } from '../actions/shared/definitions';
+import { byText } from '../actions/shared/sort';
 
 /** How the editor shows one allowed value: its name, with a description where the value needs one. */
 type Label = string | { name: string; description: string };

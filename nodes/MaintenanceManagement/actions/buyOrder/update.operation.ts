@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { choices } from '../../helpers/choices';
 import { id, lazy, oneOf } from '../../helpers/schemas';
 import { clearableText, idField, nullableText, toNull, updateFields } from '../shared/fields';
-import { recordLocator, outputProperties, sendOperation } from '../shared/definitions';
+import { recordLocator, outputProperties } from '../shared/properties';
+import { sendOperation } from '../shared/registry';
 
 const RELATED_TO_TYPES = choices({
 	FAILURE: 'Work Order (Failure)',

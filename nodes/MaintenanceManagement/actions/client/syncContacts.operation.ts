@@ -2,7 +2,8 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { idList, lazy } from '../../helpers/schemas';
-import { outputProperties, sendOperation } from '../shared/definitions';
+import { outputProperties } from '../shared/properties';
+import { sendOperation } from '../shared/registry';
 
 const properties: INodeProperties[] = [
 	{

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { id, lazy } from '../../helpers/schemas';
-import { listOperation } from '../shared/definitions';
+import { listOperation } from '../shared/registry';
 import type { OperationModule } from '../types';
 import {
 	dateValue,

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { choices } from '../../helpers/choices';
 import { id, lazy, number, oneOf, text } from '../../helpers/schemas';
 import { additionalFields, idField } from '../shared/fields';
-import { outputProperties, sendOperation } from '../shared/definitions';
+import { outputProperties } from '../shared/properties';
+import { sendOperation } from '../shared/registry';
 
 const MATERIAL_KINDS = choices({
 	FOLDER: { name: 'Folder', description: 'A folder: the parent of other materials' },

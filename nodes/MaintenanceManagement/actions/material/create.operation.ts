@@ -3,7 +3,9 @@ import { z } from 'zod';
 
 import { lazy, number } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
-import { byText, outputProperties, sendOperation } from '../shared/definitions';
+import { outputProperties } from '../shared/properties';
+import { sendOperation } from '../shared/registry';
+import { byText } from '../shared/sort';
 import { materialShape, optionalMaterialFields, requiredMaterialFields } from './fields';
 
 const saleFields: INodeProperties[] = [

@@ -3,7 +3,8 @@ import { z } from 'zod';
 
 import { id, integer, lazy, lineDescription, oneOf } from '../../helpers/schemas';
 import { additionalFields, idField, lineDescriptionProperty, wholeNumber } from '../shared/fields';
-import { outputProperties, sendOperation } from '../shared/definitions';
+import { outputProperties } from '../shared/properties';
+import { sendOperation } from '../shared/registry';
 import { checkLineType, LINE_TYPES, lineTypeProperty } from '../shared/lineRules';
 
 const properties: INodeProperties[] = [

@@ -1,4 +1,4 @@
-import { listOperation } from '../shared/definitions';
+import { listOperation } from '../shared/registry';
 
 export const getAll = listOperation('/works/scheduled', {
 	expanded: [

@@ -3,7 +3,8 @@ import { z } from 'zod';
 
 import { id, lazy, lineDescription, number, numericString, oneOf } from '../../helpers/schemas';
 import { additionalFields, idField, lineDescriptionProperty } from '../shared/fields';
-import { expandedProperty, outputProperties, sendOperation } from '../shared/definitions';
+import { expandedProperty, outputProperties } from '../shared/properties';
+import { sendOperation } from '../shared/registry';
 import { checkLineType, LINE_TYPES, lineTypeProperty } from '../shared/lineRules';
 
 const properties: INodeProperties[] = [

@@ -36,6 +36,19 @@ export const lineDescriptionProperty: INodeProperties = {
 	description: 'Required for SERVICE lines',
 };
 
+/** A yes/no field, off by default. */
+export const booleanField = (
+	displayName: string,
+	name: string,
+	description: string,
+): INodeProperties => ({
+	displayName,
+	name,
+	type: 'boolean',
+	default: false,
+	description,
+});
+
 /** A whole-number field, 0 unless told otherwise. */
 export const wholeNumber = (
 	displayName: string,

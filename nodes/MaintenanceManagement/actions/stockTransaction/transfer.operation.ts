@@ -3,7 +3,8 @@ import { z } from 'zod';
 
 import { id, integer, lazy } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
-import { outputProperties, sendOperation } from '../shared/definitions';
+import { outputProperties } from '../shared/properties';
+import { sendOperation } from '../shared/registry';
 import { materialIdProperty } from './fields';
 
 const properties: INodeProperties[] = [

@@ -3,7 +3,8 @@ import { z } from 'zod';
 
 import { boolean, idList, lazy, text, toNumber } from '../../helpers/schemas';
 import { clearableText, nullableText, toNull, updateFields } from '../shared/fields';
-import { recordLocator, outputProperties, sendOperation } from '../shared/definitions';
+import { recordLocator, outputProperties } from '../shared/properties';
+import { sendOperation } from '../shared/registry';
 
 const coordinateField = (displayName: string, name: string, limit: number): INodeProperties => ({
 	displayName,

@@ -1,0 +1,124 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { Endpoint, OperationEntry, OperationModule, ResourceModule } from '../types';
+import { expandedProperty, listOptions, listProperties, outputProperties } from './properties';
+import { byText } from './sort';
+
+/*
+ * The registry factories: an operation from its endpoint and properties, and a resource from its
+ * operations.
+ */
+
+/**
+ * The operation's properties, each shown only for its resource and operation. A plain spread rather
+ * than n8n-workflow's updateDisplayOptions, whose deep merge was a sixth of the package's load time.
+ */
+const forOperation = (
+	resource: string,
+	operation: string,
+	properties: INodeProperties[],
+): INodeProperties[] =>
+	properties.map((property) => ({
+		...property,
+		displayOptions: {
+			...property.displayOptions,
+			show: { ...property.displayOptions?.show, resource: [resource], operation: [operation] },
+		},
+	}));
+
+/**
+ * A "Get Many" operation: Return All / Limit, optional Filters (sent as query parameters), an optional
+ * `expanded` multi-select, Simplify, and the Query Parameters option.
+ */
+export function listOperation(
+	path: string,
+	extra: {
+		filters?: INodeProperties[];
+		/** The relation names `expanded` offers. */
+		expanded?: string[];
+		notice?: INodeProperties;
+		/** Checks the filters before anything is sent. */
+		querySchema?: Endpoint['querySchema'];
+	} = {},
+): OperationModule {
+	const properties: INodeProperties[] = [
+		...(extra.notice ? [extra.notice] : []),
+		...listProperties,
+	];
+	if (extra.filters) {
+		properties.push({
+			displayName: 'Filters',
+			name: 'filters',
+			type: 'collection',
+			placeholder: 'Add Filter',
+			default: {},
+			options: extra.filters,
+		});
+	}
+	if (extra.expanded) properties.push(expandedProperty(extra.expanded));
+	properties.push(...outputProperties, listOptions);
+	return {
+		description: properties,
+		endpoint: {
+			method: 'GET',
+			path,
+			list: true,
+			query: extra.expanded ? ['expanded'] : undefined,
+			queryCollections: extra.filters ? ['filters'] : undefined,
+			...(extra.querySchema ? { querySchema: extra.querySchema } : {}),
+		},
+	};
+}
+
+/** An operation that sends one request per item (or per group, with `executeAll`). */
+export const sendOperation = (
+	method: Endpoint['method'],
+	path: string,
+	description: INodeProperties[],
+	endpoint: Omit<Endpoint, 'method' | 'path'>,
+	executeAll?: OperationModule['executeAll'],
+): OperationModule => ({
+	description,
+	endpoint: { method, path, ...endpoint },
+	...(executeAll ? { executeAll } : {}),
+});
+
+/**
+ * A resource, defined once: its Resource option, and its operations with their selector options, in
+ * the order their properties appear. The selector lists them by name and defaults to the first. Each
+ * operation's properties are shown for this resource and that operation only: the names are written
+ * here and nowhere else, and their types (see resources.ts) make a wrong pair a compile error.
+ */
+export function defineResource<const R extends string, const O extends string>(
+	resource: R,
+	label: string | { displayName: string; hint: string },
+	operations: Array<OperationEntry<O>>,
+	defaultOperation: O = operations[0].value,
+): ResourceModule<R, O> {
+	const { displayName, hint } =
+		typeof label === 'string' ? { displayName: label, hint: undefined } : label;
+	const selector: INodeProperties = {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: [resource] } },
+		options: operations
+			.map(({ name, value, description, action }) => ({ name, value, description, action }))
+			.sort(byText('name')),
+		default: defaultOperation,
+	};
+	return {
+		value: resource,
+		displayName,
+		...(hint ? { hint } : {}),
+		description: [
+			selector,
+			...operations.flatMap(({ value, run }) => forOperation(resource, value, run.description)),
+		],
+		operations: Object.fromEntries(operations.map(({ value, run }) => [value, run])) as Record<
+			O,
+			OperationModule
+		>,
+	};
+}
