@@ -238,6 +238,10 @@ const CHECKS = { values: valueProblems, required: requiredProblems, sending: sen
 const unknown = (problems: string[]) => problems.filter((problem) => !(problem in KNOWN));
 
 describe.each(nodeOperations)('$label against spec/openapi.yaml', (op) => {
+	it('is an operation of the document, by its method and path', () => {
+		expect(op.unmatched).toBeUndefined();
+	});
+
 	it('offers for each parameter only values the document allows, and every one of them', () => {
 		expect(unknown(CHECKS.values(op))).toEqual([]);
 	});

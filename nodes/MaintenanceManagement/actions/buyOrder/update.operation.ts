@@ -135,7 +135,7 @@ const schema = lazy(() =>
 		.transform((body) => (body.related_to_type === null ? { ...body, related_to_id: null } : body)),
 );
 
-export const update = sendOperation('PATCH', '/sales/buy-orders/{buy-order-id}', properties, {
+export const update = sendOperation('updateBuyOrder', properties, {
 	pathParams: { 'buy-order-id': 'buyOrderId' },
 	body: { collections: ['updateFields'], schema },
 });

@@ -36,6 +36,6 @@ const noIdsInText = (value: unknown): unknown =>
 
 const schema = lazy(() => z.object({ contact_ids: z.preprocess(noIdsInText, idList()) }).strict());
 
-export const syncContacts = sendOperation('POST', '/clients/{client}/contacts', properties, {
+export const syncContacts = sendOperation('syncContacts', properties, {
 	body: { fields: ['contact_ids'], schema },
 });

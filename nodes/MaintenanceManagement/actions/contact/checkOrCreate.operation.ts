@@ -186,7 +186,7 @@ const schema = lazy(() =>
 		}),
 );
 
-export const checkOrCreate = sendOperation('POST', '/contacts', properties, {
+export const checkOrCreate = sendOperation('checkContact', properties, {
 	body: {
 		fields: ['email', 'name', 'direct_permissions'],
 		collections: ['additionalFields'],

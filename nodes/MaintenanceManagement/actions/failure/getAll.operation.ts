@@ -108,7 +108,7 @@ const filterSchema = lazy(() =>
 		.passthrough(),
 );
 
-export const getAll: OperationModule = listOperation('/failures', {
+export const getAll: OperationModule = listOperation('getFailures', {
 	filters,
 	expanded: FAILURE_RELATIONS,
 	querySchema: filterSchema,

@@ -60,7 +60,7 @@ const filterSchema = lazy(() =>
 		.passthrough(),
 );
 
-export const getAllOpen: OperationModule = listOperation('/failures/open', {
+export const getAllOpen: OperationModule = listOperation('getOpenFailures', {
 	filters,
 	expanded: FAILURE_RELATIONS,
 	querySchema: filterSchema,

@@ -153,7 +153,7 @@ const schema = lazy(() =>
 		}),
 );
 
-export const create = sendOperation('POST', '/materials', properties, {
+export const create = sendOperation('createLegacyMaterial', properties, {
 	body: {
 		fields: ['_type', 'name', 'code', 'material_warehouse'],
 		collections: ['additionalFields'],

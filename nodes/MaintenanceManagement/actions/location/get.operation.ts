@@ -21,6 +21,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const get = sendOperation('GET', '/locations/{id}', properties, {
+export const get = sendOperation('getLocation', properties, {
 	queryCollections: ['options'],
 });

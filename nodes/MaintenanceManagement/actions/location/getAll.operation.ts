@@ -8,4 +8,4 @@ export const withAssetsCount = booleanField(
 	'Whether to add assets_count: the number of assets in each location and all locations below it',
 );
 
-export const getAll = listOperation('/locations', { filters: [withAssetsCount] });
+export const getAll = listOperation('getLocations', { filters: [withAssetsCount] });

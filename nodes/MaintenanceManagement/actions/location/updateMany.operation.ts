@@ -136,8 +136,7 @@ const grouping: Grouping = {
 };
 
 export const updateMany: OperationModule = sendOperation(
-	'PATCH',
-	'/locations',
+	'updateMultipleLocations',
 	properties,
 	{
 		answersList: true,

@@ -43,7 +43,7 @@ const schema = lazy(() =>
 		.strict(),
 );
 
-export const create = sendOperation('POST', '/stocks/materials', properties, {
+export const create = sendOperation('createStockMaterial', properties, {
 	body: {
 		fields: ['material_type_id', 'name', 'code', 'units'],
 		collections: ['additionalFields'],

@@ -30,7 +30,7 @@ const properties: INodeProperties[] = [
 	...outputProperties,
 ];
 
-export const update = sendOperation('PATCH', '/stocks/materials/{materialId}', properties, {
+export const update = sendOperation('updateStockMaterial', properties, {
 	query: ['expanded'],
 	body: {
 		fields: ['material_type_id', 'name', 'code', 'units'],

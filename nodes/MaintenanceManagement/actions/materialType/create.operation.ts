@@ -42,7 +42,7 @@ const schema = lazy(() =>
 		.strict(),
 );
 
-export const create = sendOperation('POST', '/stocks/material-types', properties, {
+export const create = sendOperation('createMaterialType', properties, {
 	body: {
 		fields: ['name', 'parent_id'],
 		collections: ['additionalFields'],

@@ -69,7 +69,7 @@ const schema = lazy(() =>
 		.superRefine(checkLineType),
 );
 
-export const create = sendOperation('POST', '/sales/quotes/{id}/lines', properties, {
+export const create = sendOperation('createQuoteLine', properties, {
 	pathParams: { id: 'quoteId' },
 	body: { fields: ['type'], collections: ['additionalFields'], schema },
 });

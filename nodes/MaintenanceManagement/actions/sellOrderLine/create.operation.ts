@@ -82,7 +82,7 @@ const schema = lazy(() =>
 		.superRefine(checkLineType),
 );
 
-export const create = sendOperation('POST', '/sales/sell-orders/{sellOrderId}/lines', properties, {
+export const create = sendOperation('createSellOrderLine', properties, {
 	query: ['expanded'],
 	body: { fields: ['type', 'quantity', 'unit_price'], collections: ['additionalFields'], schema },
 });

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { Endpoint, OperationEntry, OperationModule, ResourceModule } from '../types';
+import { ENDPOINTS, type OperationId } from './endpoints.generated';
 import { expandedProperty, listOptions, listProperties, outputProperties } from './properties';
 import { byText } from './sort';
 
@@ -26,12 +27,19 @@ const forOperation = (
 		},
 	}));
 
+/** The method and path template of an operation of spec/openapi.yaml, from the endpoint table. */
+const endpointOf = (operationId: OperationId): Pick<Endpoint, 'method' | 'path'> => {
+	const { method, path } = ENDPOINTS[operationId];
+	return { method, path };
+};
+
 /**
- * A "Get Many" operation: Return All / Limit, optional Filters (sent as query parameters), an optional
- * `expanded` multi-select, Simplify, and the Query Parameters option.
+ * A "Get Many" operation of the document's operation named: Return All / Limit, optional Filters (sent
+ * as query parameters), an optional `expanded` multi-select, the output choice, and the Query
+ * Parameters option.
  */
 export function listOperation(
-	path: string,
+	operationId: OperationId,
 	extra: {
 		filters?: INodeProperties[];
 		/** The relation names `expanded` offers. */
@@ -60,8 +68,7 @@ export function listOperation(
 	return {
 		description: properties,
 		endpoint: {
-			method: 'GET',
-			path,
+			...endpointOf(operationId),
 			list: true,
 			query: extra.expanded ? ['expanded'] : undefined,
 			queryCollections: extra.filters ? ['filters'] : undefined,
@@ -70,16 +77,18 @@ export function listOperation(
 	};
 }
 
-/** An operation that sends one request per item (or per group, with `executeAll`). */
+/**
+ * An operation that sends one request per item (or per group, with `executeAll`) to the document's
+ * operation named.
+ */
 export const sendOperation = (
-	method: Endpoint['method'],
-	path: string,
+	operationId: OperationId,
 	description: INodeProperties[],
 	endpoint: Omit<Endpoint, 'method' | 'path'>,
 	executeAll?: OperationModule['executeAll'],
 ): OperationModule => ({
 	description,
-	endpoint: { method, path, ...endpoint },
+	endpoint: { ...endpointOf(operationId), ...endpoint },
 	...(executeAll ? { executeAll } : {}),
 });
 

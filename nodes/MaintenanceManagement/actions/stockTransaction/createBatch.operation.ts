@@ -243,8 +243,7 @@ async function executeAll(
 }
 
 export const createBatch = sendOperation(
-	'POST',
-	'/stocks/warehouses/{warehouseId}/stock-transactions',
+	'postStockWarehousesStockTransactions',
 	properties,
 	{
 		answersList: true,

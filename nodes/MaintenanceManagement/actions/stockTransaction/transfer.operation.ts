@@ -55,7 +55,7 @@ const schema = lazy(() =>
 		}),
 );
 
-export const transfer = sendOperation('POST', '/stocks/stock-transactions/transfer', properties, {
+export const transfer = sendOperation('stockTransactionsTransfer', properties, {
 	body: {
 		fields: ['warehouse_from_id', 'warehouse_to_id', 'material_id', 'quantity'],
 		collections: ['additionalFields'],

@@ -97,6 +97,6 @@ const schema = lazy(() =>
 		}),
 );
 
-export const update = sendOperation('PATCH', '/suppliers/{supplier}', properties, {
+export const update = sendOperation('updateSupplier', properties, {
 	body: { collections: ['updateFields'], schema, unique: ['code'] },
 });

@@ -342,7 +342,7 @@ const properties: INodeProperties[] = [
 	...outputProperties,
 ];
 
-export const create = sendOperation('POST', '/works', properties, {
+export const create = sendOperation('createWork', properties, {
 	answersList: true,
 	body: {
 		fields: [
