@@ -217,6 +217,152 @@ function sendingProblems(op: NodeOperation): string[] {
 	return problems;
 }
 
+/** A zod schema's type under its wrappers (preprocess, effects, optional, default…), and whether it takes null. */
+function zodType(schema: ZodTypeAny): { type: ZodTypeAny; nullable: boolean } {
+	const def = schema._def as Json;
+	const inner = def.innerType ?? def.schema ?? def.in ?? (def.getter ? def.getter() : undefined);
+	if (!inner) return { type: schema, nullable: false };
+	const found = zodType(inner);
+	return { ...found, nullable: found.nullable || def.typeName === 'ZodNullable' };
+}
+
+/** The JSON types a zod type accepts, as the document names them. */
+function zodJsonTypes(type: ZodTypeAny): string[] {
+	const def = type._def as Json;
+	const checks = (def.checks ?? []) as Json[];
+	switch (def.typeName) {
+		case 'ZodString':
+		case 'ZodEnum':
+			return ['string'];
+		case 'ZodNumber':
+			return [checks.some((check) => check.kind === 'int') ? 'integer' : 'number'];
+		case 'ZodBoolean':
+			return ['boolean'];
+		case 'ZodArray':
+			return ['array'];
+		case 'ZodObject':
+			return ['object'];
+		case 'ZodLiteral':
+			return [typeof def.value];
+		case 'ZodUnion':
+			return [
+				...new Set((def.options as ZodTypeAny[]).flatMap((o) => zodJsonTypes(zodType(o).type))),
+			];
+		default:
+			return [String(def.typeName)];
+	}
+}
+
+/** The string formats zod checks, by the document's names for them. */
+const ZOD_FORMATS: Record<string, string> = {
+	email: 'email',
+	url: 'uri',
+	uuid: 'uuid',
+	datetime: 'date-time',
+	date: 'date',
+	time: 'time',
+};
+
+/** The JSON types, the format and the enum the document gives a field, its `anyOf`/`oneOf` alternatives merged. */
+function documentType(schema: Json): {
+	types: string[];
+	nullable: boolean;
+	format?: string;
+	values?: unknown[];
+} {
+	const s = resolve(schema);
+	const alternatives = ((s.anyOf ?? s.oneOf ?? []) as Json[]).map(documentType);
+	const own = ([] as string[]).concat(
+		s.type ??
+			(s.enum
+				? [...new Set(s.enum.filter((v: unknown) => v !== null).map((v: unknown) => typeof v))]
+				: []),
+	);
+	const types = [...new Set([...own, ...alternatives.flatMap((a) => a.types)])];
+	return {
+		types: types.filter((type) => type !== 'null'),
+		nullable:
+			types.includes('null') ||
+			s.nullable === true ||
+			(s.enum ?? []).includes(null) ||
+			alternatives.some((a) => a.nullable),
+		format: s.format as string | undefined,
+		values: s.enum ? (s.enum as unknown[]).filter((v) => v !== null) : undefined,
+	};
+}
+
+/** One field of the node's schema against the document's: type, null, format and enum; then its fields and items. */
+function fieldTypeProblems(label: string, zod: ZodTypeAny, doc: Json, at: string): string[] {
+	const { type, nullable } = zodType(zod);
+	const def = type._def as Json;
+	const field = resolve(doc);
+	if ('const' in field) return [];
+	const declared = documentType(field);
+	const node = zodJsonTypes(type);
+	const sorted = (list: unknown[]) => JSON.stringify([...list].map(String).sort());
+	const problems: string[] = [];
+	const where = `${label}: ${at}`;
+	if (declared.types.length && sorted(node) !== sorted(declared.types))
+		problems.push(
+			`${where} is ${node.join(' or ')} in the node's schema, ${declared.types.join(' or ')} in the document`,
+		);
+	if (nullable && !declared.nullable)
+		problems.push(`${where} takes null in the node's schema, the document does not`);
+	const formats = ((def.checks ?? []) as Json[])
+		.map((check) => ZOD_FORMATS[check.kind])
+		.filter(Boolean);
+	if (sorted(formats) !== sorted(declared.format ? [declared.format] : []))
+		problems.push(
+			`${where} has format ${formats.join(', ') || 'none'} in the node's schema, ${declared.format ?? 'none'} in the document`,
+		);
+	const values =
+		def.typeName === 'ZodEnum'
+			? (def.values as unknown[])
+			: def.typeName === 'ZodLiteral'
+				? [def.value]
+				: undefined;
+	if (declared.values && values && sorted(values) !== sorted(declared.values))
+		problems.push(
+			`${where} allows ${values.join(', ')} in the node's schema, ${declared.values.join(', ')} in the document`,
+		);
+	else if (declared.values && !values && node.includes('string'))
+		problems.push(
+			`${where} is free text in the node's schema, one of ${declared.values.join(', ')} in the document`,
+		);
+	else if (values && !declared.values)
+		problems.push(
+			`${where} allows only ${values.join(', ')} in the node's schema, the document lists no values`,
+		);
+	if (def.typeName === 'ZodArray' && field.items)
+		problems.push(...fieldTypeProblems(label, def.type, field.items, `${at}[]`));
+	if (def.typeName === 'ZodObject')
+		problems.push(...fieldsTypeProblems(label, type, field, `${at}.`));
+	return problems;
+}
+
+/** Each field of a zod object that the document's object has, against it. */
+const fieldsTypeProblems = (label: string, zod: ZodTypeAny, doc: Json, at = ''): string[] =>
+	Object.entries(shapeOf(zod)).flatMap(([name, child]) => {
+		const declared = resolve(doc).properties?.[name] as Json | undefined;
+		return declared ? fieldTypeProblems(label, child, declared, `${at}${name}`) : [];
+	});
+
+/** Every body field and checked query parameter of the node's schemas against the document's type, format and enum. */
+function typeProblems(op: NodeOperation): string[] {
+	const { body, querySchema } = op.endpoint;
+	const query = Object.fromEntries(
+		op.parameters.filter((p) => p.in === 'query').map((p) => [p.name, p.schema]),
+	);
+	return [
+		...(body
+			? fieldsTypeProblems(op.label, body.schema(), describedBy(body.schema(), op.body))
+			: []),
+		...(querySchema
+			? fieldsTypeProblems(op.label, querySchema(), { properties: query }, 'query ')
+			: []),
+	];
+}
+
 /**
  * Where the node knowingly differs from the document, and why. Any other difference fails, and so does
  * one listed here that is gone (then remove it from the list).
@@ -232,9 +378,16 @@ const KNOWN: Record<string, string> = {
 		"The document's if/then rules on type decide which fields a line needs, so the node asks for it.",
 	"quoteLine create: the node's parameter type is marked required, the document does not require it":
 		'As above.',
+	"contact checkOrCreate: email has format email in the node's schema, none in the document":
+		'The node refuses a mistyped address before sending; the document gives the field no format.',
 };
 
-const CHECKS = { values: valueProblems, required: requiredProblems, sending: sendingProblems };
+const CHECKS = {
+	values: valueProblems,
+	required: requiredProblems,
+	sending: sendingProblems,
+	types: typeProblems,
+};
 const unknown = (problems: string[]) => problems.filter((problem) => !(problem in KNOWN));
 
 describe.each(nodeOperations)('$label against spec/openapi.yaml', (op) => {
@@ -252,6 +405,10 @@ describe.each(nodeOperations)('$label against spec/openapi.yaml', (op) => {
 
 	it('can send every parameter and body field the document defines for it', () => {
 		expect(unknown(CHECKS.sending(op))).toEqual([]);
+	});
+
+	it('gives each field the type, null, format and values the document gives it', () => {
+		expect(unknown(CHECKS.types(op))).toEqual([]);
 	});
 });
 
