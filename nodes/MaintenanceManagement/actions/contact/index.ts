@@ -12,7 +12,7 @@ export const contact = defineResource(
 			name: 'Check or Create (Deprecated)',
 			value: 'checkOrCreate',
 			description:
-				'Return a contact, creating it when absent. Deprecated: the API replaces it with separate get-contact and create-contact operations.',
+				'(Deprecated) Return a contact, creating it when absent. The API replaces it with separate get-contact and create-contact operations.',
 			action: 'Check or create a contact (deprecated)',
 			run: checkOrCreate,
 		},

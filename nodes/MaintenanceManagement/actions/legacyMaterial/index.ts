@@ -6,7 +6,7 @@ export const legacyMaterial = defineResource('legacyMaterial', 'Legacy Material 
 		name: 'Create (Deprecated)',
 		value: 'create',
 		description:
-			'Create a material or a folder (deprecated endpoint POST /materials): use Material → Create instead',
+			'(Deprecated) Create a material or a folder through the old endpoint POST /materials: use Material → Create instead',
 		action: 'Create a legacy material (deprecated)',
 		run: create,
 	},

@@ -3,7 +3,7 @@ import { getAll } from './getAll.operation';
 
 export const stockMovement = defineResource('stockMovement', 'Stock Movement (Deprecated)', [
 	{
-		name: 'Get Many',
+		name: 'Get Many (Deprecated)',
 		value: 'getAll',
 		description:
 			'(Deprecated) List stock movements. Stock changes are now made with Stock Transaction operations, which have no list endpoint.',
