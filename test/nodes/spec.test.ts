@@ -1,11 +1,13 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import type { ZodIssue, ZodTypeAny } from 'zod';
 
+import { resources } from '../../nodes/MaintenanceManagement/actions/resources';
 import type { OperationModule } from '../../nodes/MaintenanceManagement/actions/types';
 import {
 	contract,
 	deref,
 	describedBy,
+	document,
 	nodeOperations,
 	resolve,
 	shapeOf,
@@ -387,7 +389,52 @@ const CHECKS = {
 	required: requiredProblems,
 	sending: sendingProblems,
 	types: typeProblems,
+	deprecation: deprecationProblems,
 };
+/** Whether the document deprecates an operation. */
+const deprecatedBy = (op: NodeOperation): boolean =>
+	document.paths[op.template]?.[op.endpoint.method.toLowerCase()]?.deprecated === true;
+
+/** The Operation selector's option of an operation, and its resource's label. */
+function labelsOf(op: NodeOperation): {
+	option: INodePropertyOptions & { action?: string };
+	resource: string;
+} {
+	const [resource, operation] = op.label.split(' ');
+	const { displayName, description } = resources[resource];
+	const selector = description.find((property) => property.name === 'operation');
+	const options = (selector?.options ?? []) as Array<INodePropertyOptions & { action?: string }>;
+	return { option: options.find((o) => o.value === operation)!, resource: displayName };
+}
+
+/** The labels that say "(Deprecated)" against the document's `deprecated`, both ways. */
+function deprecationProblems(op: NodeOperation): string[] {
+	const { option, resource } = labelsOf(op);
+	const deprecated = deprecatedBy(op);
+	const all = nodeOperations
+		.filter((other) => other.label.split(' ')[0] === op.label.split(' ')[0])
+		.every(deprecatedBy);
+	const says = {
+		name: / \(Deprecated\)$/.test(option.name),
+		action: / \(deprecated\)$/.test(option.action ?? ''),
+		description: /^\(Deprecated\) /.test(option.description ?? ''),
+	};
+	const problems = Object.entries(says)
+		.filter(([, marked]) => marked !== deprecated)
+		.map(([where]) =>
+			deprecated
+				? `${op.label}: the document deprecates it, its ${where} does not say (Deprecated)`
+				: `${op.label}: its ${where} says (Deprecated), the document does not deprecate it`,
+		);
+	if (/ \(Deprecated\)$/.test(resource) !== all)
+		problems.push(
+			all
+				? `${op.label}: the document deprecates every operation of ${resource}, its label does not say (Deprecated)`
+				: `${op.label}: ${resource} is labelled (Deprecated), the document does not deprecate all its operations`,
+		);
+	return problems;
+}
+
 const unknown = (problems: string[]) => problems.filter((problem) => !(problem in KNOWN));
 
 describe.each(nodeOperations)('$label against spec/openapi.yaml', (op) => {
@@ -409,6 +456,10 @@ describe.each(nodeOperations)('$label against spec/openapi.yaml', (op) => {
 
 	it('gives each field the type, null, format and values the document gives it', () => {
 		expect(unknown(CHECKS.types(op))).toEqual([]);
+	});
+
+	it('is labelled (Deprecated) where the document deprecates it, and only there', () => {
+		expect(unknown(CHECKS.deprecation(op))).toEqual([]);
 	});
 });
 

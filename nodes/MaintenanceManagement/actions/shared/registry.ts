@@ -92,11 +92,30 @@ export const sendOperation = (
 	...(executeAll ? { executeAll } : {}),
 });
 
+/** Whether spec/openapi.yaml deprecates an endpoint (the endpoint table's `deprecated`). */
+const isDeprecated = ({ method, path }: Endpoint): boolean =>
+	Object.values(ENDPOINTS).some(
+		(endpoint) => endpoint.method === method && endpoint.path === path && endpoint.deprecated,
+	);
+
+/** An operation's selector option, marked as n8n marks a deprecated one when the document deprecates it. */
+const selectorOption = ({ name, value, description, action, run }: OperationEntry) =>
+	isDeprecated(run.endpoint)
+		? {
+				name: `${name} (Deprecated)`,
+				value,
+				description: `(Deprecated) ${description}`,
+				action: `${action} (deprecated)`,
+			}
+		: { name, value, description, action };
+
 /**
  * A resource, defined once: its Resource option, and its operations with their selector options, in
  * the order their properties appear. The selector lists them by name and defaults to the first. Each
  * operation's properties are shown for this resource and that operation only: the names are written
  * here and nowhere else, and their types (see resources.ts) make a wrong pair a compile error.
+ * "(Deprecated)" is added from the document: to each operation it deprecates, and to the resource
+ * when it deprecates every one of its operations.
  */
 export function defineResource<const R extends string, const O extends string>(
 	resource: R,
@@ -112,14 +131,13 @@ export function defineResource<const R extends string, const O extends string>(
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: [resource] } },
-		options: operations
-			.map(({ name, value, description, action }) => ({ name, value, description, action }))
-			.sort(byText('name')),
+		options: operations.map(selectorOption).sort(byText('name')),
 		default: defaultOperation,
 	};
+	const deprecated = operations.every(({ run }) => isDeprecated(run.endpoint));
 	return {
 		value: resource,
-		displayName,
+		displayName: deprecated ? `${displayName} (Deprecated)` : displayName,
 		...(hint ? { hint } : {}),
 		description: [
 			selector,
