@@ -7,7 +7,7 @@ import { itemNumber } from '../../helpers/input';
 import { id, lazy, number, oneOf, text } from '../../helpers/schemas';
 import { toItems } from '../../helpers/simplify';
 import { recordsOf } from '../../transport';
-import { updateFields } from '../shared/fields';
+import { updateFields, NOTHING_TO_CHANGE } from '../shared/fields';
 import { recordLocator, outputProperties } from '../shared/properties';
 import { sendOperation } from '../shared/registry';
 import type { Grouping } from '../executor';
@@ -97,10 +97,7 @@ const locationSchema = lazy(() =>
 			orientation: oneOf(ORIENTATIONS.values).optional(),
 		})
 		.strict()
-		.refine((location) => Object.keys(location).length > 1, {
-			message: 'has nothing to change: add at least one field under Update Fields',
-			path: ['updateFields'],
-		}),
+		.refine((location) => Object.keys(location).length > 1, NOTHING_TO_CHANGE),
 );
 
 /**

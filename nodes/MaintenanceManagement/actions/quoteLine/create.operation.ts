@@ -2,7 +2,13 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { id, integer, lazy, lineDescription, oneOf } from '../../helpers/schemas';
-import { additionalFields, idField, lineDescriptionProperty, wholeNumber } from '../shared/fields';
+import {
+	additionalFields,
+	idField,
+	lineDescriptionProperty,
+	lineReferenceFields,
+	wholeNumber,
+} from '../shared/fields';
 import { outputProperties } from '../shared/properties';
 import { sendOperation } from '../shared/registry';
 import { checkLineType, LINE_TYPES, lineTypeProperty } from '../shared/lineRules';
@@ -23,13 +29,7 @@ const properties: INodeProperties[] = [
 	additionalFields([
 		lineDescriptionProperty,
 		wholeNumber('Discount (%)', 'discount', 'Whole-number percentage'),
-		idField('Material ID', 'material_id', 'The ID of the material; required for MATERIAL lines'),
-		{ displayName: 'Observations', name: 'observations', type: 'string', default: '' },
-		idField(
-			'Other Cost ID',
-			'other_cost_id',
-			'The ID of the other cost; required for OTHER_COST lines',
-		),
+		...lineReferenceFields,
 		wholeNumber('Quantity', 'quantity', 'Whole number of units'),
 		idField(
 			'Received Quote Request Line ID',
