@@ -38,16 +38,17 @@ export const FREQUENCIES = choices({
 });
 export const NOTIFICATION_TRIGGERS = choices({ CLOSE: 'Close', CONFIRM: 'Confirm' });
 
+/** The non-empty parts of comma-separated text, trimmed. */
+const commaParts = (text: string): string[] =>
+	text
+		.split(',')
+		.map((part) => part.trim())
+		.filter(Boolean);
+
 /** Comma-separated text, or an array, as a list of strings. */
 const stringList = () =>
 	z.preprocess(
-		(value) =>
-			typeof value === 'string'
-				? value
-						.split(',')
-						.map((part) => part.trim())
-						.filter(Boolean)
-				: value,
+		(value) => (typeof value === 'string' ? commaParts(value) : value),
 		z.array(z.string({ invalid_type_error: 'must be text' }), {
 			invalid_type_error: 'must be a comma-separated list',
 		}),
@@ -83,11 +84,7 @@ const intervention = () =>
 				.preprocess(
 					(value) =>
 						typeof value === 'string'
-							? value
-									.split(',')
-									.map((part) => part.trim())
-									.filter(Boolean)
-									.map((element) => ({ id: element }))
+							? commaParts(value).map((element) => ({ id: element }))
 							: value,
 					z.array(
 						z
