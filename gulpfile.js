@@ -69,20 +69,6 @@ task('build:codex', async () => {
 });
 
 /**
- * Writes the endpoint table the operations take their methods and paths from
- * (`actions/shared/endpoints.generated.ts`) from spec/openapi.yaml (scripts/endpoints.ts, loaded
- * through tsx). The bundle is built after it.
- */
-task('build:endpoints', async () => {
-	const { ENDPOINTS_PATH, writeEndpoints } = tsx.require(
-		'./scripts/endpoints.ts',
-		join(__dirname, 'gulpfile.js'),
-	);
-	if (await writeEndpoints())
-		console.log(`${ENDPOINTS_PATH.slice(__dirname.length + 1)}: endpoint table updated`);
-});
-
-/**
  * Writes the Operations tables of README.md and docs/operations.md from the operations registry
  * (scripts/operationsTable.ts, loaded through tsx), formatted as Prettier formats each file.
  */
@@ -114,7 +100,6 @@ task(
 	'build',
 	series(
 		'clean',
-		'build:endpoints',
 		parallel('build:bundle', 'build:icons', 'build:codex', 'build:schemas', 'build:readme'),
 	),
 );

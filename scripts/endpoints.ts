@@ -3,8 +3,8 @@
  * template, deprecation and query parameter names, written as TypeScript into
  * `nodes/MaintenanceManagement/actions/shared/endpoints.generated.ts`. The node's operations name
  * their endpoint by operationId and take the rest from there, so the node reads no YAML at run time.
- * `npm run endpoints` and `npm run build` (gulpfile.js) write it; `test/tooling/endpoints.test.ts`
- * fails while the file differs from the document.
+ * `npm run endpoints` writes it, and so does `npm run build`, before its type check;
+ * `test/tooling/endpoints.test.ts` fails while the file differs from the document.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
