@@ -18,7 +18,7 @@ import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-wor
 import { parse } from 'yaml';
 
 import { resources } from '../nodes/MaintenanceManagement/actions/resources';
-import { CURRENT_VERSION } from '../nodes/MaintenanceManagement/actions/shared/definitions';
+import { CURRENT_VERSION } from '../nodes/MaintenanceManagement/actions/shared/properties';
 import type { OperationModule } from '../nodes/MaintenanceManagement/actions/types';
 import { toItems } from '../nodes/MaintenanceManagement/helpers/simplify';
 import type { ApiResource } from '../nodes/MaintenanceManagement/transport';

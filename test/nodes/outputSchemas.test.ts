@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { resources } from '../../nodes/MaintenanceManagement/actions/resources';
-import { CURRENT_VERSION } from '../../nodes/MaintenanceManagement/actions/shared/definitions';
+import { CURRENT_VERSION } from '../../nodes/MaintenanceManagement/actions/shared/properties';
 import { outputSchemas, schemaFolder, type OutputSchema } from '../../scripts/outputSchemas';
 import { operationCases } from '../cases/operations';
 import { SandboxFixture } from './helpers/sandbox';

@@ -1,4 +1,5 @@
 import { resources } from '../../nodes/MaintenanceManagement/actions/resources';
+import { sendOperation } from '../../nodes/MaintenanceManagement/actions/shared/registry';
 import type { OperationPair } from '../cases/operations';
 import { SandboxFixture } from './helpers/sandbox';
 
@@ -15,6 +16,15 @@ describe('the registry of resources and operations', () => {
 		expect(
 			(resources[wrong.resource].operations as Record<string, unknown>)[wrong.operation],
 		).toBeUndefined();
+	});
+
+	it("names each endpoint by the document's operationId: another name does not compile", () => {
+		expect(sendOperation('updateSupplier', [], {}).endpoint).toMatchObject({
+			method: 'PATCH',
+			path: '/suppliers/{supplier}',
+		});
+		// @ts-expect-error updateSuppliers is no operationId of spec/openapi.yaml (npm run typecheck fails if this compiles).
+		expect(() => sendOperation('updateSuppliers', [], {})).toThrow();
 	});
 
 	it.each([

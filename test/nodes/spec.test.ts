@@ -1,12 +1,14 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import type { ZodTypeAny } from 'zod';
 
+import { resources } from '../../nodes/MaintenanceManagement/actions/resources';
 import type { OperationModule } from '../../nodes/MaintenanceManagement/actions/types';
 import { issuePath } from '../../nodes/MaintenanceManagement/helpers/validate';
 import {
 	contract,
 	deref,
 	describedBy,
+	document,
 	nodeOperations,
 	resolve,
 	shapeOf,
@@ -219,6 +221,152 @@ function sendingProblems(op: NodeOperation): string[] {
 	return problems;
 }
 
+/** A zod schema's type under its wrappers (preprocess, effects, optional, default…), and whether it takes null. */
+function zodType(schema: ZodTypeAny): { type: ZodTypeAny; nullable: boolean } {
+	const def = schema._def as Json;
+	const inner = def.innerType ?? def.schema ?? def.in ?? (def.getter ? def.getter() : undefined);
+	if (!inner) return { type: schema, nullable: false };
+	const found = zodType(inner);
+	return { ...found, nullable: found.nullable || def.typeName === 'ZodNullable' };
+}
+
+/** The JSON types a zod type accepts, as the document names them. */
+function zodJsonTypes(type: ZodTypeAny): string[] {
+	const def = type._def as Json;
+	const checks = (def.checks ?? []) as Json[];
+	switch (def.typeName) {
+		case 'ZodString':
+		case 'ZodEnum':
+			return ['string'];
+		case 'ZodNumber':
+			return [checks.some((check) => check.kind === 'int') ? 'integer' : 'number'];
+		case 'ZodBoolean':
+			return ['boolean'];
+		case 'ZodArray':
+			return ['array'];
+		case 'ZodObject':
+			return ['object'];
+		case 'ZodLiteral':
+			return [typeof def.value];
+		case 'ZodUnion':
+			return [
+				...new Set((def.options as ZodTypeAny[]).flatMap((o) => zodJsonTypes(zodType(o).type))),
+			];
+		default:
+			return [String(def.typeName)];
+	}
+}
+
+/** The string formats zod checks, by the document's names for them. */
+const ZOD_FORMATS: Record<string, string> = {
+	email: 'email',
+	url: 'uri',
+	uuid: 'uuid',
+	datetime: 'date-time',
+	date: 'date',
+	time: 'time',
+};
+
+/** The JSON types, the format and the enum the document gives a field, its `anyOf`/`oneOf` alternatives merged. */
+function documentType(schema: Json): {
+	types: string[];
+	nullable: boolean;
+	format?: string;
+	values?: unknown[];
+} {
+	const s = resolve(schema);
+	const alternatives = ((s.anyOf ?? s.oneOf ?? []) as Json[]).map(documentType);
+	const own = ([] as string[]).concat(
+		s.type ??
+			(s.enum
+				? [...new Set(s.enum.filter((v: unknown) => v !== null).map((v: unknown) => typeof v))]
+				: []),
+	);
+	const types = [...new Set([...own, ...alternatives.flatMap((a) => a.types)])];
+	return {
+		types: types.filter((type) => type !== 'null'),
+		nullable:
+			types.includes('null') ||
+			s.nullable === true ||
+			(s.enum ?? []).includes(null) ||
+			alternatives.some((a) => a.nullable),
+		format: s.format as string | undefined,
+		values: s.enum ? (s.enum as unknown[]).filter((v) => v !== null) : undefined,
+	};
+}
+
+/** One field of the node's schema against the document's: type, null, format and enum; then its fields and items. */
+function fieldTypeProblems(label: string, zod: ZodTypeAny, doc: Json, at: string): string[] {
+	const { type, nullable } = zodType(zod);
+	const def = type._def as Json;
+	const field = resolve(doc);
+	if ('const' in field) return [];
+	const declared = documentType(field);
+	const node = zodJsonTypes(type);
+	const sorted = (list: unknown[]) => JSON.stringify([...list].map(String).sort());
+	const problems: string[] = [];
+	const where = `${label}: ${at}`;
+	if (declared.types.length && sorted(node) !== sorted(declared.types))
+		problems.push(
+			`${where} is ${node.join(' or ')} in the node's schema, ${declared.types.join(' or ')} in the document`,
+		);
+	if (nullable && !declared.nullable)
+		problems.push(`${where} takes null in the node's schema, the document does not`);
+	const formats = ((def.checks ?? []) as Json[])
+		.map((check) => ZOD_FORMATS[check.kind])
+		.filter(Boolean);
+	if (sorted(formats) !== sorted(declared.format ? [declared.format] : []))
+		problems.push(
+			`${where} has format ${formats.join(', ') || 'none'} in the node's schema, ${declared.format ?? 'none'} in the document`,
+		);
+	const values =
+		def.typeName === 'ZodEnum'
+			? (def.values as unknown[])
+			: def.typeName === 'ZodLiteral'
+				? [def.value]
+				: undefined;
+	if (declared.values && values && sorted(values) !== sorted(declared.values))
+		problems.push(
+			`${where} allows ${values.join(', ')} in the node's schema, ${declared.values.join(', ')} in the document`,
+		);
+	else if (declared.values && !values && node.includes('string'))
+		problems.push(
+			`${where} is free text in the node's schema, one of ${declared.values.join(', ')} in the document`,
+		);
+	else if (values && !declared.values)
+		problems.push(
+			`${where} allows only ${values.join(', ')} in the node's schema, the document lists no values`,
+		);
+	if (def.typeName === 'ZodArray' && field.items)
+		problems.push(...fieldTypeProblems(label, def.type, field.items, `${at}[]`));
+	if (def.typeName === 'ZodObject')
+		problems.push(...fieldsTypeProblems(label, type, field, `${at}.`));
+	return problems;
+}
+
+/** Each field of a zod object that the document's object has, against it. */
+const fieldsTypeProblems = (label: string, zod: ZodTypeAny, doc: Json, at = ''): string[] =>
+	Object.entries(shapeOf(zod)).flatMap(([name, child]) => {
+		const declared = resolve(doc).properties?.[name] as Json | undefined;
+		return declared ? fieldTypeProblems(label, child, declared, `${at}${name}`) : [];
+	});
+
+/** Every body field and checked query parameter of the node's schemas against the document's type, format and enum. */
+function typeProblems(op: NodeOperation): string[] {
+	const { body, querySchema } = op.endpoint;
+	const query = Object.fromEntries(
+		op.parameters.filter((p) => p.in === 'query').map((p) => [p.name, p.schema]),
+	);
+	return [
+		...(body
+			? fieldsTypeProblems(op.label, body.schema(), describedBy(body.schema(), op.body))
+			: []),
+		...(querySchema
+			? fieldsTypeProblems(op.label, querySchema(), { properties: query }, 'query ')
+			: []),
+	];
+}
+
 /**
  * Where the node knowingly differs from the document, and why. Any other difference fails, and so does
  * one listed here that is gone (then remove it from the list).
@@ -234,12 +382,68 @@ const KNOWN: Record<string, string> = {
 		"The document's if/then rules on type decide which fields a line needs, so the node asks for it.",
 	"quoteLine create: the node's parameter type is marked required, the document does not require it":
 		'As above.',
+	"contact checkOrCreate: email has format email in the node's schema, none in the document":
+		'The node refuses a mistyped address before sending; the document gives the field no format.',
 };
 
-const CHECKS = { values: valueProblems, required: requiredProblems, sending: sendingProblems };
+const CHECKS = {
+	values: valueProblems,
+	required: requiredProblems,
+	sending: sendingProblems,
+	types: typeProblems,
+	deprecation: deprecationProblems,
+};
+/** Whether the document deprecates an operation. */
+const deprecatedBy = (op: NodeOperation): boolean =>
+	document.paths[op.template]?.[op.endpoint.method.toLowerCase()]?.deprecated === true;
+
+/** The Operation selector's option of an operation, and its resource's label. */
+function labelsOf(op: NodeOperation): {
+	option: INodePropertyOptions & { action?: string };
+	resource: string;
+} {
+	const [resource, operation] = op.label.split(' ');
+	const { displayName, description } = resources[resource];
+	const selector = description.find((property) => property.name === 'operation');
+	const options = (selector?.options ?? []) as Array<INodePropertyOptions & { action?: string }>;
+	return { option: options.find((o) => o.value === operation)!, resource: displayName };
+}
+
+/** The labels that say "(Deprecated)" against the document's `deprecated`, both ways. */
+function deprecationProblems(op: NodeOperation): string[] {
+	const { option, resource } = labelsOf(op);
+	const deprecated = deprecatedBy(op);
+	const all = nodeOperations
+		.filter((other) => other.label.split(' ')[0] === op.label.split(' ')[0])
+		.every(deprecatedBy);
+	const says = {
+		name: / \(Deprecated\)$/.test(option.name),
+		action: / \(deprecated\)$/.test(option.action ?? ''),
+		description: /^\(Deprecated\) /.test(option.description ?? ''),
+	};
+	const problems = Object.entries(says)
+		.filter(([, marked]) => marked !== deprecated)
+		.map(([where]) =>
+			deprecated
+				? `${op.label}: the document deprecates it, its ${where} does not say (Deprecated)`
+				: `${op.label}: its ${where} says (Deprecated), the document does not deprecate it`,
+		);
+	if (/ \(Deprecated\)$/.test(resource) !== all)
+		problems.push(
+			all
+				? `${op.label}: the document deprecates every operation of ${resource}, its label does not say (Deprecated)`
+				: `${op.label}: ${resource} is labelled (Deprecated), the document does not deprecate all its operations`,
+		);
+	return problems;
+}
+
 const unknown = (problems: string[]) => problems.filter((problem) => !(problem in KNOWN));
 
 describe.each(nodeOperations)('$label against spec/openapi.yaml', (op) => {
+	it('is an operation of the document, by its method and path', () => {
+		expect(op.unmatched).toBeUndefined();
+	});
+
 	it('offers for each parameter only values the document allows, and every one of them', () => {
 		expect(unknown(CHECKS.values(op))).toEqual([]);
 	});
@@ -250,6 +454,14 @@ describe.each(nodeOperations)('$label against spec/openapi.yaml', (op) => {
 
 	it('can send every parameter and body field the document defines for it', () => {
 		expect(unknown(CHECKS.sending(op))).toEqual([]);
+	});
+
+	it('gives each field the type, null, format and values the document gives it', () => {
+		expect(unknown(CHECKS.types(op))).toEqual([]);
+	});
+
+	it('is labelled (Deprecated) where the document deprecates it, and only there', () => {
+		expect(unknown(CHECKS.deprecation(op))).toEqual([]);
 	});
 });
 

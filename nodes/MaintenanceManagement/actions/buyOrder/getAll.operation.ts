@@ -1,3 +1,3 @@
-import { listOperation } from '../shared/definitions';
+import { listOperation } from '../shared/registry';
 
-export const getAll = listOperation('/sales/buy-orders');
+export const getAll = listOperation('getBuyOrders');

@@ -3,8 +3,16 @@ import { z } from 'zod';
 
 import { choices } from '../../helpers/choices';
 import { id, lazy, oneOf } from '../../helpers/schemas';
-import { clearableText, idField, nullableText, toNull, updateFields } from '../shared/fields';
-import { recordLocator, outputProperties, sendOperation } from '../shared/definitions';
+import {
+	clearableText,
+	idField,
+	nullableText,
+	toNull,
+	updateFields,
+	NOTHING_TO_CHANGE,
+} from '../shared/fields';
+import { recordLocator, outputProperties } from '../shared/properties';
+import { sendOperation } from '../shared/registry';
 
 const RELATED_TO_TYPES = choices({
 	FAILURE: 'Work Order (Failure)',
@@ -69,6 +77,32 @@ const properties: INodeProperties[] = [
 const SUPPLIER_MESSAGE =
 	'must be a supplier ID (a whole number), or the word null to remove the supplier (allowed only while the order is SAVED_AS_DRAFT)';
 
+/** Related To Type and Related To ID go together: both set, both left out, or None (null) alone. */
+function checkRelation(
+	body: { related_to_type?: string | null; related_to_id?: number | null },
+	issue: (path: string[], message: string) => void,
+) {
+	const type = body.related_to_type;
+	const relatedId = body.related_to_id;
+	if (type === null) {
+		if (relatedId !== undefined && relatedId !== null)
+			issue(
+				['related_to_id'],
+				'must be left out when Related To Type is None: remove Related To ID to remove the relation',
+			);
+	} else if (type !== undefined && (relatedId === undefined || relatedId === null)) {
+		issue(
+			['related_to_id'],
+			'is required together with the other: add Related To ID under Update Fields, or remove both',
+		);
+	} else if (type === undefined && relatedId !== undefined) {
+		issue(
+			['related_to_type'],
+			'is required together with the other: add Related To Type under Update Fields (None removes the relation), or remove both',
+		);
+	}
+}
+
 const schema = lazy(() =>
 	z
 		.object({
@@ -96,45 +130,15 @@ const schema = lazy(() =>
 		})
 		.strict()
 		.superRefine((body, context) => {
-			if (Object.keys(body).length === 0) {
-				context.addIssue({
-					code: 'custom',
-					path: ['updateFields'],
-					message: 'has nothing to change: add at least one field under Update Fields',
-				});
-			}
-			const type = body.related_to_type;
-			const relatedId = body.related_to_id;
-			if (type === null) {
-				if (relatedId !== undefined && relatedId !== null) {
-					context.addIssue({
-						code: 'custom',
-						path: ['related_to_id'],
-						message:
-							'must be left out when Related To Type is None: remove Related To ID to remove the relation',
-					});
-				}
-			} else if (type !== undefined && (relatedId === undefined || relatedId === null)) {
-				context.addIssue({
-					code: 'custom',
-					path: ['related_to_id'],
-					message:
-						'is required together with the other: add Related To ID under Update Fields, or remove both',
-				});
-			} else if (type === undefined && relatedId !== undefined) {
-				context.addIssue({
-					code: 'custom',
-					path: ['related_to_type'],
-					message:
-						'is required together with the other: add Related To Type under Update Fields (None removes the relation), or remove both',
-				});
-			}
+			if (Object.keys(body).length === 0)
+				context.addIssue({ code: 'custom', ...NOTHING_TO_CHANGE });
+			checkRelation(body, (path, message) => context.addIssue({ code: 'custom', path, message }));
 		})
 		// Removing the relation: the API takes null for both fields together.
 		.transform((body) => (body.related_to_type === null ? { ...body, related_to_id: null } : body)),
 );
 
-export const update = sendOperation('PATCH', '/sales/buy-orders/{buy-order-id}', properties, {
+export const update = sendOperation('updateBuyOrder', properties, {
 	pathParams: { 'buy-order-id': 'buyOrderId' },
 	body: { collections: ['updateFields'], schema },
 });

@@ -2,7 +2,8 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { idList, lazy } from '../../helpers/schemas';
-import { outputProperties, sendOperation } from '../shared/definitions';
+import { outputProperties } from '../shared/properties';
+import { sendOperation } from '../shared/registry';
 
 const properties: INodeProperties[] = [
 	{
@@ -35,6 +36,6 @@ const noIdsInText = (value: unknown): unknown =>
 
 const schema = lazy(() => z.object({ contact_ids: z.preprocess(noIdsInText, idList()) }).strict());
 
-export const syncContacts = sendOperation('POST', '/clients/{client}/contacts', properties, {
+export const syncContacts = sendOperation('syncContacts', properties, {
 	body: { fields: ['contact_ids'], schema },
 });

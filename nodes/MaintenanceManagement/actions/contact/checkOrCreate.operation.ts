@@ -3,8 +3,9 @@ import { z } from 'zod';
 
 import { choices } from '../../helpers/choices';
 import { boolean, idList, lazy, oneOf } from '../../helpers/schemas';
-import { additionalFields } from '../shared/fields';
-import { booleanField, outputProperties, sendOperation } from '../shared/definitions';
+import { additionalFields, booleanField } from '../shared/fields';
+import { outputProperties } from '../shared/properties';
+import { sendOperation } from '../shared/registry';
 
 const REPORT_STATES = choices({ all: 'All', completed: 'Completed', confirmed: 'Confirmed' });
 const WORK_ORDER_TYPES = choices({ all: 'All', assigned: 'Assigned' });
@@ -185,7 +186,7 @@ const schema = lazy(() =>
 		}),
 );
 
-export const checkOrCreate = sendOperation('POST', '/contacts', properties, {
+export const checkOrCreate = sendOperation('checkContact', properties, {
 	body: {
 		fields: ['email', 'name', 'direct_permissions'],
 		collections: ['additionalFields'],

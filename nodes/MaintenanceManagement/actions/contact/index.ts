@@ -1,19 +1,19 @@
-import { defineResource } from '../shared/definitions';
+import { defineResource } from '../shared/registry';
 import { checkOrCreate } from './checkOrCreate.operation';
 
 export const contact = defineResource(
 	'contact',
 	{
-		displayName: 'Contact (Deprecated)',
+		displayName: 'Contact',
 		hint: 'Its one operation is deprecated by the API',
 	},
 	[
 		{
-			name: 'Check or Create (Deprecated)',
+			name: 'Check or Create',
 			value: 'checkOrCreate',
 			description:
-				'Return a contact, creating it when absent. Deprecated: the API replaces it with separate get-contact and create-contact operations.',
-			action: 'Check or create a contact (deprecated)',
+				'Return a contact, creating it when absent. The API replaces it with separate get-contact and create-contact operations.',
+			action: 'Check or create a contact',
 			run: checkOrCreate,
 		},
 	],

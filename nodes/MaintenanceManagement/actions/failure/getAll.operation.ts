@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { id, lazy } from '../../helpers/schemas';
-import { listOperation } from '../shared/definitions';
+import { listOperation } from '../shared/registry';
 import type { OperationModule } from '../types';
 import {
 	dateValue,
@@ -15,29 +15,25 @@ import {
 
 const PRIORITIES = ['1', '2', '3', '4'] as const;
 
-const dateRange = (name: string, displayName: string, description: string): INodeProperties => ({
-	displayName,
-	name,
-	type: 'dateTime',
-	default: '',
-	description,
-});
+/** The two filters of a date range: on or after a time (date_min_<field>), on or before it (date_max_<field>). */
+const dateRange = (field: string, label: string, what: string): INodeProperties[] =>
+	(['After', 'Before'] as const).map((side) => {
+		const name = `date_${side === 'After' ? 'min' : 'max'}_${field}`;
+		return {
+			displayName: `${label} ${side}`,
+			name,
+			type: 'dateTime',
+			default: '',
+			description: `Only work orders ${what} at or ${side.toLowerCase()} this time (${name})`,
+		};
+	});
 
 /**
  * Named filters in the service's query syntax: `s_<field>` (exact), `s_<field>_in` (any of a list),
  * `date_min_<field>` / `date_max_<field>` (a range), and `sort=<field>` or `sort=<field>-`.
  */
 const filters: INodeProperties[] = [
-	dateRange(
-		'date_min_completed_date',
-		'Completed After',
-		'Only work orders completed at or after this time (date_min_completed_date)',
-	),
-	dateRange(
-		'date_max_completed_date',
-		'Completed Before',
-		'Only work orders completed at or before this time (date_max_completed_date)',
-	),
+	...dateRange('completed_date', 'Completed', 'completed'),
 	locationFilter,
 	{
 		displayName: 'Priority',
@@ -58,16 +54,7 @@ const filters: INodeProperties[] = [
 		'Problem ID',
 		'Only work orders of this problem type: its ID, a whole number (s_problem_id)',
 	),
-	dateRange(
-		'date_min_start_date',
-		'Reported After',
-		'Only work orders reported at or after this time (date_min_start_date)',
-	),
-	dateRange(
-		'date_max_start_date',
-		'Reported Before',
-		'Only work orders reported at or before this time (date_max_start_date)',
-	),
+	...dateRange('start_date', 'Reported', 'reported'),
 	{
 		displayName: 'Sort',
 		name: 'sort',
@@ -108,7 +95,7 @@ const filterSchema = lazy(() =>
 		.passthrough(),
 );
 
-export const getAll: OperationModule = listOperation('/failures', {
+export const getAll: OperationModule = listOperation('getFailures', {
 	filters,
 	expanded: FAILURE_RELATIONS,
 	querySchema: filterSchema,

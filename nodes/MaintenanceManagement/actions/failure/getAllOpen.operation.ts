@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { id, lazy, oneOf } from '../../helpers/schemas';
-import { listOperation } from '../shared/definitions';
+import { listOperation } from '../shared/registry';
 import type { OperationModule } from '../types';
 import { FAILURE_RELATIONS, FAILURE_STATUSES, idFilter, locationFilter } from './filters';
 
@@ -60,7 +60,7 @@ const filterSchema = lazy(() =>
 		.passthrough(),
 );
 
-export const getAllOpen: OperationModule = listOperation('/failures/open', {
+export const getAllOpen: OperationModule = listOperation('getOpenFailures', {
 	filters,
 	expanded: FAILURE_RELATIONS,
 	querySchema: filterSchema,

@@ -3,8 +3,9 @@ import { z } from 'zod';
 
 import { choices } from '../../helpers/choices';
 import { id, lazy, number, oneOf, text } from '../../helpers/schemas';
-import { additionalFields, idField } from '../shared/fields';
-import { outputProperties, sendOperation } from '../shared/definitions';
+import { additionalFields, idField, nameAndCode } from '../shared/fields';
+import { outputProperties } from '../shared/properties';
+import { sendOperation } from '../shared/registry';
 
 const MATERIAL_KINDS = choices({
 	FOLDER: { name: 'Folder', description: 'A folder: the parent of other materials' },
@@ -27,15 +28,7 @@ const properties: INodeProperties[] = [
 		options: MATERIAL_KINDS.options,
 		default: 'MATERIAL',
 	},
-	{ displayName: 'Name', name: 'name', type: 'string', required: true, default: '' },
-	{
-		displayName: 'Code',
-		name: 'code',
-		type: 'string',
-		required: true,
-		default: '',
-		description: 'Unique material code; must not be empty',
-	},
+	...nameAndCode('Unique material code; must not be empty'),
 	additionalFields([
 		{ displayName: 'Default Sell Price', name: 'default_sell_price', type: 'number', default: 0 },
 		{ displayName: 'Default Sell VAT (%)', name: 'default_sell_vat', type: 'number', default: 0 },
@@ -152,7 +145,7 @@ const schema = lazy(() =>
 		}),
 );
 
-export const create = sendOperation('POST', '/materials', properties, {
+export const create = sendOperation('createLegacyMaterial', properties, {
 	body: {
 		fields: ['_type', 'name', 'code', 'material_warehouse'],
 		collections: ['additionalFields'],

@@ -1,13 +1,13 @@
-import { defineResource } from '../shared/definitions';
+import { defineResource } from '../shared/registry';
 import { create } from './create.operation';
 
-export const legacyMaterial = defineResource('legacyMaterial', 'Legacy Material (Deprecated)', [
+export const legacyMaterial = defineResource('legacyMaterial', 'Legacy Material', [
 	{
-		name: 'Create (Deprecated)',
+		name: 'Create',
 		value: 'create',
 		description:
-			'Create a material or a folder (deprecated endpoint POST /materials): use Material → Create instead',
-		action: 'Create a legacy material (deprecated)',
+			'Create a material or a folder through the old endpoint POST /materials: use Material → Create instead',
+		action: 'Create a legacy material',
 		run: create,
 	},
 ]);

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { recordLocator, outputProperties, sendOperation } from '../shared/definitions';
+import { recordLocator, outputProperties } from '../shared/properties';
+import { sendOperation } from '../shared/registry';
 import { withAssetsCount } from './getAll.operation';
 
 const properties: INodeProperties[] = [
@@ -20,6 +21,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const get = sendOperation('GET', '/locations/{id}', properties, {
+export const get = sendOperation('getLocation', properties, {
 	queryCollections: ['options'],
 });

@@ -1,4 +1,5 @@
-import { booleanField, listOperation } from '../shared/definitions';
+import { booleanField } from '../shared/fields';
+import { listOperation } from '../shared/registry';
 
 /** Asks the API for each location's assets_count (Get and Get Many). */
 export const withAssetsCount = booleanField(
@@ -7,4 +8,4 @@ export const withAssetsCount = booleanField(
 	'Whether to add assets_count: the number of assets in each location and all locations below it',
 );
 
-export const getAll = listOperation('/locations', { filters: [withAssetsCount] });
+export const getAll = listOperation('getLocations', { filters: [withAssetsCount] });

@@ -7,8 +7,9 @@ import { itemNumber } from '../../helpers/errorText';
 import { id, lazy, number, oneOf, text } from '../../helpers/schemas';
 import { toItems } from '../../helpers/simplify';
 import { recordsOf } from '../../transport';
-import { updateFields } from '../shared/fields';
-import { recordLocator, outputProperties, sendOperation } from '../shared/definitions';
+import { updateFields, NOTHING_TO_CHANGE } from '../shared/fields';
+import { recordLocator, outputProperties } from '../shared/properties';
+import { sendOperation } from '../shared/registry';
 import type { Grouping } from '../groupedSending';
 import { sendGrouped } from '../groupedSending';
 import type { OperationModule } from '../types';
@@ -96,10 +97,7 @@ const locationSchema = lazy(() =>
 			orientation: oneOf(ORIENTATIONS.values).optional(),
 		})
 		.strict()
-		.refine((location) => Object.keys(location).length > 1, {
-			message: 'has nothing to change: add at least one field under Update Fields',
-			path: ['updateFields'],
-		}),
+		.refine((location) => Object.keys(location).length > 1, NOTHING_TO_CHANGE),
 );
 
 /**
@@ -135,8 +133,7 @@ const grouping: Grouping = {
 };
 
 export const updateMany: OperationModule = sendOperation(
-	'PATCH',
-	'/locations',
+	'updateMultipleLocations',
 	properties,
 	{
 		answers: 'list',

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { byText } from '../../helpers/byText';
 import { lazy, number } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
-import { outputProperties, sendOperation } from '../shared/definitions';
+import { outputProperties } from '../shared/properties';
+import { sendOperation } from '../shared/registry';
 import { materialShape, optionalMaterialFields, requiredMaterialFields } from './fields';
 
 const saleFields: INodeProperties[] = [
@@ -42,7 +43,7 @@ const schema = lazy(() =>
 		.strict(),
 );
 
-export const create = sendOperation('POST', '/stocks/materials', properties, {
+export const create = sendOperation('createStockMaterial', properties, {
 	body: {
 		fields: ['material_type_id', 'name', 'code', 'units'],
 		collections: ['additionalFields'],

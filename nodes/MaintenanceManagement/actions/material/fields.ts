@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { choices } from '../../helpers/choices';
 import { id, oneOf, text } from '../../helpers/schemas';
-import { nullableText } from '../shared/fields';
+import { nullableText, nameAndCode } from '../shared/fields';
 
 export const CONSUMPTION_TYPES = choices({
 	INHERIT: 'Inherit',
@@ -22,15 +22,7 @@ export const requiredMaterialFields: INodeProperties[] = [
 		placeholder: 'e.g. 3',
 		description: 'ID of the material type the material belongs to',
 	},
-	{ displayName: 'Name', name: 'name', type: 'string', required: true, default: '' },
-	{
-		displayName: 'Code',
-		name: 'code',
-		type: 'string',
-		required: true,
-		default: '',
-		description: 'Material code, unique across materials',
-	},
+	...nameAndCode('Material code, unique across materials'),
 	{
 		displayName: 'Units',
 		name: 'units',

@@ -3,7 +3,8 @@ import { z } from 'zod';
 
 import { lazy } from '../../helpers/schemas';
 import { updateFields } from '../shared/fields';
-import { expandedProperty, outputProperties, sendOperation } from '../shared/definitions';
+import { expandedProperty, outputProperties } from '../shared/properties';
+import { sendOperation } from '../shared/registry';
 import { materialShape, optionalMaterialFields, requiredMaterialFields } from './fields';
 
 const properties: INodeProperties[] = [
@@ -29,7 +30,7 @@ const properties: INodeProperties[] = [
 	...outputProperties,
 ];
 
-export const update = sendOperation('PATCH', '/stocks/materials/{materialId}', properties, {
+export const update = sendOperation('updateStockMaterial', properties, {
 	query: ['expanded'],
 	body: {
 		fields: ['material_type_id', 'name', 'code', 'units'],

@@ -3,7 +3,8 @@ import { z } from 'zod';
 
 import { lazy, text } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
-import { outputProperties, sendOperation } from '../shared/definitions';
+import { outputProperties } from '../shared/properties';
+import { sendOperation } from '../shared/registry';
 
 const properties: INodeProperties[] = [
 	{ displayName: 'Name', name: 'name', type: 'string', required: true, default: '' },
@@ -41,7 +42,7 @@ const schema = lazy(() =>
 		.strict(),
 );
 
-export const create = sendOperation('POST', '/stocks/material-types', properties, {
+export const create = sendOperation('createMaterialType', properties, {
 	body: {
 		fields: ['name', 'parent_id'],
 		collections: ['additionalFields'],

@@ -1,4 +1,4 @@
-import { defineResource } from '../shared/definitions';
+import { defineResource } from '../shared/registry';
 import { create } from './create.operation';
 
 export const materialType = defineResource('materialType', 'Material Type', [

@@ -2,8 +2,15 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { id, integer, lazy, lineDescription, oneOf } from '../../helpers/schemas';
-import { additionalFields, idField, lineDescriptionProperty, wholeNumber } from '../shared/fields';
-import { outputProperties, sendOperation } from '../shared/definitions';
+import {
+	additionalFields,
+	idField,
+	lineDescriptionProperty,
+	lineReferenceFields,
+	wholeNumber,
+} from '../shared/fields';
+import { outputProperties } from '../shared/properties';
+import { sendOperation } from '../shared/registry';
 import { checkLineType, LINE_TYPES, lineTypeProperty } from '../shared/lineRules';
 
 const properties: INodeProperties[] = [
@@ -22,13 +29,7 @@ const properties: INodeProperties[] = [
 	additionalFields([
 		lineDescriptionProperty,
 		wholeNumber('Discount (%)', 'discount', 'Whole-number percentage'),
-		idField('Material ID', 'material_id', 'The ID of the material; required for MATERIAL lines'),
-		{ displayName: 'Observations', name: 'observations', type: 'string', default: '' },
-		idField(
-			'Other Cost ID',
-			'other_cost_id',
-			'The ID of the other cost; required for OTHER_COST lines',
-		),
+		...lineReferenceFields,
 		wholeNumber('Quantity', 'quantity', 'Whole number of units'),
 		idField(
 			'Received Quote Request Line ID',
@@ -68,7 +69,7 @@ const schema = lazy(() =>
 		.superRefine(checkLineType),
 );
 
-export const create = sendOperation('POST', '/sales/quotes/{id}/lines', properties, {
+export const create = sendOperation('createQuoteLine', properties, {
 	pathParams: { id: 'quoteId' },
 	body: { fields: ['type'], collections: ['additionalFields'], schema },
 });

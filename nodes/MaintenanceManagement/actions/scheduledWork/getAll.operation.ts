@@ -1,6 +1,6 @@
-import { listOperation } from '../shared/definitions';
+import { listOperation } from '../shared/registry';
 
-export const getAll = listOperation('/works/scheduled', {
+export const getAll = listOperation('getScheduledWorks', {
 	expanded: [
 		'assignees',
 		'auditStats',

@@ -2,8 +2,9 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { id, lazy, lineDescription, number, numericString, oneOf } from '../../helpers/schemas';
-import { additionalFields, idField, lineDescriptionProperty } from '../shared/fields';
-import { expandedProperty, outputProperties, sendOperation } from '../shared/definitions';
+import { additionalFields, lineDescriptionProperty, lineReferenceFields } from '../shared/fields';
+import { expandedProperty, outputProperties } from '../shared/properties';
+import { sendOperation } from '../shared/registry';
 import { checkLineType, LINE_TYPES, lineTypeProperty } from '../shared/lineRules';
 
 const properties: INodeProperties[] = [
@@ -43,13 +44,7 @@ const properties: INodeProperties[] = [
 			default: 0,
 			description: 'Percentage; 10.23 means 10.23 percent',
 		},
-		idField('Material ID', 'material_id', 'The ID of the material; required for MATERIAL lines'),
-		{ displayName: 'Observations', name: 'observations', type: 'string', default: '' },
-		idField(
-			'Other Cost ID',
-			'other_cost_id',
-			'The ID of the other cost; required for OTHER_COST lines',
-		),
+		...lineReferenceFields,
 		{ displayName: 'Unit', name: 'unit', type: 'string', default: '' },
 		{
 			displayName: 'VAT (%)',
@@ -81,7 +76,7 @@ const schema = lazy(() =>
 		.superRefine(checkLineType),
 );
 
-export const create = sendOperation('POST', '/sales/sell-orders/{sellOrderId}/lines', properties, {
+export const create = sendOperation('createSellOrderLine', properties, {
 	query: ['expanded'],
 	body: { fields: ['type', 'quantity', 'unit_price'], collections: ['additionalFields'], schema },
 });

@@ -1,13 +1,13 @@
-import { defineResource } from '../shared/definitions';
+import { defineResource } from '../shared/registry';
 import { getAll } from './getAll.operation';
 
-export const stockMovement = defineResource('stockMovement', 'Stock Movement (Deprecated)', [
+export const stockMovement = defineResource('stockMovement', 'Stock Movement', [
 	{
 		name: 'Get Many',
 		value: 'getAll',
 		description:
-			'(Deprecated) List stock movements. Stock changes are now made with Stock Transaction operations, which have no list endpoint.',
-		action: 'Get many stock movements (deprecated)',
+			'List stock movements. Stock changes are now made with Stock Transaction operations, which have no list endpoint.',
+		action: 'Get many stock movements',
 		run: getAll,
 	},
 ]);

@@ -13,7 +13,8 @@ import { id, integer, lazy, oneOf } from '../../helpers/schemas';
 import { toItems } from '../../helpers/simplify';
 import { recordsOf } from '../../transport';
 import { additionalFields, wholeNumber } from '../shared/fields';
-import { outputProperties, sendOperation } from '../shared/definitions';
+import { outputProperties } from '../shared/properties';
+import { sendOperation } from '../shared/registry';
 import type { Grouping, ItemPart } from '../groupedSending';
 import { sendGrouped } from '../groupedSending';
 import { runEndpoint } from '../perItemSending';
@@ -243,8 +244,7 @@ async function executeAll(
 }
 
 export const createBatch = sendOperation(
-	'POST',
-	'/stocks/warehouses/{warehouseId}/stock-transactions',
+	'postStockWarehousesStockTransactions',
 	properties,
 	{
 		answers: 'list',

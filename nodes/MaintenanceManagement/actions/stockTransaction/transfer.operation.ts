@@ -3,7 +3,8 @@ import { z } from 'zod';
 
 import { id, integer, lazy } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
-import { outputProperties, sendOperation } from '../shared/definitions';
+import { outputProperties } from '../shared/properties';
+import { sendOperation } from '../shared/registry';
 import { materialIdProperty } from './fields';
 
 const properties: INodeProperties[] = [
@@ -54,7 +55,7 @@ const schema = lazy(() =>
 		}),
 );
 
-export const transfer = sendOperation('POST', '/stocks/stock-transactions/transfer', properties, {
+export const transfer = sendOperation('stockTransactionsTransfer', properties, {
 	body: {
 		fields: ['warehouse_from_id', 'warehouse_to_id', 'material_id', 'quantity'],
 		collections: ['additionalFields'],

@@ -1,5 +1,5 @@
-import { listOperation } from '../shared/definitions';
+import { listOperation } from '../shared/registry';
 
-export const getAll = listOperation('/suppliers', {
+export const getAll = listOperation('getSuppliers', {
 	expanded: ['categories', 'contacts', 'files', 'handshake', 'invite', 'services'],
 });

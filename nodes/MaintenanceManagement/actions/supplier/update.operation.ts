@@ -2,8 +2,15 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { boolean, idList, lazy, text, toNumber } from '../../helpers/schemas';
-import { clearableText, nullableText, toNull, updateFields } from '../shared/fields';
-import { recordLocator, outputProperties, sendOperation } from '../shared/definitions';
+import {
+	clearableText,
+	nullableText,
+	toNull,
+	updateFields,
+	NOTHING_TO_CHANGE,
+} from '../shared/fields';
+import { recordLocator, outputProperties } from '../shared/properties';
+import { sendOperation } from '../shared/registry';
 
 const coordinateField = (displayName: string, name: string, limit: number): INodeProperties => ({
 	displayName,
@@ -90,12 +97,9 @@ const schema = lazy(() =>
 			contacts: z.preprocess(toNull, idList().nullable()).optional(),
 		})
 		.strict()
-		.refine((body) => Object.keys(body).length > 0, {
-			message: 'has nothing to change: add at least one field under Update Fields',
-			path: ['updateFields'],
-		}),
+		.refine((body) => Object.keys(body).length > 0, NOTHING_TO_CHANGE),
 );
 
-export const update = sendOperation('PATCH', '/suppliers/{supplier}', properties, {
+export const update = sendOperation('updateSupplier', properties, {
 	body: { collections: ['updateFields'], schema, unique: ['code'] },
 });

@@ -1,7 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { additionalFields, idField, wholeNumber } from '../shared/fields';
-import { booleanField, outputProperties, sendOperation } from '../shared/definitions';
+import { additionalFields, booleanField, idField, wholeNumber } from '../shared/fields';
+import { outputProperties } from '../shared/properties';
+import { sendOperation } from '../shared/registry';
 import { FREQUENCIES, NOTIFICATION_TRIGGERS, WORK_TYPES, workSchema } from './schema';
 
 const ids = (displayName: string, name: string, description: string): INodeProperties => ({
@@ -341,7 +342,7 @@ const properties: INodeProperties[] = [
 	...outputProperties,
 ];
 
-export const create = sendOperation('POST', '/works', properties, {
+export const create = sendOperation('createWork', properties, {
 	answers: 'list',
 	body: {
 		fields: [

@@ -38,16 +38,17 @@ export const FREQUENCIES = choices({
 });
 export const NOTIFICATION_TRIGGERS = choices({ CLOSE: 'Close', CONFIRM: 'Confirm' });
 
+/** The non-empty parts of comma-separated text, trimmed. */
+const commaParts = (text: string): string[] =>
+	text
+		.split(',')
+		.map((part) => part.trim())
+		.filter(Boolean);
+
 /** Comma-separated text, or an array, as a list of strings. */
 const stringList = () =>
 	z.preprocess(
-		(value) =>
-			typeof value === 'string'
-				? value
-						.split(',')
-						.map((part) => part.trim())
-						.filter(Boolean)
-				: value,
+		(value) => (typeof value === 'string' ? commaParts(value) : value),
 		z.array(z.string({ invalid_type_error: 'must be text' }), {
 			invalid_type_error: 'must be a comma-separated list',
 		}),
@@ -83,11 +84,7 @@ const intervention = () =>
 				.preprocess(
 					(value) =>
 						typeof value === 'string'
-							? value
-									.split(',')
-									.map((part) => part.trim())
-									.filter(Boolean)
-									.map((element) => ({ id: element }))
+							? commaParts(value).map((element) => ({ id: element }))
 							: value,
 					z.array(
 						z
@@ -98,6 +95,9 @@ const intervention = () =>
 				.optional(),
 		})
 		.strict();
+
+/** An optional list of objects, each with these fields and no other. */
+const listOf = (shape: z.ZodRawShape) => z.array(z.object(shape).strict()).optional();
 
 const slaRule = () =>
 	z
@@ -110,17 +110,11 @@ const slaRule = () =>
 			target_status: z.string().optional(),
 			specify_pause_reason: boolean().optional(),
 			pause_reasons: stringList().optional(),
-			sla_rules_receivers: z
-				.array(
-					z
-						.object({
-							notify_client_building_responsibles: boolean().optional(),
-							notify_work_responsibles: boolean().optional(),
-							operators: idList().optional(),
-						})
-						.strict(),
-				)
-				.optional(),
+			sla_rules_receivers: listOf({
+				notify_client_building_responsibles: boolean().optional(),
+				notify_work_responsibles: boolean().optional(),
+				operators: idList().optional(),
+			}),
 		})
 		.strict()
 		.superRefine((rule, context) => {
@@ -133,8 +127,32 @@ const slaRule = () =>
 			}
 		});
 
-/** The body of POST /works, with every rule of the spec's table. `_type` is the API's fixed value `works`. */
-export const workSchema = lazy(() =>
+/** A job's reminders: whom to notify, and how many hours ahead. */
+const reminderRules = () =>
+	listOf({
+		calendar_id: id().optional(),
+		notes: z.string().optional(),
+		notify_hours: integer().optional(),
+		notify_client_contacts: boolean().optional(),
+		notify_building_contacts: boolean().optional(),
+		notify_contacts: idList().optional(),
+	});
+
+/** Whom to notify when a job closes or is confirmed. */
+const workNotifications = () =>
+	listOf({
+		trigger: oneOf(NOTIFICATION_TRIGGERS.values),
+		client_contacts: boolean().optional(),
+		building_contacts: boolean().optional(),
+		client_operators: boolean().optional(),
+		building_operators: boolean().optional(),
+		technical_skill_operators: boolean().optional(),
+		specific_contacts: idList().optional(),
+		specific_operators: idList().optional(),
+	});
+
+/** The fields of POST /works, each with its own checks. */
+const workFields = () =>
 	z
 		.object({
 			type: oneOf(WORK_TYPES.values),
@@ -149,21 +167,15 @@ export const workSchema = lazy(() =>
 			any_responsible: boolean().optional(),
 			auto_close: boolean().optional(),
 			auto_pilot: boolean().optional(),
-			auto_schedule: z
-				.array(
-					z
-						.object({
-							is_enabled: boolean().optional(),
-							start_time: hhmm(),
-							end_time: hhmm(),
-							operators: idList().refine(
-								(list) => (list as number[]).length > 0,
-								'needs at least one operator ID',
-							),
-						})
-						.strict(),
-				)
-				.optional(),
+			auto_schedule: listOf({
+				is_enabled: boolean().optional(),
+				start_time: hhmm(),
+				end_time: hhmm(),
+				operators: idList().refine(
+					(list) => (list as number[]).length > 0,
+					'needs at least one operator ID',
+				),
+			}),
 			calendar_id: id().optional(),
 			cost_center_id: id().nullable().optional(),
 			failure_id: id().nullable().optional(),
@@ -172,13 +184,11 @@ export const workSchema = lazy(() =>
 			interventions: z.array(intervention()).optional(),
 			is_protected: boolean().optional(),
 			operator_id: idList().optional(),
-			procedures: z
-				.array(
-					z
-						.object({ task: text(), quantity: number().optional(), unit: z.string().optional() })
-						.strict(),
-				)
-				.optional(),
+			procedures: listOf({
+				task: text(),
+				quantity: number().optional(),
+				unit: z.string().optional(),
+			}),
 			recurrence: z
 				.object({
 					DTSTART: dateTime().optional(),
@@ -190,88 +200,69 @@ export const workSchema = lazy(() =>
 				})
 				.strict()
 				.optional(),
-			reminder_rules: z
-				.array(
-					z
-						.object({
-							calendar_id: id().optional(),
-							notes: z.string().optional(),
-							notify_hours: integer().optional(),
-							notify_client_contacts: boolean().optional(),
-							notify_building_contacts: boolean().optional(),
-							notify_contacts: idList().optional(),
-						})
-						.strict(),
-				)
-				.optional(),
+			reminder_rules: reminderRules(),
 			sla_rules: z.array(slaRule()).optional(),
 			supplier_id: id().nullable().optional(),
 			technical_skill_id: idList().optional(),
-			work_notifications: z
-				.array(
-					z
-						.object({
-							trigger: oneOf(NOTIFICATION_TRIGGERS.values),
-							client_contacts: boolean().optional(),
-							building_contacts: boolean().optional(),
-							client_operators: boolean().optional(),
-							building_operators: boolean().optional(),
-							technical_skill_operators: boolean().optional(),
-							specific_contacts: idList().optional(),
-							specific_operators: idList().optional(),
-						})
-						.strict(),
-				)
-				.optional(),
+			work_notifications: workNotifications(),
 		})
-		.strict()
-		.superRefine((work, context) => {
-			const issue = (path: Array<string | number>, message: string) =>
-				context.addIssue({ code: 'custom', path, message });
-			const cyclicOrPlan = work.type === 'CYCLIC' || work.type === 'PLAN';
-			if (
-				work.any_responsible === false &&
-				!work.operator_id?.length &&
-				!work.technical_skill_id?.length
-			) {
-				issue(
-					['operator_id'],
-					'is required when Any Responsible is off: set Operator IDs or Technical Skill IDs',
-				);
-			}
-			for (const [field, label] of [
-				['auto_close', 'Auto Close'],
-				['auto_pilot', 'Auto Pilot'],
-			] as const) {
-				if (!cyclicOrPlan && work[field] !== undefined)
-					issue([field], `applies only to CYCLIC and PLAN jobs: remove ${label}`);
-			}
-			if (!cyclicOrPlan && work.interventions !== undefined) {
-				issue(['interventions'], 'applies only to CYCLIC and PLAN jobs: remove Interventions');
-			}
-			if (cyclicOrPlan && !work.interventions?.length) {
-				issue(
-					['interventions'],
-					`is required for a ${work.type} job: add at least one intervention under Interventions (or in Additional Fields → Interventions (JSON))`,
-				);
-			}
-			if (work.type !== 'SPECIAL' && work.procedures !== undefined) {
-				issue(['procedures'], 'applies only to SPECIAL jobs: remove Procedures');
-			}
-			if (work.type === 'CYCLIC' && work.recurrence?.FREQ === 'HOURLY') {
-				if (work.calendar_id === undefined)
-					issue(['calendar_id'], 'is required for a CYCLIC job repeating HOURLY: set Calendar ID');
-				if (work.recurrence.INTERVAL === undefined) {
-					issue(
-						['recurrence', 'INTERVAL'],
-						'is required for a CYCLIC job repeating HOURLY: set Interval (0 or more)',
-					);
-				}
-			}
-			const { DTSTART, UNTIL } = work.recurrence ?? {};
-			if (DTSTART && UNTIL && timeOf(UNTIL) < timeOf(DTSTART)) {
-				issue(['recurrence', 'UNTIL'], 'must not be before the start (DTSTART)');
-			}
-		})
+		.strict();
+
+type Work = z.infer<ReturnType<typeof workFields>>;
+
+/** The rules of the spec's table that tie the fields of POST /works to one another. */
+function checkWork(work: Work, issue: (path: Array<string | number>, message: string) => void) {
+	const cyclicOrPlan = work.type === 'CYCLIC' || work.type === 'PLAN';
+	if (
+		work.any_responsible === false &&
+		!work.operator_id?.length &&
+		!work.technical_skill_id?.length
+	) {
+		issue(
+			['operator_id'],
+			'is required when Any Responsible is off: set Operator IDs or Technical Skill IDs',
+		);
+	}
+	for (const [field, label] of [
+		['auto_close', 'Auto Close'],
+		['auto_pilot', 'Auto Pilot'],
+	] as const) {
+		if (!cyclicOrPlan && work[field] !== undefined)
+			issue([field], `applies only to CYCLIC and PLAN jobs: remove ${label}`);
+	}
+	if (!cyclicOrPlan && work.interventions !== undefined) {
+		issue(['interventions'], 'applies only to CYCLIC and PLAN jobs: remove Interventions');
+	}
+	if (cyclicOrPlan && !work.interventions?.length) {
+		issue(
+			['interventions'],
+			`is required for a ${work.type} job: add at least one intervention under Interventions (or in Additional Fields → Interventions (JSON))`,
+		);
+	}
+	if (work.type !== 'SPECIAL' && work.procedures !== undefined) {
+		issue(['procedures'], 'applies only to SPECIAL jobs: remove Procedures');
+	}
+	if (work.type === 'CYCLIC' && work.recurrence?.FREQ === 'HOURLY') {
+		if (work.calendar_id === undefined)
+			issue(['calendar_id'], 'is required for a CYCLIC job repeating HOURLY: set Calendar ID');
+		if (work.recurrence.INTERVAL === undefined) {
+			issue(
+				['recurrence', 'INTERVAL'],
+				'is required for a CYCLIC job repeating HOURLY: set Interval (0 or more)',
+			);
+		}
+	}
+	const { DTSTART, UNTIL } = work.recurrence ?? {};
+	if (DTSTART && UNTIL && timeOf(UNTIL) < timeOf(DTSTART)) {
+		issue(['recurrence', 'UNTIL'], 'must not be before the start (DTSTART)');
+	}
+}
+
+/** The body of POST /works, with every rule of the spec's table. `_type` is the API's fixed value `works`. */
+export const workSchema = lazy(() =>
+	workFields()
+		.superRefine((work, context) =>
+			checkWork(work, (path, message) => context.addIssue({ code: 'custom', path, message })),
+		)
 		.transform((work) => ({ _type: 'works', ...work })),
 );

@@ -1,27 +1,13 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { byText } from '../../helpers/byText';
 import { RECORD_ID } from '../../transport';
-import type { Endpoint, OperationEntry, OperationModule, ResourceModule } from '../types';
+import { byText } from '../../helpers/byText';
 
-/**
- * The operation's properties, each shown only for its resource and operation. A plain spread rather
- * than n8n-workflow's updateDisplayOptions, whose deep merge was a sixth of the package's load time.
+/*
+ * The property catalogue: the node's properties that many operations share, as the editor shows them.
  */
-const forOperation = (
-	resource: string,
-	operation: string,
-	properties: INodeProperties[],
-): INodeProperties[] =>
-	properties.map((property) => ({
-		...property,
-		displayOptions: {
-			...property.displayOptions,
-			show: { ...property.displayOptions?.show, resource: [resource], operation: [operation] },
-		},
-	}));
 
-/** Return All, Limit and Simplify, as every list operation has them. */
+/** Return All and Limit, as every list operation has them. */
 export const listProperties: INodeProperties[] = [
 	{
 		displayName: 'Return All',
@@ -208,63 +194,6 @@ export const requestOptions: INodeProperties = {
 	],
 };
 
-/**
- * A "Get Many" operation: Return All / Limit, optional Filters (sent as query parameters), an optional
- * `expanded` multi-select, Simplify, and the Query Parameters option.
- */
-export function listOperation(
-	path: string,
-	extra: {
-		filters?: INodeProperties[];
-		/** The relation names `expanded` offers. */
-		expanded?: string[];
-		notice?: INodeProperties;
-		/** Checks the filters before anything is sent. */
-		querySchema?: Endpoint['querySchema'];
-	} = {},
-): OperationModule {
-	const properties: INodeProperties[] = [
-		...(extra.notice ? [extra.notice] : []),
-		...listProperties,
-	];
-	if (extra.filters) {
-		properties.push({
-			displayName: 'Filters',
-			name: 'filters',
-			type: 'collection',
-			placeholder: 'Add Filter',
-			default: {},
-			options: extra.filters,
-		});
-	}
-	if (extra.expanded) properties.push(expandedProperty(extra.expanded));
-	properties.push(...outputProperties, listOptions);
-	return {
-		description: properties,
-		endpoint: {
-			method: 'GET',
-			path,
-			answers: 'page',
-			query: extra.expanded ? ['expanded'] : undefined,
-			queryCollections: extra.filters ? ['filters'] : undefined,
-			...(extra.querySchema ? { querySchema: extra.querySchema } : {}),
-		},
-	};
-}
-
-/** An operation that sends one request per item (or per group, with `executeAll`). */
-export const sendOperation = (
-	method: Endpoint['method'],
-	path: string,
-	description: INodeProperties[],
-	endpoint: Omit<Endpoint, 'method' | 'path' | 'answers'> & Partial<Pick<Endpoint, 'answers'>>,
-	executeAll?: OperationModule['executeAll'],
-): OperationModule => ({
-	description,
-	endpoint: { method, path, answers: 'record', ...endpoint },
-	...(executeAll ? { executeAll } : {}),
-});
-
 /** Turns API relation names into multi-select options with readable names. */
 const relationOptions = (names: string[]): INodePropertyOptions[] =>
 	names
@@ -308,57 +237,4 @@ export const recordLocator = (
 			],
 		},
 	],
-});
-
-/**
- * A resource, defined once: its Resource option, and its operations with their selector options, in
- * the order their properties appear. The selector lists them by name and defaults to the first. Each
- * operation's properties are shown for this resource and that operation only: the names are written
- * here and nowhere else, and their types (see resources.ts) make a wrong pair a compile error.
- */
-export function defineResource<const R extends string, const O extends string>(
-	resource: R,
-	label: string | { displayName: string; hint: string },
-	operations: Array<OperationEntry<O>>,
-	defaultOperation: O = operations[0].value,
-): ResourceModule<R, O> {
-	const { displayName, hint } =
-		typeof label === 'string' ? { displayName: label, hint: undefined } : label;
-	const selector: INodeProperties = {
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: [resource] } },
-		options: operations
-			.map(({ name, value, description, action }) => ({ name, value, description, action }))
-			.sort(byText('name')),
-		default: defaultOperation,
-	};
-	return {
-		value: resource,
-		displayName,
-		...(hint ? { hint } : {}),
-		description: [
-			selector,
-			...operations.flatMap(({ value, run }) => forOperation(resource, value, run.description)),
-		],
-		operations: Object.fromEntries(operations.map(({ value, run }) => [value, run])) as Record<
-			O,
-			OperationModule
-		>,
-	};
-}
-
-/** A yes/no field, off by default. */
-export const booleanField = (
-	displayName: string,
-	name: string,
-	description: string,
-): INodeProperties => ({
-	displayName,
-	name,
-	type: 'boolean',
-	default: false,
-	description,
 });

@@ -1,0 +1,63 @@
+import { readFileSync } from 'node:fs';
+
+import { ENDPOINTS } from '../../nodes/MaintenanceManagement/actions/shared/endpoints.generated';
+import {
+	ENDPOINTS_PATH,
+	HEADER,
+	endpointFacts,
+	endpointsSource,
+	type OpenApiDocument,
+} from '../../scripts/endpoints';
+import { Contract } from '../../sandbox/contract';
+
+const document = Contract.shared().document as unknown as OpenApiDocument;
+const facts = endpointFacts(document);
+const REGENERATE =
+	'run `npm run endpoints` (or `npm run build`), which rewrites it from spec/openapi.yaml';
+
+/** The operations whose entry in the written table differs from the document's, each named. */
+function stale(written: Record<string, unknown>, current = facts): string[] {
+	const ids = [...new Set([...Object.keys(current), ...Object.keys(written)])];
+	return ids
+		.filter((id) => JSON.stringify(written[id]) !== JSON.stringify(current[id]))
+		.map((id) =>
+			!(id in written)
+				? `${id}: in the document, not in the table`
+				: !(id in current)
+					? `${id}: in the table, not in the document`
+					: `${id}: the table has ${JSON.stringify(written[id])}, the document ${JSON.stringify(current[id])}`,
+		);
+}
+
+describe('the endpoint table (actions/shared/endpoints.generated.ts)', () => {
+	it('holds each operation of spec/openapi.yaml as the document has it', () => {
+		const problems = stale(ENDPOINTS);
+		if (problems.length) throw new Error(`${problems.join('\n')}\n\n${REGENERATE}.`);
+	});
+
+	it('says it is generated, and from what', () => {
+		expect(readFileSync(ENDPOINTS_PATH, 'utf8').split('\n')[0]).toBe(HEADER);
+		expect(endpointsSource(document).startsWith(`${HEADER}\n`)).toBe(true);
+	});
+
+	it('names the operation whose method, path, deprecation or query differs', () => {
+		const changed = {
+			...facts,
+			updateSupplier: { ...facts.updateSupplier, method: 'POST' },
+		} as Record<string, unknown>;
+		delete changed.getLocations;
+		expect(stale(changed)).toEqual([
+			'getLocations: in the document, not in the table',
+			`updateSupplier: the table has ${JSON.stringify({ ...facts.updateSupplier, method: 'POST' })}, the document ${JSON.stringify(facts.updateSupplier)}`,
+		]);
+	});
+
+	it('reads the deprecation and the query parameters of the document', () => {
+		expect(
+			Object.entries(facts)
+				.filter(([, { deprecated }]) => deprecated)
+				.map(([id]) => id),
+		).toEqual(['createLegacyMaterial', 'getStockMovements', 'checkContact']);
+		expect(facts.getLocations.query).toEqual(['page', 'limit', 'with_assets_count']);
+	});
+});
