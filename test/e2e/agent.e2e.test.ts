@@ -1,6 +1,6 @@
 import { startSandbox, type LoggedRequest, type RunningSandbox } from '../../sandbox';
 import { onlyLabelsBetween, outsideQuotes, partsOf } from '../helpers/apiText';
-import { ScriptedServer } from '../helpers/scriptedServer';
+import { apiError, ScriptedServer } from '../helpers/scriptedServer';
 import { N8nInstance, outputOf, type ExecutionResult } from './n8n';
 import { ScriptedModel, textOf } from './scriptedModel';
 import { credentials } from './workflows';
@@ -209,18 +209,11 @@ describeIfAgent('an API answer that carries an instruction, as the model receive
 						},
 					},
 				};
-			return {
-				status: 400,
-				body: {
-					status: 'error',
-					error: {
-						http_code: 400,
-						message: `${INJECTION}\n${auth}`,
-						properties: { [`name\n${INJECTION}`]: [`Must be "${base64(auth)}"`] },
-						dev_message: INJECTION,
-					},
-				},
-			};
+			return apiError(400, {
+				message: `${INJECTION}\n${auth}`,
+				properties: { [`name\n${INJECTION}`]: [`Must be "${base64(auth)}"`] },
+				dev_message: INJECTION,
+			});
 		});
 		await model.start();
 		await n8n.setup();

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { collectionPage, ScriptedServer, type Reply } from '../helpers/scriptedServer';
+import { apiError, collectionPage, ScriptedServer, type Reply } from '../helpers/scriptedServer';
 import { ACTION_NODE, START, storedAs } from './workflows';
 
 /**
@@ -49,10 +49,7 @@ export class HostileApi {
 			});
 			return { status: 200, body: page };
 		}
-		return {
-			status: 404,
-			body: { status: 'error', error: { http_code: 404, message: 'Resource not found' } },
-		};
+		return apiError(404, { message: 'Resource not found' });
 	}
 
 	credential() {

@@ -6,7 +6,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 
 import { launchChromium } from '../../scripts/chromium';
 import { DETAILS, LINK, markup400 } from '../helpers/apiText';
-import { ScriptedServer, type Reply } from '../helpers/scriptedServer';
+import { apiError, ScriptedServer, type Reply } from '../helpers/scriptedServer';
 import { N8nInstance, OWNER, TESTING_PINNED_N8N } from './n8n';
 import {
 	ACTION_NODE,
@@ -94,8 +94,8 @@ function answer(method: string, path: string, index: number): Reply {
 	if (method === 'POST' && path === '/v3/stocks/materials')
 		return index % 2 === 0
 			? { status: 201, body: { data: { id: RETURNED_ID, type: 'material', attributes: {} } } }
-			: { status: 500, body: { status: 'error', error: { http_code: 500, message: LINK } } };
-	return { status: 404, body: { status: 'error', error: { http_code: 404, message: 'No' } } };
+			: apiError(500, { message: LINK });
+	return apiError(404, { message: 'No' });
 }
 
 describeInBrowser('text from outside the node, in the editor', () => {
