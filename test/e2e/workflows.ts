@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { OperationCase } from '../cases/operations';
+import { MATERIAL_FROM_ROW } from '../helpers/rows';
 import { PACKAGE_NAME } from './n8n';
 
 export const ACTION_NODE = `${PACKAGE_NAME}.maintenanceManagement`;
@@ -12,16 +13,6 @@ export const WEBHOOK_CREDENTIAL = {
 };
 export const WEBHOOK_ID = '6f1c2d3e-4a5b-4c6d-8e7f-90a1b2c3d4e5';
 export const WEBHOOK_SECRET = 'whsec-e2e-4f8a1c9d2b7e6a3f';
-
-/** Material → Create with its name and code taken from each row, as an ERP sync sends them. */
-export const MATERIAL_FROM_ROW: IDataObject = {
-	resource: 'material',
-	operation: 'create',
-	material_type_id: 2,
-	name: '={{ $json.name }}',
-	code: '={{ $json.code }}',
-	units: 'unit',
-};
 
 /** An API credential for the sandbox at `baseUrl`, to import into n8n under the given id and name. */
 export const apiCredential = (

@@ -3,6 +3,7 @@ import { sleep } from 'n8n-workflow';
 import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { expr, runNode, type Credentials, type RunResult } from './helpers/harness';
 import { LINK, markup400 } from '../helpers/apiText';
+import { MATERIAL_FROM_ROW } from '../helpers/rows';
 import { apiError, ScriptedServer } from '../helpers/scriptedServer';
 
 /**
@@ -121,22 +122,12 @@ describe('text from outside the node is never markup in an error', () => {
 					}
 				: apiError(500, { message: LINK }),
 		);
-		const { error } = await run(
-			{
-				resource: 'material',
-				operation: 'create',
-				material_type_id: 2,
-				name: '={{ $json.name }}',
-				code: '={{ $json.code }}',
-				units: 'unit',
-			},
-			{
-				items: [
-					{ name: 'a', code: 'A' },
-					{ name: 'b', code: 'B' },
-				],
-			},
-		);
+		const { error } = await run(MATERIAL_FROM_ROW, {
+			items: [
+				{ name: 'a', code: 'A' },
+				{ name: 'b', code: 'B' },
+			],
+		});
 		expect(error?.description).toContain('IDs written: ');
 		expectPlain(error, '&lt;b&gt;9&lt;/b&gt;&lt;a href=https://evil.example&gt;');
 	});
