@@ -16,16 +16,16 @@ const state = async (id: string) =>
 describe('Material Type: Create', () => {
 	it('sends name and parent folder, and the API generates the code when none is sent', async () => {
 		const { output, error, requests } = await create({});
-		expect(error).toBeUndefined();
-		expect(requests).toHaveLength(1);
-		const [logged] = await fixture.requests();
-		expect(logged).toMatchObject({
-			method: 'POST',
-			path: '/stocks/material-types',
-			query: {},
-			status: 201,
-		});
-		expect(logged.body).toEqual({ name: 'Fasteners', parent_id: '1' });
+		await fixture.expectSent(
+			{ output, error, requests },
+			{
+				method: 'POST',
+				path: '/stocks/material-types',
+				query: {},
+				status: 201,
+				body: { name: 'Fasteners', parent_id: '1' },
+			},
+		);
 		expect(output).toHaveLength(1);
 		expect(output[0].pairedItem).toEqual({ item: 0 });
 		const id = String(output[0].json.id);
