@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { apiError, collectionPage, ScriptedServer, type Reply } from '../helpers/scriptedServer';
-import { ACTION_NODE, START, storedAs } from './workflows';
+import { packageNode, START, storedAs } from './workflows';
 
 /**
  * A misbehaving API on loopback for the end-to-end suite: one location that redirects to another
@@ -68,16 +68,12 @@ export class HostileApi {
 
 /** Three branches from a manual trigger, each continuing on fail so every outcome is stored. */
 export function hostileWorkflow() {
-	const node = (name: string, y: number, parameters: IDataObject) => ({
-		id: `hostile-${name.replace(/\W+/g, '-').toLowerCase()}`,
-		name,
-		type: ACTION_NODE,
-		typeVersion: 1,
-		position: [400, y],
-		parameters,
-		credentials: { maintenanceManagementApi: HOSTILE_CREDENTIAL },
-		onError: 'continueRegularOutput',
-	});
+	const node = (name: string, y: number, parameters: IDataObject) =>
+		packageNode('hostile', name, parameters, {
+			position: [400, y],
+			credential: HOSTILE_CREDENTIAL,
+			onError: 'continueRegularOutput',
+		});
 	const get = (id: string) => ({
 		resource: 'location',
 		operation: 'get',

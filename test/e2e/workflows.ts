@@ -65,17 +65,31 @@ export const START = {
 	parameters: {},
 };
 
-let position = 0;
-const actionNode = (name: string, parameters: IDataObject, extra: IDataObject = {}) => ({
-	id: `node-${name.replace(/\W+/g, '-').toLowerCase()}`,
+/**
+ * A node of the package in a test workflow, with an API credential: its id is `prefix` and its name
+ * made a slug; `node` sets its place and anything else, say a type other than the action node's.
+ */
+export const packageNode = (
+	prefix: string,
+	name: string,
+	parameters: IDataObject,
+	{
+		credential = API_CREDENTIAL,
+		...node
+	}: { position: number[]; credential?: { id: string; name: string } } & IDataObject,
+) => ({
+	id: `${prefix}-${name.replace(/\W+/g, '-').toLowerCase()}`,
 	name,
 	type: ACTION_NODE,
 	typeVersion: 1,
-	position: [400, (position += 120)],
 	parameters,
-	credentials: { maintenanceManagementApi: API_CREDENTIAL },
-	...extra,
+	credentials: { maintenanceManagementApi: credential },
+	...node,
 });
+
+let position = 0;
+const actionNode = (name: string, parameters: IDataObject, extra: IDataObject = {}) =>
+	packageNode('node', name, parameters, { position: [400, (position += 120)], ...extra });
 
 export const caseNodeName = (c: OperationCase) => `${c.resource} ${c.operation}`;
 
