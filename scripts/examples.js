@@ -26,6 +26,16 @@ const ERP_ROWS = [
 ];
 
 /** @param {string} [webhookId] the events example's webhook ID */
+/** The manual trigger a workflow starts from. */
+const MANUAL_TRIGGER = {
+	id: 'start',
+	name: 'Start',
+	type: 'n8n-nodes-base.manualTrigger',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
+
 function exampleWorkflows(webhookId = WEBHOOK_ID) {
 	const api = {
 		maintenanceManagementApi: {
@@ -58,21 +68,19 @@ function exampleWorkflows(webhookId = WEBHOOK_ID) {
 			},
 		},
 	});
-	const manual = {
-		id: 'start',
-		name: 'Start',
-		type: 'n8n-nodes-base.manualTrigger',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-	};
 	const chain = (from, to) => ({ [from]: { main: [[{ node: to, type: 'main', index: 0 }]] } });
+	/** Two outputs of `from`: the first to `first`, the second to `second`. */
+	const fork = (from, first, second) => ({
+		[from]: {
+			main: [[{ node: first, type: 'main', index: 0 }], [{ node: second, type: 'main', index: 0 }]],
+		},
+	});
 	return [
 		{
 			id: 'devOpenWorkOrders',
 			name: 'Example: list the open work orders',
 			nodes: [
-				manual,
+				MANUAL_TRIGGER,
 				node(
 					'Open Work Orders',
 					{ resource: 'failure', operation: 'getAllOpen', returnAll: true },
@@ -88,7 +96,7 @@ function exampleWorkflows(webhookId = WEBHOOK_ID) {
 			id: 'devCreatePlannedJob',
 			name: 'Example: create a planned job',
 			nodes: [
-				manual,
+				MANUAL_TRIGGER,
 				node(
 					'Create Planned Job',
 					{
@@ -188,12 +196,7 @@ function exampleWorkflows(webhookId = WEBHOOK_ID) {
 			],
 			connections: {
 				'Approval Events': { main: [[{ node: 'Approved?', type: 'main', index: 0 }]] },
-				'Approved?': {
-					main: [
-						[{ node: 'Open Work Orders Of Its Location', type: 'main', index: 0 }],
-						[{ node: 'Waiting Or Declined', type: 'main', index: 0 }],
-					],
-				},
+				...fork('Approved?', 'Open Work Orders Of Its Location', 'Waiting Or Declined'),
 			},
 			settings: { executionOrder: 'v1' },
 			pinData: {},
@@ -202,7 +205,7 @@ function exampleWorkflows(webhookId = WEBHOOK_ID) {
 			id: 'devErpMaterials',
 			name: 'Example: sync materials from ERP rows, failed rows to the Error branch',
 			nodes: [
-				manual,
+				MANUAL_TRIGGER,
 				{
 					id: 'erp-rows',
 					name: 'ERP Rows',
@@ -285,12 +288,7 @@ function exampleWorkflows(webhookId = WEBHOOK_ID) {
 			connections: {
 				...chain('Start', 'ERP Rows'),
 				...chain('ERP Rows', 'Create Material'),
-				'Create Material': {
-					main: [
-						[{ node: 'Created', type: 'main', index: 0 }],
-						[{ node: 'Failed Rows', type: 'main', index: 0 }],
-					],
-				},
+				...fork('Create Material', 'Created', 'Failed Rows'),
 			},
 			settings: { executionOrder: 'v1' },
 			pinData: {},
@@ -298,4 +296,4 @@ function exampleWorkflows(webhookId = WEBHOOK_ID) {
 	];
 }
 
-module.exports = { exampleWorkflows, WEBHOOK_ID, APPROVAL_WEBHOOK_ID, ERP_ROWS };
+module.exports = { exampleWorkflows, MANUAL_TRIGGER, WEBHOOK_ID, APPROVAL_WEBHOOK_ID, ERP_ROWS };
