@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { apiError, collectionPage, ScriptedServer, type Reply } from '../helpers/scriptedServer';
-import { packageNode, START, storedAs } from './workflows';
+import { apiCredential, packageNode, START, storedAs } from './workflows';
 
 /**
  * A misbehaving API on loopback for the end-to-end suite: one location that redirects to another
@@ -53,16 +53,7 @@ export class HostileApi {
 	}
 
 	credential() {
-		return {
-			...HOSTILE_CREDENTIAL,
-			type: 'maintenanceManagementApi',
-			data: {
-				accessToken: HOSTILE_TOKEN,
-				environment: 'production',
-				productionBaseUrl: `${this.api.url}/v3`,
-				sandboxBaseUrl: '',
-			},
-		};
+		return apiCredential(`${this.api.url}/v3`, HOSTILE_TOKEN, HOSTILE_CREDENTIAL, 'production');
 	}
 }
 

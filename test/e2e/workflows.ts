@@ -15,19 +15,23 @@ export const WEBHOOK_CREDENTIAL = {
 export const WEBHOOK_ID = '6f1c2d3e-4a5b-4c6d-8e7f-90a1b2c3d4e5';
 export const WEBHOOK_SECRET = 'whsec-e2e-4f8a1c9d2b7e6a3f';
 
-/** An API credential for the sandbox at `baseUrl`, to import into n8n under the given id and name. */
+/**
+ * An API credential for the API at `baseUrl`, to import into n8n under the given id and name: its
+ * sandbox environment, or its production one.
+ */
 export const apiCredential = (
 	baseUrl: string,
 	token: string,
 	ref: { id: string; name: string } = API_CREDENTIAL,
+	environment: 'sandbox' | 'production' = 'sandbox',
 ) => ({
 	...ref,
 	type: 'maintenanceManagementApi',
 	data: {
 		accessToken: token,
-		environment: 'sandbox',
-		sandboxBaseUrl: baseUrl,
-		productionBaseUrl: '',
+		environment,
+		sandboxBaseUrl: environment === 'sandbox' ? baseUrl : '',
+		productionBaseUrl: environment === 'production' ? baseUrl : '',
 	},
 });
 
