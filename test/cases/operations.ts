@@ -4,6 +4,7 @@ import type {
 	OperationName,
 	ResourceName,
 } from '../../nodes/MaintenanceManagement/actions/resources';
+import { firstPageQuery } from '../helpers/paging';
 
 /**
  * One case per endpoint of the spec: the node parameters, the request the sandbox must log, and checks
@@ -97,7 +98,7 @@ export const CYCLIC_JOB_SENT: IDataObject = {
 const firstPage = (path: string, limit: number, query: Record<string, string> = {}) => ({
 	method: 'GET',
 	path,
-	query: { page: '1', limit: String(limit), ...query },
+	query: firstPageQuery(limit, query),
 });
 
 /** A resource and one of its operations: a case naming another pair does not compile. */

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { keepsContract } from '../../helpers/contract';
+import { firstPageQuery } from '../../helpers/paging';
 import { fromInput, runNode, type Credentials } from '../helpers/harness';
 import { apiError, ScriptedServer } from '../../helpers/scriptedServer';
 
@@ -256,12 +257,8 @@ describe('Location: Get and Get Many', () => {
 				},
 			},
 		});
-		expect(server.requests[0].query).toEqual({
-			with_assets_count: 'true',
-			s_name_like: 'Hall',
-			sort: 'name-',
-			page: '1',
-			limit: '50',
-		});
+		expect(server.requests[0].query).toEqual(
+			firstPageQuery(50, { with_assets_count: 'true', s_name_like: 'Hall', sort: 'name-' }),
+		);
 	});
 });
