@@ -25,7 +25,17 @@ const ERP_ROWS = [
 	{ code: 'ERP-1008', name: 'Air filter G4', units: 'unit', type_id: 2 },
 ];
 
-/** @param {string} [webhookId] the events example's webhook ID */
+/** A workflow as n8n's import:workflow reads it: its nodes and connections, run in v1 order. */
+const workflow = (id, name, nodes, connections) => ({
+	id,
+	name,
+	nodes,
+	connections,
+	settings: { executionOrder: 'v1' },
+	// An empty pinData, not null: n8n 2.41's partial execution fails on a workflow stored with null.
+	pinData: {},
+});
+
 /** The manual trigger a workflow starts from. */
 const MANUAL_TRIGGER = {
 	id: 'start',
@@ -36,6 +46,7 @@ const MANUAL_TRIGGER = {
 	parameters: {},
 };
 
+/** @param {string} [webhookId] the events example's webhook ID */
 function exampleWorkflows(webhookId = WEBHOOK_ID) {
 	const api = {
 		maintenanceManagementApi: {
@@ -76,10 +87,10 @@ function exampleWorkflows(webhookId = WEBHOOK_ID) {
 		},
 	});
 	return [
-		{
-			id: 'devOpenWorkOrders',
-			name: 'Example: list the open work orders',
-			nodes: [
+		workflow(
+			'devOpenWorkOrders',
+			'Example: list the open work orders',
+			[
 				MANUAL_TRIGGER,
 				node(
 					'Open Work Orders',
@@ -87,15 +98,12 @@ function exampleWorkflows(webhookId = WEBHOOK_ID) {
 					[250, 0],
 				),
 			],
-			connections: chain('Start', 'Open Work Orders'),
-			settings: { executionOrder: 'v1' },
-			// An empty pinData, not null: n8n 2.41's partial execution fails on a workflow stored with null.
-			pinData: {},
-		},
-		{
-			id: 'devCreatePlannedJob',
-			name: 'Example: create a planned job',
-			nodes: [
+			chain('Start', 'Open Work Orders'),
+		),
+		workflow(
+			'devCreatePlannedJob',
+			'Example: create a planned job',
+			[
 				MANUAL_TRIGGER,
 				node(
 					'Create Planned Job',
@@ -115,14 +123,12 @@ function exampleWorkflows(webhookId = WEBHOOK_ID) {
 					[250, 0],
 				),
 			],
-			connections: chain('Start', 'Create Planned Job'),
-			settings: { executionOrder: 'v1' },
-			pinData: {},
-		},
-		{
-			id: 'devWebhookEvents',
-			name: 'Example: react to work order events',
-			nodes: [
+			chain('Start', 'Create Planned Job'),
+		),
+		workflow(
+			'devWebhookEvents',
+			'Example: react to work order events',
+			[
 				trigger('events', 'Work Order Events', webhookId, [
 					'FAILURE_CREATED',
 					'FAILURE_APPROVED',
@@ -140,14 +146,12 @@ function exampleWorkflows(webhookId = WEBHOOK_ID) {
 					[250, 0],
 				),
 			],
-			connections: chain('Work Order Events', 'Open Work Orders Of Location'),
-			settings: { executionOrder: 'v1' },
-			pinData: {},
-		},
-		{
-			id: 'devApprovalFlow',
-			name: 'Example: route work orders by approval',
-			nodes: [
+			chain('Work Order Events', 'Open Work Orders Of Location'),
+		),
+		workflow(
+			'devApprovalFlow',
+			'Example: route work orders by approval',
+			[
 				trigger('approval-events', 'Approval Events', APPROVAL_WEBHOOK_ID, [
 					'FAILURE_CREATED',
 					'FAILURE_APPROVED',
@@ -194,17 +198,15 @@ function exampleWorkflows(webhookId = WEBHOOK_ID) {
 					parameters: {},
 				},
 			],
-			connections: {
+			{
 				'Approval Events': { main: [[{ node: 'Approved?', type: 'main', index: 0 }]] },
 				...fork('Approved?', 'Open Work Orders Of Its Location', 'Waiting Or Declined'),
 			},
-			settings: { executionOrder: 'v1' },
-			pinData: {},
-		},
-		{
-			id: 'devErpMaterials',
-			name: 'Example: sync materials from ERP rows, failed rows to the Error branch',
-			nodes: [
+		),
+		workflow(
+			'devErpMaterials',
+			'Example: sync materials from ERP rows, failed rows to the Error branch',
+			[
 				MANUAL_TRIGGER,
 				{
 					id: 'erp-rows',
@@ -285,14 +287,12 @@ function exampleWorkflows(webhookId = WEBHOOK_ID) {
 					},
 				},
 			],
-			connections: {
+			{
 				...chain('Start', 'ERP Rows'),
 				...chain('ERP Rows', 'Create Material'),
 				...fork('Create Material', 'Created', 'Failed Rows'),
 			},
-			settings: { executionOrder: 'v1' },
-			pinData: {},
-		},
+		),
 	];
 }
 
