@@ -7,12 +7,6 @@ const fixture = new ResourceFixture('materialType');
 
 const create = fixture.operation('create', { name: 'Fasteners', parent_id: '1' });
 
-const state = async (id: string) =>
-	(await fixture.control('GET', `/state/materialTypes/${id}`)) as {
-		id: string;
-		attributes: IDataObject;
-	};
-
 describe('Material Type: Create', () => {
 	it('sends name and parent folder, and the API generates the code when none is sent', async () => {
 		const { output, error, requests } = await create({});
@@ -35,7 +29,7 @@ describe('Material Type: Create', () => {
 			parent_id: '1',
 			code: `MT-${id}`,
 		});
-		expect((await state(id)).attributes).toMatchObject({
+		expect(await fixture.stored('materialTypes', id)).toMatchObject({
 			name: 'Fasteners',
 			parent_id: '1',
 			code: `MT-${id}`,
