@@ -1,6 +1,5 @@
-import type { IDataObject } from 'n8n-workflow';
-
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
+import { sentField } from '../../helpers/sent';
 import { expr } from '../helpers/harness';
 import { expectItems, ResourceFixture, takenCode } from '../helpers/resource';
 
@@ -117,10 +116,7 @@ describe('Material: Create', () => {
 			/item 1: "code" \(Code\) must not be empty/,
 			{ code: 'C-3' },
 		]);
-		expect((await fixture.requests()).map((r) => (r.body as IDataObject).code)).toEqual([
-			'C-1',
-			'C-3',
-		]);
+		expect(await sentField(fixture, 'code')).toEqual(['C-1', 'C-3']);
 	});
 
 	it('without Continue On Fail, stops at the bad item after sending the good ones before it', async () => {
@@ -129,7 +125,7 @@ describe('Material: Create', () => {
 			{ items: [{ code: 'C-1' }, { code: '' }, { code: 'C-3' }] },
 		);
 		expect(error?.message).toMatch(/item 1/);
-		expect((await fixture.requests()).map((r) => (r.body as IDataObject).code)).toEqual(['C-1']);
+		expect(await sentField(fixture, 'code')).toEqual(['C-1']);
 	});
 });
 

@@ -1,5 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
-
+import { sentField } from '../../helpers/sent';
 import { expr } from '../helpers/harness';
 import { expectItems, ResourceFixture, takenCode } from '../helpers/resource';
 
@@ -109,9 +108,6 @@ describe('Material Type: Create', () => {
 			/item 1: "name" \(Name\)/,
 			{ name: 'Nuts' },
 		]);
-		expect((await fixture.requests()).map((r) => (r.body as IDataObject).name)).toEqual([
-			'Bolts',
-			'Nuts',
-		]);
+		expect(await sentField(fixture, 'name')).toEqual(['Bolts', 'Nuts']);
 	});
 });

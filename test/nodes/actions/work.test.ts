@@ -3,6 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { workSchema } from '../../../nodes/MaintenanceManagement/actions/work/schema';
 import { CYCLIC_JOB as CYCLIC, CYCLIC_JOB_SENT } from '../../cases/operations';
+import { sentField } from '../../helpers/sent';
 import { expectEachPaired, ResourceFixture } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
@@ -502,10 +503,7 @@ describe('Planned Job (Work): Create', () => {
 			['North lift', { item: 0 }],
 			['South lift', { item: 1 }],
 		]);
-		expect((await fixture.requests()).map((r) => (r.body as IDataObject).local_id)).toEqual([
-			[3, 4],
-			[5],
-		]);
+		expect(await sentField(fixture, 'local_id')).toEqual([[3, 4], [5]]);
 	});
 
 	it('returns the raw resource with Simplify off', async () => {
@@ -836,10 +834,7 @@ describe('Planned Job (Work): items and API errors', () => {
 			name: 'South lift',
 			attribute_type: 'PLAN',
 		});
-		expect((await fixture.requests()).map((r) => (r.body as IDataObject).name)).toEqual([
-			'North lift',
-			'South lift',
-		]);
+		expect(await sentField(fixture, 'name')).toEqual(['North lift', 'South lift']);
 	});
 
 	it('with Continue On Fail, an API error on one item is kept beside the others', async () => {
