@@ -4,3 +4,8 @@ export const sentField = async (
 	field: string,
 ): Promise<unknown[]> =>
 	(await fixture.requests()).map((request) => (request.body as Record<string, unknown>)[field]);
+
+/** The query of the first request the sandbox logged. */
+export const firstQuery = async (fixture: {
+	requests(): Promise<Array<{ query: Record<string, string> }>>;
+}): Promise<Record<string, string>> => (await fixture.requests())[0].query;

@@ -1,6 +1,7 @@
 import type { INodeListSearchResult } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
+import { firstQuery } from '../../helpers/sent';
 import { firstPageQuery } from '../../helpers/paging';
 import { expr, fromInput, loadOptionsContext, type SentRequest } from '../helpers/harness';
 import { everyPageWithQuery, expectItems, ResourceFixture } from '../helpers/resource';
@@ -53,7 +54,7 @@ describe('Buy Order: Get Many', () => {
 	it('uses the default limit of 50 and stops at the last page', async () => {
 		const { output, requests } = await getAll();
 		expect(requests).toHaveLength(1);
-		expect((await fixture.requests())[0].query).toEqual({ page: '1', limit: '50' });
+		expect(await firstQuery(fixture)).toEqual({ page: '1', limit: '50' });
 		expect(output).toHaveLength(30);
 	});
 

@@ -3,6 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { namesOf, pathSlots } from '../../../nodes/MaintenanceManagement/actions/executor';
 import { resources } from '../../../nodes/MaintenanceManagement/actions/resources';
 import { operationCases } from '../../cases/operations';
+import { firstQuery } from '../../helpers/sent';
 import { SandboxFixture } from '../helpers/sandbox';
 
 /**
@@ -238,7 +239,7 @@ describe('a filter an AI model fills through $fromAI()', () => {
 			[{ query: { problem: '' } }],
 		);
 		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].query).not.toHaveProperty('s_problem_id');
+		expect(await firstQuery(fixture)).not.toHaveProperty('s_problem_id');
 	});
 });
 
@@ -275,7 +276,7 @@ describe('a query parameter that resolves to nothing', () => {
 			[{ problem: 2 }],
 		);
 		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].query).toMatchObject({
+		expect(await firstQuery(fixture)).toMatchObject({
 			s_problem_id: '2',
 			sort: 'start_date',
 		});

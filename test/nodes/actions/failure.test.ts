@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
+import { firstQuery } from '../../helpers/sent';
 import { firstPageQuery } from '../../helpers/paging';
 import { runNode } from '../helpers/harness';
 import { everyPageWithQuery, ResourceFixture } from '../helpers/resource';
@@ -63,7 +64,7 @@ describe('Work Order (Failure): Get Many', () => {
 			expanded: ['assignees', 'eventsPlanned'],
 		});
 		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].query).toEqual(
+		expect(await firstQuery(fixture)).toEqual(
 			firstPageQuery(2, { expanded: 'assignees,eventsPlanned' }),
 		);
 		expect(output).toHaveLength(2);
@@ -98,7 +99,7 @@ describe('Work Order (Failure): Get Many', () => {
 			'getAll',
 			everyPageWithQuery({ s_priority: '4', sort: 'failure_id-' }),
 		);
-		expect((await fixture.requests())[0].query).toEqual(
+		expect(await firstQuery(fixture)).toEqual(
 			firstPageQuery(2000, { s_priority: '4', sort: 'failure_id-' }),
 		);
 		expect(output).toHaveLength(12);
@@ -117,7 +118,7 @@ describe('Work Order (Failure): Get Many with named filters', () => {
 		};
 		const { output, error } = await run('getAll', { returnAll: true, filters });
 		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].query).toEqual(
+		expect(await firstQuery(fixture)).toEqual(
 			firstPageQuery(2000, {
 				s_status_in: 'WAITING_APPROVAL',
 				s_priority_in: '3,4',
@@ -201,7 +202,7 @@ describe('Work Order (Failure): Get Many Open', () => {
 			options: { queryParameters: { parameters: [{ name: 'local_id', value: '4' }] } },
 		});
 		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].query).toEqual(
+		expect(await firstQuery(fixture)).toEqual(
 			firstPageQuery(50, {
 				expanded: 'assignees',
 				approved_date: '2026-01-02',
@@ -220,7 +221,7 @@ describe('Work Order (Failure): Get Many Open', () => {
 
 	it('filters by location with s_local_id alone', async () => {
 		const { output } = await run('getAllOpen', { returnAll: true, filters: { s_local_id: 4 } });
-		expect((await fixture.requests())[0].query).toEqual(firstPageQuery(2000, { s_local_id: '4' }));
+		expect(await firstQuery(fixture)).toEqual(firstPageQuery(2000, { s_local_id: '4' }));
 		expect(output.length).toBeGreaterThan(0);
 		expect(
 			output.every((item) => item.json.local_id === 4 && OPEN.includes(item.json.status as string)),
@@ -303,7 +304,7 @@ describe('Work Order (Failure): filters checked before sending', () => {
 	it('accepts IDs given as text by an expression', async () => {
 		const { output, error } = await run('getAllOpen', { filters: { failure_id: '={{ "3" }}' } });
 		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].query).toEqual(firstPageQuery(50, { failure_id: '3' }));
+		expect(await firstQuery(fixture)).toEqual(firstPageQuery(50, { failure_id: '3' }));
 		expect(output.map((item) => item.json.code)).toContain('WO-3');
 	});
 
@@ -312,7 +313,7 @@ describe('Work Order (Failure): filters checked before sending', () => {
 			options: { queryParameters: { parameters: [{ name: 'failure_id', value: 'WO-3' }] } },
 		});
 		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].query).toEqual(firstPageQuery(50, { failure_id: 'WO-3' }));
+		expect(await firstQuery(fixture)).toEqual(firstPageQuery(50, { failure_id: 'WO-3' }));
 		// The user's own parameter breaks the spec (failure_id is an integer): the contract check says so.
 		expect(fixture.takeViolations()).toEqual([
 			expect.objectContaining({ kind: 'request', message: 'query failure_id must be integer' }),

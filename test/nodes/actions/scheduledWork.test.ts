@@ -1,4 +1,5 @@
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
+import { firstQuery } from '../../helpers/sent';
 import { firstPageQuery } from '../../helpers/paging';
 import { everyPageWithQuery, ResourceFixture } from '../helpers/resource';
 
@@ -113,7 +114,7 @@ describe('Planned Job Order (Scheduled Work): Get Many', () => {
 		const { output } = await getAll(
 			everyPageWithQuery({ s_state: 'RUNNING', sort: 'schedule_work_id-' }),
 		);
-		expect((await fixture.requests())[0].query).toEqual(
+		expect(await firstQuery(fixture)).toEqual(
 			firstPageQuery(2000, { s_state: 'RUNNING', sort: 'schedule_work_id-' }),
 		);
 		expect(output.map((item) => item.json.schedule_work_id)).toEqual([36, 29, 22, 15, 8, 1]);
