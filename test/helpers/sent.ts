@@ -9,3 +9,9 @@ export const sentField = async (
 export const firstQuery = async (fixture: {
 	requests(): Promise<Array<{ query: Record<string, string> }>>;
 }): Promise<Record<string, string>> => (await fixture.requests())[0].query;
+
+/** The page and limit of each request the sandbox logged, as "page/limit". */
+export const pagesRead = async (fixture: {
+	requests(): Promise<Array<{ query: Record<string, string> }>>;
+}): Promise<string[]> =>
+	(await fixture.requests()).map((request) => `${request.query.page}/${request.query.limit}`);

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { firstQuery } from '../../helpers/sent';
+import { firstQuery, pagesRead } from '../../helpers/sent';
 import { firstPageQuery } from '../../helpers/paging';
 import { runNode } from '../helpers/harness';
 import { everyPageWithQuery, ResourceFixture } from '../helpers/resource';
@@ -413,10 +413,7 @@ describe('Work Order (Failure): pages', () => {
 		expect(output).toHaveLength(3000);
 		expect(new Set(output.map((item) => item.json.id)).size).toBe(3000);
 		expect(output.every((item) => OPEN.includes(item.json.status as string))).toBe(true);
-		expect((await fixture.requests()).map((r) => `${r.query.page}/${r.query.limit}`)).toEqual([
-			'1/2000',
-			'2/2000',
-		]);
+		expect(await pagesRead(fixture)).toEqual(['1/2000', '2/2000']);
 	});
 
 	it("Return All reads every record of a resource whose page size the server caps, as the live API's are", async () => {
@@ -456,9 +453,6 @@ describe('Work Order (Failure): pages', () => {
 		const { output } = await run('getAll', { limit: 2500 });
 		expect(output).toHaveLength(2500);
 		expect(output[2499].json.code).toBe('WO-2500');
-		expect((await fixture.requests()).map((r) => `${r.query.page}/${r.query.limit}`)).toEqual([
-			'1/1250',
-			'2/1250',
-		]);
+		expect(await pagesRead(fixture)).toEqual(['1/1250', '2/1250']);
 	});
 });

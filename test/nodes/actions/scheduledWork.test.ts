@@ -1,5 +1,5 @@
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { firstQuery } from '../../helpers/sent';
+import { firstQuery, pagesRead } from '../../helpers/sent';
 import { firstPageQuery } from '../../helpers/paging';
 import { everyPageWithQuery, ResourceFixture } from '../helpers/resource';
 
@@ -162,10 +162,7 @@ describe('Planned Job Order (Scheduled Work): pages', () => {
 		expect(error).toBeUndefined();
 		expect(output).toHaveLength(2100);
 		expect(new Set(output.map((item) => item.json.id)).size).toBe(2100);
-		expect((await fixture.requests()).map((r) => `${r.query.page}/${r.query.limit}`)).toEqual([
-			'1/2000',
-			'2/2000',
-		]);
+		expect(await pagesRead(fixture)).toEqual(['1/2000', '2/2000']);
 	});
 
 	it('keeps expanded on every page', async () => {

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
+import { pagesRead } from '../../helpers/sent';
 import { firstPageQuery } from '../../helpers/paging';
 import { runNode } from '../helpers/harness';
 import { everyPageWithQuery, ResourceFixture } from '../helpers/resource';
@@ -14,8 +15,6 @@ const getAll = (parameters: Record<string, unknown> = {}, credentials = fixture.
 		credentials,
 		parameters: { resource: 'stockMovement', operation: 'getAll', ...parameters },
 	});
-
-const pages = async () => (await fixture.requests()).map((r) => `${r.query.page}/${r.query.limit}`);
 
 describe('Stock Movement: Get Many (deprecated)', () => {
 	it('is marked deprecated, and its notice names the replacement and says no list replaces it', () => {
@@ -70,7 +69,7 @@ describe('Stock Movement: Get Many (deprecated)', () => {
 	it('uses the default limit of 50 and returns all 40 seeded movements in one page', async () => {
 		const { output } = await getAll();
 		expect(output).toHaveLength(40);
-		expect(await pages()).toEqual(['1/50']);
+		expect(await pagesRead(fixture)).toEqual(['1/50']);
 	});
 
 	it('with Simplify off, returns the API shape', async () => {
@@ -100,13 +99,13 @@ describe('Stock Movement: Get Many (deprecated)', () => {
 			expect(error).toBeUndefined();
 			expect(output).toHaveLength(2600);
 			expect(new Set(output.map((item) => item.json.id)).size).toBe(2600);
-			expect(await pages()).toEqual(['1/2000', '2/2000']);
+			expect(await pagesRead(fixture)).toEqual(['1/2000', '2/2000']);
 		});
 
 		it('a Limit of 2500 takes two equal pages and stops', async () => {
 			const { output } = await getAll({ limit: 2500 });
 			expect(output).toHaveLength(2500);
-			expect(await pages()).toEqual(['1/1250', '2/1250']);
+			expect(await pagesRead(fixture)).toEqual(['1/1250', '2/1250']);
 		});
 	});
 
