@@ -17,9 +17,9 @@ import {
 	BULK_NODE,
 	bulkWorkflow,
 	credentials,
-	MATERIAL_FROM_ROW,
 	rowsWorkflow,
 } from '../test/e2e/workflows';
+import { MATERIAL_FROM_ROW } from '../test/helpers/rows';
 import { toItems } from '../nodes/MaintenanceManagement/helpers/simplify';
 import type { ApiEnvelope } from '../nodes/MaintenanceManagement/transport';
 import { renderBenchmarks } from './report';

@@ -18,6 +18,9 @@ export interface ExampleWorkflow {
 	pinData: Record<string, unknown>;
 }
 
+/** The manual trigger a workflow starts from. */
+export const MANUAL_TRIGGER: ExampleWorkflow['nodes'][number];
+
 /** The example workflows that npm run dev imports on every start. */
 export function exampleWorkflows(webhookId?: string): ExampleWorkflow[];
 

@@ -25,6 +25,27 @@ const ERP_ROWS = [
 	{ code: 'ERP-1008', name: 'Air filter G4', units: 'unit', type_id: 2 },
 ];
 
+/** A workflow as n8n's import:workflow reads it: its nodes and connections, run in v1 order. */
+const workflow = (id, name, nodes, connections) => ({
+	id,
+	name,
+	nodes,
+	connections,
+	settings: { executionOrder: 'v1' },
+	// An empty pinData, not null: n8n 2.41's partial execution fails on a workflow stored with null.
+	pinData: {},
+});
+
+/** The manual trigger a workflow starts from. */
+const MANUAL_TRIGGER = {
+	id: 'start',
+	name: 'Start',
+	type: 'n8n-nodes-base.manualTrigger',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
+
 /** @param {string} [webhookId] the events example's webhook ID */
 function exampleWorkflows(webhookId = WEBHOOK_ID) {
 	const api = {
@@ -58,37 +79,32 @@ function exampleWorkflows(webhookId = WEBHOOK_ID) {
 			},
 		},
 	});
-	const manual = {
-		id: 'start',
-		name: 'Start',
-		type: 'n8n-nodes-base.manualTrigger',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-	};
 	const chain = (from, to) => ({ [from]: { main: [[{ node: to, type: 'main', index: 0 }]] } });
+	/** Two outputs of `from`: the first to `first`, the second to `second`. */
+	const fork = (from, first, second) => ({
+		[from]: {
+			main: [[{ node: first, type: 'main', index: 0 }], [{ node: second, type: 'main', index: 0 }]],
+		},
+	});
 	return [
-		{
-			id: 'devOpenWorkOrders',
-			name: 'Example: list the open work orders',
-			nodes: [
-				manual,
+		workflow(
+			'devOpenWorkOrders',
+			'Example: list the open work orders',
+			[
+				MANUAL_TRIGGER,
 				node(
 					'Open Work Orders',
 					{ resource: 'failure', operation: 'getAllOpen', returnAll: true },
 					[250, 0],
 				),
 			],
-			connections: chain('Start', 'Open Work Orders'),
-			settings: { executionOrder: 'v1' },
-			// An empty pinData, not null: n8n 2.41's partial execution fails on a workflow stored with null.
-			pinData: {},
-		},
-		{
-			id: 'devCreatePlannedJob',
-			name: 'Example: create a planned job',
-			nodes: [
-				manual,
+			chain('Start', 'Open Work Orders'),
+		),
+		workflow(
+			'devCreatePlannedJob',
+			'Example: create a planned job',
+			[
+				MANUAL_TRIGGER,
 				node(
 					'Create Planned Job',
 					{
@@ -107,14 +123,12 @@ function exampleWorkflows(webhookId = WEBHOOK_ID) {
 					[250, 0],
 				),
 			],
-			connections: chain('Start', 'Create Planned Job'),
-			settings: { executionOrder: 'v1' },
-			pinData: {},
-		},
-		{
-			id: 'devWebhookEvents',
-			name: 'Example: react to work order events',
-			nodes: [
+			chain('Start', 'Create Planned Job'),
+		),
+		workflow(
+			'devWebhookEvents',
+			'Example: react to work order events',
+			[
 				trigger('events', 'Work Order Events', webhookId, [
 					'FAILURE_CREATED',
 					'FAILURE_APPROVED',
@@ -132,14 +146,12 @@ function exampleWorkflows(webhookId = WEBHOOK_ID) {
 					[250, 0],
 				),
 			],
-			connections: chain('Work Order Events', 'Open Work Orders Of Location'),
-			settings: { executionOrder: 'v1' },
-			pinData: {},
-		},
-		{
-			id: 'devApprovalFlow',
-			name: 'Example: route work orders by approval',
-			nodes: [
+			chain('Work Order Events', 'Open Work Orders Of Location'),
+		),
+		workflow(
+			'devApprovalFlow',
+			'Example: route work orders by approval',
+			[
 				trigger('approval-events', 'Approval Events', APPROVAL_WEBHOOK_ID, [
 					'FAILURE_CREATED',
 					'FAILURE_APPROVED',
@@ -186,23 +198,16 @@ function exampleWorkflows(webhookId = WEBHOOK_ID) {
 					parameters: {},
 				},
 			],
-			connections: {
+			{
 				'Approval Events': { main: [[{ node: 'Approved?', type: 'main', index: 0 }]] },
-				'Approved?': {
-					main: [
-						[{ node: 'Open Work Orders Of Its Location', type: 'main', index: 0 }],
-						[{ node: 'Waiting Or Declined', type: 'main', index: 0 }],
-					],
-				},
+				...fork('Approved?', 'Open Work Orders Of Its Location', 'Waiting Or Declined'),
 			},
-			settings: { executionOrder: 'v1' },
-			pinData: {},
-		},
-		{
-			id: 'devErpMaterials',
-			name: 'Example: sync materials from ERP rows, failed rows to the Error branch',
-			nodes: [
-				manual,
+		),
+		workflow(
+			'devErpMaterials',
+			'Example: sync materials from ERP rows, failed rows to the Error branch',
+			[
+				MANUAL_TRIGGER,
 				{
 					id: 'erp-rows',
 					name: 'ERP Rows',
@@ -282,20 +287,13 @@ function exampleWorkflows(webhookId = WEBHOOK_ID) {
 					},
 				},
 			],
-			connections: {
+			{
 				...chain('Start', 'ERP Rows'),
 				...chain('ERP Rows', 'Create Material'),
-				'Create Material': {
-					main: [
-						[{ node: 'Created', type: 'main', index: 0 }],
-						[{ node: 'Failed Rows', type: 'main', index: 0 }],
-					],
-				},
+				...fork('Create Material', 'Created', 'Failed Rows'),
 			},
-			settings: { executionOrder: 'v1' },
-			pinData: {},
-		},
+		),
 	];
 }
 
-module.exports = { exampleWorkflows, WEBHOOK_ID, APPROVAL_WEBHOOK_ID, ERP_ROWS };
+module.exports = { exampleWorkflows, MANUAL_TRIGGER, WEBHOOK_ID, APPROVAL_WEBHOOK_ID, ERP_ROWS };

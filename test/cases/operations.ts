@@ -4,6 +4,7 @@ import type {
 	OperationName,
 	ResourceName,
 } from '../../nodes/MaintenanceManagement/actions/resources';
+import { firstPageQuery } from '../helpers/paging';
 
 /**
  * One case per endpoint of the spec: the node parameters, the request the sandbox must log, and checks
@@ -73,7 +74,6 @@ const LEGACY_MATERIAL = {
 const stored = async (control: Control, collection: string, id: string) =>
 	((await control('GET', `/state/${collection}/${id}`)) as { attributes: IDataObject }).attributes;
 
-/** A resource and one of its operations: a case naming another pair does not compile. */
 /** The smallest valid CYCLIC planned job, as Work: Create parameters: the required fields plus one intervention. */
 export const CYCLIC_JOB: Record<string, unknown> = {
 	type: 'CYCLIC',
@@ -84,6 +84,24 @@ export const CYCLIC_JOB: Record<string, unknown> = {
 	interventions: { items: [{ id: 5, elements: 'EL-1' }] },
 };
 
+/** What CYCLIC_JOB sends with Locations "3, 4", up to its interventions. */
+export const CYCLIC_JOB_SENT: IDataObject = {
+	_type: 'works',
+	type: 'CYCLIC',
+	name: 'Lift inspection',
+	work_type_id: 1,
+	local_id: [3, 4],
+	client_id: 1,
+};
+
+/** The request of a Get Many for the first page of `limit` records, with its other query parameters. */
+const firstPage = (path: string, limit: number, query: Record<string, string> = {}) => ({
+	method: 'GET',
+	path,
+	query: firstPageQuery(limit, query),
+});
+
+/** A resource and one of its operations: a case naming another pair does not compile. */
 export type OperationPair = {
 	[R in ResourceName]: { resource: R; operation: OperationName<R> };
 }[ResourceName];
@@ -100,11 +118,7 @@ export const operationCases = (control: Control, reread: Reread): OperationCase[
 		resource: 'location',
 		operation: 'getAll',
 		parameters: { limit: 5, filters: { with_assets_count: true } },
-		request: {
-			method: 'GET',
-			path: '/locations',
-			query: { page: '1', limit: '5', with_assets_count: 'true' },
-		},
+		request: firstPage('/locations', 5, { with_assets_count: 'true' }),
 		check: (output) => {
 			expect(output).toHaveLength(5);
 			expect(output[0]).toMatchObject({ id: '1', type: 'building' });
@@ -144,11 +158,7 @@ export const operationCases = (control: Control, reread: Reread): OperationCase[
 		resource: 'failure',
 		operation: 'getAll',
 		parameters: { limit: 3, expanded: ['assignees'] },
-		request: {
-			method: 'GET',
-			path: '/failures',
-			query: { page: '1', limit: '3', expanded: 'assignees' },
-		},
+		request: firstPage('/failures', 3, { expanded: 'assignees' }),
 		check: (output) => {
 			expect(output.map((o) => o.code)).toEqual(['WO-1', 'WO-2', 'WO-3']);
 			expect(output[0].assignees).toEqual([
@@ -160,11 +170,7 @@ export const operationCases = (control: Control, reread: Reread): OperationCase[
 		resource: 'failure',
 		operation: 'getAllOpen',
 		parameters: { returnAll: true, filters: { status: 'PAUSED', s_local_id: 10 } },
-		request: {
-			method: 'GET',
-			path: '/failures/open',
-			query: { page: '1', limit: '2000', status: 'PAUSED', s_local_id: '10' },
-		},
+		request: firstPage('/failures/open', 2000, { status: 'PAUSED', s_local_id: '10' }),
 		check: (output) => {
 			expect(output.length).toBeGreaterThan(0);
 			expect(output.every((o) => o.status === 'PAUSED' && o.local_id === 10)).toBe(true);
@@ -187,12 +193,7 @@ export const operationCases = (control: Control, reread: Reread): OperationCase[
 			method: 'POST',
 			path: '/works',
 			body: {
-				_type: 'works',
-				type: 'CYCLIC',
-				name: 'Lift inspection',
-				work_type_id: 1,
-				local_id: [3, 4],
-				client_id: 1,
+				...CYCLIC_JOB_SENT,
 				recurrence: { DTSTART: '2026-05-01T08:00:00', FREQ: 'MONTHLY', INTERVAL: 1 },
 				interventions: [{ id: 5, elements: [{ id: 'EL-1' }, { id: 'EL-2' }] }],
 				auto_close: true,
@@ -212,11 +213,7 @@ export const operationCases = (control: Control, reread: Reread): OperationCase[
 		resource: 'scheduledWork',
 		operation: 'getAll',
 		parameters: { limit: 2, expanded: ['work', 'participants'] },
-		request: {
-			method: 'GET',
-			path: '/works/scheduled',
-			query: { page: '1', limit: '2', expanded: 'work,participants' },
-		},
+		request: firstPage('/works/scheduled', 2, { expanded: 'work,participants' }),
 		check: (output) => {
 			expect(output).toHaveLength(2);
 			expect(output[0].work).toMatchObject({ type: 'work', id: '1' });
@@ -263,11 +260,7 @@ export const operationCases = (control: Control, reread: Reread): OperationCase[
 		resource: 'supplier',
 		operation: 'getAll',
 		parameters: { limit: 2, expanded: ['contacts'] },
-		request: {
-			method: 'GET',
-			path: '/suppliers',
-			query: { page: '1', limit: '2', expanded: 'contacts' },
-		},
+		request: firstPage('/suppliers', 2, { expanded: 'contacts' }),
 		check: (output) => expect(output.map((o) => o.code)).toEqual(['SUP-1', 'SUP-2']),
 	},
 	{
@@ -311,7 +304,7 @@ export const operationCases = (control: Control, reread: Reread): OperationCase[
 		resource: 'buyOrder',
 		operation: 'getAll',
 		parameters: { limit: 10 },
-		request: { method: 'GET', path: '/sales/buy-orders', query: { page: '1', limit: '10' } },
+		request: firstPage('/sales/buy-orders', 10),
 		check: (output) => expect(output.map((o) => o.code)).toContain('PO-0001'),
 	},
 	{
@@ -588,7 +581,7 @@ export const operationCases = (control: Control, reread: Reread): OperationCase[
 		resource: 'stockMovement',
 		operation: 'getAll',
 		parameters: { limit: 4 },
-		request: { method: 'GET', path: '/stock-movements', query: { page: '1', limit: '4' } },
+		request: firstPage('/stock-movements', 4),
 		check: (output) => expect(output.map((o) => o.type)).toEqual(Array(4).fill('stock-movement')),
 	},
 ];

@@ -1,9 +1,9 @@
 import { startSandbox, type LoggedRequest, type RunningSandbox } from '../../sandbox';
 import { onlyLabelsBetween, outsideQuotes, partsOf } from '../helpers/apiText';
-import { ScriptedServer } from '../helpers/scriptedServer';
+import { apiError, ScriptedServer } from '../helpers/scriptedServer';
 import { N8nInstance, outputOf, type ExecutionResult } from './n8n';
 import { ScriptedModel, textOf } from './scriptedModel';
-import { credentials } from './workflows';
+import { apiCredential, credentials } from './workflows';
 import {
 	agentWorkflow,
 	createPlannedJobTool,
@@ -52,14 +52,7 @@ describeIfAgent('an AI Agent uses the node as its tools, with a scripted model',
 		const { baseUrl } = sandbox.environments.sandbox;
 		token = sandbox.environments.sandbox.token;
 		await n8n.importFiles(
-			[
-				...credentials(baseUrl, token),
-				{
-					...OPENAI_CREDENTIAL,
-					type: 'openAiApi',
-					data: { apiKey: 'sk-scripted-not-secret', url: model.url },
-				},
-			],
+			[...credentials(baseUrl, token), model.credential(OPENAI_CREDENTIAL)],
 			[agentWorkflow()],
 		);
 		run = await n8n.execute(agentWorkflow().id);
@@ -209,38 +202,18 @@ describeIfAgent('an API answer that carries an instruction, as the model receive
 						},
 					},
 				};
-			return {
-				status: 400,
-				body: {
-					status: 'error',
-					error: {
-						http_code: 400,
-						message: `${INJECTION}\n${auth}`,
-						properties: { [`name\n${INJECTION}`]: [`Must be "${base64(auth)}"`] },
-						dev_message: INJECTION,
-					},
-				},
-			};
+			return apiError(400, {
+				message: `${INJECTION}\n${auth}`,
+				properties: { [`name\n${INJECTION}`]: [`Must be "${base64(auth)}"`] },
+				dev_message: INJECTION,
+			});
 		});
 		await model.start();
 		await n8n.setup();
 		await n8n.importFiles(
 			[
-				{
-					...HOSTILE_CREDENTIAL,
-					type: 'maintenanceManagementApi',
-					data: {
-						accessToken: HOSTILE_TOKEN,
-						environment: 'production',
-						productionBaseUrl: `${api.url}/v3`,
-						sandboxBaseUrl: '',
-					},
-				},
-				{
-					...HOSTILE_MODEL,
-					type: 'openAiApi',
-					data: { apiKey: 'sk-scripted-not-secret', url: model.url },
-				},
+				apiCredential(`${api.url}/v3`, HOSTILE_TOKEN, HOSTILE_CREDENTIAL, 'production'),
+				model.credential(HOSTILE_MODEL),
 			],
 			[workflow()],
 		);
@@ -332,21 +305,13 @@ describeIfAgent('a write whose answer is lost, as the model receives it', () => 
 		await n8n.setup();
 		await n8n.importFiles(
 			[
-				{
-					...LOST_CREDENTIAL,
-					type: 'maintenanceManagementApi',
-					data: {
-						accessToken: 'tok-agent-lost-5e8f1a2b3c4d',
-						environment: 'production',
-						productionBaseUrl: `${api.url}/v3`,
-						sandboxBaseUrl: '',
-					},
-				},
-				{
-					...LOST_MODEL,
-					type: 'openAiApi',
-					data: { apiKey: 'sk-scripted-not-secret', url: model.url },
-				},
+				apiCredential(
+					`${api.url}/v3`,
+					'tok-agent-lost-5e8f1a2b3c4d',
+					LOST_CREDENTIAL,
+					'production',
+				),
+				model.credential(LOST_MODEL),
 			],
 			[workflow()],
 		);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 
 import { N8N_NODE_MODULES, PACKAGE_NAME } from './n8n';
-import { API_CREDENTIAL, START, STORED_AS_NEW } from './workflows';
+import { API_CREDENTIAL, packageNode, START, STORED_AS_NEW } from './workflows';
 
 export const AGENT_NODE = '@n8n/n8n-nodes-langchain.agent';
 export const TOOL_NODE = `${PACKAGE_NAME}.maintenanceManagementTool`;
@@ -29,15 +29,13 @@ export const toolNode = (
 	y: number,
 	parameters: IDataObject,
 	credential: { id: string; name: string } = API_CREDENTIAL,
-) => ({
-	id: `tool-${name.replace(/\W+/g, '-').toLowerCase()}`,
-	name,
-	type: TOOL_NODE,
-	typeVersion: 2,
-	position: [600, y],
-	parameters,
-	credentials: { maintenanceManagementApi: credential },
-});
+) =>
+	packageNode('tool', name, parameters, {
+		type: TOOL_NODE,
+		typeVersion: 2,
+		position: [600, y],
+		credential,
+	});
 
 /** A Get location tool whose Location ID the model fills. */
 export const getLocationTool = (credential?: { id: string; name: string }) =>

@@ -10,6 +10,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { ERP_ROWS, exampleWorkflows } from '../../scripts/examples';
 import type { LoggedRequest } from '../../sandbox';
+import { MATERIAL_FROM_ROW } from '../helpers/rows';
 import { itemsOf, N8nInstance, outputOf, type ExecutionResult } from './n8n';
 import { SandboxClient } from './sandboxClient';
 import {
@@ -17,7 +18,6 @@ import {
 	BULK_NODE,
 	bulkWorkflow,
 	credentials,
-	MATERIAL_FROM_ROW,
 	rowsWorkflow,
 	storedAs,
 } from './workflows';

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { collectionPage, ScriptedServer, type Reply } from '../helpers/scriptedServer';
-import { ACTION_NODE, START, storedAs } from './workflows';
+import { apiError, collectionPage, ScriptedServer, type Reply } from '../helpers/scriptedServer';
+import { apiCredential, packageNode, START, storedAs } from './workflows';
 
 /**
  * A misbehaving API on loopback for the end-to-end suite: one location that redirects to another
@@ -49,38 +49,22 @@ export class HostileApi {
 			});
 			return { status: 200, body: page };
 		}
-		return {
-			status: 404,
-			body: { status: 'error', error: { http_code: 404, message: 'Resource not found' } },
-		};
+		return apiError(404, { message: 'Resource not found' });
 	}
 
 	credential() {
-		return {
-			...HOSTILE_CREDENTIAL,
-			type: 'maintenanceManagementApi',
-			data: {
-				accessToken: HOSTILE_TOKEN,
-				environment: 'production',
-				productionBaseUrl: `${this.api.url}/v3`,
-				sandboxBaseUrl: '',
-			},
-		};
+		return apiCredential(`${this.api.url}/v3`, HOSTILE_TOKEN, HOSTILE_CREDENTIAL, 'production');
 	}
 }
 
 /** Three branches from a manual trigger, each continuing on fail so every outcome is stored. */
 export function hostileWorkflow() {
-	const node = (name: string, y: number, parameters: IDataObject) => ({
-		id: `hostile-${name.replace(/\W+/g, '-').toLowerCase()}`,
-		name,
-		type: ACTION_NODE,
-		typeVersion: 1,
-		position: [400, y],
-		parameters,
-		credentials: { maintenanceManagementApi: HOSTILE_CREDENTIAL },
-		onError: 'continueRegularOutput',
-	});
+	const node = (name: string, y: number, parameters: IDataObject) =>
+		packageNode('hostile', name, parameters, {
+			position: [400, y],
+			credential: HOSTILE_CREDENTIAL,
+			onError: 'continueRegularOutput',
+		});
 	const get = (id: string) => ({
 		resource: 'location',
 		operation: 'get',

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 
 import type { Browser, Locator, Page } from 'playwright-core';
 
-import { launchChromium } from '../../scripts/chromium';
 import { DETAILS, LINK, markup400 } from '../helpers/apiText';
-import { ScriptedServer, type Reply } from '../helpers/scriptedServer';
-import { N8nInstance, OWNER, TESTING_PINNED_N8N } from './n8n';
+import { apiError, ScriptedServer, type Reply } from '../helpers/scriptedServer';
+import { openEditor, signInAsOwner } from './editor';
+import { N8nInstance, TESTING_PINNED_N8N } from './n8n';
 import {
 	ACTION_NODE,
 	apiCredential,
@@ -94,8 +94,8 @@ function answer(method: string, path: string, index: number): Reply {
 	if (method === 'POST' && path === '/v3/stocks/materials')
 		return index % 2 === 0
 			? { status: 201, body: { data: { id: RETURNED_ID, type: 'material', attributes: {} } } }
-			: { status: 500, body: { status: 'error', error: { http_code: 500, message: LINK } } };
-	return { status: 404, body: { status: 'error', error: { http_code: 404, message: 'No' } } };
+			: apiError(500, { message: LINK });
+	return apiError(404, { message: 'No' });
 }
 
 describeInBrowser('text from outside the node, in the editor', () => {
@@ -114,16 +114,8 @@ describeInBrowser('text from outside the node, in the editor', () => {
 		await n8n.setup();
 		await n8n.importFiles([apiCredential(`${api.url}/v3`, TOKEN)], Object.values(WORKFLOWS));
 		await n8n.start();
-		browser = await launchChromium();
-		const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-		// A loaded machine (two cores shared with other jobs) takes its time to serve the editor.
-		context.setDefaultTimeout(90_000);
-		editor = await context.newPage();
-		await editor.goto(n8n.url('/signin'));
-		await editor.fill('input[type=email], input[name=emailOrLdapLoginId]', OWNER.email);
-		await editor.fill('input[type=password]', OWNER.password);
-		await editor.keyboard.press('Enter');
-		await editor.waitForURL((url) => !url.pathname.includes('signin'));
+		({ browser, editor } = await openEditor());
+		await signInAsOwner(editor, n8n);
 	});
 
 	afterAll(async () => {

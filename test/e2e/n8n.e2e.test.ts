@@ -297,31 +297,19 @@ describe('the trigger and the AI tool in a running n8n', () => {
 	});
 
 	it('receives events from the sandbox by POST and PATCH, ignores an unselected one, refuses a wrong secret', async () => {
-		const good = (method: string, events: string[]) =>
-			control('POST', '/webhooks', { url: webhookUrl(`?token=${WEBHOOK_SECRET}`), method, events });
-		await good('POST', ['FAILURE_CREATED', 'FILE_DELETED']);
-		await good('PATCH', ['BUY_ORDER_UPDATED']);
-		await control('POST', '/webhooks', {
-			url: webhookUrl('?token=wrong-secret'),
-			method: 'POST',
-			events: ['FAILURE_CREATED'],
-		});
+		await api.subscribeTrigger(
+			webhookUrl(`?token=${WEBHOOK_SECRET}`),
+			webhookUrl('?token=wrong-secret'),
+		);
 
-		const created = (await control('POST', '/events', {
-			event: 'FAILURE_CREATED',
-			data: { type: 'failure', id: '1', attributes: {} },
-		})) as {
-			deliveries: Array<{ url: string; status: number }>;
-		};
-		expect(created.deliveries.map((d) => d.status).sort()).toEqual([200, 401]);
-		const ignored = (await control('POST', '/events', { event: 'FILE_DELETED' })) as {
-			deliveries: Array<{ status: number }>;
-		};
-		expect(ignored.deliveries.map((d) => d.status)).toEqual([200]);
-		const updated = (await control('POST', '/events', { event: 'BUY_ORDER_UPDATED' })) as {
-			deliveries: Array<{ status: number }>;
-		};
-		expect(updated.deliveries.map((d) => d.status)).toEqual([200]);
+		const created = await api.deliver('FAILURE_CREATED', {
+			type: 'failure',
+			id: '1',
+			attributes: {},
+		});
+		expect(created.sort()).toEqual([200, 401]);
+		expect(await api.deliver('FILE_DELETED')).toEqual([200]);
+		expect(await api.deliver('BUY_ORDER_UPDATED')).toEqual([200]);
 
 		const markers = async () => (await requests()).map((r) => r.query.marker).filter(Boolean);
 		await n8n.waitFor(

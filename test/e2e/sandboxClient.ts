@@ -41,6 +41,36 @@ export class SandboxClient {
 	readonly requests = async (): Promise<LoggedRequest[]> =>
 		((await this.control('GET', '/requests')) as { requests: LoggedRequest[] }).requests;
 
+	/**
+	 * Subscribes the trigger's URLs to events: by POST for Work Order Created and File Deleted and by
+	 * PATCH for Buy Order Updated at `url`, and by POST for Work Order Created at `wrongSecretUrl`.
+	 */
+	async subscribeTrigger(url: string, wrongSecretUrl: string): Promise<void> {
+		await this.control('POST', '/webhooks', {
+			url,
+			method: 'POST',
+			events: ['FAILURE_CREATED', 'FILE_DELETED'],
+		});
+		await this.control('POST', '/webhooks', {
+			url,
+			method: 'PATCH',
+			events: ['BUY_ORDER_UPDATED'],
+		});
+		await this.control('POST', '/webhooks', {
+			url: wrongSecretUrl,
+			method: 'POST',
+			events: ['FAILURE_CREATED'],
+		});
+	}
+
+	/** Sends an event from the sandbox; returns the status each subscribed URL answered. */
+	async deliver(event: string, data?: unknown): Promise<number[]> {
+		const sent = (await this.control('POST', '/events', { event, data })) as {
+			deliveries: Array<{ status: number }>;
+		};
+		return sent.deliveries.map((delivery) => delivery.status);
+	}
+
 	readonly cases = operationCases(
 		(method, path) => this.control(method, path),
 		async (_collection, id) => {

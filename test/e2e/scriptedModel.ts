@@ -44,6 +44,15 @@ export class ScriptedModel {
 		return `http://127.0.0.1:${(this.server?.address() as AddressInfo).port}/v1`;
 	}
 
+	/** An OpenAI credential pointing at this model, to import into n8n under the given id and name. */
+	credential(ref: { id: string; name: string }) {
+		return {
+			...ref,
+			type: 'openAiApi',
+			data: { apiKey: 'sk-scripted-not-secret', url: this.url },
+		};
+	}
+
 	async start(): Promise<void> {
 		this.server = createServer((request, response) => {
 			let body = '';

@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 
 import { startSandbox, type RunningSandbox } from '../../sandbox';
-import { launchChromium } from '../../scripts/chromium';
 import { APPROVAL_WEBHOOK_ID, exampleWorkflows } from '../../scripts/examples';
 import { consoleOutcome } from './consoleMessage';
-import { N8nInstance, OWNER, TESTING_PINNED_N8N, type ExecutionResult } from './n8n';
+import { openEditor, signInAsOwner } from './editor';
+import { N8nInstance, TESTING_PINNED_N8N, type ExecutionResult } from './n8n';
 import {
 	ACTION_NODE,
 	API_CREDENTIAL,
@@ -98,11 +98,7 @@ describeWalk('the event path, walked in a real browser', () => {
 		writeFileSync(preview, JSON.stringify(previewWorkflow()));
 		await n8n.cli(['import:workflow', `--input=${preview}`]);
 		await n8n.start();
-		browser = await launchChromium();
-		const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-		// A loaded machine (two cores shared with other jobs) takes its time to serve the editor.
-		context.setDefaultTimeout(90_000);
-		editor = await context.newPage();
+		({ browser, editor } = await openEditor());
 	});
 
 	afterAll(async () => {
@@ -389,11 +385,7 @@ describeWalk('the event path, walked in a real browser', () => {
 	/** Signs in as the owner, unless the editor already is (n8n's auth cookie is set). */
 	async function signIn(): Promise<void> {
 		if ((await editor.context().cookies()).some((cookie) => cookie.name === 'n8n-auth')) return;
-		await editor.goto(n8n.url('/signin'));
-		await editor.fill('input[type=email], input[name=emailOrLdapLoginId]', OWNER.email);
-		await editor.fill('input[type=password]', OWNER.password);
-		await editor.keyboard.press('Enter');
-		await editor.waitForURL((url) => !url.pathname.includes('signin'));
+		await signInAsOwner(editor, n8n);
 	}
 
 	/** Whether n8n listens on a Test URL: a CORS preflight lists its methods, running nothing. */

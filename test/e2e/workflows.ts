@@ -1,6 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { MANUAL_TRIGGER } from '../../scripts/examples';
 import type { OperationCase } from '../cases/operations';
+import { MATERIAL_FROM_ROW } from '../helpers/rows';
 import { PACKAGE_NAME } from './n8n';
 
 export const ACTION_NODE = `${PACKAGE_NAME}.maintenanceManagement`;
@@ -13,29 +15,23 @@ export const WEBHOOK_CREDENTIAL = {
 export const WEBHOOK_ID = '6f1c2d3e-4a5b-4c6d-8e7f-90a1b2c3d4e5';
 export const WEBHOOK_SECRET = 'whsec-e2e-4f8a1c9d2b7e6a3f';
 
-/** Material → Create with its name and code taken from each row, as an ERP sync sends them. */
-export const MATERIAL_FROM_ROW: IDataObject = {
-	resource: 'material',
-	operation: 'create',
-	material_type_id: 2,
-	name: '={{ $json.name }}',
-	code: '={{ $json.code }}',
-	units: 'unit',
-};
-
-/** An API credential for the sandbox at `baseUrl`, to import into n8n under the given id and name. */
+/**
+ * An API credential for the API at `baseUrl`, to import into n8n under the given id and name: its
+ * sandbox environment, or its production one.
+ */
 export const apiCredential = (
 	baseUrl: string,
 	token: string,
 	ref: { id: string; name: string } = API_CREDENTIAL,
+	environment: 'sandbox' | 'production' = 'sandbox',
 ) => ({
 	...ref,
 	type: 'maintenanceManagementApi',
 	data: {
 		accessToken: token,
-		environment: 'sandbox',
-		sandboxBaseUrl: baseUrl,
-		productionBaseUrl: '',
+		environment,
+		sandboxBaseUrl: environment === 'sandbox' ? baseUrl : '',
+		productionBaseUrl: environment === 'production' ? baseUrl : '',
 	},
 });
 
@@ -65,26 +61,33 @@ export const storedAs = (id: string) => ({
 });
 
 /** The manual trigger each test workflow starts from. */
-export const START = {
-	id: 'start',
-	name: 'Start',
-	type: 'n8n-nodes-base.manualTrigger',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
+export const START = MANUAL_TRIGGER;
 
-let position = 0;
-const actionNode = (name: string, parameters: IDataObject, extra: IDataObject = {}) => ({
-	id: `node-${name.replace(/\W+/g, '-').toLowerCase()}`,
+/**
+ * A node of the package in a test workflow, with an API credential: its id is `prefix` and its name
+ * made a slug; `node` sets its place and anything else, say a type other than the action node's.
+ */
+export const packageNode = (
+	prefix: string,
+	name: string,
+	parameters: IDataObject,
+	{
+		credential = API_CREDENTIAL,
+		...node
+	}: { position: number[]; credential?: { id: string; name: string } } & IDataObject,
+) => ({
+	id: `${prefix}-${name.replace(/\W+/g, '-').toLowerCase()}`,
 	name,
 	type: ACTION_NODE,
 	typeVersion: 1,
-	position: [400, (position += 120)],
 	parameters,
-	credentials: { maintenanceManagementApi: API_CREDENTIAL },
-	...extra,
+	credentials: { maintenanceManagementApi: credential },
+	...node,
 });
+
+let position = 0;
+const actionNode = (name: string, parameters: IDataObject, extra: IDataObject = {}) =>
+	packageNode('node', name, parameters, { position: [400, (position += 120)], ...extra });
 
 export const caseNodeName = (c: OperationCase) => `${c.resource} ${c.operation}`;
 

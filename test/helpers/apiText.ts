@@ -1,4 +1,5 @@
 import { API_TEXT } from '../../nodes/MaintenanceManagement/transport/errors';
+import { apiError } from './scriptedServer';
 
 /** A JSON string literal, escapes included. */
 const QUOTE = /"(?:[^"\\]|\\.)*"/g;
@@ -36,15 +37,9 @@ export const DETAILS =
 	'<details open><summary>Paste your API token at evil.example</summary></details>';
 
 /** A 400 whose message, field name, problem and dev_message all carry markup. */
-export const markup400 = () => ({
-	status: 400,
-	body: {
-		status: 'error',
-		error: {
-			http_code: 400,
-			message: `${LINK} ${DETAILS}`,
-			properties: { '<mark>code</mark>': [`<b>taken</b> ${LINK}`] },
-			dev_message: LINK,
-		},
-	},
-});
+export const markup400 = () =>
+	apiError(400, {
+		message: `${LINK} ${DETAILS}`,
+		properties: { '<mark>code</mark>': [`<b>taken</b> ${LINK}`] },
+		dev_message: LINK,
+	});

@@ -23,6 +23,12 @@ export type Reply =
 	| 'drop'
 	| 'hang';
 
+/** An error answer in the API's envelope: `http_code` is the status, `error` the rest of its fields. */
+export const apiError = (status: number, error: Record<string, unknown>) => ({
+	status,
+	body: { status: 'error', error: { http_code: status, ...error } },
+});
+
 export type Handler = (request: ReceivedRequest, index: number) => Reply;
 
 /**

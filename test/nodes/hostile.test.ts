@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { isConnectionFault, rateLimitWaitMs } from '../../nodes/MaintenanceManagement/transport';
 import { expr, runNode, type Credentials } from './helpers/harness';
-import { collectionPage, ScriptedServer, type Reply } from '../helpers/scriptedServer';
+import { apiError, collectionPage, ScriptedServer, type Reply } from '../helpers/scriptedServer';
 
 /**
  * The transport against servers that misbehave, through n8n-core's real request path: redirects,
@@ -391,13 +391,7 @@ describe('faults and retries', () => {
 	});
 
 	it('retries a 500 once, then names the likely cause', async () => {
-		api.reset(() => ({
-			status: 500,
-			body: {
-				status: 'error',
-				error: { http_code: 500, message: 'An error has occurred during the request.' },
-			},
-		}));
+		api.reset(() => apiError(500, { message: 'An error has occurred during the request.' }));
 		const { error } = await listLocations({
 			options: { queryParameters: { parameters: [{ name: 's_unknown', value: '1' }] } },
 		});
@@ -691,7 +685,7 @@ describe('the token never shows', () => {
 			api.reset((request) =>
 				request.path === '/v3/locations/3' || request.path === '/v3/locations'
 					? { status: 307, headers: { Location: `/v3/locations/${TOKEN}` } }
-					: { status, body: { status: 'error', error: { http_code: status, message: 'No' } } },
+					: apiError(status, { message: 'No' }),
 			);
 			const { error } =
 				method === 'GET'
@@ -710,13 +704,9 @@ describe('the token never shows', () => {
 	);
 
 	it('is redacted when the API echoes it in an error', async () => {
-		api.reset(() => ({
-			status: 401,
-			body: {
-				status: 'error',
-				error: { http_code: 401, message: `Token Bearer ${TOKEN} is invalid`, more_info: null },
-			},
-		}));
+		api.reset(() =>
+			apiError(401, { message: `Token Bearer ${TOKEN} is invalid`, more_info: null }),
+		);
 		const { error } = await listLocations();
 		expect(error?.httpCode).toBe('401');
 		expect(error?.message).toMatch(/^The access token was rejected \(401\)/);
@@ -759,17 +749,9 @@ describe('the token never shows', () => {
 			encodeURIComponent(token).toLowerCase(),
 			token.toUpperCase(),
 		];
-		api.reset(() => ({
-			status: 401,
-			body: {
-				status: 'error',
-				error: {
-					http_code: 401,
-					message: `Tokens ${echoes.join(' ')} are invalid`,
-					more_info: null,
-				},
-			},
-		}));
+		api.reset(() =>
+			apiError(401, { message: `Tokens ${echoes.join(' ')} are invalid`, more_info: null }),
+		);
 		const { error } = await listLocations({}, { ...credentials, accessToken: token });
 		expect(error?.description).toContain('Tokens *** *** *** *** are invalid');
 		const shown = JSON.stringify([
@@ -877,18 +859,13 @@ describe('the token in an error, in other encodings', () => {
 			`${TOKEN.slice(0, 11)}\n${TOKEN.slice(11)}`,
 			TOKEN.slice(0, 18),
 		];
-		api.reset(() => ({
-			status: 400,
-			body: {
-				status: 'error',
-				error: {
-					http_code: 400,
-					message: `Refused ${forms.join(' ')}`,
-					dev_message: forms.join(' '),
-					properties: { [forms[0]]: [forms[2]] },
-				},
-			},
-		}));
+		api.reset(() =>
+			apiError(400, {
+				message: `Refused ${forms.join(' ')}`,
+				dev_message: forms.join(' '),
+				properties: { [forms[0]]: [forms[2]] },
+			}),
+		);
 		const { error } = await listLocations();
 		const shown = JSON.stringify([
 			error?.message,

@@ -3,7 +3,8 @@ import { sleep } from 'n8n-workflow';
 import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { expr, runNode, type Credentials, type RunResult } from './helpers/harness';
 import { LINK, markup400 } from '../helpers/apiText';
-import { ScriptedServer } from '../helpers/scriptedServer';
+import { MATERIAL_FROM_ROW } from '../helpers/rows';
+import { apiError, ScriptedServer } from '../helpers/scriptedServer';
 
 /**
  * n8n shows an error's message (in its toast) and description (in the error panel) as HTML that keeps
@@ -73,7 +74,7 @@ describe('text from outside the node is never markup in an error', () => {
 			api.reset((request) =>
 				request.path === '/v3/locations/7'
 					? { status: 307, headers: { Location: hostile } }
-					: { status, body: { status: 'error', error: { http_code: status, message: LINK } } },
+					: apiError(status, { message: LINK }),
 			);
 			const { error } = await getLocation('7');
 			expectPlain(error, shown);
@@ -119,24 +120,14 @@ describe('text from outside the node is never markup in an error', () => {
 						status: 201,
 						body: { data: { id: hostileId, type: 'material', attributes: { code: 'A' } } },
 					}
-				: { status: 500, body: { status: 'error', error: { http_code: 500, message: LINK } } },
+				: apiError(500, { message: LINK }),
 		);
-		const { error } = await run(
-			{
-				resource: 'material',
-				operation: 'create',
-				material_type_id: 2,
-				name: '={{ $json.name }}',
-				code: '={{ $json.code }}',
-				units: 'unit',
-			},
-			{
-				items: [
-					{ name: 'a', code: 'A' },
-					{ name: 'b', code: 'B' },
-				],
-			},
-		);
+		const { error } = await run(MATERIAL_FROM_ROW, {
+			items: [
+				{ name: 'a', code: 'A' },
+				{ name: 'b', code: 'B' },
+			],
+		});
 		expect(error?.description).toContain('IDs written: ');
 		expectPlain(error, '&lt;b&gt;9&lt;/b&gt;&lt;a href=https://evil.example&gt;');
 	});

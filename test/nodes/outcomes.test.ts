@@ -4,6 +4,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { keepsContract } from '../helpers/contract';
+import { MATERIAL_FROM_ROW, STOCK_FROM_ROW } from '../helpers/rows';
 import { ScriptedServer, type Reply } from '../helpers/scriptedServer';
 import { runNode, type Credentials, type RunResult } from './helpers/harness';
 import { ResourceFixture } from './helpers/resource';
@@ -35,12 +36,7 @@ const pairs = (items: RunResult['output']) => items.map(({ pairedItem }) => pair
 
 describe('rows of a create against the sandbox, in each On Error mode', () => {
 	const fixture = new ResourceFixture('material');
-	const create = fixture.operation('create', {
-		material_type_id: 2,
-		name: '={{ $json.name }}',
-		code: '={{ $json.code }}',
-		units: 'unit',
-	});
+	const create = fixture.operation('create', MATERIAL_FROM_ROW);
 	// Rows 1 and 4 are bad: an empty name the node refuses, a code the sandbox's seed already has.
 	const rows: IDataObject[] = [
 		{ code: 'ERP-0001', name: 'Bolt' },
@@ -369,22 +365,7 @@ describe('a combined stock batch whose answer leaves out a row', () => {
 			credentials,
 			onError: ERROR_OUTPUT,
 			items: [7, 8, 9].map((material) => ({ material, quantity: material - 6 })),
-			parameters: {
-				resource: 'stockTransaction',
-				operation: 'createBatch',
-				warehouseId: '1',
-				action: 'WAREHOUSE_ADD',
-				transactions: {
-					items: [
-						{
-							material_id: '={{ $json.material }}',
-							quantity: '={{ $json.quantity }}',
-							cost_price: 2,
-						},
-					],
-				},
-				batchOptions: { combineItems: true },
-			},
+			parameters: { ...STOCK_FROM_ROW, batchOptions: { combineItems: true } },
 		});
 		expect(api.requests).toHaveLength(1);
 		expect(pairs(result.output)).toEqual([{ item: 0 }, { item: 2 }]);

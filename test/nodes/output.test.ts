@@ -19,6 +19,9 @@ beforeEach(async () => await fixture.reset());
 
 const v2 = (parameters: Record<string, unknown>, options: RunAgainst = {}) =>
 	fixture.run(parameters, { ...options, typeVersion: 2 });
+/** Failure: Get Many of 2 at version 2, with Output: Selected Fields naming `fields`; `list` changes that. */
+const selectedFields = (fields: string, list: Record<string, unknown> = {}) =>
+	v2({ resource: 'failure', operation: 'getAll', limit: 2, output: 'selected', fields, ...list });
 const json = (output: Array<{ json: IDataObject }>) => output.map((item) => item.json);
 const size = (value: unknown) => JSON.stringify(value).length;
 
@@ -85,12 +88,9 @@ describe('Output, version 2', () => {
 		// Right after the number, and selectable by name.
 		const keys = Object.keys(records[0]);
 		expect(keys.indexOf('priority_label')).toBe(keys.indexOf('priority') + 1);
-		const selected = await v2({
-			resource: 'failure',
+		const selected = await selectedFields('priority, priority_label', {
 			operation: 'getAllOpen',
 			limit: 1,
-			output: 'selected',
-			fields: 'priority, priority_label',
 		});
 		expect(Object.keys(json(selected.output)[0])).toEqual(['id', 'priority', 'priority_label']);
 	});
@@ -159,13 +159,7 @@ describe('Output, version 2', () => {
 			'status, priority,description',
 			expr(['status', 'priority', 'description']),
 		]) {
-			const { output, error } = await v2({
-				resource: 'failure',
-				operation: 'getAll',
-				limit: 2,
-				output: 'selected',
-				fields,
-			});
+			const { output, error } = await selectedFields(fields);
 			expect(error).toBeUndefined();
 			expect(json(output)).toEqual([
 				{
@@ -185,24 +179,14 @@ describe('Output, version 2', () => {
 	});
 
 	it('Selected Fields: keeps a named field that is null, and leaves out a name the record does not have', async () => {
-		const { output } = await v2({
-			resource: 'failure',
-			operation: 'getAll',
+		const { output } = await selectedFields('observations, no_such_field, record_type', {
 			limit: 1,
-			output: 'selected',
-			fields: 'observations, no_such_field, record_type',
 		});
 		expect(json(output)).toEqual([{ id: '1', observations: null, record_type: 'failure' }]);
 	});
 
 	it('Selected Fields says, in a hint of the output panel, which named fields no record has', async () => {
-		const some = await v2({
-			resource: 'failure',
-			operation: 'getAll',
-			limit: 2,
-			output: 'selected',
-			fields: 'status, no_such_field',
-		});
+		const some = await selectedFields('status, no_such_field');
 		expect(some.hints).toEqual([
 			{
 				message:
@@ -212,13 +196,7 @@ describe('Output, version 2', () => {
 			},
 		]);
 		// Fields named for another resource, as after switching the resource: the items hold IDs alone.
-		const none = await v2({
-			resource: 'location',
-			operation: 'getAll',
-			limit: 2,
-			output: 'selected',
-			fields: 'priority, priority_label',
-		});
+		const none = await selectedFields('priority, priority_label', { resource: 'location' });
 		expect(json(none.output)).toEqual([{ id: '1' }, { id: '2' }]);
 		expect(none.hints.map((hint) => hint.message)).toEqual([
 			'None of the fields named in Fields ("priority", "priority_label") is in these records, so each item holds only its ID. Use the API\'s field names, as Output: Raw shows them under attributes.',
@@ -226,13 +204,7 @@ describe('Output, version 2', () => {
 	});
 
 	it('Selected Fields gives no hint when every named field is found, nor does Simplified', async () => {
-		const selected = await v2({
-			resource: 'failure',
-			operation: 'getAll',
-			limit: 2,
-			output: 'selected',
-			fields: 'status, observations',
-		});
+		const selected = await selectedFields('status, observations');
 		const simplified = await v2({ resource: 'failure', operation: 'getAll', limit: 2 });
 		expect([selected.hints, simplified.hints]).toEqual([[], []]);
 	});

@@ -200,41 +200,19 @@ describe('queue mode: main, webhook process, two workers, PostgreSQL and Redis',
 		await control('DELETE', '/webhooks');
 		await control('DELETE', '/requests');
 		const before = (await store.executions(TRIGGER)).length;
-		await control('POST', '/webhooks', {
-			url: hookUrl(),
-			method: 'POST',
-			events: ['FAILURE_CREATED', 'FILE_DELETED'],
-		});
-		await control('POST', '/webhooks', {
-			url: hookUrl(),
-			method: 'PATCH',
-			events: ['BUY_ORDER_UPDATED'],
-		});
-		await control('POST', '/webhooks', {
-			url: hookUrl('?token=wrong-secret'),
-			method: 'POST',
-			events: ['FAILURE_CREATED'],
-		});
+		await api.subscribeTrigger(hookUrl(), hookUrl('?token=wrong-secret'));
 
-		const created = (await control('POST', '/events', {
-			event: 'FAILURE_CREATED',
-			data: { type: 'failure', id: '7001', attributes: {} },
-		})) as {
-			deliveries: Array<{ status: number }>;
-		};
-		expect(created.deliveries.map((d) => d.status).sort()).toEqual([200, 401]);
-		const updated = (await control('POST', '/events', {
-			event: 'BUY_ORDER_UPDATED',
-			data: { type: 'buy_order', id: '7002', attributes: {} },
-		})) as {
-			deliveries: Array<{ status: number }>;
-		};
-		expect(updated.deliveries.map((d) => d.status)).toEqual([200]);
+		const created = await api.deliver('FAILURE_CREATED', {
+			type: 'failure',
+			id: '7001',
+			attributes: {},
+		});
+		expect(created.sort()).toEqual([200, 401]);
+		expect(
+			await api.deliver('BUY_ORDER_UPDATED', { type: 'buy_order', id: '7002', attributes: {} }),
+		).toEqual([200]);
 		// An event the trigger does not select is answered 200 by the webhook process and starts nothing.
-		const ignored = (await control('POST', '/events', { event: 'FILE_DELETED' })) as {
-			deliveries: Array<{ status: number }>;
-		};
-		expect(ignored.deliveries.map((d) => d.status)).toEqual([200]);
+		expect(await api.deliver('FILE_DELETED')).toEqual([200]);
 
 		const runs = (await finishedExecutions(TRIGGER, before + 2)).slice(before);
 		expect(runs.map((run) => [run.mode, run.status])).toEqual([

@@ -1,6 +1,8 @@
 import type { INodeListSearchResult } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
+import { firstQuery } from '../../helpers/sent';
+import { firstPageQuery } from '../../helpers/paging';
 import { expr, fromInput, loadOptionsContext, type SentRequest } from '../helpers/harness';
 import { everyPageWithQuery, expectItems, ResourceFixture } from '../helpers/resource';
 
@@ -52,7 +54,7 @@ describe('Buy Order: Get Many', () => {
 	it('uses the default limit of 50 and stops at the last page', async () => {
 		const { output, requests } = await getAll();
 		expect(requests).toHaveLength(1);
-		expect((await fixture.requests())[0].query).toEqual({ page: '1', limit: '50' });
+		expect(await firstQuery(fixture)).toEqual({ page: '1', limit: '50' });
 		expect(output).toHaveLength(30);
 	});
 
@@ -73,12 +75,9 @@ describe('Buy Order: Get Many', () => {
 		);
 		expect(error).toBeUndefined();
 		const [logged] = await fixture.requests();
-		expect(logged.query).toEqual({
-			page: '1',
-			limit: '2000',
-			s_state: 'SAVED_AS_DRAFT',
-			sort: 'order_id-',
-		});
+		expect(logged.query).toEqual(
+			firstPageQuery(2000, { s_state: 'SAVED_AS_DRAFT', sort: 'order_id-' }),
+		);
 		expect(output.map((item) => item.json.id)).toEqual(['30', '25', '20', '15', '10', '5']);
 		output.forEach((item) => expect(item.json.state).toBe('SAVED_AS_DRAFT'));
 	});

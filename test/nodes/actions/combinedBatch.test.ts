@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
+import { STOCK_FROM_ROW } from '../../helpers/rows';
 import { runNode } from '../helpers/harness';
 import { SandboxFixture } from '../helpers/sandbox';
 
@@ -17,19 +18,8 @@ describe('combined stock batch', () => {
 			continueOnFail,
 			items,
 			parameters: {
-				resource: 'stockTransaction',
-				operation: 'createBatch',
+				...STOCK_FROM_ROW,
 				warehouseId: '={{ String($json.warehouse ?? 1) }}',
-				action: 'WAREHOUSE_ADD',
-				transactions: {
-					items: [
-						{
-							material_id: '={{ $json.material }}',
-							quantity: '={{ $json.quantity }}',
-							cost_price: 2,
-						},
-					],
-				},
 				batchOptions: { combineItems: combine },
 			},
 		});

@@ -1,6 +1,7 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
+import { sentField } from '../../helpers/sent';
 import { expectItems, ResourceFixture } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
@@ -213,9 +214,6 @@ describe('Contact: errors and items', () => {
 			/"email".*email address/,
 			{ id: '2', full_name: 'Contact 2' },
 		]);
-		expect((await fixture.requests()).map((r) => (r.body as IDataObject).email)).toEqual([
-			'one@example.com',
-			'contact2@example.com',
-		]);
+		expect(await sentField(fixture, 'email')).toEqual(['one@example.com', 'contact2@example.com']);
 	});
 });

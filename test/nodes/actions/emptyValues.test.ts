@@ -4,6 +4,7 @@ import { namesOf } from '../../../nodes/MaintenanceManagement/actions/namesOf';
 import { pathSlots } from '../../../nodes/MaintenanceManagement/actions/request';
 import { resources } from '../../../nodes/MaintenanceManagement/actions/resources';
 import { operationCases } from '../../cases/operations';
+import { firstQuery } from '../../helpers/sent';
 import { SandboxFixture } from '../helpers/sandbox';
 
 /**
@@ -71,6 +72,18 @@ const run = async (
 	return await fixture.run(parameters, { items, continueOnFail });
 };
 
+/** Runs a filter's operation with its case's parameters and the filter set to `value`. */
+const runFiltered = (
+	{ resource, operation, collection, filter }: (typeof FILTERS)[number],
+	value: unknown,
+) =>
+	run({
+		...caseOf(resource, operation),
+		resource,
+		operation,
+		[collection]: { [filter.name]: value },
+	});
+
 describe('a filter that resolves to nothing', () => {
 	it('is checked for every filter of every list, the location filters of both work order lists among them', () => {
 		expect(FILTERS.map((f) => f.label)).toEqual(
@@ -84,13 +97,9 @@ describe('a filter that resolves to nothing', () => {
 
 	it.each(FILTERS.map((f) => [f.label, f] as const))(
 		'%s: fails naming the filter, and nothing is sent',
-		async (_label, { resource, operation, collection, filter }) => {
-			const { error, output, requests } = await run({
-				...caseOf(resource, operation),
-				resource,
-				operation,
-				[collection]: { [filter.name]: NOTHING },
-			});
+		async (_label, listed) => {
+			const { filter } = listed;
+			const { error, output, requests } = await runFiltered(listed, NOTHING);
 			expect(error?.message).toBe(
 				`"${filter.displayName}" (${filter.name}) is empty: ${GAVE_NOTHING}`,
 			);
@@ -136,15 +145,11 @@ describe('a filter that resolves to nothing', () => {
 
 	it.each(ID_FILTERS.map((f) => [f.label, f] as const))(
 		'%s starts empty, shows the form of an ID, and left so says it has no value',
-		async (_label, { resource, operation, collection, filter }) => {
+		async (_label, listed) => {
+			const { filter } = listed;
 			expect(filter.default).toBe('');
 			expect(filter.placeholder).toMatch(/^e\.g\. \d+$/);
-			const { error, requests } = await run({
-				...caseOf(resource, operation),
-				resource,
-				operation,
-				[collection]: { [filter.name]: filter.default },
-			});
+			const { error, requests } = await runFiltered(listed, filter.default);
 			expect(error?.message).toBe(
 				`"${filter.displayName}" (${filter.name}) is empty: it has no value`,
 			);
@@ -235,7 +240,7 @@ describe('a filter an AI model fills through $fromAI()', () => {
 			[{ query: { problem: '' } }],
 		);
 		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].query).not.toHaveProperty('s_problem_id');
+		expect(await firstQuery(fixture)).not.toHaveProperty('s_problem_id');
 	});
 });
 
@@ -272,7 +277,7 @@ describe('a query parameter that resolves to nothing', () => {
 			[{ problem: 2 }],
 		);
 		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].query).toMatchObject({
+		expect(await firstQuery(fixture)).toMatchObject({
 			s_problem_id: '2',
 			sort: 'start_date',
 		});

@@ -1,6 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
+import { firstQuery, pagesRead } from '../../helpers/sent';
+import { firstPageQuery } from '../../helpers/paging';
 import { runNode } from '../helpers/harness';
 import { everyPageWithQuery, ResourceFixture } from '../helpers/resource';
 import type { RunAgainst } from '../helpers/sandbox';
@@ -62,11 +64,9 @@ describe('Work Order (Failure): Get Many', () => {
 			expanded: ['assignees', 'eventsPlanned'],
 		});
 		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].query).toEqual({
-			page: '1',
-			limit: '2',
-			expanded: 'assignees,eventsPlanned',
-		});
+		expect(await firstQuery(fixture)).toEqual(
+			firstPageQuery(2, { expanded: 'assignees,eventsPlanned' }),
+		);
 		expect(output).toHaveLength(2);
 		expect(output[0].json.assignees).toEqual([
 			expect.objectContaining({ type: 'failure_assignee', operator_id: 2, failure_id: 1 }),
@@ -99,12 +99,9 @@ describe('Work Order (Failure): Get Many', () => {
 			'getAll',
 			everyPageWithQuery({ s_priority: '4', sort: 'failure_id-' }),
 		);
-		expect((await fixture.requests())[0].query).toEqual({
-			page: '1',
-			limit: '2000',
-			s_priority: '4',
-			sort: 'failure_id-',
-		});
+		expect(await firstQuery(fixture)).toEqual(
+			firstPageQuery(2000, { s_priority: '4', sort: 'failure_id-' }),
+		);
 		expect(output).toHaveLength(12);
 		expect(output.every((item) => item.json.priority === 4)).toBe(true);
 		expect(output[0].json.failure_id).toBe(47);
@@ -121,14 +118,14 @@ describe('Work Order (Failure): Get Many with named filters', () => {
 		};
 		const { output, error } = await run('getAll', { returnAll: true, filters });
 		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].query).toEqual({
-			page: '1',
-			limit: '2000',
-			s_status_in: 'WAITING_APPROVAL',
-			s_priority_in: '3,4',
-			date_min_start_date: '2020-01-01T00:00:00',
-			sort: 'start_date-',
-		});
+		expect(await firstQuery(fixture)).toEqual(
+			firstPageQuery(2000, {
+				s_status_in: 'WAITING_APPROVAL',
+				s_priority_in: '3,4',
+				date_min_start_date: '2020-01-01T00:00:00',
+				sort: 'start_date-',
+			}),
+		);
 		expect(output.length).toBeGreaterThan(0);
 		for (const { json } of output) {
 			expect(json.status).toBe('WAITING_APPROVAL');
@@ -205,30 +202,26 @@ describe('Work Order (Failure): Get Many Open', () => {
 			options: { queryParameters: { parameters: [{ name: 'local_id', value: '4' }] } },
 		});
 		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].query).toEqual({
-			page: '1',
-			limit: '50',
-			expanded: 'assignees',
-			approved_date: '2026-01-02',
-			failure_id: '3',
-			last_status_change_date: '2026-01-01 21:00',
-			local_id: '4',
-			s_local_id: '4',
-			problem_id: '4',
-			start_date: '2026-01-01',
-			status: 'PAUSED',
-		});
+		expect(await firstQuery(fixture)).toEqual(
+			firstPageQuery(50, {
+				expanded: 'assignees',
+				approved_date: '2026-01-02',
+				failure_id: '3',
+				last_status_change_date: '2026-01-01 21:00',
+				local_id: '4',
+				s_local_id: '4',
+				problem_id: '4',
+				start_date: '2026-01-01',
+				status: 'PAUSED',
+			}),
+		);
 		expect(output.map((item) => item.json.code)).toEqual(['WO-3']);
 		expect(output[0].json.assignees).toEqual([expect.objectContaining({ operator_id: 4 })]);
 	});
 
 	it('filters by location with s_local_id alone', async () => {
 		const { output } = await run('getAllOpen', { returnAll: true, filters: { s_local_id: 4 } });
-		expect((await fixture.requests())[0].query).toEqual({
-			page: '1',
-			limit: '2000',
-			s_local_id: '4',
-		});
+		expect(await firstQuery(fixture)).toEqual(firstPageQuery(2000, { s_local_id: '4' }));
 		expect(output.length).toBeGreaterThan(0);
 		expect(
 			output.every((item) => item.json.local_id === 4 && OPEN.includes(item.json.status as string)),
@@ -311,11 +304,7 @@ describe('Work Order (Failure): filters checked before sending', () => {
 	it('accepts IDs given as text by an expression', async () => {
 		const { output, error } = await run('getAllOpen', { filters: { failure_id: '={{ "3" }}' } });
 		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].query).toEqual({
-			page: '1',
-			limit: '50',
-			failure_id: '3',
-		});
+		expect(await firstQuery(fixture)).toEqual(firstPageQuery(50, { failure_id: '3' }));
 		expect(output.map((item) => item.json.code)).toContain('WO-3');
 	});
 
@@ -324,11 +313,7 @@ describe('Work Order (Failure): filters checked before sending', () => {
 			options: { queryParameters: { parameters: [{ name: 'failure_id', value: 'WO-3' }] } },
 		});
 		expect(error).toBeUndefined();
-		expect((await fixture.requests())[0].query).toEqual({
-			page: '1',
-			limit: '50',
-			failure_id: 'WO-3',
-		});
+		expect(await firstQuery(fixture)).toEqual(firstPageQuery(50, { failure_id: 'WO-3' }));
 		// The user's own parameter breaks the spec (failure_id is an integer): the contract check says so.
 		expect(fixture.takeViolations()).toEqual([
 			expect.objectContaining({ kind: 'request', message: 'query failure_id must be integer' }),
@@ -428,10 +413,7 @@ describe('Work Order (Failure): pages', () => {
 		expect(output).toHaveLength(3000);
 		expect(new Set(output.map((item) => item.json.id)).size).toBe(3000);
 		expect(output.every((item) => OPEN.includes(item.json.status as string))).toBe(true);
-		expect((await fixture.requests()).map((r) => `${r.query.page}/${r.query.limit}`)).toEqual([
-			'1/2000',
-			'2/2000',
-		]);
+		expect(await pagesRead(fixture)).toEqual(['1/2000', '2/2000']);
 	});
 
 	it("Return All reads every record of a resource whose page size the server caps, as the live API's are", async () => {
@@ -471,9 +453,6 @@ describe('Work Order (Failure): pages', () => {
 		const { output } = await run('getAll', { limit: 2500 });
 		expect(output).toHaveLength(2500);
 		expect(output[2499].json.code).toBe('WO-2500');
-		expect((await fixture.requests()).map((r) => `${r.query.page}/${r.query.limit}`)).toEqual([
-			'1/1250',
-			'2/1250',
-		]);
+		expect(await pagesRead(fixture)).toEqual(['1/1250', '2/1250']);
 	});
 });

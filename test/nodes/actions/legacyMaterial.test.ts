@@ -1,6 +1,7 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
+import { sentField } from '../../helpers/sent';
 import { expr } from '../helpers/harness';
 import { expectItems, ResourceFixture, takenCode } from '../helpers/resource';
 
@@ -172,10 +173,6 @@ describe('Legacy Material: Create (Deprecated)', () => {
 			takenCode('LM-2', 2),
 			{ type: 'material', code: 'N-4' },
 		]);
-		expect((await fixture.requests()).map((r) => (r.body as IDataObject).code)).toEqual([
-			'N-1',
-			'LM-2',
-			'N-4',
-		]);
+		expect(await sentField(fixture, 'code')).toEqual(['N-1', 'LM-2', 'N-4']);
 	});
 });

@@ -2,8 +2,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { keepsContract } from '../../helpers/contract';
+import { firstPageQuery } from '../../helpers/paging';
 import { fromInput, runNode, type Credentials } from '../helpers/harness';
-import { ScriptedServer } from '../../helpers/scriptedServer';
+import { apiError, ScriptedServer } from '../../helpers/scriptedServer';
 
 const TOKEN = 'loc_token_8d7e6f5a4b3c';
 const server = new ScriptedServer({ contract: true });
@@ -117,17 +118,10 @@ describe('Location: Update Many', () => {
 	it('with Continue On Fail, a failed request marks every item of its group and keeps the other groups', async () => {
 		server.reset((request, index) => {
 			if (index === 0) {
-				return {
-					status: 400,
-					body: {
-						status: 'error',
-						error: {
-							http_code: 400,
-							message: 'Property validation error.',
-							properties: { 'locations[0].code': ['Code already used.'] },
-						},
-					},
-				};
+				return apiError(400, {
+					message: 'Property validation error.',
+					properties: { 'locations[0].code': ['Code already used.'] },
+				});
 			}
 			const { locations } = request.body as { locations: Array<{ id: number }> };
 			return {
@@ -263,12 +257,8 @@ describe('Location: Get and Get Many', () => {
 				},
 			},
 		});
-		expect(server.requests[0].query).toEqual({
-			with_assets_count: 'true',
-			s_name_like: 'Hall',
-			sort: 'name-',
-			page: '1',
-			limit: '50',
-		});
+		expect(server.requests[0].query).toEqual(
+			firstPageQuery(50, { with_assets_count: 'true', s_name_like: 'Hall', sort: 'name-' }),
+		);
 	});
 });

@@ -1,6 +1,5 @@
-import type { IDataObject } from 'n8n-workflow';
-
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
+import { sentField } from '../../helpers/sent';
 import { expr } from '../helpers/harness';
 import { expectItems, ResourceFixture, takenCode } from '../helpers/resource';
 
@@ -20,12 +19,6 @@ const update = fixture.operation('update', {
 	code: 'MAT-3-NEW',
 	units: 'unit',
 });
-
-const state = async (id: string) =>
-	(await fixture.control('GET', `/state/stockMaterials/${id}`)) as {
-		id: string;
-		attributes: IDataObject;
-	};
 
 describe('Material: Create', () => {
 	it('sends only the required fields when no additional field is set', async () => {
@@ -123,10 +116,7 @@ describe('Material: Create', () => {
 			/item 1: "code" \(Code\) must not be empty/,
 			{ code: 'C-3' },
 		]);
-		expect((await fixture.requests()).map((r) => (r.body as IDataObject).code)).toEqual([
-			'C-1',
-			'C-3',
-		]);
+		expect(await sentField(fixture, 'code')).toEqual(['C-1', 'C-3']);
 	});
 
 	it('without Continue On Fail, stops at the bad item after sending the good ones before it', async () => {
@@ -135,7 +125,7 @@ describe('Material: Create', () => {
 			{ items: [{ code: 'C-1' }, { code: '' }, { code: 'C-3' }] },
 		);
 		expect(error?.message).toMatch(/item 1/);
-		expect((await fixture.requests()).map((r) => (r.body as IDataObject).code)).toEqual(['C-1']);
+		expect(await sentField(fixture, 'code')).toEqual(['C-1']);
 	});
 });
 
@@ -193,8 +183,7 @@ describe('Material: Update', () => {
 			observations: 'Second',
 			sku: 'SKU-1',
 		});
-		const stored = await state(id);
-		expect(stored.attributes).toMatchObject({
+		expect(await fixture.stored('stockMaterials', id)).toMatchObject({
 			name: 'Hex bolt M8 (stainless)',
 			code: 'BOLT-M8-SS',
 			observations: 'Second',
@@ -205,7 +194,10 @@ describe('Material: Update', () => {
 	it('clears optional text fields with the word null, as the spec allows on update', async () => {
 		const created = await create({ additionalFields: { sku: 'SKU-1', ean_upc: '123' } });
 		const id = String(created.output[0].json.id);
-		expect((await state(id)).attributes).toMatchObject({ sku: 'SKU-1', ean_upc: '123' });
+		expect(await fixture.stored('stockMaterials', id)).toMatchObject({
+			sku: 'SKU-1',
+			ean_upc: '123',
+		});
 		const { error } = await update({
 			materialId: id,
 			code: 'BOLT-M8',
@@ -213,7 +205,7 @@ describe('Material: Update', () => {
 		});
 		expect(error).toBeUndefined();
 		expect((await fixture.requests()).pop()?.body).toMatchObject({ sku: null, ean_upc: null });
-		expect((await state(id)).attributes).toMatchObject({ sku: null, ean_upc: null });
+		expect(await fixture.stored('stockMaterials', id)).toMatchObject({ sku: null, ean_upc: null });
 	});
 
 	it("keeps the material's own code when it is sent unchanged (unique code check skips itself)", async () => {
@@ -283,6 +275,6 @@ describe('Material: Update', () => {
 			'Material 88888 was not found (404). Check the ID in the service.',
 		);
 		expect(output[2].json).toMatchObject({ id: '5', code: 'NEW-5' });
-		expect((await state('5')).attributes.code).toBe('NEW-5');
+		expect((await fixture.stored('stockMaterials', '5')).code).toBe('NEW-5');
 	});
 });

@@ -1,5 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
-
+import { sentField } from '../../helpers/sent';
 import { expr } from '../helpers/harness';
 import { expectItems, ResourceFixture, takenCode } from '../helpers/resource';
 
@@ -7,25 +6,19 @@ const fixture = new ResourceFixture('materialType');
 
 const create = fixture.operation('create', { name: 'Fasteners', parent_id: '1' });
 
-const state = async (id: string) =>
-	(await fixture.control('GET', `/state/materialTypes/${id}`)) as {
-		id: string;
-		attributes: IDataObject;
-	};
-
 describe('Material Type: Create', () => {
 	it('sends name and parent folder, and the API generates the code when none is sent', async () => {
 		const { output, error, requests } = await create({});
-		expect(error).toBeUndefined();
-		expect(requests).toHaveLength(1);
-		const [logged] = await fixture.requests();
-		expect(logged).toMatchObject({
-			method: 'POST',
-			path: '/stocks/material-types',
-			query: {},
-			status: 201,
-		});
-		expect(logged.body).toEqual({ name: 'Fasteners', parent_id: '1' });
+		await fixture.expectSent(
+			{ output, error, requests },
+			{
+				method: 'POST',
+				path: '/stocks/material-types',
+				query: {},
+				status: 201,
+				body: { name: 'Fasteners', parent_id: '1' },
+			},
+		);
 		expect(output).toHaveLength(1);
 		expect(output[0].pairedItem).toEqual({ item: 0 });
 		const id = String(output[0].json.id);
@@ -35,7 +28,7 @@ describe('Material Type: Create', () => {
 			parent_id: '1',
 			code: `MT-${id}`,
 		});
-		expect((await state(id)).attributes).toMatchObject({
+		expect(await fixture.stored('materialTypes', id)).toMatchObject({
 			name: 'Fasteners',
 			parent_id: '1',
 			code: `MT-${id}`,
@@ -115,9 +108,6 @@ describe('Material Type: Create', () => {
 			/item 1: "name" \(Name\)/,
 			{ name: 'Nuts' },
 		]);
-		expect((await fixture.requests()).map((r) => (r.body as IDataObject).name)).toEqual([
-			'Bolts',
-			'Nuts',
-		]);
+		expect(await sentField(fixture, 'name')).toEqual(['Bolts', 'Nuts']);
 	});
 });

@@ -1,4 +1,6 @@
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
+import { firstQuery, pagesRead } from '../../helpers/sent';
+import { firstPageQuery } from '../../helpers/paging';
 import { everyPageWithQuery, ResourceFixture } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
@@ -112,12 +114,9 @@ describe('Planned Job Order (Scheduled Work): Get Many', () => {
 		const { output } = await getAll(
 			everyPageWithQuery({ s_state: 'RUNNING', sort: 'schedule_work_id-' }),
 		);
-		expect((await fixture.requests())[0].query).toEqual({
-			page: '1',
-			limit: '2000',
-			s_state: 'RUNNING',
-			sort: 'schedule_work_id-',
-		});
+		expect(await firstQuery(fixture)).toEqual(
+			firstPageQuery(2000, { s_state: 'RUNNING', sort: 'schedule_work_id-' }),
+		);
 		expect(output.map((item) => item.json.schedule_work_id)).toEqual([36, 29, 22, 15, 8, 1]);
 	});
 });
@@ -163,10 +162,7 @@ describe('Planned Job Order (Scheduled Work): pages', () => {
 		expect(error).toBeUndefined();
 		expect(output).toHaveLength(2100);
 		expect(new Set(output.map((item) => item.json.id)).size).toBe(2100);
-		expect((await fixture.requests()).map((r) => `${r.query.page}/${r.query.limit}`)).toEqual([
-			'1/2000',
-			'2/2000',
-		]);
+		expect(await pagesRead(fixture)).toEqual(['1/2000', '2/2000']);
 	});
 
 	it('keeps expanded on every page', async () => {

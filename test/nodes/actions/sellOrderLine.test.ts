@@ -1,5 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
-
+import { sentField } from '../../helpers/sent';
 import { expr } from '../helpers/harness';
 import { expectItems, ResourceFixture } from '../helpers/resource';
 
@@ -133,10 +132,7 @@ describe('Sell Order Line: Create', () => {
 			{ items: [{ q: 4 }, { q: ' 0.25 ' }] },
 		);
 		expect(error).toBeUndefined();
-		expect((await fixture.requests()).map((r) => (r.body as IDataObject).quantity)).toEqual([
-			'4',
-			'0.25',
-		]);
+		expect(await sentField(fixture, 'quantity')).toEqual(['4', '0.25']);
 	});
 
 	it('with Simplify off, returns the line in the API shape with its included records', async () => {
@@ -257,10 +253,6 @@ describe('Sell Order Line: Create', () => {
 			/field "material_id": "No material has this id/,
 			{ material_id: 4, quantity: '3' },
 		]);
-		expect((await fixture.requests()).map((r) => (r.body as IDataObject).quantity)).toEqual([
-			'1',
-			'2',
-			'3',
-		]);
+		expect(await sentField(fixture, 'quantity')).toEqual(['1', '2', '3']);
 	});
 });

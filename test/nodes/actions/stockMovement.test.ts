@@ -1,6 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
+import { pagesRead } from '../../helpers/sent';
+import { firstPageQuery } from '../../helpers/paging';
 import { runNode } from '../helpers/harness';
 import { everyPageWithQuery, ResourceFixture } from '../helpers/resource';
 
@@ -13,8 +15,6 @@ const getAll = (parameters: Record<string, unknown> = {}, credentials = fixture.
 		credentials,
 		parameters: { resource: 'stockMovement', operation: 'getAll', ...parameters },
 	});
-
-const pages = async () => (await fixture.requests()).map((r) => `${r.query.page}/${r.query.limit}`);
 
 describe('Stock Movement: Get Many (deprecated)', () => {
 	it('is marked deprecated, and its notice names the replacement and says no list replaces it', () => {
@@ -69,7 +69,7 @@ describe('Stock Movement: Get Many (deprecated)', () => {
 	it('uses the default limit of 50 and returns all 40 seeded movements in one page', async () => {
 		const { output } = await getAll();
 		expect(output).toHaveLength(40);
-		expect(await pages()).toEqual(['1/50']);
+		expect(await pagesRead(fixture)).toEqual(['1/50']);
 	});
 
 	it('with Simplify off, returns the API shape', async () => {
@@ -84,12 +84,9 @@ describe('Stock Movement: Get Many (deprecated)', () => {
 	it('passes the service filters of the Query Parameters option', async () => {
 		const { output } = await getAll(everyPageWithQuery({ s_warehouse_id: '2', sort: 'date-' }));
 		const [logged] = await fixture.requests();
-		expect(logged.query).toMatchObject({
-			s_warehouse_id: '2',
-			sort: 'date-',
-			page: '1',
-			limit: '2000',
-		});
+		expect(logged.query).toMatchObject(
+			firstPageQuery(2000, { s_warehouse_id: '2', sort: 'date-' }),
+		);
 		expect(output.length).toBeGreaterThan(0);
 		expect(output.every((item) => item.json.warehouse_id === 2)).toBe(true);
 	});
@@ -102,13 +99,13 @@ describe('Stock Movement: Get Many (deprecated)', () => {
 			expect(error).toBeUndefined();
 			expect(output).toHaveLength(2600);
 			expect(new Set(output.map((item) => item.json.id)).size).toBe(2600);
-			expect(await pages()).toEqual(['1/2000', '2/2000']);
+			expect(await pagesRead(fixture)).toEqual(['1/2000', '2/2000']);
 		});
 
 		it('a Limit of 2500 takes two equal pages and stops', async () => {
 			const { output } = await getAll({ limit: 2500 });
 			expect(output).toHaveLength(2500);
-			expect(await pages()).toEqual(['1/1250', '2/1250']);
+			expect(await pagesRead(fixture)).toEqual(['1/1250', '2/1250']);
 		});
 	});
 

@@ -52,23 +52,23 @@ describe('Stock Transaction: Create Batch', () => {
 			transactions: { items: [transaction(7, 5, 12, 'Pallet A'), transaction(8, 2, 0)] },
 			additionalFields: { observations: 'Delivery 42' },
 		});
-		expect(error).toBeUndefined();
-		expect(requests).toHaveLength(1);
-		const [logged] = await fixture.requests();
-		expect(logged).toMatchObject({
-			method: 'POST',
-			path: '/stocks/warehouses/1/stock-transactions',
-			query: {},
-			status: 201,
-		});
-		expect(logged.body).toEqual({
-			action: 'WAREHOUSE_ADD',
-			transactions: [
-				{ material_id: 7, quantity: 5, cost_price: 12, observations: 'Pallet A' },
-				{ material_id: 8, quantity: 2, cost_price: 0 },
-			],
-			observations: 'Delivery 42',
-		});
+		await fixture.expectSent(
+			{ output, error, requests },
+			{
+				method: 'POST',
+				path: '/stocks/warehouses/1/stock-transactions',
+				query: {},
+				status: 201,
+				body: {
+					action: 'WAREHOUSE_ADD',
+					transactions: [
+						{ material_id: 7, quantity: 5, cost_price: 12, observations: 'Pallet A' },
+						{ material_id: 8, quantity: 2, cost_price: 0 },
+					],
+					observations: 'Delivery 42',
+				},
+			},
+		);
 		expect(output).toHaveLength(1);
 		expect(output[0].pairedItem).toEqual({ item: 0 });
 		expect(output[0].json).toMatchObject({
@@ -509,22 +509,22 @@ describe('Stock Transaction: Transfer', () => {
 		const { output, error, requests } = await transfer({
 			additionalFields: { observations: 'To site B' },
 		});
-		expect(error).toBeUndefined();
-		expect(requests).toHaveLength(1);
-		const [logged] = await fixture.requests();
-		expect(logged).toMatchObject({
-			method: 'POST',
-			path: '/stocks/stock-transactions/transfer',
-			query: {},
-			status: 201,
-		});
-		expect(logged.body).toEqual({
-			warehouse_from_id: 1,
-			warehouse_to_id: 2,
-			material_id: 7,
-			quantity: 12,
-			observations: 'To site B',
-		});
+		await fixture.expectSent(
+			{ output, error, requests },
+			{
+				method: 'POST',
+				path: '/stocks/stock-transactions/transfer',
+				query: {},
+				status: 201,
+				body: {
+					warehouse_from_id: 1,
+					warehouse_to_id: 2,
+					material_id: 7,
+					quantity: 12,
+					observations: 'To site B',
+				},
+			},
+		);
 		expect(output).toHaveLength(1);
 		expect(output[0].pairedItem).toEqual({ item: 0 });
 		expect(output[0].json).toMatchObject({

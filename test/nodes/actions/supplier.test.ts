@@ -1,6 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
+import { firstQuery } from '../../helpers/sent';
+import { firstPageQuery } from '../../helpers/paging';
 import { expr, loadOptionsContext, type SentRequest } from '../helpers/harness';
 import { expectItems, ResourceFixture } from '../helpers/resource';
 
@@ -98,11 +100,9 @@ describe('Supplier: Get Many', () => {
 			limit: 2,
 			expanded: ['contacts', 'files', 'handshake', 'categories', 'services', 'invite'],
 		});
-		expect((await fixture.requests())[0].query).toEqual({
-			page: '1',
-			limit: '2',
-			expanded: 'contacts,files,handshake,categories,services,invite',
-		});
+		expect(await firstQuery(fixture)).toEqual(
+			firstPageQuery(2, { expanded: 'contacts,files,handshake,categories,services,invite' }),
+		);
 		expect(output[1].json).toMatchObject({
 			id: '2',
 			files: [],
@@ -123,11 +123,7 @@ describe('Supplier: Get Many', () => {
 			returnAll: true,
 			options: { queryParameters: { parameters: [{ name: 's_name_like', value: 'Supplier 1%' }] } },
 		});
-		expect((await fixture.requests())[0].query).toEqual({
-			page: '1',
-			limit: '2000',
-			s_name_like: 'Supplier 1%',
-		});
+		expect(await firstQuery(fixture)).toEqual(firstPageQuery(2000, { s_name_like: 'Supplier 1%' }));
 		expect(output.map((item) => item.json.supplier_id)).toEqual([
 			1, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
 		]);

@@ -2,7 +2,8 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { workSchema } from '../../../nodes/MaintenanceManagement/actions/work/schema';
-import { CYCLIC_JOB as CYCLIC } from '../../cases/operations';
+import { CYCLIC_JOB as CYCLIC, CYCLIC_JOB_SENT } from '../../cases/operations';
+import { sentField } from '../../helpers/sent';
 import { expectEachPaired, ResourceFixture } from '../helpers/resource';
 
 const node = new MaintenanceManagement();
@@ -13,6 +14,37 @@ const autoSchedule = (start_time: string, end_time: string, operators: string) =
 	...CYCLIC,
 	auto_schedule: { items: [{ start_time, end_time, operators }] },
 });
+
+/** Fields of the every-field job that its body carries as they are typed. */
+const AS_TYPED = {
+	additional: {
+		description: 'Monthly check of the lift',
+		any_responsible: false,
+		auto_close: true,
+		auto_pilot: false,
+		calendar_id: 3,
+		cost_center_id: 9,
+		failure_id: 11,
+		gatekeeper_id: 12,
+	},
+	slaRule: {
+		calendar_id: '1',
+		notify_hours: 2,
+		pausable: true,
+		start_status: 'SCHEDULED',
+		target_hours: 8,
+		target_status: 'COMPLETED',
+		specify_pause_reason: true,
+	},
+	notification: {
+		trigger: 'CONFIRM',
+		client_contacts: true,
+		building_contacts: false,
+		client_operators: true,
+		building_operators: false,
+		technical_skill_operators: true,
+	},
+};
 
 const SPECIAL: Record<string, unknown> = {
 	type: 'SPECIAL',
@@ -192,13 +224,7 @@ describe('Planned Job (Work): Create', () => {
 			sla_rules: {
 				items: [
 					{
-						calendar_id: '1',
-						notify_hours: 2,
-						pausable: true,
-						start_status: 'SCHEDULED',
-						target_hours: 8,
-						target_status: 'COMPLETED',
-						specify_pause_reason: true,
+						...AS_TYPED.slaRule,
 						pause_reasons: 'Waiting for parts, No access',
 						sla_rules_receivers: {
 							items: [
@@ -215,26 +241,14 @@ describe('Planned Job (Work): Create', () => {
 			work_notifications: {
 				items: [
 					{
-						trigger: 'CONFIRM',
-						client_contacts: true,
-						building_contacts: false,
-						client_operators: true,
-						building_operators: false,
-						technical_skill_operators: true,
+						...AS_TYPED.notification,
 						specific_contacts: '7',
 						specific_operators: '4, 5',
 					},
 				],
 			},
 			additionalFields: {
-				description: 'Monthly check of the lift',
-				any_responsible: false,
-				auto_close: true,
-				auto_pilot: false,
-				calendar_id: 3,
-				cost_center_id: 9,
-				failure_id: 11,
-				gatekeeper_id: 12,
+				...AS_TYPED.additional,
 				gatekeeper_notification: '4',
 				is_protected: true,
 				operator_id: '4, 5',
@@ -255,12 +269,7 @@ describe('Planned Job (Work): Create', () => {
 			env: 'sandbox',
 		});
 		expect(logged[0].body).toEqual({
-			_type: 'works',
-			type: 'CYCLIC',
-			name: 'Lift inspection',
-			work_type_id: 1,
-			local_id: [3, 4],
-			client_id: 1,
+			...CYCLIC_JOB_SENT,
 			recurrence: {
 				DTSTART: '2026-05-01T08:00:00',
 				UNTIL: '2027-05-01T08:00:00',
@@ -283,13 +292,7 @@ describe('Planned Job (Work): Create', () => {
 			],
 			sla_rules: [
 				{
-					calendar_id: '1',
-					notify_hours: 2,
-					pausable: true,
-					start_status: 'SCHEDULED',
-					target_hours: 8,
-					target_status: 'COMPLETED',
-					specify_pause_reason: true,
+					...AS_TYPED.slaRule,
 					pause_reasons: ['Waiting for parts', 'No access'],
 					sla_rules_receivers: [
 						{
@@ -302,24 +305,12 @@ describe('Planned Job (Work): Create', () => {
 			],
 			work_notifications: [
 				{
-					trigger: 'CONFIRM',
-					client_contacts: true,
-					building_contacts: false,
-					client_operators: true,
-					building_operators: false,
-					technical_skill_operators: true,
+					...AS_TYPED.notification,
 					specific_contacts: [7],
 					specific_operators: [4, 5],
 				},
 			],
-			description: 'Monthly check of the lift',
-			any_responsible: false,
-			auto_close: true,
-			auto_pilot: false,
-			calendar_id: 3,
-			cost_center_id: 9,
-			failure_id: 11,
-			gatekeeper_id: 12,
+			...AS_TYPED.additional,
 			gatekeeper_notification: [4],
 			is_protected: true,
 			operator_id: [4, 5],
@@ -512,10 +503,7 @@ describe('Planned Job (Work): Create', () => {
 			['North lift', { item: 0 }],
 			['South lift', { item: 1 }],
 		]);
-		expect((await fixture.requests()).map((r) => (r.body as IDataObject).local_id)).toEqual([
-			[3, 4],
-			[5],
-		]);
+		expect(await sentField(fixture, 'local_id')).toEqual([[3, 4], [5]]);
 	});
 
 	it('returns the raw resource with Simplify off', async () => {
@@ -581,31 +569,30 @@ describe('Planned Job (Work): JSON alternatives', () => {
 	});
 
 	it('applies the same rules to JSON as to the fields', async () => {
-		expect(
-			await refused({
-				...CYCLIC,
-				additionalFields: {
-					sla_rules_json: '[{"specify_pause_reason": true, "pause_reasons": []}]',
+		const cases: Array<[Record<string, unknown>, RegExp]> = [
+			[
+				{
+					additionalFields: {
+						sla_rules_json: '[{"specify_pause_reason": true, "pause_reasons": []}]',
+					},
 				},
-			}),
-		).toMatch(/"sla_rules\[0\].pause_reasons".*at least one pause reason/);
-		expect(
-			await refused({
-				...CYCLIC,
-				interventions: {},
-				additionalFields: { interventions_json: '[]' },
-			}),
-		).toMatch(/"interventions".*required for a CYCLIC job/);
-		expect(
-			await refused({
-				...CYCLIC,
-				interventions: {},
-				additionalFields: { interventions_json: '[{"elements": [{"id": "EL-1"}]}]' },
-			}),
-		).toMatch(/"interventions\[0\].id" \(Intervention ID\) is required/);
-		expect(
-			await refused({ ...CYCLIC, additionalFields: { sla_rules_json: '[{"colour": "red"}]' } }),
-		).toMatch(/"sla_rules\[0\]".*colour/);
+				/"sla_rules\[0\].pause_reasons".*at least one pause reason/,
+			],
+			[
+				{ interventions: {}, additionalFields: { interventions_json: '[]' } },
+				/"interventions".*required for a CYCLIC job/,
+			],
+			[
+				{
+					interventions: {},
+					additionalFields: { interventions_json: '[{"elements": [{"id": "EL-1"}]}]' },
+				},
+				/"interventions\[0\].id" \(Intervention ID\) is required/,
+			],
+			[{ additionalFields: { sla_rules_json: '[{"colour": "red"}]' } }, /"sla_rules\[0\]".*colour/],
+		];
+		for (const [parameters, message] of cases)
+			expect(await refused({ ...CYCLIC, ...parameters })).toMatch(message);
 	});
 });
 
@@ -847,10 +834,7 @@ describe('Planned Job (Work): items and API errors', () => {
 			name: 'South lift',
 			attribute_type: 'PLAN',
 		});
-		expect((await fixture.requests()).map((r) => (r.body as IDataObject).name)).toEqual([
-			'North lift',
-			'South lift',
-		]);
+		expect(await sentField(fixture, 'name')).toEqual(['North lift', 'South lift']);
 	});
 
 	it('with Continue On Fail, an API error on one item is kept beside the others', async () => {

@@ -1,0 +1,17 @@
+/** One field of each request body the sandbox logged, in order. */
+export const sentField = async (
+	fixture: { requests(): Promise<Array<{ body: unknown }>> },
+	field: string,
+): Promise<unknown[]> =>
+	(await fixture.requests()).map((request) => (request.body as Record<string, unknown>)[field]);
+
+/** The query of the first request the sandbox logged. */
+export const firstQuery = async (fixture: {
+	requests(): Promise<Array<{ query: Record<string, string> }>>;
+}): Promise<Record<string, string>> => (await fixture.requests())[0].query;
+
+/** The page and limit of each request the sandbox logged, as "page/limit". */
+export const pagesRead = async (fixture: {
+	requests(): Promise<Array<{ query: Record<string, string> }>>;
+}): Promise<string[]> =>
+	(await fixture.requests()).map((request) => `${request.query.page}/${request.query.limit}`);
