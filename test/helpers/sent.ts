@@ -15,3 +15,16 @@ export const pagesRead = async (fixture: {
 	requests(): Promise<Array<{ query: Record<string, string> }>>;
 }): Promise<string[]> =>
 	(await fixture.requests()).map((request) => `${request.query.page}/${request.query.limit}`);
+
+/** Return All's answer: no error, `count` records each once, read in the pages named ("page/limit"). */
+export async function expectEveryRecord(
+	result: { output: Array<{ json: Record<string, unknown> }>; error?: unknown },
+	fixture: { requests(): Promise<Array<{ query: Record<string, string> }>> },
+	count: number,
+	pages: string[],
+): Promise<void> {
+	expect(result.error).toBeUndefined();
+	expect(result.output).toHaveLength(count);
+	expect(new Set(result.output.map((item) => item.json.id)).size).toBe(count);
+	expect(await pagesRead(fixture)).toEqual(pages);
+}

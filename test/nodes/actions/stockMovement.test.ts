@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { pagesRead } from '../../helpers/sent';
+import { expectEveryRecord, pagesRead } from '../../helpers/sent';
 import { firstPageQuery } from '../../helpers/paging';
 import { runNode } from '../helpers/harness';
 import { everyPageWithQuery, ResourceFixture } from '../helpers/resource';
@@ -95,11 +95,8 @@ describe('Stock Movement: Get Many (deprecated)', () => {
 		beforeEach(async () => await fixture.reset({ seed: { stockMovements: 2600 } }));
 
 		it('Return All reads every page at limit 2000', async () => {
-			const { output, error } = await getAll({ returnAll: true });
-			expect(error).toBeUndefined();
-			expect(output).toHaveLength(2600);
-			expect(new Set(output.map((item) => item.json.id)).size).toBe(2600);
-			expect(await pagesRead(fixture)).toEqual(['1/2000', '2/2000']);
+			const result = await getAll({ returnAll: true });
+			await expectEveryRecord(result, fixture, 2600, ['1/2000', '2/2000']);
 		});
 
 		it('a Limit of 2500 takes two equal pages and stops', async () => {
