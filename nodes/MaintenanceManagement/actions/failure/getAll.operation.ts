@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { id, lazy } from '../../helpers/schemas';
@@ -14,6 +14,21 @@ import {
 } from './filters';
 
 const PRIORITIES = ['1', '2', '3', '4'] as const;
+
+/** A filter on any of several values, sent joined by commas (s_<field>_in). */
+const anyOfFilter = (
+	displayName: string,
+	name: string,
+	options: INodePropertyOptions[],
+	description: string,
+): INodeProperties => ({
+	displayName,
+	name,
+	type: 'multiOptions',
+	options,
+	default: [],
+	description,
+});
 
 /** The two filters of a date range: on or after a time (date_min_<field>), on or before it (date_max_<field>). */
 const dateRange = (field: string, label: string, what: string): INodeProperties[] =>
@@ -35,20 +50,17 @@ const dateRange = (field: string, label: string, what: string): INodeProperties[
 const filters: INodeProperties[] = [
 	...dateRange('completed_date', 'Completed', 'completed'),
 	locationFilter,
-	{
-		displayName: 'Priority',
-		name: 's_priority_in',
-		type: 'multiOptions',
-		options: [
+	anyOfFilter(
+		'Priority',
+		's_priority_in',
+		[
 			{ name: '1 (Lowest)', value: '1' },
 			{ name: '2', value: '2' },
 			{ name: '3', value: '3' },
 			{ name: '4 (Highest)', value: '4' },
 		],
-		default: [],
-		description:
-			'Only work orders with one of these priorities, from 1 (lowest) to 4 (highest) (s_priority_in)',
-	},
+		'Only work orders with one of these priorities, from 1 (lowest) to 4 (highest) (s_priority_in)',
+	),
 	idFilter(
 		's_problem_id',
 		'Problem ID',
@@ -68,15 +80,12 @@ const filters: INodeProperties[] = [
 		default: 'start_date-',
 		description: 'The order of the work orders (sort)',
 	},
-	{
-		displayName: 'Status',
-		name: 's_status_in',
-		type: 'multiOptions',
-		options: FAILURE_STATUSES.options,
-		default: [],
-		description:
-			'Only work orders in one of these statuses (s_status_in). Waiting Approval lists the orders awaiting approval.',
-	},
+	anyOfFilter(
+		'Status',
+		's_status_in',
+		FAILURE_STATUSES.options,
+		'Only work orders in one of these statuses (s_status_in). Waiting Approval lists the orders awaiting approval.',
+	),
 ];
 
 /** The named filters, checked before anything is sent. */
