@@ -1,3 +1,4 @@
+import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { resources } from '../../nodes/MaintenanceManagement/actions/resources';
 import { sendOperation } from '../../nodes/MaintenanceManagement/actions/shared/registry';
 import type { OperationPair } from '../cases/operations';
@@ -39,4 +40,18 @@ describe('the registry of resources and operations', () => {
 			expect(await fixture.requests()).toEqual([]);
 		},
 	);
+
+	it('gives every "From List" of a record locator a list search method of the node', () => {
+		const methods = new MaintenanceManagement().methods.listSearch;
+		const searches = Object.values(resources).flatMap(({ description }) =>
+			description.flatMap((property) =>
+				(property.modes ?? []).flatMap((mode) => {
+					const method = mode.typeOptions?.searchListMethod;
+					return method ? [[property.name, method]] : [];
+				}),
+			),
+		);
+		expect(searches.length).toBeGreaterThan(0);
+		expect(searches.filter(([, method]) => !(method in methods))).toEqual([]);
+	});
 });
