@@ -51,7 +51,7 @@ export const schemaFolder = (version: number): string => {
 	return `v${major}.${minor}.${patch}`;
 };
 
-class Spec {
+export class Spec {
 	constructor(private readonly document: Json) {}
 
 	static load(path = SPEC_PATH): Spec {
