@@ -7,6 +7,9 @@ const tsx = require('tsx/cjs/api');
 const { homepage, n8n } = require('./package.json');
 const { README, readmeOf } = require('./scripts/docs');
 
+/** Where the package is built: dist/, or the folder `npm run dev` and the tests name. */
+const OUT = process.env.BUNDLE_OUTDIR ?? 'dist';
+
 /**
  * Each node and credential that package.json lists becomes one CommonJS file at that path, built from
  * its TypeScript source. One file per entry loads several times faster in n8n than one file per
@@ -18,7 +21,7 @@ const bundle = {
 		out: file.replace(/^dist\//, '').replace(/\.js$/, ''),
 	})),
 	// `npm run dev` points the rebuild at the copy of the package its n8n loads.
-	outdir: process.env.BUNDLE_OUTDIR ?? 'dist',
+	outdir: OUT,
 	bundle: true,
 	packages: 'external',
 	platform: 'node',
@@ -40,21 +43,21 @@ const bundle = {
 	],
 };
 
-task('clean', async () => rmSync('dist', { recursive: true, force: true }));
+task('clean', async () => rmSync(OUT, { recursive: true, force: true }));
 
 task('build:bundle', () => build(bundle));
 
-/** Copies every node and credential icon next to its built file in dist/. */
+/** Copies every node and credential icon next to its built file. */
 task('build:icons', () =>
 	src(['nodes/**/*.{png,svg}', 'credentials/**/*.{png,svg}'], { base: '.', encoding: false }).pipe(
-		dest('dist'),
+		dest(OUT),
 	),
 );
 
 /**
  * Writes each node's codex (`<node>.node.json`: categories, search aliases) next to its bundle, with
- * its documentation links made from the package's homepage (scripts/docs.js), so the repository
- * address lives only in package.json.
+ * its documentation links made from the package's homepage (scripts/docs.js), so the address they
+ * lead to lives only in package.json.
  */
 task('build:codex', async () => {
 	for (const node of n8n.nodes) {
@@ -62,7 +65,7 @@ task('build:codex', async () => {
 		const codex = JSON.parse(readFileSync(source, 'utf8'));
 		const url = readmeOf(homepage);
 		codex.resources = { primaryDocumentation: [{ url }], credentialDocumentation: [{ url }] };
-		const target = join(process.env.BUNDLE_OUTDIR ?? 'dist', source);
+		const target = join(OUT, source);
 		mkdirSync(dirname(target), { recursive: true });
 		writeFileSync(target, `${JSON.stringify(codex, null, '\t')}\n`);
 	}
@@ -91,18 +94,13 @@ task('build:schemas', async () => {
 		join(__dirname, 'gulpfile.js'),
 	);
 	const actionNode = n8n.nodes.find((file) => file.endsWith('/MaintenanceManagement.node.js'));
-	writeOutputSchemas(
-		join(process.env.BUNDLE_OUTDIR ?? 'dist', dirname(actionNode.replace(/^dist\//, ''))),
-	);
+	writeOutputSchemas(join(OUT, dirname(actionNode.replace(/^dist\//, ''))));
 });
 
-task(
-	'build',
-	series(
-		'clean',
-		parallel('build:bundle', 'build:icons', 'build:codex', 'build:schemas', 'build:readme'),
-	),
-);
+/** Everything the package ships: what npm packs from dist/. */
+task('build:dist', parallel('build:bundle', 'build:icons', 'build:codex', 'build:schemas'));
+
+task('build', series('clean', parallel('build:dist', 'build:readme')));
 
 /** Rebuilds the bundles whenever a source file changes (used by `npm run dev`). */
 task('watch', async () => {

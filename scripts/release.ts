@@ -2,13 +2,15 @@
  * `npm run release [-- patch|minor|major|<version>]`: bumps package.json's version (none given: releases
  * the current version if it has no tag yet), moves CHANGELOG.md's Unreleased notes into a section dated
  * today, commits both and tags v<version>. It never publishes: pushing the tag makes GitHub Actions
- * publish (.github/workflows/publish.yml).
+ * publish (.github/workflows/publish.yml). Like the publish workflow's `npm run verify -- --release`,
+ * it refuses while package.json lacks its repository or a real author.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { releaseChangelog } from './changelog';
+import { metadataProblems, type Manifest } from './verify/checks';
 
 const ROOT = join(__dirname, '..');
 const git = (...args: string[]) =>
@@ -16,6 +18,13 @@ const git = (...args: string[]) =>
 
 function main(): void {
 	if (git('status', '--porcelain').trim()) throw new Error('commit or stash your changes first');
+	const { errors, placeholders } = metadataProblems(
+		JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Manifest,
+	);
+	if (errors.length || placeholders.length)
+		throw new Error(
+			`package.json is not ready for a release:\n${[...errors, ...placeholders].join('\n')}`,
+		);
 	const bump = process.argv[2];
 	const current = (
 		JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }

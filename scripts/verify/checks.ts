@@ -84,45 +84,60 @@ export function checkTarball(pkg: Manifest, files: string[]): string[] {
 	return problems;
 }
 
-/** `https://github.com/<owner>/<name>`, with or without npm's `#readme`. */
-const GITHUB = /^https:\/\/github\.com\/([A-Za-z0-9-]+)\/([\w.-]+?)(#readme)?$/;
+/** The package's page on npm: it shows the README, and it is where every link leads until the owner sets a repository. */
+export const npmPage = (name: string): string => `https://www.npmjs.com/package/${name}`;
+
+/** A public GitHub repository as package.json's `repository.url` names it. */
+const GITHUB_REPOSITORY = /^git\+(https:\/\/github\.com\/([A-Za-z0-9-]+)\/[\w.-]+?)\.git$/;
 
 /**
- * package.json's homepage names the public GitHub repository, and repository and bugs name the same
- * one: errors when they do not; placeholders the package ships with (OWNER, example.com) as warnings.
+ * package.json's links and author, as npm shows them and n8n's verification reads them. Errors: a
+ * homepage other than the package's npm page or its repository's page, a repository that is no GitHub
+ * repository, bugs that are not that repository's issues. Placeholders, refused by a release only: no
+ * repository yet, the placeholder owner OWNER, an author without a real name and email.
  */
 export function metadataProblems(pkg: Manifest): { errors: string[]; placeholders: string[] } {
 	const errors: string[] = [];
 	const placeholders: string[] = [];
-	const homepage = String(pkg.homepage ?? '');
-	const match = GITHUB.exec(homepage);
-	if (!match)
-		errors.push(
-			`package.json homepage must be the GitHub repository's address, https://github.com/owner/name, found ${JSON.stringify(homepage)}`,
+	const { url } = (pkg.repository ?? {}) as { url?: string };
+	const match = GITHUB_REPOSITORY.exec(url ?? '');
+	const repository = match?.[1];
+	if (pkg.repository === undefined)
+		placeholders.push(
+			'package.json has no repository: set it to {"type":"git","url":"git+https://github.com/<owner>/<name>.git"}, the public GitHub repository (npm\'s provenance and n8n\'s verification need it)',
 		);
-	else {
-		const base = homepage.split('#')[0];
-		const expected = {
-			repository: { type: 'git', url: `git+${base}.git` },
-			bugs: { url: `${base}/issues` },
-		};
-		for (const [field, value] of Object.entries(expected)) {
-			if (JSON.stringify(pkg[field]) !== JSON.stringify(value))
-				errors.push(
-					`package.json ${field} must be ${JSON.stringify(value)}, the homepage's repository`,
-				);
-		}
-		if (match[1] === 'OWNER')
-			placeholders.push(
-				'package.json homepage, repository and bugs still name the placeholder owner OWNER',
-			);
-	}
+	else if (!match || (pkg.repository as { type?: string }).type !== 'git')
+		errors.push(
+			`package.json repository must be {"type":"git","url":"git+https://github.com/<owner>/<name>.git"}, found ${JSON.stringify(pkg.repository)}`,
+		);
+	else if (match[2] === 'OWNER')
+		placeholders.push('package.json repository still names the placeholder owner OWNER');
+
+	const bugs = repository ? { url: `${repository}/issues` } : undefined;
+	if (JSON.stringify(pkg.bugs) !== JSON.stringify(bugs))
+		errors.push(
+			bugs
+				? `package.json bugs must be ${JSON.stringify(bugs)}, the repository's issues`
+				: `package.json bugs must be left out while package.json has no repository, found ${JSON.stringify(pkg.bugs)}`,
+		);
+
+	const homepages = [
+		npmPage(String(pkg.name)),
+		...(repository ? [repository, `${repository}#readme`] : []),
+	];
+	if (!homepages.includes(String(pkg.homepage)))
+		errors.push(
+			`package.json homepage must be ${homepages.map((page) => JSON.stringify(page)).join(' or ')}, found ${JSON.stringify(pkg.homepage)}`,
+		);
+
 	const author = (pkg.author ?? {}) as { name?: string; email?: string };
 	if (!author.name || /OWNER/.test(author.name))
 		placeholders.push(`package.json author.name is a placeholder (${JSON.stringify(author.name)})`);
-	if (/@example\.(com|org|net)$/i.test(author.email ?? ''))
+	if (author.email === undefined)
+		placeholders.push("package.json author has no email: add the npm author's address");
+	else if (/@example\.(com|org|net)$/i.test(author.email))
 		placeholders.push(`package.json author.email is a placeholder address (${author.email})`);
-	else if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(author.email ?? ''))
+	else if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(author.email))
 		placeholders.push(
 			`package.json author.email is not an email address: ${JSON.stringify(author.email)}`,
 		);

@@ -5,13 +5,16 @@
  *   files limited to dist) and the tarball's file list;
  * - checks the documentation links n8n loads from the package: made from package.json's homepage,
  *   naming README sections that exist, and without a fragment where n8n appends its tracking query;
+ * - looks for placeholders (OWNER, the owner's example address, a stand-in address) in every file
+ *   of the tarball but package.json, whose own the metadata check reports;
  * - lints the unpacked tarball and the source with the configuration of n8n's own scanner
  *   (@n8n/scan-community-package, whose rules and file patterns are reused as they are);
  * - runs `n8n-node lint`;
  * - installs the tarball, without node_modules, into a fresh n8n user folder's community-package folder
  *   and loads every node and credential with the pinned n8n's loader and its modules only.
- * The placeholders package.json ships with (owner, author) are warnings; everything else fails the run.
- * With --release (the publish workflow), placeholders fail it too: no release links to OWNER's pages.
+ * What package.json lacks until the owner sets it (the repository, the author's email) is a warning;
+ * everything else fails the run. With --release (the publish workflow), those fail it too: no release
+ * goes out without its repository and author.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
@@ -28,6 +31,7 @@ import {
 	metadataProblems,
 	type Manifest,
 } from './checks';
+import { placeholderProblems, textFilesUnder } from './placeholders';
 
 const ROOT = join(__dirname, '..', '..');
 const SCANNER = require.resolve('@n8n/scan-community-package/scanner/scanner.mjs', {
@@ -112,6 +116,10 @@ async function main(): Promise<void> {
 		const unpacked = join(work, 'tarball');
 		mkdirSync(unpacked);
 		execFileSync('tar', ['-xzf', tarball, '-C', unpacked, '--strip-components=1']);
+		// package.json's placeholders are the metadata check's (above): warnings until a release.
+		const contents = textFilesUnder(unpacked);
+		delete contents['package.json'];
+		step('no placeholder in the tarball besides package.json', placeholderProblems(contents));
 
 		const scanner = await import(SCANNER);
 		const [distCount, distProblems] = await scannerLint(unpacked, ['**/*.js', 'package.json']);

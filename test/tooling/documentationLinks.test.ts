@@ -21,6 +21,7 @@ import {
 	headingAnchors,
 	type DocumentationLink,
 } from '../../scripts/verify/checks';
+import { placeholderProblems, textFilesUnder } from '../../scripts/verify/placeholders';
 
 const ROOT = join(__dirname, '..', '..');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -30,34 +31,69 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const fromTest = createRequire(__filename);
 
-/** Builds the bundles and codex files into a folder of their own; returns their links. */
+/** The package as `npm run build` makes dist/, built into a folder of its own. */
+let built: string;
+
+beforeAll(() => {
+	built = mkdtempSync(join(tmpdir(), 'mm-dist-'));
+	execFileSync('npx', ['--no-install', 'gulp', 'build:dist'], {
+		cwd: ROOT,
+		env: { ...process.env, BUNDLE_OUTDIR: built },
+		stdio: 'ignore',
+	});
+});
+
+afterAll(() => rmSync(built, { recursive: true, force: true }));
+
+/** The documentation links of the built nodes' codex files and credentials. */
 function builtLinks(): DocumentationLink[] {
-	const out = mkdtempSync(join(tmpdir(), 'mm-docs-'));
-	try {
-		execFileSync('npx', ['--no-install', 'gulp', 'build:bundle', 'build:codex'], {
-			cwd: ROOT,
-			env: { ...process.env, BUNDLE_OUTDIR: out },
-			stdio: 'ignore',
-		});
-		const built = (file: string) => join(out, file.replace(/^dist\//, ''));
-		const nodes = pkg.n8n.nodes.flatMap((node) => {
-			const codex = JSON.parse(readFileSync(built(node).replace(/\.js$/, '.json'), 'utf8')) as {
-				resources: Record<string, Array<{ url: string }>>;
-			};
-			return Object.values(codex.resources)
-				.flat()
-				.map(({ url }) => ({ owner: node, url, tracked: true }));
-		});
-		const credentials = pkg.n8n.credentials.map((file) => {
-			const module = fromTest(built(file)) as Record<string, new () => ICredentialType>;
-			const credential = new (Object.values(module)[0])();
-			return { owner: credential.name, url: credential.documentationUrl ?? '', tracked: false };
-		});
-		return [...nodes, ...credentials];
-	} finally {
-		rmSync(out, { recursive: true, force: true });
-	}
+	const file = (listed: string) => join(built, listed.replace(/^dist\//, ''));
+	const nodes = pkg.n8n.nodes.flatMap((node) => {
+		const codex = JSON.parse(readFileSync(file(node).replace(/\.js$/, '.json'), 'utf8')) as {
+			resources: Record<string, Array<{ url: string }>>;
+		};
+		return Object.values(codex.resources)
+			.flat()
+			.map(({ url }) => ({ owner: node, url, tracked: true }));
+	});
+	const credentials = pkg.n8n.credentials.map((listed) => {
+		const module = fromTest(file(listed)) as Record<string, new () => ICredentialType>;
+		const credential = new (Object.values(module)[0])();
+		return { owner: credential.name, url: credential.documentationUrl ?? '', tracked: false };
+	});
+	return [...nodes, ...credentials];
 }
+
+describe('placeholders', () => {
+	it("are in no file of the built package, the README and CHANGELOG npm packs, nor package.json's links", () => {
+		const files = textFilesUnder(built);
+		expect(Object.keys(files)).toEqual(
+			expect.arrayContaining([...pkg.n8n.nodes, ...pkg.n8n.credentials].map((f) => f.slice(5))),
+		);
+		for (const name of ['README.md', 'CHANGELOG.md'])
+			files[name] = readFileSync(join(ROOT, name), 'utf8');
+		const { homepage, repository, bugs } = pkg as Record<string, unknown>;
+		files['package.json'] = JSON.stringify({ homepage, repository, bugs });
+		expect(placeholderProblems(files)).toEqual([]);
+	});
+
+	it('are each named with the file that holds them', () => {
+		expect(
+			placeholderProblems({
+				'a.js': "url = 'https://github.com/OWNER/n8n-nodes-x#readme'; again('OWNER')",
+				'b.json': '{"author":{"name":"OWNER NAME","email":"Owner@Example.com"}}',
+				'c.js': "documentationUrl = 'https://readme.invalid#credentials'",
+				'd.js': "OWNERS; owner@example.community; 'https://api.example.com/v3'; x.invalid_type",
+			}),
+		).toEqual([
+			'a.js holds https://github.com/OWNER/n8n-nodes-x#readme: the placeholder owner OWNER',
+			'a.js holds OWNER: the placeholder owner OWNER',
+			'b.json holds OWNER: the placeholder owner OWNER',
+			'b.json holds Owner@Example.com: the placeholder address of the owner',
+			'c.js holds https://readme.invalid: a stand-in address under .invalid, which never resolves',
+		]);
+	});
+});
 
 describe('documentation links', () => {
 	it('in the built package all follow the homepage; the nodes’ carry no fragment for n8n to append to', () => {

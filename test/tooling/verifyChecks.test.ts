@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import {
 	checkManifest,
 	checkTarball,
@@ -83,23 +86,44 @@ describe('checkTarball', () => {
 
 describe('metadataProblems', () => {
 	const real: Manifest = {
+		name: 'n8n-nodes-x',
 		homepage: 'https://github.com/acme/n8n-nodes-x#readme',
 		repository: { type: 'git', url: 'git+https://github.com/acme/n8n-nodes-x.git' },
 		bugs: { url: 'https://github.com/acme/n8n-nodes-x/issues' },
 		author: { name: 'Acme', email: 'dev@acme.io' },
 	};
+	const unowned: Manifest = {
+		name: 'n8n-nodes-x',
+		homepage: 'https://www.npmjs.com/package/n8n-nodes-x',
+		author: { name: 'The n8n-nodes-x contributors', email: 'owner@example.com' },
+	};
 
-	it('accepts a homepage naming a GitHub repository that repository and bugs also name', () => {
-		expect(metadataProblems(real)).toEqual({ errors: [], placeholders: [] });
-		expect(metadataProblems({ ...real, homepage: 'https://github.com/acme/n8n-nodes-x' })).toEqual({
-			errors: [],
-			placeholders: [],
-		});
+	it("accepts a repository with its issues, and as homepage the repository's page or the npm page", () => {
+		for (const homepage of [
+			'https://github.com/acme/n8n-nodes-x#readme',
+			'https://github.com/acme/n8n-nodes-x',
+			'https://www.npmjs.com/package/n8n-nodes-x',
+		])
+			expect(metadataProblems({ ...real, homepage })).toEqual({ errors: [], placeholders: [] });
 	});
 
-	it('names each placeholder still in place, as a warning', () => {
+	it('holds the package as it ships before its owner sets a repository and an email: no error, a release refused', () => {
+		expect(metadataProblems(unowned)).toEqual({
+			errors: [],
+			placeholders: [
+				'package.json has no repository: set it to {"type":"git","url":"git+https://github.com/<owner>/<name>.git"}, the public GitHub repository (npm\'s provenance and n8n\'s verification need it)',
+				'package.json author.email is a placeholder address (owner@example.com)',
+			],
+		});
+		expect(metadataProblems({ ...unowned, author: { name: 'A' } }).placeholders).toContain(
+			"package.json author has no email: add the npm author's address",
+		);
+	});
+
+	it('names each placeholder still in place, for a release to refuse', () => {
 		expect(
 			metadataProblems({
+				name: 'n8n-nodes-x',
 				homepage: 'https://github.com/OWNER/n8n-nodes-x#readme',
 				repository: { type: 'git', url: 'git+https://github.com/OWNER/n8n-nodes-x.git' },
 				bugs: { url: 'https://github.com/OWNER/n8n-nodes-x/issues' },
@@ -108,38 +132,55 @@ describe('metadataProblems', () => {
 		).toEqual({
 			errors: [],
 			placeholders: [
-				'package.json homepage, repository and bugs still name the placeholder owner OWNER',
+				'package.json repository still names the placeholder owner OWNER',
 				'package.json author.name is a placeholder ("OWNER NAME")',
 				'package.json author.email is a placeholder address (owner@example.com)',
 			],
 		});
 	});
 
-	it('refuses repository and bugs that name another repository than the homepage', () => {
+	it('refuses bugs and a homepage that are not the repository’s, and bugs without a repository', () => {
 		expect(
 			metadataProblems({
 				...real,
-				repository: { type: 'git', url: 'git+https://github.com/other/n8n-nodes-x.git' },
+				homepage: 'https://github.com/other/n8n-nodes-x',
 				bugs: { url: 'https://github.com/acme/n8n-nodes-y/issues' },
 			}).errors,
 		).toEqual([
-			'package.json repository must be {"type":"git","url":"git+https://github.com/acme/n8n-nodes-x.git"}, the homepage\'s repository',
-			'package.json bugs must be {"url":"https://github.com/acme/n8n-nodes-x/issues"}, the homepage\'s repository',
+			'package.json bugs must be {"url":"https://github.com/acme/n8n-nodes-x/issues"}, the repository\'s issues',
+			'package.json homepage must be "https://www.npmjs.com/package/n8n-nodes-x" or "https://github.com/acme/n8n-nodes-x" or "https://github.com/acme/n8n-nodes-x#readme", found "https://github.com/other/n8n-nodes-x"',
+		]);
+		expect(
+			metadataProblems({
+				...unowned,
+				homepage: 'https://github.com/acme/n8n-nodes-x#readme',
+				bugs: { url: 'https://github.com/acme/n8n-nodes-x/issues' },
+			}).errors,
+		).toEqual([
+			'package.json bugs must be left out while package.json has no repository, found {"url":"https://github.com/acme/n8n-nodes-x/issues"}',
+			'package.json homepage must be "https://www.npmjs.com/package/n8n-nodes-x", found "https://github.com/acme/n8n-nodes-x#readme"',
 		]);
 	});
 
-	it('refuses a homepage that is no GitHub repository, and a malformed email', () => {
+	it('refuses a repository that is no GitHub repository, and a malformed email', () => {
 		expect(
 			metadataProblems({
-				...real,
-				homepage: 'https://acme.io/docs#operations',
+				...unowned,
+				repository: { type: 'git', url: 'https://gitlab.com/acme/n8n-nodes-x' },
 				author: { name: 'A', email: 'a' },
 			}),
 		).toEqual({
 			errors: [
-				'package.json homepage must be the GitHub repository\'s address, https://github.com/owner/name, found "https://acme.io/docs#operations"',
+				'package.json repository must be {"type":"git","url":"git+https://github.com/<owner>/<name>.git"}, found {"type":"git","url":"https://gitlab.com/acme/n8n-nodes-x"}',
 			],
 			placeholders: ['package.json author.email is not an email address: "a"'],
 		});
+	});
+
+	it("finds no error in the package's own package.json, which plain npm run verify (CI) runs on", () => {
+		const pkg = JSON.parse(
+			readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8'),
+		) as Manifest;
+		expect(metadataProblems(pkg).errors).toEqual([]);
 	});
 });
