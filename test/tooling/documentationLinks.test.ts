@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import type { ICredentialType } from 'n8n-workflow';
 
+import { resources } from '../../nodes/MaintenanceManagement/actions/resources';
 import {
 	anchorsOf,
 	linkProblems,
@@ -168,6 +169,21 @@ describe('the documentation', () => {
 		expect(commands).toEqual(['npm install && npm run dev', 'npm install && npm test']);
 		const ci = readFileSync(join(ROOT, '.ci', 'run'), 'utf8');
 		expect(ci.split('\n')).toContain(commands[1]);
+	});
+
+	it('says at its top that work orders are read, not written, as long as the node offers no work-order write', () => {
+		const methods = Object.values(resources.failure.operations).map(
+			({ endpoint }) => endpoint.method,
+		);
+		expect(new Set(methods)).toEqual(new Set(['GET']));
+		const top = readme.slice(0, readme.search(/^## /m));
+		expect(top).toContain('The API lets it read work orders, not write them.');
+		const pages = ['README.md', ...readdirSync(join(ROOT, 'docs')).map((file) => `docs/${file}`)];
+		for (const page of pages.filter((file) => file.endsWith('.md')))
+			expect([page, readFileSync(join(ROOT, page), 'utf8')]).not.toEqual([
+				page,
+				expect.stringMatching(/\b(writes|creates|updates|changes) work orders\b/i),
+			]);
 	});
 
 	it('counts words, paragraphs and the words before Installation as a reader meets them', () => {

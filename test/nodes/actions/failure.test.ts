@@ -453,3 +453,28 @@ describe('Work Order (Failure): pages', () => {
 		expect(await pagesRead(fixture)).toEqual(['1/1250', '2/1250']);
 	});
 });
+
+describe('Work Order (Failure): one by its ID, as the README shows', () => {
+	it('Get Many Open with Filters → Failure ID gives that work order alone while it is open', async () => {
+		const { output, error } = await run('getAllOpen', { filters: { failure_id: 3 } });
+		expect(error).toBeUndefined();
+		expect(await firstQuery(fixture)).toEqual(firstPageQuery(50, { failure_id: '3' }));
+		expect(output.map(({ json }) => [json.id, json.status])).toEqual([['3', 'PAUSED']]);
+	});
+
+	it('a completed one is not open: Get Many with the query parameter s_failure_id gives it', async () => {
+		const open = await run('getAllOpen', { filters: { failure_id: 4 } });
+		expect(open.error).toBeUndefined();
+		expect(open.output).toEqual([]);
+		const { output, error, requests } = await run('getAll', {
+			options: { queryParameters: { parameters: [{ name: 's_failure_id', value: '4' }] } },
+		});
+		expect(error).toBeUndefined();
+		expect(requests).toHaveLength(1);
+		expect((await fixture.requests()).at(-1)).toMatchObject({
+			path: '/failures',
+			query: firstPageQuery(50, { s_failure_id: '4' }),
+		});
+		expect(output.map(({ json }) => [json.id, json.status])).toEqual([['4', 'COMPLETED']]);
+	});
+});
