@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import type { ICredentialType } from 'n8n-workflow';
+import { parse } from 'yaml';
 
 import { resources } from '../../nodes/MaintenanceManagement/actions/resources';
 import {
@@ -184,6 +185,23 @@ describe('the documentation', () => {
 				page,
 				expect.stringMatching(/\b(writes|creates|updates|changes) work orders\b/i),
 			]);
+	});
+
+	it("pins docs/docker.md's image to the n8n the tests run, and links it from Installation", () => {
+		const docker = readFileSync(join(ROOT, 'docs', 'docker.md'), 'utf8');
+		const compose = parse(/```yaml\n([\s\S]*?)```/.exec(docker)?.[1] ?? '') as {
+			services: { n8n: { image: string; volumes: string[] } };
+		};
+		const runtime = JSON.parse(
+			readFileSync(join(ROOT, 'scripts', 'n8n', 'package.json'), 'utf8'),
+		) as { dependencies: { n8n: string } };
+		expect(compose.services.n8n.image).toBe(`n8nio/n8n:${runtime.dependencies.n8n}`);
+		expect(compose.services.n8n.volumes).toEqual(['n8n_data:/home/node/.n8n']);
+		const installation = readme.slice(
+			readme.indexOf('## Installation'),
+			readme.indexOf('## Credentials'),
+		);
+		expect(installation).toContain('](docs/docker.md)');
 	});
 
 	it('counts words, paragraphs and the words before Installation as a reader meets them', () => {
