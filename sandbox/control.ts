@@ -40,6 +40,13 @@ const BUY_ORDER_STATE_EVENTS: Record<string, string> = {
 	CONFIRMED: 'BUY_ORDER_CONFIRMED',
 };
 
+/** The most faults waiting at once: a fault is meant for the next few requests, not to pile up. */
+export const MAX_FAULTS = 100;
+
+/** The methods of a list that is read and cleared, and of one that is also added to. */
+const READ_OR_CLEAR = new Set(['GET', 'DELETE']);
+const READ_OR_CHANGE = new Set(['GET', 'DELETE', 'POST']);
+
 /**
  * The control API under /__sandbox and the console page that drives it: the request log, faults, limits
  * and caps of the API, the webhooks and their deliveries, and the service's users acting on records.
@@ -86,6 +93,8 @@ export class Control {
 		res: ServerResponse,
 		query: URLSearchParams,
 	): Promise<void> {
+		// A HEAD reads what a GET reads; neither changes anything, whoever sends it (a web page can).
+		if (method === 'HEAD') method = 'GET';
 		const reply =
 			this.apiSetting(method, path, body) ??
 			this.webhookSetting(method, path, body) ??
@@ -106,22 +115,27 @@ export class Control {
 			state.reset(body);
 			return ok({ reset: true, seed: state.seed });
 		}
-		if (path === '/faults') {
-			if (method === 'DELETE') state.clearFaults();
-			else
-				state.addFault({
-					status: body.status as number,
-					drop: Boolean(body.drop),
-					count: Number(body.count ?? 1),
-					method: body.method as string,
-					path: body.path as string,
-				});
-			return ok({ faults: state.faults });
+		if (method === 'POST' && path === '/faults') {
+			if (state.faults.length >= MAX_FAULTS)
+				return {
+					status: 400,
+					body: {
+						error: `The sandbox holds at most ${MAX_FAULTS} faults: DELETE /__sandbox/faults removes them.`,
+					},
+				};
+			state.addFault({
+				status: body.status as number,
+				drop: Boolean(body.drop),
+				count: Number(body.count ?? 1),
+				method: body.method as string,
+				path: body.path as string,
+			});
 		}
-		if (path === '/violations') {
-			if (method === 'DELETE') state.clearViolations();
+		if (method === 'DELETE' && path === '/faults') state.clearFaults();
+		if (path === '/faults' && READ_OR_CHANGE.has(method)) return ok({ faults: state.faults });
+		if (method === 'DELETE' && path === '/violations') state.clearViolations();
+		if (path === '/violations' && READ_OR_CLEAR.has(method))
 			return ok({ violations: state.violations });
-		}
 		if (method === 'GET' && path === '/info')
 			return ok({
 				events: EVENT_SOURCES,
@@ -161,10 +175,9 @@ export class Control {
 	private webhookSetting(method: string, path: string, body: Body): Reply | undefined {
 		const { deliveries } = this;
 		const parts = path.split('/').filter(Boolean);
-		if (path === '/deliveries') {
-			if (method === 'DELETE') deliveries.made = [];
+		if (method === 'DELETE' && path === '/deliveries') deliveries.made = [];
+		if (path === '/deliveries' && READ_OR_CLEAR.has(method))
 			return ok({ deliveries: deliveries.made });
-		}
 		if (method === 'DELETE' && parts[0] === 'webhooks' && parts.length === 2) {
 			const before = deliveries.subscriptions.length;
 			deliveries.subscriptions = deliveries.subscriptions.filter((s) => s.id !== parts[1]);
@@ -172,7 +185,7 @@ export class Control {
 				return { status: 404, body: { error: 'No such webhook' } };
 			return ok({ webhooks: deliveries.subscriptions });
 		}
-		if (path === '/webhooks') return this.webhooks(method, body);
+		if (path === '/webhooks' && READ_OR_CHANGE.has(method)) return this.webhooks(method, body);
 		return undefined;
 	}
 
