@@ -171,6 +171,8 @@ export function carriesSecret(value: unknown, secret: string): boolean {
 	if (Array.isArray(value)) return value.some((element) => carriesSecret(element, secret));
 	const squeezed = (text: string) => text.toLowerCase().replace(SEPARATOR, '');
 	const needle = squeezed(secret.slice(0, LEAKED_PREFIX));
+	// A URL's query parser reads `+` as a space: `?copy=a+b` gives `a b`, squeezed to `ab`.
+	const spaced = needle.replaceAll('+', '');
 	let layer = new Set([typeof value === 'string' ? value : JSON.stringify(value)]);
 	const seen = new Set<string>();
 	for (let depth = 0; depth <= DECODING_DEPTH && layer.size > 0; depth++) {
@@ -179,7 +181,8 @@ export function carriesSecret(value: unknown, secret: string): boolean {
 			if (seen.has(text)) continue;
 			seen.add(text);
 			if (seen.size > MAX_READINGS) return true;
-			if (squeezed(text).includes(needle)) return true;
+			const read = squeezed(text);
+			if (read.includes(needle) || read.includes(spaced)) return true;
 			if (depth < DECODING_DEPTH) for (const reading of decodedOnce(text)) next.add(reading);
 		}
 		layer = next;
@@ -187,35 +190,57 @@ export function carriesSecret(value: unknown, secret: string): boolean {
 	return false;
 }
 
+/** How the fields of a delivery are left out: by name, and where a name ends and its value starts. */
+export interface FieldKind {
+	leftOutByName: (name: string) => boolean;
+	/** What joins a name to its value as sent: `=` in a query, nothing (`:`, squeezed) in a header. */
+	joiner: string;
+}
+
+const asText = (value: unknown): string =>
+	typeof value === 'string' ? value : JSON.stringify(value ?? '');
+
 /**
- * The headers safe to output: without those that carry credentials by their name, without any whose
- * name or value holds the webhook secret in some encoding, and without both of two headers side by side
- * whose values, put together, hold it.
+ * The fields (headers, query parameters) safe to output: without those `kind` leaves out by name,
+ * without any whose name, value, or name and value together hold the secret in some encoding (`?<secret>`
+ * reaches n8n as a name, and a secret holding `=` as a name and a value), and without both of two fields
+ * side by side whose values, put together, hold it.
  */
-export function headersWithoutSecret(
-	headers: Record<string, unknown>,
+export function withoutSecret(
+	fields: Record<string, unknown>,
 	secret: string,
+	kind: FieldKind,
 ): Record<string, unknown> {
-	const names = Object.keys(headers);
+	const names = Object.keys(fields);
+	const carries = (value: unknown) => carriesSecret(value, secret);
 	const left = new Set(
 		names.filter(
 			(name) =>
-				CREDENTIAL_HEADER.test(name) ||
-				carriesSecret(name, secret) ||
-				carriesSecret(headers[name], secret),
+				kind.leftOutByName(name) ||
+				carries(name) ||
+				carries(fields[name]) ||
+				carries(`${name}${kind.joiner}${asText(fields[name])}`),
 		),
 	);
-	// A secret split over two headers side by side: both are left out.
+	// A secret split over two fields side by side: both are left out.
 	for (let index = 1; index < names.length; index++) {
 		const [before, after] = [names[index - 1], names[index]];
 		if (
 			!left.has(before) &&
 			!left.has(after) &&
-			carriesSecret(`${String(headers[before])}${String(headers[after])}`, secret)
+			carries(`${asText(fields[before])}${asText(fields[after])}`)
 		)
 			left.add(before).add(after);
 	}
 	const copy: Record<string, unknown> = {};
-	for (const name of names) if (!left.has(name)) copy[name] = headers[name];
+	for (const name of names) if (!left.has(name)) copy[name] = fields[name];
 	return copy;
 }
+
+const HEADERS: FieldKind = { leftOutByName: (name) => CREDENTIAL_HEADER.test(name), joiner: '' };
+
+/** The headers safe to output: also without those that carry credentials by their name. */
+export const headersWithoutSecret = (
+	headers: Record<string, unknown>,
+	secret: string,
+): Record<string, unknown> => withoutSecret(headers, secret, HEADERS);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 import { carriesSecret } from '../../../nodes/MaintenanceManagementTrigger/protection';
-import { basicAuth, deliver, startedItem } from './harness';
+import { basicAuth, deliver, startedItem, type Delivery, type TriggerSettings } from './harness';
 
 /** A Base64-style secret, as the credential allows: `+`, `/` and `=` all change when encoded. */
 const SECRET = 'Zm9v+YmFy/YmF6=Qk9P7x';
@@ -200,6 +200,70 @@ describe('Include Headers', () => {
 			'x-carrier': basicAuth('svc', SECRET),
 			accept: '*/*',
 		});
+	});
+});
+
+/** A query string as n8n's parser gives it: `+` a space, percent-escapes decoded, a bare name empty. */
+const queryOf = (search: string) => Object.fromEntries(new URLSearchParams(search));
+
+/** How each protection is passed, so that the delivery starts the workflow. */
+const authorized: Array<[string, TriggerSettings, Delivery]> = [
+	['query', { authentication: 'query', credentials }, { query: { token: SECRET } }],
+	[
+		'header',
+		{ authentication: 'header', credentials },
+		{ headers: { 'X-Webhook-Secret': SECRET } },
+	],
+	[
+		'basicAuth',
+		{ authentication: 'basicAuth', credentials },
+		{ headers: { Authorization: basicAuth('svc', SECRET) } },
+	],
+];
+
+/** The secret as a query parameter's name, as a URL may carry it. */
+const names: Array<[string, string]> = [
+	['as is (`+` read as a space, `=` splitting it into a name and a value)', SECRET],
+	['percent-encoded', encodeURIComponent(SECRET)],
+	['in Base64', encodeURIComponent(base64(SECRET))],
+	['in Base64url', Buffer.from(SECRET).toString('base64url')],
+	['after a prefix, with a value', `sig_${encodeURIComponent(SECRET)}=yes`],
+	['as is, after a prefix', `sig_${SECRET}=yes`],
+];
+
+describe('the query', () => {
+	describe.each(authorized)('under %s protection', (_protection, settings, delivery) => {
+		it.each(names)(
+			'leaves out a parameter whose name holds the secret %s',
+			async (_label, name) => {
+				const run = await deliver(
+					{ ...settings, options: { includeHeaders: true } },
+					{
+						...delivery,
+						body,
+						query: { ...delivery.query, ...queryOf(`${name}&keep=yes`) },
+					},
+				);
+				const item = startedItem(run);
+				expect(item?.query).toEqual({ keep: 'yes' });
+				const output = JSON.stringify(item);
+				for (const form of [
+					SECRET,
+					SECRET.replace('+', ' '),
+					base64(SECRET),
+					encodeURIComponent(SECRET),
+				])
+					expect(output).not.toContain(form.slice(0, 12));
+			},
+		);
+	});
+
+	it('leaves out a value holding the secret with its `+` read as a space', async () => {
+		const run = await deliver(
+			{ authentication: 'header', credentials },
+			{ body, query: queryOf(`copy=${SECRET}&keep=yes`), headers: { 'X-Webhook-Secret': SECRET } },
+		);
+		expect(startedItem(run)?.query).toEqual({ keep: 'yes' });
 	});
 });
 
