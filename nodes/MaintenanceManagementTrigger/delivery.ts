@@ -3,7 +3,7 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 import { detectEvent } from './detection';
 import { ALL_EVENTS, EVENT_BY_VALUE } from './events';
 import type { IncomingCall, Protection } from './protection';
-import { headersWithoutSecret, isAuthorized, withoutSecret } from './protection';
+import { decodingBudget, headersWithoutSecret, isAuthorized, withoutSecret } from './protection';
 
 interface WebhookCredentials {
 	secret?: string;
@@ -123,14 +123,17 @@ function startedItem(
 	// Proxies copy the URL and credentials into headers (X-Original-URI, Referer,
 	// X-Forwarded-Authorization), encoded in many ways: whatever holds the secret is left out.
 	// The secret's own parameter goes by its name; any other parameter or header by its name or value.
+	const budget = decodingBudget();
 	const ownParameter = (name: string) => name !== '' && name === leftOut.secretName;
-	const outputQuery = withoutSecret(call.query, leftOut.secret, {
-		leftOutByName: ownParameter,
-		joiner: '=',
-	}) as IDataObject;
+	const outputQuery = withoutSecret(
+		call.query,
+		leftOut.secret,
+		{ leftOutByName: ownParameter, joiner: '=' },
+		budget,
+	) as IDataObject;
 	if (hasKeys(outputQuery)) json.query = outputQuery;
 	if (includeHeaders)
-		json.headers = headersWithoutSecret(call.headers, leftOut.secret) as IDataObject;
+		json.headers = headersWithoutSecret(call.headers, leftOut.secret, budget) as IDataObject;
 	return json;
 }
 

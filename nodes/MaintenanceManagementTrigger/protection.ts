@@ -59,8 +59,19 @@ const CREDENTIAL_HEADER = /(^|-)authorization$|^(set-)?cookie$|^x-webhook-secret
 /** How many layers of encoding are undone (the Base64 of a percent-encoded URL is two). */
 const DECODING_DEPTH = 4;
 
-/** The most readings of one value looked at; a value with more is treated as carrying the secret. */
-const MAX_READINGS = 10_000;
+/**
+ * How many characters the secret check reads for one delivery, over all its readings of all its values
+ * together: about ten times what a delivery with large headers (a JSON Web Token among them) needs, and
+ * a bound on the CPU one delivery costs. A value the budget does not reach counts as holding the secret.
+ */
+export const DECODING_BUDGET = 100_000;
+
+/** What the secret check may still read of one delivery (see `DECODING_BUDGET`). */
+export interface DecodingBudget {
+	left: number;
+}
+
+export const decodingBudget = (): DecodingBudget => ({ left: DECODING_BUDGET });
 
 /**
  * How much of the secret is enough to leave a value out: its first 16 characters (the shortest secret
@@ -77,8 +88,11 @@ const SOFT_BREAK = /=\r?\n/g;
 const SEPARATOR = /[\s:,;]+/g;
 /** A run of Base64 or Base64url characters, long enough to hold anything worth hiding. */
 const BASE64_RUN = /[A-Za-z0-9+/_-]{4,}/g;
-/** Base64 written in groups (`UTMz NjQ1 …`), separated by white space, `:`, `,` or `;`. */
-const BASE64_GROUPS = /[A-Za-z0-9+/_-]{4,}(?:[\s:,;]+[A-Za-z0-9+/_-]{4,})+/g;
+/**
+ * Base64 written in groups (`UTMz NjQ1 …`), separated by white space, `:`, `,` or `;`. Tried only where a
+ * run starts: tried inside a long run with no separator, it would take time growing with its square.
+ */
+const BASE64_GROUPS = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{4,}(?:[\s:,;]+[A-Za-z0-9+/_-]{4,})+/g;
 /**
  * A run of hex bytes, whole bytes: plain (`5133`), each byte written `0x51`, and bytes separated by
  * white space, `:`, `,`, `;`, `.` or `-` (`51:33`, `51 33`, `0x51, 0x33`).
@@ -163,12 +177,15 @@ function decodedOnce(text: string): string[] {
  * other languages give it: as is, percent-, form-, quoted-printable-, hex- or Base64-encoded (UTF-8 or
  * UTF-16), JSON-, JavaScript- or HTML-escaped, in any letter case, or up to four of these in layers;
  * each also with white space, `:`, `,` or `;` between its characters, bytes or groups (`SEPARATOR`).
- * Headers are bounded by the HTTP server, and so is this work: past 10,000 readings a value counts as
- * carrying the secret.
+ * The readings share the delivery's `budget`: a value it does not reach counts as carrying the secret.
  */
-export function carriesSecret(value: unknown, secret: string): boolean {
+export function carriesSecret(
+	value: unknown,
+	secret: string,
+	budget: DecodingBudget = decodingBudget(),
+): boolean {
 	if (secret === '' || value === undefined || value === null) return false;
-	if (Array.isArray(value)) return value.some((element) => carriesSecret(element, secret));
+	if (Array.isArray(value)) return value.some((element) => carriesSecret(element, secret, budget));
 	const squeezed = (text: string) => text.toLowerCase().replace(SEPARATOR, '');
 	const needle = squeezed(secret.slice(0, LEAKED_PREFIX));
 	// A URL's query parser reads `+` as a space: `?copy=a+b` gives `a b`, squeezed to `ab`.
@@ -178,9 +195,11 @@ export function carriesSecret(value: unknown, secret: string): boolean {
 	for (let depth = 0; depth <= DECODING_DEPTH && layer.size > 0; depth++) {
 		const next = new Set<string>();
 		for (const text of layer) {
-			if (seen.has(text)) continue;
+			// Decoding never lengthens a text: one shorter than the secret's prefix cannot lead to it.
+			if (text.length < spaced.length || seen.has(text)) continue;
 			seen.add(text);
-			if (seen.size > MAX_READINGS) return true;
+			if (text.length > budget.left) return true;
+			budget.left -= text.length;
 			const read = squeezed(text);
 			if (read.includes(needle) || read.includes(spaced)) return true;
 			if (depth < DECODING_DEPTH) for (const reading of decodedOnce(text)) next.add(reading);
@@ -204,15 +223,16 @@ const asText = (value: unknown): string =>
  * The fields (headers, query parameters) safe to output: without those `kind` leaves out by name,
  * without any whose name, value, or name and value together hold the secret in some encoding (`?<secret>`
  * reaches n8n as a name, and a secret holding `=` as a name and a value), and without both of two fields
- * side by side whose values, put together, hold it.
+ * side by side whose values, put together, hold it. All readings share one delivery's `budget`.
  */
 export function withoutSecret(
 	fields: Record<string, unknown>,
 	secret: string,
 	kind: FieldKind,
+	budget: DecodingBudget = decodingBudget(),
 ): Record<string, unknown> {
 	const names = Object.keys(fields);
-	const carries = (value: unknown) => carriesSecret(value, secret);
+	const carries = (value: unknown) => carriesSecret(value, secret, budget);
 	const left = new Set(
 		names.filter(
 			(name) =>
@@ -243,4 +263,5 @@ const HEADERS: FieldKind = { leftOutByName: (name) => CREDENTIAL_HEADER.test(nam
 export const headersWithoutSecret = (
 	headers: Record<string, unknown>,
 	secret: string,
-): Record<string, unknown> => withoutSecret(headers, secret, HEADERS);
+	budget: DecodingBudget = decodingBudget(),
+): Record<string, unknown> => withoutSecret(headers, secret, HEADERS, budget);

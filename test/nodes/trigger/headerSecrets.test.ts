@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 
-import { carriesSecret } from '../../../nodes/MaintenanceManagementTrigger/protection';
+import {
+	carriesSecret,
+	DECODING_BUDGET,
+	decodingBudget,
+	headersWithoutSecret,
+} from '../../../nodes/MaintenanceManagementTrigger/protection';
+import { multiplyingHeaders, ordinaryHeaders } from '../../helpers/secretCheckLoad';
 import { basicAuth, deliver, startedItem, type Delivery, type TriggerSettings } from './harness';
 
 /** A Base64-style secret, as the credential allows: `+`, `/` and `=` all change when encoded. */
@@ -264,6 +270,34 @@ describe('the query', () => {
 			{ body, query: queryOf(`copy=${SECRET}&keep=yes`), headers: { 'X-Webhook-Secret': SECRET } },
 		);
 		expect(startedItem(run)?.query).toEqual({ keep: 'yes' });
+	});
+});
+
+describe('the work of the secret check', () => {
+	it('reads a delivery built to multiply its decodings within one budget, leaving out what it did not reach', () => {
+		const budget = decodingBudget();
+		const kept = headersWithoutSecret(multiplyingHeaders(), SECRET, budget);
+		// Unbounded, the same check read 580,000 characters of decodings for such a delivery.
+		expect(budget.left).toBeGreaterThanOrEqual(0);
+		expect(DECODING_BUDGET - budget.left).toBeLessThanOrEqual(DECODING_BUDGET);
+		expect(Object.keys(kept)).not.toContain('x-a');
+		expect(Object.keys(kept)).not.toContain('x-b');
+	});
+
+	it('reads an ordinary delivery, a JSON Web Token among its headers, in a fraction of the budget, keeping it whole', () => {
+		const headers = ordinaryHeaders();
+		const budget = decodingBudget();
+		expect(headersWithoutSecret(headers, SECRET, budget)).toEqual(headers);
+		expect(DECODING_BUDGET - budget.left).toBeLessThan(DECODING_BUDGET / 2);
+	});
+
+	it('leaves out query parameters built to multiply its decodings, as it does headers', async () => {
+		const { 'x-a': a, 'x-b': b } = multiplyingHeaders();
+		const run = await deliver(
+			{ authentication: 'header', credentials },
+			{ body, query: { a, b }, headers: { 'X-Webhook-Secret': SECRET } },
+		);
+		expect(startedItem(run)?.query).toBeUndefined();
 	});
 });
 
