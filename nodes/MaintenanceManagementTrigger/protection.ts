@@ -74,10 +74,11 @@ export interface DecodingBudget {
 export const decodingBudget = (): DecodingBudget => ({ left: DECODING_BUDGET });
 
 /**
- * How much of the secret is enough to leave a value out: its first 16 characters (the shortest secret
- * the credential accepts), or the whole secret when shorter.
+ * How much of the secret is enough to leave a value out: any 16 characters of it in a row (the shortest
+ * secret the credential accepts, and the shortest part of a token the action node's redaction finds), or
+ * the whole secret when shorter.
  */
-const LEAKED_PREFIX = 16;
+const LEAKED_PART = 16;
 
 /** `%41`, `%e2%82%ac`: percent-encoded bytes in either case of hex; read as UTF-8 text. */
 const PERCENT_RUN = /(?:%[0-9a-f]{2})+/gi;
@@ -172,8 +173,27 @@ function decodedOnce(text: string): string[] {
 	return readings;
 }
 
+/** A text as the check compares it: lower case, without separators. */
+const squeezed = (text: string) => text.toLowerCase().replace(SEPARATOR, '');
+
 /**
- * Whether a value holds the secret, or its first 16 characters, in any of the forms proxies, clients and
+ * Every run of `LEAKED_PART` characters of the secret, squeezed, also with its `+` read as a space as a
+ * URL's query parser reads it (`?copy=a+b` gives `a b`, squeezed to `ab`).
+ */
+function partsOf(secret: string): string[] {
+	const chars = [...secret];
+	const length = Math.min(LEAKED_PART, chars.length);
+	const parts = new Set<string>();
+	for (let start = 0; start + length <= chars.length; start++) {
+		const part = squeezed(chars.slice(start, start + length).join(''));
+		parts.add(part).add(part.replaceAll('+', ''));
+	}
+	parts.delete('');
+	return [...parts];
+}
+
+/**
+ * Whether a value holds the secret, or any 16 characters of it in a row, in any of the forms proxies, clients and
  * other languages give it: as is, percent-, form-, quoted-printable-, hex- or Base64-encoded (UTF-8 or
  * UTF-16), JSON-, JavaScript- or HTML-escaped, in any letter case, or up to four of these in layers;
  * each also with white space, `:`, `,` or `;` between its characters, bytes or groups (`SEPARATOR`).
@@ -186,22 +206,21 @@ export function carriesSecret(
 ): boolean {
 	if (secret === '' || value === undefined || value === null) return false;
 	if (Array.isArray(value)) return value.some((element) => carriesSecret(element, secret, budget));
-	const squeezed = (text: string) => text.toLowerCase().replace(SEPARATOR, '');
-	const needle = squeezed(secret.slice(0, LEAKED_PREFIX));
-	// A URL's query parser reads `+` as a space: `?copy=a+b` gives `a b`, squeezed to `ab`.
-	const spaced = needle.replaceAll('+', '');
+	const parts = partsOf(secret);
+	if (parts.length === 0) return false;
+	const shortest = Math.min(...parts.map((part) => part.length));
 	let layer = new Set([typeof value === 'string' ? value : JSON.stringify(value)]);
 	const seen = new Set<string>();
 	for (let depth = 0; depth <= DECODING_DEPTH && layer.size > 0; depth++) {
 		const next = new Set<string>();
 		for (const text of layer) {
-			// Decoding never lengthens a text: one shorter than the secret's prefix cannot lead to it.
-			if (text.length < spaced.length || seen.has(text)) continue;
+			// Decoding never lengthens a text: one shorter than a part of the secret cannot lead to it.
+			if (text.length < shortest || seen.has(text)) continue;
 			seen.add(text);
 			if (text.length > budget.left) return true;
 			budget.left -= text.length;
 			const read = squeezed(text);
-			if (read.includes(needle) || read.includes(spaced)) return true;
+			if (parts.some((part) => read.includes(part))) return true;
 			if (depth < DECODING_DEPTH) for (const reading of decodedOnce(text)) next.add(reading);
 		}
 		layer = next;
