@@ -45,7 +45,7 @@ export const MAX_FAULTS = 100;
 
 /** The methods of a list that is read and cleared, and of one that is also added to. */
 const READ_OR_CLEAR = new Set(['GET', 'DELETE']);
-const READ_OR_CHANGE = new Set(['GET', 'DELETE', 'POST']);
+const READ_CLEAR_OR_ADD = new Set(['GET', 'DELETE', 'POST']);
 
 /**
  * The control API under /__sandbox and the console page that drives it: the request log, faults, limits
@@ -115,24 +115,7 @@ export class Control {
 			state.reset(body);
 			return ok({ reset: true, seed: state.seed });
 		}
-		if (method === 'POST' && path === '/faults') {
-			if (state.faults.length >= MAX_FAULTS)
-				return {
-					status: 400,
-					body: {
-						error: `The sandbox holds at most ${MAX_FAULTS} faults: DELETE /__sandbox/faults removes them.`,
-					},
-				};
-			state.addFault({
-				status: body.status as number,
-				drop: Boolean(body.drop),
-				count: Number(body.count ?? 1),
-				method: body.method as string,
-				path: body.path as string,
-			});
-		}
-		if (method === 'DELETE' && path === '/faults') state.clearFaults();
-		if (path === '/faults' && READ_OR_CHANGE.has(method)) return ok({ faults: state.faults });
+		if (path === '/faults') return this.faults(method, body);
 		if (method === 'DELETE' && path === '/violations') state.clearViolations();
 		if (path === '/violations' && READ_OR_CLEAR.has(method))
 			return ok({ violations: state.violations });
@@ -143,6 +126,26 @@ export class Control {
 				webhookSecret: this.options.webhookSecret ?? null,
 			});
 		return method === 'POST' ? this.limitSetting(path, body) : undefined;
+	}
+
+	/** `/faults`: GET lists them, POST adds one (at most `MAX_FAULTS` wait), DELETE removes them all. */
+	private faults(method: string, body: Body): Reply | undefined {
+		const { state } = this;
+		if (method === 'POST') {
+			if (state.faults.length >= MAX_FAULTS) {
+				const error = `The sandbox holds at most ${MAX_FAULTS} faults: DELETE /__sandbox/faults removes them.`;
+				return { status: 400, body: { error } };
+			}
+			state.addFault({
+				status: body.status as number,
+				drop: Boolean(body.drop),
+				count: Number(body.count ?? 1),
+				method: body.method as string,
+				path: body.path as string,
+			});
+		} else if (method === 'DELETE') state.clearFaults();
+		else if (method !== 'GET') return undefined;
+		return ok({ faults: state.faults });
 	}
 
 	/** `POST /rate-limit`, `/page-caps` and `/latency`: how the API answers from now on. */
@@ -185,7 +188,7 @@ export class Control {
 				return { status: 404, body: { error: 'No such webhook' } };
 			return ok({ webhooks: deliveries.subscriptions });
 		}
-		if (path === '/webhooks' && READ_OR_CHANGE.has(method)) return this.webhooks(method, body);
+		if (path === '/webhooks' && READ_CLEAR_OR_ADD.has(method)) return this.webhooks(method, body);
 		return undefined;
 	}
 
