@@ -40,6 +40,13 @@ const BUY_ORDER_STATE_EVENTS: Record<string, string> = {
 	CONFIRMED: 'BUY_ORDER_CONFIRMED',
 };
 
+/** The most faults waiting at once: a fault is meant for the next few requests, not to pile up. */
+export const MAX_FAULTS = 100;
+
+/** The methods of a list that is read and cleared, and of one that is also added to. */
+const READ_OR_CLEAR = new Set(['GET', 'DELETE']);
+const READ_CLEAR_OR_ADD = new Set(['GET', 'DELETE', 'POST']);
+
 /**
  * The control API under /__sandbox and the console page that drives it: the request log, faults, limits
  * and caps of the API, the webhooks and their deliveries, and the service's users acting on records.
@@ -86,6 +93,8 @@ export class Control {
 		res: ServerResponse,
 		query: URLSearchParams,
 	): Promise<void> {
+		// A HEAD reads what a GET reads; neither changes anything, whoever sends it (a web page can).
+		if (method === 'HEAD') method = 'GET';
 		const reply =
 			this.apiSetting(method, path, body) ??
 			this.webhookSetting(method, path, body) ??
@@ -106,22 +115,10 @@ export class Control {
 			state.reset(body);
 			return ok({ reset: true, seed: state.seed });
 		}
-		if (path === '/faults') {
-			if (method === 'DELETE') state.clearFaults();
-			else
-				state.addFault({
-					status: body.status as number,
-					drop: Boolean(body.drop),
-					count: Number(body.count ?? 1),
-					method: body.method as string,
-					path: body.path as string,
-				});
-			return ok({ faults: state.faults });
-		}
-		if (path === '/violations') {
-			if (method === 'DELETE') state.clearViolations();
+		if (path === '/faults') return this.faults(method, body);
+		if (method === 'DELETE' && path === '/violations') state.clearViolations();
+		if (path === '/violations' && READ_OR_CLEAR.has(method))
 			return ok({ violations: state.violations });
-		}
 		if (method === 'GET' && path === '/info')
 			return ok({
 				events: EVENT_SOURCES,
@@ -129,6 +126,26 @@ export class Control {
 				webhookSecret: this.options.webhookSecret ?? null,
 			});
 		return method === 'POST' ? this.limitSetting(path, body) : undefined;
+	}
+
+	/** `/faults`: GET lists them, POST adds one (at most `MAX_FAULTS` wait), DELETE removes them all. */
+	private faults(method: string, body: Body): Reply | undefined {
+		const { state } = this;
+		if (method === 'POST') {
+			if (state.faults.length >= MAX_FAULTS) {
+				const error = `The sandbox holds at most ${MAX_FAULTS} faults: DELETE /__sandbox/faults removes them.`;
+				return { status: 400, body: { error } };
+			}
+			state.addFault({
+				status: body.status as number,
+				drop: Boolean(body.drop),
+				count: Number(body.count ?? 1),
+				method: body.method as string,
+				path: body.path as string,
+			});
+		} else if (method === 'DELETE') state.clearFaults();
+		else if (method !== 'GET') return undefined;
+		return ok({ faults: state.faults });
 	}
 
 	/** `POST /rate-limit`, `/page-caps` and `/latency`: how the API answers from now on. */
@@ -161,10 +178,9 @@ export class Control {
 	private webhookSetting(method: string, path: string, body: Body): Reply | undefined {
 		const { deliveries } = this;
 		const parts = path.split('/').filter(Boolean);
-		if (path === '/deliveries') {
-			if (method === 'DELETE') deliveries.made = [];
+		if (method === 'DELETE' && path === '/deliveries') deliveries.made = [];
+		if (path === '/deliveries' && READ_OR_CLEAR.has(method))
 			return ok({ deliveries: deliveries.made });
-		}
 		if (method === 'DELETE' && parts[0] === 'webhooks' && parts.length === 2) {
 			const before = deliveries.subscriptions.length;
 			deliveries.subscriptions = deliveries.subscriptions.filter((s) => s.id !== parts[1]);
@@ -172,7 +188,7 @@ export class Control {
 				return { status: 404, body: { error: 'No such webhook' } };
 			return ok({ webhooks: deliveries.subscriptions });
 		}
-		if (path === '/webhooks') return this.webhooks(method, body);
+		if (path === '/webhooks' && READ_CLEAR_OR_ADD.has(method)) return this.webhooks(method, body);
 		return undefined;
 	}
 

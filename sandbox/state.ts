@@ -142,12 +142,12 @@ export class ApiState {
 		this.faultList = [];
 	}
 
-	/** The first fault left that matches a request, counted as used. */
+	/** The first fault left that matches a request, counted as used; a spent fault leaves the list. */
 	takeFault(method: string, path: string): Fault | undefined {
 		const fault = this.faultList.find(
 			(f) => f.count > 0 && (!f.method || f.method === method) && (!f.path || f.path === path),
 		);
-		if (fault) fault.count--;
+		if (fault && --fault.count <= 0) this.faultList = this.faultList.filter((f) => f !== fault);
 		return fault;
 	}
 

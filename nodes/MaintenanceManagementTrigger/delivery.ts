@@ -3,7 +3,7 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 import { detectEvent } from './detection';
 import { ALL_EVENTS, EVENT_BY_VALUE } from './events';
 import type { IncomingCall, Protection } from './protection';
-import { carriesSecret, headersWithoutSecret, isAuthorized } from './protection';
+import { decodingBudget, headersWithoutSecret, isAuthorized, withoutSecret } from './protection';
 
 interface WebhookCredentials {
 	secret?: string;
@@ -33,14 +33,6 @@ const echoed = (event: string | null): string | null =>
 const hasKeys = (object: IDataObject): boolean => {
 	for (const _key in object) return true;
 	return false;
-};
-
-/** A shallow copy of the query without the parameter that carries the secret, nor any value holding it. */
-const without = (query: IDataObject, name: string, secret: string): IDataObject => {
-	const copy: IDataObject = {};
-	for (const key in query)
-		if (key !== name && !carriesSecret(query[key], secret)) copy[key] = query[key];
-	return copy;
 };
 
 /** Whether a Content-Type is JSON, the only type n8n parses as JSON (`application/json`, any parameters). */
@@ -130,10 +122,18 @@ function startedItem(
 	};
 	// Proxies copy the URL and credentials into headers (X-Original-URI, Referer,
 	// X-Forwarded-Authorization), encoded in many ways: whatever holds the secret is left out.
-	const outputQuery = without(call.query, leftOut.secretName, leftOut.secret);
+	// The secret's own parameter goes by its name; any other parameter or header by its name or value.
+	const budget = decodingBudget();
+	const ownParameter = (name: string) => name !== '' && name === leftOut.secretName;
+	const outputQuery = withoutSecret(
+		call.query,
+		leftOut.secret,
+		{ leftOutByName: ownParameter, joiner: '=' },
+		budget,
+	) as IDataObject;
 	if (hasKeys(outputQuery)) json.query = outputQuery;
 	if (includeHeaders)
-		json.headers = headersWithoutSecret(call.headers, leftOut.secret) as IDataObject;
+		json.headers = headersWithoutSecret(call.headers, leftOut.secret, budget) as IDataObject;
 	return json;
 }
 

@@ -59,14 +59,26 @@ const CREDENTIAL_HEADER = /(^|-)authorization$|^(set-)?cookie$|^x-webhook-secret
 /** How many layers of encoding are undone (the Base64 of a percent-encoded URL is two). */
 const DECODING_DEPTH = 4;
 
-/** The most readings of one value looked at; a value with more is treated as carrying the secret. */
-const MAX_READINGS = 10_000;
+/**
+ * How many characters the secret check reads for one delivery, over all its readings of all its values
+ * together: about ten times what a delivery with large headers (a JSON Web Token among them) needs, and
+ * a bound on the CPU one delivery costs. A value the budget does not reach counts as holding the secret.
+ */
+export const DECODING_BUDGET = 100_000;
+
+/** What the secret check may still read of one delivery (see `DECODING_BUDGET`). */
+export interface DecodingBudget {
+	left: number;
+}
+
+export const decodingBudget = (): DecodingBudget => ({ left: DECODING_BUDGET });
 
 /**
- * How much of the secret is enough to leave a value out: its first 16 characters (the shortest secret
- * the credential accepts), or the whole secret when shorter.
+ * How much of the secret is enough to leave a value out: any 16 characters of it in a row (the shortest
+ * secret the credential accepts, and the shortest part of a token the action node's redaction finds), or
+ * the whole secret when shorter.
  */
-const LEAKED_PREFIX = 16;
+const LEAKED_PART = 16;
 
 /** `%41`, `%e2%82%ac`: percent-encoded bytes in either case of hex; read as UTF-8 text. */
 const PERCENT_RUN = /(?:%[0-9a-f]{2})+/gi;
@@ -77,8 +89,11 @@ const SOFT_BREAK = /=\r?\n/g;
 const SEPARATOR = /[\s:,;]+/g;
 /** A run of Base64 or Base64url characters, long enough to hold anything worth hiding. */
 const BASE64_RUN = /[A-Za-z0-9+/_-]{4,}/g;
-/** Base64 written in groups (`UTMz NjQ1 …`), separated by white space, `:`, `,` or `;`. */
-const BASE64_GROUPS = /[A-Za-z0-9+/_-]{4,}(?:[\s:,;]+[A-Za-z0-9+/_-]{4,})+/g;
+/**
+ * Base64 written in groups (`UTMz NjQ1 …`), separated by white space, `:`, `,` or `;`. Tried only where a
+ * run starts: tried inside a long run with no separator, it would take time growing with its square.
+ */
+const BASE64_GROUPS = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{4,}(?:[\s:,;]+[A-Za-z0-9+/_-]{4,})+/g;
 /**
  * A run of hex bytes, whole bytes: plain (`5133`), each byte written `0x51`, and bytes separated by
  * white space, `:`, `,`, `;`, `.` or `-` (`51:33`, `51 33`, `0x51, 0x33`).
@@ -158,28 +173,54 @@ function decodedOnce(text: string): string[] {
 	return readings;
 }
 
+/** A text as the check compares it: lower case, without separators. */
+const squeezed = (text: string) => text.toLowerCase().replace(SEPARATOR, '');
+
 /**
- * Whether a value holds the secret, or its first 16 characters, in any of the forms proxies, clients and
+ * Every run of `LEAKED_PART` characters of the secret, squeezed, also with its `+` read as a space as a
+ * URL's query parser reads it (`?copy=a+b` gives `a b`, squeezed to `ab`).
+ */
+function partsOf(secret: string): string[] {
+	const chars = [...secret];
+	const length = Math.min(LEAKED_PART, chars.length);
+	const parts = new Set<string>();
+	for (let start = 0; start + length <= chars.length; start++) {
+		const part = squeezed(chars.slice(start, start + length).join(''));
+		parts.add(part).add(part.replaceAll('+', ''));
+	}
+	parts.delete('');
+	return [...parts];
+}
+
+/**
+ * Whether a value holds the secret, or any 16 characters of it in a row, in any of the forms proxies, clients and
  * other languages give it: as is, percent-, form-, quoted-printable-, hex- or Base64-encoded (UTF-8 or
  * UTF-16), JSON-, JavaScript- or HTML-escaped, in any letter case, or up to four of these in layers;
  * each also with white space, `:`, `,` or `;` between its characters, bytes or groups (`SEPARATOR`).
- * Headers are bounded by the HTTP server, and so is this work: past 10,000 readings a value counts as
- * carrying the secret.
+ * The readings share the delivery's `budget`: a value it does not reach counts as carrying the secret.
  */
-export function carriesSecret(value: unknown, secret: string): boolean {
+export function carriesSecret(
+	value: unknown,
+	secret: string,
+	budget: DecodingBudget = decodingBudget(),
+): boolean {
 	if (secret === '' || value === undefined || value === null) return false;
-	if (Array.isArray(value)) return value.some((element) => carriesSecret(element, secret));
-	const squeezed = (text: string) => text.toLowerCase().replace(SEPARATOR, '');
-	const needle = squeezed(secret.slice(0, LEAKED_PREFIX));
+	if (Array.isArray(value)) return value.some((element) => carriesSecret(element, secret, budget));
+	const parts = partsOf(secret);
+	if (parts.length === 0) return false;
+	const shortest = Math.min(...parts.map((part) => part.length));
 	let layer = new Set([typeof value === 'string' ? value : JSON.stringify(value)]);
 	const seen = new Set<string>();
 	for (let depth = 0; depth <= DECODING_DEPTH && layer.size > 0; depth++) {
 		const next = new Set<string>();
 		for (const text of layer) {
-			if (seen.has(text)) continue;
+			// Decoding never lengthens a text: one shorter than a part of the secret cannot lead to it.
+			if (text.length < shortest || seen.has(text)) continue;
 			seen.add(text);
-			if (seen.size > MAX_READINGS) return true;
-			if (squeezed(text).includes(needle)) return true;
+			if (text.length > budget.left) return true;
+			budget.left -= text.length;
+			const read = squeezed(text);
+			if (parts.some((part) => read.includes(part))) return true;
 			if (depth < DECODING_DEPTH) for (const reading of decodedOnce(text)) next.add(reading);
 		}
 		layer = next;
@@ -187,35 +228,59 @@ export function carriesSecret(value: unknown, secret: string): boolean {
 	return false;
 }
 
+/** How the fields of a delivery are left out: by name, and where a name ends and its value starts. */
+export interface FieldKind {
+	leftOutByName: (name: string) => boolean;
+	/** What joins a name to its value as sent: `=` in a query, nothing (`:`, squeezed) in a header. */
+	joiner: string;
+}
+
+const asText = (value: unknown): string =>
+	typeof value === 'string' ? value : JSON.stringify(value ?? '');
+
 /**
- * The headers safe to output: without those that carry credentials by their name, without any whose
- * name or value holds the webhook secret in some encoding, and without both of two headers side by side
- * whose values, put together, hold it.
+ * The fields (headers, query parameters) safe to output: without those `kind` leaves out by name,
+ * without any whose name, value, or name and value together hold the secret in some encoding (`?<secret>`
+ * reaches n8n as a name, and a secret holding `=` as a name and a value), and without both of two fields
+ * side by side whose values, put together, hold it. All readings share one delivery's `budget`.
  */
-export function headersWithoutSecret(
-	headers: Record<string, unknown>,
+export function withoutSecret(
+	fields: Record<string, unknown>,
 	secret: string,
+	kind: FieldKind,
+	budget: DecodingBudget = decodingBudget(),
 ): Record<string, unknown> {
-	const names = Object.keys(headers);
+	const names = Object.keys(fields);
+	const carries = (value: unknown) => carriesSecret(value, secret, budget);
 	const left = new Set(
 		names.filter(
 			(name) =>
-				CREDENTIAL_HEADER.test(name) ||
-				carriesSecret(name, secret) ||
-				carriesSecret(headers[name], secret),
+				kind.leftOutByName(name) ||
+				carries(name) ||
+				carries(fields[name]) ||
+				carries(`${name}${kind.joiner}${asText(fields[name])}`),
 		),
 	);
-	// A secret split over two headers side by side: both are left out.
+	// A secret split over two fields side by side: both are left out.
 	for (let index = 1; index < names.length; index++) {
 		const [before, after] = [names[index - 1], names[index]];
 		if (
 			!left.has(before) &&
 			!left.has(after) &&
-			carriesSecret(`${String(headers[before])}${String(headers[after])}`, secret)
+			carries(`${asText(fields[before])}${asText(fields[after])}`)
 		)
 			left.add(before).add(after);
 	}
 	const copy: Record<string, unknown> = {};
-	for (const name of names) if (!left.has(name)) copy[name] = headers[name];
+	for (const name of names) if (!left.has(name)) copy[name] = fields[name];
 	return copy;
 }
+
+const HEADERS: FieldKind = { leftOutByName: (name) => CREDENTIAL_HEADER.test(name), joiner: '' };
+
+/** The headers safe to output: also without those that carry credentials by their name. */
+export const headersWithoutSecret = (
+	headers: Record<string, unknown>,
+	secret: string,
+	budget: DecodingBudget = decodingBudget(),
+): Record<string, unknown> => withoutSecret(headers, secret, HEADERS, budget);

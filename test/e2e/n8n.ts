@@ -178,15 +178,16 @@ export class N8nInstance {
 	}
 
 	/**
-	 * Executes a workflow with `n8n execute` and returns its run data. The data is read back from n8n's
-	 * database rather than from the printed output: n8n prints it through its logger and exits right
-	 * after, so the printed JSON can come out cut short.
+	 * Executes a workflow with `n8n execute`, `extraEnv` added to its settings, and returns its run data.
+	 * The data is read back from n8n's database rather than from the printed output: n8n prints it
+	 * through its logger and exits right after, so the printed JSON can come out cut short.
 	 */
-	async execute(id: string): Promise<ExecutionResult> {
+	async execute(id: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<ExecutionResult> {
 		const before = await this.lastExecutionId(id);
 		// Its own task-broker port, so it can run beside a started n8n. A failed run exits non-zero;
 		// its stored data still says why, so that is what the caller gets.
 		const outcome = await this.cli(['execute', `--id=${id}`], {
+			...extraEnv,
 			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
 		}).catch((error: Error) => error);
 		this.printed = outcome instanceof Error ? outcome.message : outcome.stdout + outcome.stderr;

@@ -5,17 +5,18 @@ import { ACTION_NODE, API_CREDENTIAL, apiCredential, START, storedAs } from './w
 
 /**
  * n8n 3.0 turns on SSRF protection, whose default block list holds loopback and the private ranges;
- * n8n 2.41 has it behind N8N_SSRF_PROTECTION_ENABLED. With it on, and the sandbox's address on n8n's
- * own allow-list (N8N_SSRF_ALLOWED_IP_RANGES), the action node reads through it; a credential whose
- * address is still blocked (127.0.0.2, loopback too) fails with the node's error naming the settings.
+ * n8n 2.41 has it behind N8N_SSRF_PROTECTION_ENABLED. With it on and nothing allowed, the action node
+ * fails a request to the sandbox, by its address (127.0.0.1) and by its name (localhost), with an error
+ * naming the setting that lets it through; n8n run again with that setting, as the error words it,
+ * reads the sandbox.
  */
 jest.setTimeout(600_000);
 
 const describeSsrf = TESTING_PINNED_N8N ? describe : describe.skip;
-const BLOCKED_CREDENTIAL = { id: 'mmApiCredential02', name: 'Maintenance Management Blocked' };
+const NAMED_CREDENTIAL = { id: 'mmApiCredential02', name: 'Maintenance Management By Name' };
 const WORKFLOW = 'mmE2eSsrf0000001';
 const location = (name: string, credential: { id: string; name: string }, x: number) => ({
-	id: name.toLowerCase(),
+	id: name.toLowerCase().replace(' ', '-'),
 	name,
 	type: ACTION_NODE,
 	typeVersion: 2,
@@ -29,41 +30,53 @@ const location = (name: string, credential: { id: string; name: string }, x: num
 	onError: 'continueRegularOutput',
 });
 
-/** Start → Allowed (the sandbox) → Blocked (a blocked address); both go on with their error items. */
+/** Start → By Address (127.0.0.1) → By Name (localhost); both go on with their error items. */
 const workflow = {
 	...storedAs(WORKFLOW),
 	name: 'SSRF protection',
 	nodes: [
 		START,
-		location('Allowed', API_CREDENTIAL, 200),
-		location('Blocked', BLOCKED_CREDENTIAL, 400),
+		location('By Address', API_CREDENTIAL, 200),
+		location('By Name', NAMED_CREDENTIAL, 400),
 	],
 	connections: {
-		Start: { main: [[{ node: 'Allowed', type: 'main', index: 0 }]] },
-		Allowed: { main: [[{ node: 'Blocked', type: 'main', index: 0 }]] },
+		Start: { main: [[{ node: 'By Address', type: 'main', index: 0 }]] },
+		'By Address': { main: [[{ node: 'By Name', type: 'main', index: 0 }]] },
 	},
 };
+
+const ROOM_3 = [expect.objectContaining({ id: '3', name: 'Room 3', code: 'R3' })];
+
+/** The setting a node's error advises, as an administrator would apply it: `{ NAME: value }`. */
+function advisedEnv(run: ExecutionResult, node: string): NodeJS.ProcessEnv {
+	const [item] = outputOf(run, node) as Array<{ description?: string }>;
+	const advice = /adds (\S+) to (N8N_SSRF_ALLOWED_[A-Z_]+) and restarts n8n\.$/.exec(
+		item?.description ?? '',
+	);
+	if (!advice) throw new Error(`${node} advised no setting: ${JSON.stringify(item)}`);
+	return { [advice[2]]: advice[1] };
+}
 
 describeSsrf('the action node with n8n SSRF protection on', () => {
 	const n8n = new N8nInstance('ssrf');
 	const api = new SandboxClient();
-	let run: ExecutionResult;
-	let logged: LoggedRequest[];
+	let blocked: ExecutionResult;
+	let blockedLog: LoggedRequest[];
+	let byAddressBase = '';
+	let byNameBase = '';
 
 	beforeAll(async () => {
 		await api.start();
-		await n8n.setup({
-			N8N_SSRF_PROTECTION_ENABLED: 'true',
-			N8N_SSRF_ALLOWED_IP_RANGES: '127.0.0.1/32',
-		});
+		await n8n.setup({ N8N_SSRF_PROTECTION_ENABLED: 'true' });
 		const { baseUrl, token } = api.sandbox.environments.sandbox;
-		const blocked = baseUrl.replace('127.0.0.1', '127.0.0.2');
+		byAddressBase = baseUrl;
+		byNameBase = baseUrl.replace('127.0.0.1', 'localhost');
 		await n8n.importFiles(
-			[apiCredential(baseUrl, token), apiCredential(blocked, token, BLOCKED_CREDENTIAL)],
+			[apiCredential(byAddressBase, token), apiCredential(byNameBase, token, NAMED_CREDENTIAL)],
 			[workflow],
 		);
-		run = await n8n.execute(WORKFLOW);
-		logged = await api.requests();
+		blocked = await n8n.execute(WORKFLOW);
+		blockedLog = await api.requests();
 	});
 
 	afterAll(async () => {
@@ -71,24 +84,36 @@ describeSsrf('the action node with n8n SSRF protection on', () => {
 		await api.close();
 	});
 
-	it("reads the sandbox, whose address n8n's allow-list lets through", () => {
-		expect(outputOf(run, 'Allowed')).toEqual([
-			expect.objectContaining({ id: '3', name: 'Room 3', code: 'R3' }),
-		]);
-		expect(logged.map((request) => `${request.method} ${request.path}`)).toEqual([
-			'GET /locations/3',
-		]);
-	});
-
-	it('fails a request to a blocked address with an error naming the settings, sending nothing', () => {
-		const { baseUrl } = api.sandbox.environments.sandbox;
-		expect(outputOf(run, 'Blocked')).toEqual([
+	it('fails both requests with an error naming the one setting that lets each through, sending nothing', () => {
+		const refused = (host: string, baseUrl: string, allowance: string) => [
 			{
-				error:
-					"n8n's SSRF protection (N8N_SSRF_PROTECTION_ENABLED) refused the request to 127.0.0.2 (127.0.0.2)",
-				description: `Nothing was sent. To let this n8n reach ${baseUrl.replace('127.0.0.1', '127.0.0.2')}, an administrator adds 127.0.0.2 to N8N_SSRF_ALLOWED_HOSTNAMES or 127.0.0.2/32 to N8N_SSRF_ALLOWED_IP_RANGES and restarts n8n.`,
+				error: `n8n's SSRF protection (N8N_SSRF_PROTECTION_ENABLED) refused the request to ${host} (127.0.0.1)`,
+				description: `Nothing was sent. To let this n8n reach ${baseUrl}, an administrator adds ${allowance} and restarts n8n.`,
 				outcome: 'notSent',
 			},
-		]);
+		];
+		expect(outputOf(blocked, 'By Address')).toEqual(
+			refused('127.0.0.1', byAddressBase, '127.0.0.1/32 to N8N_SSRF_ALLOWED_IP_RANGES'),
+		);
+		expect(outputOf(blocked, 'By Name')).toEqual(
+			refused('localhost', byNameBase, 'localhost to N8N_SSRF_ALLOWED_HOSTNAMES'),
+		);
+		expect(blockedLog).toEqual([]);
+	});
+
+	it('reads the sandbox by its address once the advised N8N_SSRF_ALLOWED_IP_RANGES is applied', async () => {
+		const env = advisedEnv(blocked, 'By Address');
+		expect(env).toEqual({ N8N_SSRF_ALLOWED_IP_RANGES: '127.0.0.1/32' });
+		const run = await n8n.execute(WORKFLOW, env);
+		expect(outputOf(run, 'By Address')).toEqual(ROOM_3);
+	});
+
+	it('reads the sandbox by its name once the advised N8N_SSRF_ALLOWED_HOSTNAMES is applied, which does not let the address through', async () => {
+		const env = advisedEnv(blocked, 'By Name');
+		expect(env).toEqual({ N8N_SSRF_ALLOWED_HOSTNAMES: 'localhost' });
+		const run = await n8n.execute(WORKFLOW, env);
+		expect(outputOf(run, 'By Name')).toEqual(ROOM_3);
+		// The host name setting never matches a URL written as an address, as n8n reads it.
+		expect(outputOf(run, 'By Address')).toEqual([expect.objectContaining({ outcome: 'notSent' })]);
 	});
 });

@@ -203,6 +203,16 @@ describe('Output, version 2', () => {
 		]);
 	});
 
+	it('Selected Fields names unknown fields in its hint as quoted plain text, never as markup', async () => {
+		// n8n's editor renders a hint as HTML: a name mapped from item data must not become a link.
+		const link = '<a href="https://attacker.example/x">Open the fix</a>';
+		const { hints } = await selectedFields(`status, ${link}, <img src=x onerror=alert(1)>`);
+		expect(hints.map((hint) => hint.message)).toEqual([
+			'No record has "&lt;a href=\\"https://attacker.example/x\\"&gt;Open the fix&lt;/a&gt;", "&lt;img src=x onerror=alert(1)&gt;", named in Fields: check the spelling against the API\'s field names, as Output: Raw shows them under attributes.',
+		]);
+		expect(hints[0].message).not.toMatch(/[<>]/);
+	});
+
 	it('Selected Fields gives no hint when every named field is found, nor does Simplified', async () => {
 		const selected = await selectedFields('status, observations');
 		const simplified = await v2({ resource: 'failure', operation: 'getAll', limit: 2 });

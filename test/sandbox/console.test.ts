@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 
 import { EVENTS } from '../../nodes/MaintenanceManagementTrigger/events';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
@@ -121,6 +123,69 @@ describe('the control API and console accept only loopback, same-origin, JSON ca
 		// Nothing changed: the one webhook is still the only one, and nothing was delivered.
 		expect(await webhookCount()).toBe(1);
 		expect(received).toEqual([]);
+	});
+
+	/** What a web page's link, image or no-cors fetch sends: another origin, and no JSON. */
+	const CROSS_SITE = { origin: 'http://attacker.example', 'sec-fetch-site': 'cross-site' };
+
+	/** Every route of the control API as docs/sandbox.md lists it, its placeholders filled in. */
+	const documentedPaths = (): string[] => {
+		const docs = readFileSync(join(__dirname, '../../docs/sandbox.md'), 'utf8');
+		const section = docs.slice(docs.indexOf('## The control API'), docs.indexOf('### Rate limit'));
+		const paths = [...section.matchAll(/`(?:GET|POST|DELETE) (\/[^`]*)`/g)].map(([, path]) =>
+			path.replace('<id>', '3').replace('<collection>', 'failures').replace('<action>', 'approve'),
+		);
+		return [...new Set(paths)];
+	};
+
+	/** What the control API shows of the sandbox's state. */
+	const stateShown = async () => {
+		const shown: Record<string, unknown> = {};
+		for (const path of ['/faults', '/webhooks', '/deliveries', '/violations', '/requests'])
+			shown[path] = (await call('GET', path)).body;
+		shown.failure = (await call('GET', '/state/failures/3')).body;
+		return shown;
+	};
+
+	it('lets no cross-site GET or HEAD add a fault, so a fault injected later is the one applied', async () => {
+		for (const method of ['GET', 'HEAD'])
+			for (let attempt = 0; attempt < 3; attempt++)
+				expect((await raw(method, '/__sandbox/faults', CROSS_SITE)).status).toBeLessThan(500);
+		expect((await call('GET', '/faults')).body.faults).toEqual([]);
+		await call('POST', '/faults', { status: 500, count: 1, path: '/failures' });
+		const { baseUrl, token } = sandbox.environments.sandbox;
+		const answer = await fetch(`${baseUrl}/failures`, {
+			headers: { authorization: `Bearer ${token}` },
+		});
+		expect(answer.status).toBe(500);
+	});
+
+	it('lets no GET or HEAD to any documented control route change the sandbox', async () => {
+		const paths = documentedPaths();
+		expect(paths).toEqual(expect.arrayContaining(['/faults', '/webhooks', '/reset', '/events']));
+		const before = await stateShown();
+		for (const path of paths)
+			for (const method of ['GET', 'HEAD']) {
+				await raw(method, `/__sandbox${path}`, CROSS_SITE);
+				expect([path, method, await stateShown()]).toEqual([path, method, before]);
+			}
+		expect(received).toEqual([]);
+	});
+
+	it('keeps at most 100 faults, refusing more with a clear error, and forgets a spent one', async () => {
+		for (let index = 0; index < 100; index++)
+			expect((await call('POST', '/faults', { status: 503, path: `/x${index}` })).status).toBe(200);
+		const over = await call('POST', '/faults', { status: 503 });
+		expect(over.status).toBe(400);
+		expect(over.body.error).toBe(
+			'The sandbox holds at most 100 faults: DELETE /__sandbox/faults removes them.',
+		);
+		expect((await call('GET', '/faults')).body.faults).toHaveLength(100);
+		await call('DELETE', '/faults');
+		await call('POST', '/faults', { status: 500, count: 1, path: '/failures' });
+		const { baseUrl, token } = sandbox.environments.sandbox;
+		await fetch(`${baseUrl}/failures`, { headers: { authorization: `Bearer ${token}` } });
+		expect((await call('GET', '/faults')).body.faults).toEqual([]);
 	});
 
 	it('serves the console page, and redirects / to it', async () => {

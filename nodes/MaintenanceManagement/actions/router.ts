@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { unknownFieldsHint } from '../helpers/simplify';
 import { nameList } from './outputChoice';
 import { runEndpoint } from './perItemSending';
 import { resources } from './resources';
@@ -24,11 +25,7 @@ function hintUnknownFields(this: IExecuteFunctions, output: INodeExecutionData[]
 	}
 	const missing = names.filter((name) => !records.some(({ json }) => Object.hasOwn(json, name)));
 	if (!missing.length) return;
-	const list = missing.map((name) => `"${name}"`).join(', ');
-	const message =
-		missing.length === names.length
-			? `None of the fields named in Fields (${list}) is in these records, so each item holds only its ID. Use the API's field names, as Output: Raw shows them under attributes.`
-			: `No record has ${list}, named in Fields: check the spelling against the API's field names, as Output: Raw shows them under attributes.`;
+	const message = unknownFieldsHint(names, missing);
 	this.addExecutionHints({ message, type: 'warning', location: 'outputPane' });
 }
 

@@ -33,15 +33,36 @@ export function ssrfBlockOf(error: unknown): SsrfBlock | undefined {
 	return undefined;
 }
 
+/** A URL's host written as an IP address: IPv4 as the URL parser writes it, or IPv6 in brackets. */
+const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
+const ipOf = (hostname: string): string | undefined =>
+	IPV4.test(hostname)
+		? hostname
+		: hostname.startsWith('[') && hostname.endsWith(']')
+			? hostname.slice(1, -1)
+			: undefined;
+
+/**
+ * The setting that lets a base URL through, as n8n reads them: a host written as an IP address is
+ * checked against N8N_SSRF_ALLOWED_IP_RANGES only (N8N_SSRF_ALLOWED_HOSTNAMES never matches it), a host
+ * name is let through by N8N_SSRF_ALLOWED_HOSTNAMES whatever it resolves to.
+ */
+function allowance(hostname: string): string {
+	const ip = ipOf(hostname);
+	if (ip === undefined) return `${hostname} to N8N_SSRF_ALLOWED_HOSTNAMES`;
+	return `${ip}/${ip.includes(':') ? 128 : 32} to N8N_SSRF_ALLOWED_IP_RANGES`;
+}
+
 /** The node error's message and description for a request n8n's SSRF protection refused. */
 export function ssrfMessage(
 	block: SsrfBlock,
 	baseUrl: string,
 ): { message: string; description: string } {
-	const host = block.hostname ?? new URL(baseUrl).hostname;
+	const urlHost = new URL(baseUrl).hostname;
+	const host = block.hostname ?? urlHost;
 	const address = block.ip ? `${host} (${block.ip})` : host;
 	return {
 		message: `n8n's SSRF protection (N8N_SSRF_PROTECTION_ENABLED) refused the request to ${address}`,
-		description: `Nothing was sent. To let this n8n reach ${baseUrl}, an administrator adds ${host} to N8N_SSRF_ALLOWED_HOSTNAMES${block.ip ? ` or ${block.ip}/32 to N8N_SSRF_ALLOWED_IP_RANGES` : ''} and restarts n8n.`,
+		description: `Nothing was sent. To let this n8n reach ${baseUrl}, an administrator adds ${allowance(urlHost)} and restarts n8n.`,
 	};
 }

@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 
-import { carriesSecret } from '../../../nodes/MaintenanceManagementTrigger/protection';
-import { basicAuth, deliver, startedItem } from './harness';
+import {
+	carriesSecret,
+	DECODING_BUDGET,
+	decodingBudget,
+	headersWithoutSecret,
+} from '../../../nodes/MaintenanceManagementTrigger/protection';
+import { multiplyingHeaders, ordinaryHeaders } from '../../helpers/secretCheckLoad';
+import { basicAuth, deliver, startedItem, type Delivery, type TriggerSettings } from './harness';
 
 /** A Base64-style secret, as the credential allows: `+`, `/` and `=` all change when encoded. */
 const SECRET = 'Zm9v+YmFy/YmF6=Qk9P7x';
@@ -96,6 +102,8 @@ const forms: Array<[string, string]> = [
 	['Base64 four times over', base64(base64(base64(base64(SECRET))))],
 	['as its first 16 characters', `${SECRET.slice(0, 16)}…`],
 	['as its first 16 characters, in Base64', base64(SECRET.slice(0, 16))],
+	['as its last 16 characters', `…${SECRET.slice(-16)}`],
+	['as 16 characters from its middle, percent-encoded', encodeURIComponent(SECRET.slice(3, 19))],
 	...separated,
 ];
 
@@ -203,6 +211,99 @@ describe('Include Headers', () => {
 	});
 });
 
+/** A query string as n8n's parser gives it: `+` a space, percent-escapes decoded, a bare name empty. */
+const queryOf = (search: string) => Object.fromEntries(new URLSearchParams(search));
+
+/** How each protection is passed, so that the delivery starts the workflow. */
+const authorized: Array<[string, TriggerSettings, Delivery]> = [
+	['query', { authentication: 'query', credentials }, { query: { token: SECRET } }],
+	[
+		'header',
+		{ authentication: 'header', credentials },
+		{ headers: { 'X-Webhook-Secret': SECRET } },
+	],
+	[
+		'basicAuth',
+		{ authentication: 'basicAuth', credentials },
+		{ headers: { Authorization: basicAuth('svc', SECRET) } },
+	],
+];
+
+/** The secret as a query parameter's name, as a URL may carry it. */
+const names: Array<[string, string]> = [
+	['as is (`+` read as a space, `=` splitting it into a name and a value)', SECRET],
+	['percent-encoded', encodeURIComponent(SECRET)],
+	['in Base64', encodeURIComponent(base64(SECRET))],
+	['in Base64url', Buffer.from(SECRET).toString('base64url')],
+	['after a prefix, with a value', `sig_${encodeURIComponent(SECRET)}=yes`],
+	['as is, after a prefix', `sig_${SECRET}=yes`],
+	['as its last 16 characters', encodeURIComponent(SECRET.slice(-16))],
+];
+
+describe('the query', () => {
+	describe.each(authorized)('under %s protection', (_protection, settings, delivery) => {
+		it.each(names)(
+			'leaves out a parameter whose name holds the secret %s',
+			async (_label, name) => {
+				const run = await deliver(
+					{ ...settings, options: { includeHeaders: true } },
+					{
+						...delivery,
+						body,
+						query: { ...delivery.query, ...queryOf(`${name}&keep=yes`) },
+					},
+				);
+				const item = startedItem(run);
+				expect(item?.query).toEqual({ keep: 'yes' });
+				const output = JSON.stringify(item);
+				for (const form of [
+					SECRET,
+					SECRET.replace('+', ' '),
+					base64(SECRET),
+					encodeURIComponent(SECRET),
+				])
+					expect(output).not.toContain(form.slice(0, 12));
+			},
+		);
+	});
+
+	it('leaves out a value holding the secret with its `+` read as a space', async () => {
+		const run = await deliver(
+			{ authentication: 'header', credentials },
+			{ body, query: queryOf(`copy=${SECRET}&keep=yes`), headers: { 'X-Webhook-Secret': SECRET } },
+		);
+		expect(startedItem(run)?.query).toEqual({ keep: 'yes' });
+	});
+});
+
+describe('the work of the secret check', () => {
+	it('reads a delivery built to multiply its decodings within one budget, leaving out what it did not reach', () => {
+		const budget = decodingBudget();
+		const kept = headersWithoutSecret(multiplyingHeaders(), SECRET, budget);
+		// Unbounded, the same check read 580,000 characters of decodings for such a delivery.
+		expect(budget.left).toBeGreaterThanOrEqual(0);
+		expect(DECODING_BUDGET - budget.left).toBeLessThanOrEqual(DECODING_BUDGET);
+		expect(Object.keys(kept)).not.toContain('x-a');
+		expect(Object.keys(kept)).not.toContain('x-b');
+	});
+
+	it('reads an ordinary delivery, a JSON Web Token among its headers, in a fraction of the budget, keeping it whole', () => {
+		const headers = ordinaryHeaders();
+		const budget = decodingBudget();
+		expect(headersWithoutSecret(headers, SECRET, budget)).toEqual(headers);
+		expect(DECODING_BUDGET - budget.left).toBeLessThan(DECODING_BUDGET / 2);
+	});
+
+	it('leaves out query parameters built to multiply its decodings, as it does headers', async () => {
+		const { 'x-a': a, 'x-b': b } = multiplyingHeaders();
+		const run = await deliver(
+			{ authentication: 'header', credentials },
+			{ body, query: { a, b }, headers: { 'X-Webhook-Secret': SECRET } },
+		);
+		expect(startedItem(run)?.query).toBeUndefined();
+	});
+});
+
 describe('carriesSecret', () => {
 	it.each(forms)('finds the secret %s', (_label, value) => {
 		expect(carriesSecret(value, SECRET)).toBe(true);
@@ -213,7 +314,6 @@ describe('carriesSecret', () => {
 		['Base64 of something else', basicAuth('svc', 'another-secret-entirely')],
 		['a part of the secret', SECRET.slice(0, 10)],
 		['its first 15 characters', SECRET.slice(0, 15)],
-		['its last 16 characters', SECRET.slice(-16)],
 		[
 			'a browser User-Agent',
 			'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36',
