@@ -4,7 +4,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { keepsContract } from '../helpers/contract';
-import { MATERIAL_FROM_ROW, STOCK_FROM_ROW } from '../helpers/rows';
+import { MATERIAL_FROM_ROW, STOCK_FROM_ROW, TRANSFER_FROM_ROW } from '../helpers/rows';
 import { ScriptedServer, type Reply } from '../helpers/scriptedServer';
 import { runNode, type Credentials, type RunResult } from './helpers/harness';
 import { ResourceFixture } from './helpers/resource';
@@ -154,15 +154,7 @@ describe('a write whose answer is lost', () => {
 			credentials,
 			onError,
 			items: [1, 2, 3].map((quantity) => ({ material: 7, quantity })),
-			parameters: {
-				resource: 'stockTransaction',
-				operation: 'transfer',
-				warehouse_from_id: 1,
-				warehouse_to_id: 2,
-				material_id: '={{ $json.material }}',
-				quantity: '={{ $json.quantity }}',
-				requestOptions: { timeoutSeconds },
-			},
+			parameters: { ...TRANSFER_FROM_ROW, requestOptions: { timeoutSeconds } },
 		});
 	};
 

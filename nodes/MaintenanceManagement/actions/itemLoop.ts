@@ -9,7 +9,7 @@ import type {
 import { LINE_BREAK } from '../helpers/errorText';
 import { asNodeError } from '../transport';
 import type { Outcome } from '../transport/errors';
-import { API_TEXT, outcomeOf, plainText } from '../transport/errors';
+import { API_TEXT, outcomeOf, plainText, withOutcome } from '../transport/errors';
 import type { OperationModule } from './types';
 
 type NodeError = NodeApiError | NodeOperationError;
@@ -103,6 +103,8 @@ export class ItemLoop {
 			// A step within a step (an item of a group) has already said what became of each item.
 			if (this.summarized.has(nodeError)) throw nodeError;
 			const outcome = outcomeOf(nodeError);
+			// The error says what became of its request, whichever part of the node threw it.
+			withOutcome(nodeError, outcome);
 			if (outcome === 'unknown') this.unconfirmed(itemIndexes);
 			if (!this.context.continueOnFail()) {
 				this.summarized.add(nodeError);
@@ -216,10 +218,13 @@ export class ItemLoop {
 		// The node's words go before the API's quoted text, never after it, each sentence closed.
 		const sentence = (text: string) => text.trimEnd().replace(/(?<![.!?])$/, '.');
 		const quoted = error.message.indexOf(API_TEXT);
-		error.message =
+		error.message = (
 			quoted === -1
-				? `${sentence(error.message)} ${summary}`
-				: `${sentence(error.message.slice(0, quoted))} ${summary} ${error.message.slice(quoted)}`;
+				? [sentence(error.message), summary]
+				: [sentence(error.message.slice(0, quoted)), summary, error.message.slice(quoted)]
+		)
+			.filter(Boolean)
+			.join(' ');
 		error.description = [error.description, summary, listed]
 			.filter(Boolean)
 			.join(LINE_BREAK.repeat(2));
