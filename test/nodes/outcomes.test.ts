@@ -382,3 +382,54 @@ describe('a combined stock batch whose answer leaves out a row', () => {
 		]);
 	});
 });
+
+describe('an Output that fails to resolve for item 0 only', () => {
+	const { api, credentials } = scriptedApi('tok_outcomes_4');
+
+	/** Three materials created in version 2, item 0's Output an expression that throws. */
+	const create = (options: { onError?: INode['onError']; continueOnFail?: boolean }) => {
+		api.reset((request, index) => ({
+			status: 201,
+			body: { data: { id: `${index + 1}`, type: 'material', attributes: request.body } },
+		}));
+		return runNode({
+			node,
+			credentials,
+			typeVersion: 2,
+			...options,
+			items: [1, 2, 3].map((row) => ({ code: `ERP-${row}`, name: `Part ${row}` })),
+			parameters: {
+				...MATERIAL_FROM_ROW,
+				output: `={{ $itemIndex === 0 ? $("Nowhere").item.json.output : "selected" }}`,
+				fields: 'code, colour',
+			},
+		});
+	};
+
+	it('"Continue (using error output)": items 1–2 written on Success, item 0 alone on Error', async () => {
+		const result = await create({ onError: ERROR_OUTPUT });
+		expect(result.error).toBeUndefined();
+		expect(api.requests).toHaveLength(2);
+		expect(result.output.map(({ json }) => json)).toEqual([
+			{ id: '1', code: 'ERP-2' },
+			{ id: '2', code: 'ERP-3' },
+		]);
+		expect(pairs(result.output)).toEqual([{ item: 1 }, { item: 2 }]);
+		expect(pairs(result.errorOutput)).toEqual([{ item: 0 }]);
+		expect(result.errorOutput[0].json.error).toMatchObject({ outcome: 'refusedBeforeSending' });
+		// The Selected Fields hint reads the Output and Fields of an item they resolved for.
+		expect(result.hints.map(({ message }) => message)).toEqual([
+			expect.stringMatching(/^No record has .*colour.*, named in Fields/),
+		]);
+	});
+
+	it('"Continue (regular output)": item 0 is its error, items 1–2 their records', async () => {
+		const result = await create({ continueOnFail: true });
+		expect(result.error).toBeUndefined();
+		expect(result.output.map(({ json }) => json.id ?? json.outcome)).toEqual([
+			'refusedBeforeSending',
+			'1',
+			'2',
+		]);
+	});
+});
