@@ -5,7 +5,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { keepsContract } from '../helpers/contract';
 import { MATERIAL_FROM_ROW, STOCK_FROM_ROW, TRANSFER_FROM_ROW } from '../helpers/rows';
-import { ScriptedServer, type Reply } from '../helpers/scriptedServer';
+import { apiError, ScriptedServer, type Reply } from '../helpers/scriptedServer';
 import { runNode, type Credentials, type RunResult } from './helpers/harness';
 import { ResourceFixture } from './helpers/resource';
 
@@ -432,4 +432,39 @@ describe('an Output that fails to resolve for item 0 only', () => {
 			'2',
 		]);
 	});
+});
+
+describe('a 400 that names a unique field', () => {
+	const { api, credentials } = scriptedApi('tok_outcomes_5');
+
+	const refusedCode = async (problem: string) => {
+		api.reset(() =>
+			apiError(400, { message: 'Validation failed.', properties: { code: [problem] } }),
+		);
+		const { error } = await runNode({
+			node,
+			credentials,
+			items: [{ code: 'ERP-0001-EXTRA-LONG-CODE', name: 'Bolt' }],
+			parameters: MATERIAL_FROM_ROW,
+		});
+		return error;
+	};
+
+	it('says the code already exists only when the API says it is taken', async () => {
+		const error = await refusedCode('This code is already used.');
+		expect(error?.message).toMatch(
+			/^Code "ERP-0001-EXTRA-LONG-CODE" in item 0 already exists, most likely: /,
+		);
+	});
+
+	it.each(['This value may not be greater than 20 characters.', 'This value should not be blank.'])(
+		'a code refused otherwise (%s) gets the API\'s words, not "already exists"',
+		async (problem) => {
+			const error = await refusedCode(problem);
+			expect(error?.message).toMatch(/^The API refused the request \(400\)\. Correct the fields/);
+			expect(error?.message).toContain(problem);
+			expect(error?.message).not.toMatch(/already exists|Route the item aside/);
+			expect(error?.context?.outcome).toBe('refusedByApi');
+		},
+	);
 });

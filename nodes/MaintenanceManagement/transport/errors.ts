@@ -286,8 +286,14 @@ export function apiError(
 		httpCode: String(statusCode),
 		itemIndex,
 	});
-	// The fields the API refused, for a caller that knows more of them (a value that must be unique).
-	nodeError.context.fields = Object.keys(error.properties ?? {});
+	// The fields the API refused and its words for each, for a caller that knows more of them (a value
+	// that must be unique).
+	nodeError.context.refused = Object.fromEntries(
+		Object.entries(error.properties ?? {}).map(([field, problem]) => [
+			field,
+			problemOf(problem).slice(0, QUOTE_LIMITS.description),
+		]),
+	);
 	return withOutcome(nodeError, outcomeOfStatus(statusCode));
 }
 
