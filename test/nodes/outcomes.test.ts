@@ -468,3 +468,62 @@ describe('a 400 that names a unique field', () => {
 		},
 	);
 });
+
+describe('a written record holding error and message fields', () => {
+	const { api, credentials } = scriptedApi('tok_outcomes_6');
+
+	/** A 201 whose record has `error` and `message` only, output Raw. */
+	const createRaw = (onError: INode['onError']) => {
+		api.reset(() => ({
+			status: 201,
+			body: { data: { error: 'none', message: 'Stored with a warning' } },
+		}));
+		return runNode({
+			node,
+			credentials,
+			onError,
+			typeVersion: 2,
+			items: [{ code: 'ERP-0001', name: 'Bolt' }],
+			parameters: { ...MATERIAL_FROM_ROW, output: 'raw' },
+		});
+	};
+
+	it('stays on Success with "Continue (using error output)", saying it was written', async () => {
+		const result = await createRaw(ERROR_OUTPUT);
+		expect(result.error).toBeUndefined();
+		expect(result.errorOutput).toEqual([]);
+		expect(result.output).toEqual([
+			{
+				json: { error: 'none', message: 'Stored with a warning', outcome: 'written' },
+				pairedItem: { item: 0 },
+			},
+		]);
+	});
+
+	it('read, it stays on Success too, saying it was read', async () => {
+		api.reset(() => ({ status: 200, body: { data: { error: { code: 7 }, details: 'x' } } }));
+		const result = await runNode({
+			node,
+			credentials,
+			onError: ERROR_OUTPUT,
+			typeVersion: 2,
+			parameters: {
+				resource: 'location',
+				operation: 'get',
+				id: { __rl: true, mode: 'id', value: '3' },
+				output: 'raw',
+			},
+		});
+		expect(result.errorOutput).toEqual([]);
+		expect(result.output.map(({ json }) => json)).toEqual([
+			{ error: { code: 7 }, details: 'x', outcome: 'read' },
+		]);
+	});
+
+	it('is output the same way with "Stop Workflow"', async () => {
+		const result = await createRaw('stopWorkflow');
+		expect(result.output.map(({ json }) => json)).toEqual([
+			{ error: 'none', message: 'Stored with a warning', outcome: 'written' },
+		]);
+	});
+});

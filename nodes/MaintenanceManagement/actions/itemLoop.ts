@@ -17,6 +17,16 @@ type NodeError = NodeApiError | NodeOperationError;
 /** The output of each input item, by item index. */
 export type Outputs = INodeExecutionData[][];
 
+/**
+ * The keys of an item that n8n's "Continue (using error output)" takes for an error item when they are
+ * all it has, `error` set (n8n-core's WorkflowExecute.handleNodeErrorOutput; n8n before 2.41 looks
+ * at `error` alone).
+ */
+const ERROR_ITEM_KEYS = new Set(['error', 'message', 'details']);
+
+const readAsError = (json: IDataObject): boolean =>
+	Boolean(json.error) && Object.keys(json).every((key) => ERROR_ITEM_KEYS.has(key));
+
 /** How often a long run reports its progress, in milliseconds. */
 export const PROGRESS_EVERY_MS = 30_000;
 
@@ -115,9 +125,17 @@ export class ItemLoop {
 		}
 	}
 
-	/** Sets an item's records as its output, counting it done. */
+	/**
+	 * Sets an item's records as its output, counting it done. A record n8n would take for an error item
+	 * (Output: Raw of a record holding only `error` and `message`) says what became of it, `outcome`
+	 * beside its fields, so that it stays on the Success output.
+	 */
 	output(itemIndex: number, records: IDataObject[]): void {
-		this.outputs[itemIndex] = records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
+		const outcome = this.writes ? 'written' : 'read';
+		this.outputs[itemIndex] = records.map((record) => ({
+			json: readAsError(record) ? { ...record, outcome } : record,
+			pairedItem: { item: itemIndex },
+		}));
 		this.done.push(itemIndex);
 		this.report();
 	}
