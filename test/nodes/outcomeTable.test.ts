@@ -505,3 +505,37 @@ describe('Location → Get, a read, item 1 failing', () => {
 		},
 	);
 });
+
+describe('the words of the endings the node did not word before', () => {
+	const named = (label: string) => endings.find((ending) => ending.label === label)!;
+
+	it('a Location that is no web address is quoted as data, and the write may have been applied', async () => {
+		const { error } = await transfers(named('302 with the Location "http://[::1"'));
+		expect(error?.message).toMatch(
+			/^The API answered POST \/stocks\/stock-transactions\/transfer with a redirect \(302\) to a Location that is not a web address \("http:\/\/\[::1"\), which the node cannot follow\. It may have been written: check whether it exists before sending it again\. /,
+		);
+		expect(error?.message).not.toMatch(/Invalid URL/);
+	});
+
+	it('a redirect without a Location says so', async () => {
+		const { error } = await transfers(named('303 with no Location'));
+		expect(error?.message).toMatch(
+			/^The API answered POST \/stocks\/stock-transactions\/transfer with a redirect \(303\) without a Location, which the node cannot follow\. It may have been written/,
+		);
+	});
+
+	it('a fault of the node before sending names the request and says nothing went out', async () => {
+		const { error } = await transfers(named('a TypeError before sending'));
+		expect(error?.message).toMatch(
+			/^The node failed before sending POST \/stocks\/stock-transactions\/transfer, so nothing went out: x is not a function\. Item 0 of 3 was written\. Item 2 was not sent\. Run again from item 1\.$/,
+		);
+		expect(error?.description).toMatch(/^Nothing was sent for this item\./);
+	});
+
+	it('a fault of the node after sending says the write may have been applied', async () => {
+		const { error } = await transfers(named('a TypeError after sending'));
+		expect(error?.message).toMatch(
+			/^The node failed on the API's answer to POST \/stocks\/stock-transactions\/transfer: Invalid URL\. It may have been written: check whether it exists before sending it again\. /,
+		);
+	});
+});

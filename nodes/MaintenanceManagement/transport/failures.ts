@@ -220,8 +220,11 @@ export class RequestFailures {
 		if (nodeError !== error) {
 			const what = sent
 				? `The node failed on the API's answer to ${this.where()}`
-				: `${this.where()} was not sent: the node failed before sending it`;
+				: `The node failed before sending ${this.where()}, so nothing went out`;
 			nodeError.message = redact(`${what}: ${plainText(nodeError.message)}`, this.connection.token);
+			nodeError.description = sent
+				? 'The request was sent, and the node could not use what came back. Nothing was output for it.'
+				: 'Nothing was sent for this item.';
 		}
 		return sent ? sentAndUnknown(nodeError, this.method) : withOutcome(nodeError, 'notSent');
 	}
