@@ -26,3 +26,13 @@ export const STOCK_FROM_ROW: IDataObject = {
 		],
 	},
 };
+
+/** Stock Transaction → Transfer from warehouse 1 to 2: the material and quantity of each row. */
+export const TRANSFER_FROM_ROW: IDataObject = {
+	resource: 'stockTransaction',
+	operation: 'transfer',
+	warehouse_from_id: 1,
+	warehouse_to_id: 2,
+	material_id: '={{ $json.material }}',
+	quantity: '={{ $json.quantity }}',
+};

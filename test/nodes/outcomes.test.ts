@@ -4,8 +4,8 @@ import type { IDataObject, INode } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { keepsContract } from '../helpers/contract';
-import { MATERIAL_FROM_ROW, STOCK_FROM_ROW } from '../helpers/rows';
-import { ScriptedServer, type Reply } from '../helpers/scriptedServer';
+import { MATERIAL_FROM_ROW, STOCK_FROM_ROW, TRANSFER_FROM_ROW } from '../helpers/rows';
+import { apiError, ScriptedServer, type Reply } from '../helpers/scriptedServer';
 import { runNode, type Credentials, type RunResult } from './helpers/harness';
 import { ResourceFixture } from './helpers/resource';
 
@@ -154,15 +154,7 @@ describe('a write whose answer is lost', () => {
 			credentials,
 			onError,
 			items: [1, 2, 3].map((quantity) => ({ material: 7, quantity })),
-			parameters: {
-				resource: 'stockTransaction',
-				operation: 'transfer',
-				warehouse_from_id: 1,
-				warehouse_to_id: 2,
-				material_id: '={{ $json.material }}',
-				quantity: '={{ $json.quantity }}',
-				requestOptions: { timeoutSeconds },
-			},
+			parameters: { ...TRANSFER_FROM_ROW, requestOptions: { timeoutSeconds } },
 		});
 	};
 
@@ -387,6 +379,151 @@ describe('a combined stock batch whose answer leaves out a row', () => {
 				},
 				pairedItem: { item: 1 },
 			},
+		]);
+	});
+});
+
+describe('an Output that fails to resolve for item 0 only', () => {
+	const { api, credentials } = scriptedApi('tok_outcomes_4');
+
+	/** Three materials created in version 2, item 0's Output an expression that throws. */
+	const create = (options: { onError?: INode['onError']; continueOnFail?: boolean }) => {
+		api.reset((request, index) => ({
+			status: 201,
+			body: { data: { id: `${index + 1}`, type: 'material', attributes: request.body } },
+		}));
+		return runNode({
+			node,
+			credentials,
+			typeVersion: 2,
+			...options,
+			items: [1, 2, 3].map((row) => ({ code: `ERP-${row}`, name: `Part ${row}` })),
+			parameters: {
+				...MATERIAL_FROM_ROW,
+				output: `={{ $itemIndex === 0 ? $("Nowhere").item.json.output : "selected" }}`,
+				fields: 'code, colour',
+			},
+		});
+	};
+
+	it('"Continue (using error output)": items 1–2 written on Success, item 0 alone on Error', async () => {
+		const result = await create({ onError: ERROR_OUTPUT });
+		expect(result.error).toBeUndefined();
+		expect(api.requests).toHaveLength(2);
+		expect(result.output.map(({ json }) => json)).toEqual([
+			{ id: '1', code: 'ERP-2' },
+			{ id: '2', code: 'ERP-3' },
+		]);
+		expect(pairs(result.output)).toEqual([{ item: 1 }, { item: 2 }]);
+		expect(pairs(result.errorOutput)).toEqual([{ item: 0 }]);
+		expect(result.errorOutput[0].json.error).toMatchObject({ outcome: 'refusedBeforeSending' });
+		// The Selected Fields hint reads the Output and Fields of an item they resolved for.
+		expect(result.hints.map(({ message }) => message)).toEqual([
+			expect.stringMatching(/^No record has .*colour.*, named in Fields/),
+		]);
+	});
+
+	it('"Continue (regular output)": item 0 is its error, items 1–2 their records', async () => {
+		const result = await create({ continueOnFail: true });
+		expect(result.error).toBeUndefined();
+		expect(result.output.map(({ json }) => json.id ?? json.outcome)).toEqual([
+			'refusedBeforeSending',
+			'1',
+			'2',
+		]);
+	});
+});
+
+describe('a 400 that names a unique field', () => {
+	const { api, credentials } = scriptedApi('tok_outcomes_5');
+
+	const refusedCode = async (problem: string) => {
+		api.reset(() =>
+			apiError(400, { message: 'Validation failed.', properties: { code: [problem] } }),
+		);
+		const { error } = await runNode({
+			node,
+			credentials,
+			items: [{ code: 'ERP-0001-EXTRA-LONG-CODE', name: 'Bolt' }],
+			parameters: MATERIAL_FROM_ROW,
+		});
+		return error;
+	};
+
+	it('says the code already exists only when the API says it is taken', async () => {
+		const error = await refusedCode('This code is already used.');
+		expect(error?.message).toMatch(
+			/^Code "ERP-0001-EXTRA-LONG-CODE" in item 0 already exists, most likely: /,
+		);
+	});
+
+	it.each(['This value may not be greater than 20 characters.', 'This value should not be blank.'])(
+		'a code refused otherwise (%s) gets the API\'s words, not "already exists"',
+		async (problem) => {
+			const error = await refusedCode(problem);
+			expect(error?.message).toMatch(/^The API refused the request \(400\)\. Correct the fields/);
+			expect(error?.message).toContain(problem);
+			expect(error?.message).not.toMatch(/already exists|Route the item aside/);
+			expect(error?.context?.outcome).toBe('refusedByApi');
+		},
+	);
+});
+
+describe('a written record holding error and message fields', () => {
+	const { api, credentials } = scriptedApi('tok_outcomes_6');
+
+	/** A 201 whose record has `error` and `message` only, output Raw. */
+	const createRaw = (onError: INode['onError']) => {
+		api.reset(() => ({
+			status: 201,
+			body: { data: { error: 'none', message: 'Stored with a warning' } },
+		}));
+		return runNode({
+			node,
+			credentials,
+			onError,
+			typeVersion: 2,
+			items: [{ code: 'ERP-0001', name: 'Bolt' }],
+			parameters: { ...MATERIAL_FROM_ROW, output: 'raw' },
+		});
+	};
+
+	it('stays on Success with "Continue (using error output)", saying it was written', async () => {
+		const result = await createRaw(ERROR_OUTPUT);
+		expect(result.error).toBeUndefined();
+		expect(result.errorOutput).toEqual([]);
+		expect(result.output).toEqual([
+			{
+				json: { error: 'none', message: 'Stored with a warning', outcome: 'written' },
+				pairedItem: { item: 0 },
+			},
+		]);
+	});
+
+	it('read, it stays on Success too, saying it was read', async () => {
+		api.reset(() => ({ status: 200, body: { data: { error: { code: 7 }, details: 'x' } } }));
+		const result = await runNode({
+			node,
+			credentials,
+			onError: ERROR_OUTPUT,
+			typeVersion: 2,
+			parameters: {
+				resource: 'location',
+				operation: 'get',
+				id: { __rl: true, mode: 'id', value: '3' },
+				output: 'raw',
+			},
+		});
+		expect(result.errorOutput).toEqual([]);
+		expect(result.output.map(({ json }) => json)).toEqual([
+			{ error: { code: 7 }, details: 'x', outcome: 'read' },
+		]);
+	});
+
+	it('is output the same way with "Stop Workflow"', async () => {
+		const result = await createRaw('stopWorkflow');
+		expect(result.output.map(({ json }) => json)).toEqual([
+			{ error: 'none', message: 'Stored with a warning', outcome: 'written' },
 		]);
 	});
 });

@@ -2,14 +2,22 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { ApiEnvelope, ApiResource } from '../transport';
 import { asNodeError, recordsOf } from '../transport';
-import { withOutcome } from '../transport/errors';
+import { plainText, sentAndUnknown } from '../transport/errors';
 
 /** Reads an answer: a failure after the API answered leaves the request's outcome unknown, never unsent. */
-export function afterAnswer<T>(context: IExecuteFunctions, itemIndex: number, read: () => T): T {
+export function afterAnswer<T>(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	method: string,
+	read: () => T,
+): T {
 	try {
 		return read();
 	} catch (error) {
-		throw withOutcome(asNodeError(context.getNode(), error, itemIndex), 'unknown');
+		const nodeError = asNodeError(context.getNode(), error, itemIndex);
+		if (nodeError !== error)
+			nodeError.message = `The node could not read the API's answer: ${plainText(nodeError.message)}`;
+		throw sentAndUnknown(nodeError, method);
 	}
 }
 

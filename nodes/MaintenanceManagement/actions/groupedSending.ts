@@ -96,7 +96,9 @@ async function sendGroup(
 	const output = readOutput.call(this, first);
 	const policy = readRequestPolicy.call(this, first);
 	const envelope = await apiRequest.call(this, request, policy, first);
-	const records = afterAnswer(this, first, () => grouping.share(group, envelope, output));
+	const records = afterAnswer(this, first, request.method, () =>
+		grouping.share(group, envelope, output),
+	);
 	// Every item the answer confirms is written, whichever item it leaves out.
 	const unconfirmed: number[] = [];
 	for (const [index, { itemIndex }] of group.entries()) {

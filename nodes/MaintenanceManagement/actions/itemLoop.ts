@@ -9,13 +9,23 @@ import type {
 import { LINE_BREAK } from '../helpers/errorText';
 import { asNodeError } from '../transport';
 import type { Outcome } from '../transport/errors';
-import { API_TEXT, outcomeOf, plainText } from '../transport/errors';
+import { API_TEXT, outcomeOf, plainText, withOutcome } from '../transport/errors';
 import type { OperationModule } from './types';
 
 type NodeError = NodeApiError | NodeOperationError;
 
 /** The output of each input item, by item index. */
 export type Outputs = INodeExecutionData[][];
+
+/**
+ * The keys of an item that n8n's "Continue (using error output)" takes for an error item when they are
+ * all it has, `error` set (n8n-core's WorkflowExecute.handleNodeErrorOutput; n8n before 2.41 looks
+ * at `error` alone).
+ */
+const ERROR_ITEM_KEYS = new Set(['error', 'message', 'details']);
+
+const readAsError = (json: IDataObject): boolean =>
+	Boolean(json.error) && Object.keys(json).every((key) => ERROR_ITEM_KEYS.has(key));
 
 /** How often a long run reports its progress, in milliseconds. */
 export const PROGRESS_EVERY_MS = 30_000;
@@ -103,6 +113,8 @@ export class ItemLoop {
 			// A step within a step (an item of a group) has already said what became of each item.
 			if (this.summarized.has(nodeError)) throw nodeError;
 			const outcome = outcomeOf(nodeError);
+			// The error says what became of its request, whichever part of the node threw it.
+			withOutcome(nodeError, outcome);
 			if (outcome === 'unknown') this.unconfirmed(itemIndexes);
 			if (!this.context.continueOnFail()) {
 				this.summarized.add(nodeError);
@@ -113,9 +125,17 @@ export class ItemLoop {
 		}
 	}
 
-	/** Sets an item's records as its output, counting it done. */
+	/**
+	 * Sets an item's records as its output, counting it done. A record n8n would take for an error item
+	 * (Output: Raw of a record holding only `error` and `message`) says what became of it, `outcome`
+	 * beside its fields, so that it stays on the Success output.
+	 */
 	output(itemIndex: number, records: IDataObject[]): void {
-		this.outputs[itemIndex] = records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
+		const outcome = this.writes ? 'written' : 'read';
+		this.outputs[itemIndex] = records.map((record) => ({
+			json: readAsError(record) ? { ...record, outcome } : record,
+			pairedItem: { item: itemIndex },
+		}));
 		this.done.push(itemIndex);
 		this.report();
 	}
@@ -216,10 +236,13 @@ export class ItemLoop {
 		// The node's words go before the API's quoted text, never after it, each sentence closed.
 		const sentence = (text: string) => text.trimEnd().replace(/(?<![.!?])$/, '.');
 		const quoted = error.message.indexOf(API_TEXT);
-		error.message =
+		error.message = (
 			quoted === -1
-				? `${sentence(error.message)} ${summary}`
-				: `${sentence(error.message.slice(0, quoted))} ${summary} ${error.message.slice(quoted)}`;
+				? [sentence(error.message), summary]
+				: [sentence(error.message.slice(0, quoted)), summary, error.message.slice(quoted)]
+		)
+			.filter(Boolean)
+			.join(' ');
 		error.description = [error.description, summary, listed]
 			.filter(Boolean)
 			.join(LINE_BREAK.repeat(2));

@@ -40,7 +40,7 @@ export async function executeEndpoint(
 	} catch (error) {
 		throw withTakenValue(operation, request, itemIndex, error);
 	}
-	return afterAnswer(this, itemIndex, () =>
+	return afterAnswer(this, itemIndex, request.method, () =>
 		toItems(recordsWithMeta(envelope), envelope.included, output),
 	);
 }

@@ -9,18 +9,21 @@ import { resources } from './resources';
 /**
  * With Output set to Selected Fields, a hint in the output panel names each field that none of the
  * records output has (a misspelt name, or one of another resource), rather than output IDs alone
- * without a word.
+ * without a word. Output and Fields are read for the item of the first record: they resolved for it.
  */
 function hintUnknownFields(this: IExecuteFunctions, output: INodeExecutionData[]): void {
 	if (this.getNode().typeVersion < 2) return;
-	if (this.getNodeParameter('output', 0, 'simplified') !== 'selected') return;
 	const records = output.filter(({ json }) => !Object.hasOwn(json, 'error'));
 	if (!records.length) return;
+	const { pairedItem } = records[0];
+	const itemIndex =
+		typeof pairedItem === 'object' && !Array.isArray(pairedItem) ? pairedItem.item : 0;
 	let names: string[];
 	try {
-		names = nameList(this.getNodeParameter('fields', 0, ''));
+		if (this.getNodeParameter('output', itemIndex, 'simplified') !== 'selected') return;
+		names = nameList(this.getNodeParameter('fields', itemIndex, ''));
 	} catch {
-		// Item 0's Fields failed to resolve, and that item says so already.
+		// A hint is never worth failing the run for: an item whose Output or Fields failed says so.
 		return;
 	}
 	const missing = names.filter((name) => !records.some(({ json }) => Object.hasOwn(json, name)));

@@ -7,8 +7,16 @@ import { namesOf } from './namesOf';
 import type { OperationModule } from './types';
 
 /**
- * A 400 that names a field the API keeps unique: the message leads with the value refused and says that
- * a record with it most likely exists, so that a re-run after a stop can route those items aside.
+ * Words of a refusal that say a value is taken: the sandbox's "This code is already used (at this
+ * level, in the entity)", and the like in English and in Portuguese, in which the API may answer.
+ */
+const TAKEN =
+	/\b(already|unique|in use|taken)\b|duplica[dt]|já (existe|está|em uso|utilizad)|únic/iu;
+
+/**
+ * A 400 that says a value the API keeps unique is taken: the message leads with the value refused and
+ * says that a record with it most likely exists, so that a re-run after a stop can route those items
+ * aside. A unique field refused for another reason (too long, blank) keeps the API's own words.
  */
 export function withTakenValue(
 	operation: OperationModule,
@@ -18,9 +26,12 @@ export function withTakenValue(
 ): unknown {
 	const unique = operation.endpoint.body?.unique ?? [];
 	if (!(error instanceof NodeApiError) || error.httpCode !== '400' || !unique.length) return error;
-	const refused = error.context.fields as string[] | undefined;
+	const refused = (error.context.refused ?? {}) as Record<string, string>;
 	const taken = unique.filter(
-		(field) => refused?.includes(field) && request.body?.[field] !== undefined,
+		(field) =>
+			Object.hasOwn(refused, field) &&
+			TAKEN.test(refused[field]) &&
+			request.body?.[field] !== undefined,
 	);
 	if (!taken.length) return error;
 	const names = namesOf(operation);

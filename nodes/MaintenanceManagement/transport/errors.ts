@@ -28,6 +28,16 @@ export const mayHaveBeenWritten = (method: string): string =>
 		? 'The change may have been applied: check whether it is there before sending it again.'
 		: 'It may have been written: check whether it exists before sending it again.';
 
+/**
+ * An error thrown once its request may have left: its outcome is unknown, unless a closer look has
+ * already said otherwise, and a write's message says that it may have been written.
+ */
+export function sentAndUnknown<E extends NodeError>(error: E, method: string): E {
+	if (error.context.outcome === undefined && method !== 'GET')
+		error.message = `${error.message.replace(/(?<![.!?])$/, '.')} ${mayHaveBeenWritten(method)}`;
+	return withOutcome(error, 'unknown');
+}
+
 /** The error body the spec defines: `{ status: 'error', error: { http_code, message, more_info, properties?, dev_message? } }`. */
 interface ApiErrorBody {
 	http_code?: number;
@@ -276,14 +286,28 @@ export function apiError(
 		httpCode: String(statusCode),
 		itemIndex,
 	});
-	// The fields the API refused, for a caller that knows more of them (a value that must be unique).
-	nodeError.context.fields = Object.keys(error.properties ?? {});
-	// A write the service failed on may have been applied before it failed.
-	return withOutcome(
-		nodeError,
-		statusCode >= 500 && context.method !== 'GET' ? 'unknown' : 'refusedByApi',
+	// The fields the API refused and its words for each, for a caller that knows more of them (a value
+	// that must be unique).
+	nodeError.context.refused = Object.fromEntries(
+		Object.entries(error.properties ?? {}).map(([field, problem]) => [
+			field,
+			problemOf(problem).slice(0, QUOTE_LIMITS.description),
+		]),
 	);
+	return withOutcome(nodeError, outcomeOfStatus(statusCode));
 }
+
+/**
+ * What an answer that is no success says of its request: a 429 was refused unprocessed, so nothing
+ * was done; any other 4xx is the API's refusal; anything else (a 5xx, a redirect, a status outside
+ * HTTP's classes) leaves it unknown: a write may have been applied before the service failed.
+ */
+export const outcomeOfStatus = (statusCode: number): Outcome =>
+	statusCode === 429
+		? 'notSent'
+		: statusCode >= 400 && statusCode < 500
+			? 'refusedByApi'
+			: 'unknown';
 
 /** Passes the node's own errors through unchanged and wraps anything else, keeping the item index. */
 export function asNodeError(node: INode, error: unknown, itemIndex?: number): NodeError {

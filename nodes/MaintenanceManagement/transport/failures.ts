@@ -11,11 +11,13 @@ import type { Connection } from './connection';
 import type { Outcome } from './errors';
 import {
 	apiError,
+	asNodeError,
 	mayHaveBeenWritten,
 	pathInMessage,
 	plainText,
 	QUOTE_LIMITS,
 	quoted,
+	sentAndUnknown,
 	wholeSeconds,
 	withOutcome,
 } from './errors';
@@ -178,21 +180,53 @@ export class RequestFailures {
 		return withOutcome(nodeError, unsent ? 'notSent' : 'unknown');
 	}
 
-	/** A redirect the node does not follow. */
-	redirect({ reason, statusCode, location }: RefusedRedirect) {
+	/** A redirect the node does not follow: the request was sent, and its answer is not the API's. */
+	redirect(redirect: RefusedRedirect) {
 		const { method } = this;
+		const { reason, statusCode } = redirect;
+		const check = 'Check the base URL in the credential.';
+		if (reason === 'no location' || reason === 'unreadable location') {
+			const pointsTo =
+				reason === 'no location'
+					? 'without a Location'
+					: `to a Location that is not a web address (${quoted(redirect.given, QUOTE_LIMITS.name)})`;
+			return this.answerLost(
+				`The API answered ${this.where()} with a redirect (${statusCode}) ${pointsTo}, which the node cannot follow`,
+				`It answered HTTP ${statusCode}, a redirect with nowhere the node can go, so the API's answer to the request is unknown. ${check}`,
+			);
+		}
+		const { location } = redirect;
 		if (reason === 'another origin') {
 			return this.answerLost(
 				`The API redirected to another address (${plainText(location.origin)}), which the node does not follow`,
-				`${this.where()} answered HTTP ${statusCode} with Location ${plainText(location.origin)}${pathInMessage(location.pathname)}. The request was not sent there, so the access token stays with ${plainText(this.connection.origin)}. Check the base URL in the credential.`,
+				`${this.where()} answered HTTP ${statusCode} with Location ${plainText(location.origin)}${pathInMessage(location.pathname)}. The request was not sent there, so the access token stays with ${plainText(this.connection.origin)}. ${check}`,
 			);
 		}
 		return this.answerLost(
 			reason === 'too many'
 				? `The API redirected ${this.where()} more than the node follows`
 				: `The API answered ${this.where()} with a redirect (${statusCode}), which the node does not follow for a ${method}`,
-			`It answered HTTP ${statusCode} with Location ${pathInMessage(location.pathname)}. The node follows at most ${MAX_REDIRECTS} redirects within the API, and redirects a ${method} only with 307 or 308. Check the base URL in the credential.`,
+			`It answered HTTP ${statusCode} with Location ${pathInMessage(location.pathname)}. The node follows at most ${MAX_REDIRECTS} redirects within the API, and redirects a ${method} only with 307 or 308. ${check}`,
 		);
+	}
+
+	/**
+	 * An error nothing above worded (a fault of the node's own, whatever its type): before the first
+	 * exchange nothing went out; after it, the request may have, so its outcome is unknown. An error
+	 * that already says its outcome keeps it.
+	 */
+	unforeseen(error: unknown, sent: boolean) {
+		const nodeError = asNodeError(this.node, error, this.itemIndex);
+		if (nodeError !== error) {
+			const what = sent
+				? `The node failed on the API's answer to ${this.where()}`
+				: `The node failed before sending ${this.where()}, so nothing went out`;
+			nodeError.message = redact(`${what}: ${plainText(nodeError.message)}`, this.connection.token);
+			nodeError.description = sent
+				? 'The request was sent, and the node could not use what came back. Nothing was output for it.'
+				: 'Nothing was sent for this item.';
+		}
+		return sent ? sentAndUnknown(nodeError, this.method) : withOutcome(nodeError, 'notSent');
 	}
 
 	/** A successful answer whose `data` is not of the shape the spec gives. */
@@ -209,7 +243,7 @@ export class RequestFailures {
 		const typed = type ? `Content-Type ${quoted(type, QUOTE_LIMITS.name)}` : 'no content type';
 		return this.answerLost(
 			`The API answered HTTP ${statusCode} with ${typed} instead of its JSON envelope`,
-			`${this.where()} returned a body without the "data" the API always sends (for example a maintenance page, a cut-off answer or an empty body). Nothing was output for it; check the base URL in the credential, and try again later.`,
+			`${this.where()} returned a body without the "data" the API always sends (for example a maintenance page, a cut-off answer or an empty body). Nothing was output for it; check the base URL in the credential${this.method === 'GET' ? ', and try again later' : ''}.`,
 		);
 	}
 

@@ -90,6 +90,8 @@ interface Call {
 	target: Target;
 	waits: Waits;
 	failures: RequestFailures;
+	/** Whether an exchange has begun: from then on the request may have left. */
+	sent: boolean;
 }
 
 /** Sends to the call's target once the API's rate limit allows, and keeps the budget it answers. */
@@ -99,6 +101,7 @@ async function sendPaced(this: Context, call: Call): Promise<Answer> {
 	const pause = pacingWaitMs(connection.budget);
 	const paused = pause > 0 ? await waits.waitWithin(pause) : 'waited';
 	if (paused !== 'waited') throw failures.budgetSpent(pause, paused);
+	call.sent = true;
 	const answer = await exchange(this, CREDENTIAL_TYPE, {
 		method: request.method,
 		url: target.url,
@@ -141,7 +144,18 @@ export async function apiRequest(
 		policy,
 		itemIndex,
 	);
-	const call: Call = { request, policy, connection, target, waits, failures };
+	const call: Call = { request, policy, connection, target, waits, failures, sent: false };
+	try {
+		return await sendRetrying.call(this, call);
+	} catch (error) {
+		throw failures.unforeseen(error, call.sent);
+	}
+}
+
+/** Sends the call's request, following its redirects and retrying it as `apiRequest` says. */
+async function sendRetrying(this: Context, call: Call): Promise<ApiEnvelope> {
+	const { request, policy, connection, target, waits, failures } = call;
+	const { method } = request;
 	const send = async () => await sendPaced.call(this, call);
 	const refuse = (redirect: RefusedRedirect) => failures.redirect(redirect);
 	for (let attempt = 1; ; attempt++) {

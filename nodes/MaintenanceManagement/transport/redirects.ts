@@ -15,12 +15,14 @@ export interface Target {
 	redirects: number;
 }
 
-/** A redirect that is not followed, and why. */
-export interface RefusedRedirect {
-	reason: 'another origin' | 'too many' | 'changes the method';
-	statusCode: number;
-	location: URL;
-}
+/** Why a redirect to a web address is not followed. */
+type Refusal = 'another origin' | 'too many' | 'changes the method';
+
+/** A redirect that is not followed, and why: where it points, or that it points nowhere readable. */
+export type RefusedRedirect =
+	| { reason: Refusal; statusCode: number; location: URL }
+	| { reason: 'no location'; statusCode: number }
+	| { reason: 'unreadable location'; statusCode: number; given: string };
 
 function refusalOf(
 	statusCode: number,
@@ -28,7 +30,7 @@ function refusalOf(
 	origin: string,
 	method: string,
 	followed: number,
-): RefusedRedirect['reason'] | undefined {
+): Refusal | undefined {
 	if (location.origin !== origin) return 'another origin';
 	if (followed >= MAX_REDIRECTS) return 'too many';
 	const keepsMethod = statusCode === 307 || statusCode === 308;
@@ -38,7 +40,8 @@ function refusalOf(
 /**
  * Sends to the target and follows its redirects within `origin`, at most `MAX_REDIRECTS` in all and
  * a write's only with 307 or 308; a redirect moves the target and drops its query. Any other redirect
- * is thrown as `refuse` words it.
+ * (one without a Location, or with one that is no web address, among them) is thrown as `refuse`
+ * words it.
  */
 export async function followingRedirects(
 	target: Target,
@@ -51,8 +54,11 @@ export async function followingRedirects(
 		const answer = await send();
 		if (answer instanceof NoAnswer) return answer;
 		const { statusCode } = answer;
+		if (statusCode < 300 || statusCode >= 400) return answer;
 		const location = header(answer.headers, 'location');
-		if (statusCode < 300 || statusCode >= 400 || !location) return answer;
+		if (!location) throw refuse({ reason: 'no location', statusCode });
+		if (!URL.canParse(location, target.url))
+			throw refuse({ reason: 'unreadable location', statusCode, given: location });
 		const to = new URL(location, target.url);
 		const reason = refusalOf(statusCode, to, origin, method, target.redirects);
 		if (reason) throw refuse({ reason, statusCode, location: to });
