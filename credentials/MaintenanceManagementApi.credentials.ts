@@ -6,6 +6,9 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+/** The redirects an answer can make: Test follows none of them. */
+const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
+
 /**
  * Bearer-token credential. A token is valid only in the environment that issued it, so the
  * environment and both base URLs live here, next to the token.
@@ -92,6 +95,8 @@ export class MaintenanceManagementApi implements ICredentialType {
 			method: 'GET',
 			qs: { page: 1, limit: 1 },
 			headers: { Accept: 'application/json' },
+			// n8n follows a redirect and, by default, sends the token along, to any origin: Test follows none.
+			disableFollowRedirect: true,
 		},
 		rules: [
 			{
@@ -110,6 +115,13 @@ export class MaintenanceManagementApi implements ICredentialType {
 						'Nothing answers at this base URL. Check the host, and that the address ends with the API version, /v3 (for example https://api.example.com/v3).',
 				},
 			},
+			...REDIRECT_STATUSES.map((value) => ({
+				type: 'responseCode' as const,
+				properties: {
+					value,
+					message: `The base URL redirects elsewhere (HTTP ${value}), so Test stopped there and sent the token nowhere else. It is most likely the service's web address, not its API address: enter the API's address, ending with /v3 (for example https://api.example.com/v3).`,
+				},
+			})),
 		],
 	};
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 
 import { resources } from '../../nodes/MaintenanceManagement/actions/resources';
 import type { LoggedRequest } from '../../sandbox';
+import { ScriptedServer } from '../helpers/scriptedServer';
 import { expectCaseRan } from './assertions';
 import { CAPPED_TOTAL, HOSTILE_TOKEN, HostileApi, hostileWorkflow, PAGE_CAP } from './hostile';
 import {
@@ -410,6 +411,58 @@ describe('the trigger and the AI tool in a running n8n', () => {
 				: /^The resource you are requesting could not be found$/,
 		);
 		expect(JSON.stringify([otherEnvironment, noVersion])).not.toContain(token);
+	});
+
+	it("the credential's Test follows no redirect: another origin receives nothing, and n8n says why", async () => {
+		const redirecting = new ScriptedServer();
+		const elsewhere = new ScriptedServer();
+		await redirecting.start();
+		await elsewhere.start();
+		const token = 'tok_redirected_test_9c2e51a7';
+		const test = async () => {
+			const answer = (await n8n.getAsOwner('/rest/credentials/test', {
+				credentials: {
+					...API_CREDENTIAL,
+					type: 'maintenanceManagementApi',
+					data: {
+						accessToken: token,
+						environment: 'production',
+						productionBaseUrl: `${redirecting.url}/v3`,
+					},
+				},
+			})) as { data?: unknown };
+			return (answer.data ?? answer) as { status?: string; message?: string };
+		};
+		try {
+			// The web address of a service, say, sending the Test to its sign-in page on another host.
+			redirecting.reset(() => ({
+				status: 302,
+				headers: { Location: `${elsewhere.url}/login?next=%2Fv3` },
+				body: {},
+			}));
+			const crossOrigin = await test();
+			expect(elsewhere.requests).toEqual([]);
+			expect(redirecting.requests.map(({ headers }) => headers.authorization)).toEqual([
+				`Bearer ${token}`,
+			]);
+			// Within the origin: not followed either, so one request in all.
+			redirecting.reset(() => ({ status: 302, headers: { Location: '/v3/signin' }, body: {} }));
+			const sameOrigin = await test();
+			expect(redirecting.requests.map(({ path }) => path)).toEqual(['/v3/locations']);
+			for (const answer of [crossOrigin, sameOrigin]) {
+				expect(answer.status).toBe('Error');
+				// n8n 1.123 and 2.0 do not read the credential's rules and show their own words for a 302.
+				if (TESTING_PINNED_N8N)
+					expect(answer.message).toBe(
+						"The base URL redirects elsewhere (HTTP 302), so Test stopped there and sent the token nowhere else. It is most likely the service's web address, not its API address: enter the API's address, ending with /v3 (for example https://api.example.com/v3).",
+					);
+				else expect(answer.message).not.toBe('Connection successful!');
+				expect(JSON.stringify(answer)).not.toContain(token);
+			}
+		} finally {
+			await redirecting.stop();
+			await elsewhere.stop();
+		}
 	});
 
 	it('Include Headers: no form of the secret is in the stored execution data', async () => {

@@ -4,6 +4,7 @@ import type { IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { normalBaseUrl } from './address';
+import { CONFIGURATION_INVALID, CREDENTIAL_INVALID } from './causes';
 import type { Redaction } from './redact';
 import { redactionFor } from './redact';
 import type { ExecutionWaits } from './retry';
@@ -62,6 +63,7 @@ export async function getConnection(this: Context, itemIndex?: number): Promise<
 				description:
 					'Enter the personal access token in the "Maintenance Management API" credential. No request was sent.',
 				itemIndex,
+				failure: CREDENTIAL_INVALID,
 			});
 		}
 		if (/\s/.test(token)) {
@@ -72,6 +74,7 @@ export async function getConnection(this: Context, itemIndex?: number): Promise<
 					description:
 						'A token is one unbroken text: the API refuses any space or line break in it. Paste the token again in the "Maintenance Management API" credential, on one line. No request was sent.',
 					itemIndex,
+					failure: CREDENTIAL_INVALID,
 				},
 			);
 		}
@@ -80,6 +83,7 @@ export async function getConnection(this: Context, itemIndex?: number): Promise<
 			throw new NodeOperationError(this.getNode(), `The credential's ${label} ${problem}`, {
 				description: `Set "${label}" in the credential to the address of the API: https://, the host, and the path ending with /v3 (for example https://api.example.com/v3). No request was sent.`,
 				itemIndex,
+				failure: CONFIGURATION_INVALID,
 			});
 		}
 		const baseUrl = normalBaseUrl(typedBaseUrl);

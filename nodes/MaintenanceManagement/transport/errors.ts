@@ -1,6 +1,8 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { causeOfAnswer } from './causes';
+
 /**
  * What became of an item's request, said on its error: written is the record output; the others are
  * the ways an item fails. "unknown" is a write whose answer was lost: it may have been written.
@@ -134,6 +136,8 @@ export interface ApiErrorContext {
 	waitedMs?: number;
 	/** Why the node did not wait once more, when a limit of Request Options stopped it. */
 	refusedWait?: string;
+	/** The wait a 429 asked for. */
+	retryAfterMs?: number;
 }
 
 /** The records a path can address by ID, by the path segment before the ID: name, and where to find one. */
@@ -285,6 +289,11 @@ export function apiError(
 		description,
 		httpCode: String(statusCode),
 		itemIndex,
+		failure: causeOfAnswer({
+			...context,
+			statusCode,
+			addressesRecord: !!addressedRecord(context.path),
+		}),
 	});
 	// The fields the API refused and its words for each, for a caller that knows more of them (a value
 	// that must be unique).

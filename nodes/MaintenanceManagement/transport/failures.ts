@@ -4,9 +4,10 @@
  * API's envelope.
  */
 
-import type { IHttpRequestMethods, INode, JsonObject } from 'n8n-workflow';
+import type { Failure, IHttpRequestMethods, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { rateLimitedUntil, TEMPORARILY_UNAVAILABLE } from './causes';
 import type { Connection } from './connection';
 import type { Outcome } from './errors';
 import {
@@ -25,7 +26,7 @@ import type { FullResponse } from './exchange';
 import { header } from './exchange';
 import { neverConnected } from './faults';
 import type { PagingRefusal } from './paging';
-import { LONGEST_WAIT_MS } from './rateLimit';
+import { LONGEST_WAIT_MS, rateLimitWaitMs } from './rateLimit';
 import { redact, redactDeep } from './redact';
 import type { RefusedRedirect, Target } from './redirects';
 import { MAX_REDIRECTS } from './redirects';
@@ -47,11 +48,13 @@ const transportError = (
 	outcome: Outcome,
 	message: string,
 	description: string,
+	failure?: Failure,
 ) =>
 	withOutcome(
 		new NodeOperationError(node, redact(message, token), {
 			description: redact(description, token),
 			itemIndex,
+			failure,
 		}),
 		outcome,
 	);
@@ -109,9 +112,9 @@ export class RequestFailures {
 		return `${this.method} ${pathInMessage(this.pathBelowBase())}`;
 	}
 
-	private fail(outcome: Outcome, message: string, description: string) {
+	private fail(outcome: Outcome, message: string, description: string, failure?: Failure) {
 		const { token } = this.connection;
-		return transportError(this.node, token, this.itemIndex, outcome, message, description);
+		return transportError(this.node, token, this.itemIndex, outcome, message, description, failure);
 	}
 
 	/** A write whose answer the node cannot use may have been applied: its message says so. */
@@ -138,6 +141,7 @@ export class RequestFailures {
 			'notSent',
 			`Not sent: the API's rate limit allows no request for another ${waitText(pause)}`,
 			`${this.where()} was not sent: the API's last answer said its limit is spent until ${new Date(Date.now() + pause).toISOString()}, and waiting that long would pass ${this.limitText(limit)}. Raise it under Request Options, or run the items again after that time.`,
+			rateLimitedUntil(Date.now() + pause),
 		);
 	}
 
@@ -176,6 +180,7 @@ export class RequestFailures {
 						? `The connection to ${plainText(baseUrl)} could not be made, so the ${method} request was not sent. Check the base URL in the credential and the network, then run it again.`
 						: `The connection to ${plainText(baseUrl)} failed after the ${method} request was sent (a dropped connection, or no answer within the Timeout). It was not retried, so that nothing is created or changed twice.`,
 			itemIndex,
+			failure: lost ? undefined : TEMPORARILY_UNAVAILABLE,
 		});
 		return withOutcome(nodeError, unsent ? 'notSent' : 'unknown');
 	}
@@ -261,6 +266,7 @@ export class RequestFailures {
 				attempts,
 				waitedMs,
 				refusedWait,
+				retryAfterMs: rateLimitWaitMs(response.headers),
 			},
 			this.itemIndex,
 		);

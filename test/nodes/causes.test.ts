@@ -1,0 +1,176 @@
+import { createServer } from 'node:net';
+
+import type { Failure, IDataObject } from 'n8n-workflow';
+import { ACTIONABLE_CAUSES, sleep, TIMED_CAUSES } from 'n8n-workflow';
+
+import { apiError, type Reply } from '../helpers/scriptedServer';
+import { CausesFixture } from './helpers/causes';
+import type { Credentials, RunResult } from './helpers/harness';
+
+/**
+ * The causes the node declares on its errors as n8n's `failure` (n8n-workflow 2.3x and later), read
+ * off the error n8n-core records for the run, where n8n reads it. How n8n's own reader takes them,
+ * and that older n8n ignores them: test/e2e/causes.e2e.test.ts.
+ */
+jest.mock('n8n-workflow', () => ({
+	...jest.requireActual('n8n-workflow'),
+	sleep: jest.fn(async () => undefined),
+}));
+
+const fixture = new CausesFixture();
+const { server, listLocations, getLocation, createMaterialType } = fixture;
+
+beforeAll(async () => await fixture.start());
+afterAll(async () => await fixture.stop());
+beforeEach(() => {
+	(sleep as jest.Mock).mockClear();
+	server.requests.length = 0;
+});
+
+type Run = (creds?: Credentials) => Promise<RunResult>;
+
+/** The cause an error declares, as n8n reads it: the `failure` field, of n8n-workflow's causes. */
+function declared(result: RunResult): Failure | undefined {
+	const failure = (result.error as { failure?: Failure } | undefined)?.failure;
+	if (failure !== undefined)
+		expect([...TIMED_CAUSES, ...ACTIONABLE_CAUSES]).toContain(failure.cause);
+	return failure;
+}
+
+const answering = (reply: Reply) => server.reset(() => reply);
+
+describe('the cause declared on an API error answer', () => {
+	it.each<[string, Reply, Run, Failure | undefined]>([
+		[
+			'a 401',
+			apiError(401, { message: 'Invalid token.' }),
+			listLocations,
+			{ cause: 'credential-invalid' },
+		],
+		[
+			'a 404 from a collection: nothing of the API answers at the base URL',
+			apiError(404, { message: 'Not found.' }),
+			listLocations,
+			{ cause: 'configuration-invalid' },
+		],
+		[
+			'a 404 from the web server at the base URL, without the API envelope',
+			{ status: 404, raw: '<h1>Not Found</h1>', headers: { 'Content-Type': 'text/html' } },
+			listLocations,
+			{ cause: 'configuration-invalid' },
+		],
+		[
+			'a 404 for a record by its ID: the record, not the API, is missing',
+			apiError(404, {}),
+			getLocation,
+			undefined,
+		],
+		[
+			'a 429 whose wait passes Max Wait per Request',
+			{ ...apiError(429, { message: 'Too Many Requests.' }), headers: { 'Retry-After': '600' } },
+			listLocations,
+			{ cause: 'rate-limited', retryAfterMs: 600_000 },
+		],
+		[
+			'a 429 that gives no wait, after the last attempt',
+			apiError(429, { message: 'Too Many Requests.' }),
+			listLocations,
+			{ cause: 'rate-limited' },
+		],
+		[
+			'a 503 on a read, also on retry',
+			apiError(503, {}),
+			listLocations,
+			{ cause: 'temporarily-unavailable' },
+		],
+		[
+			'a 502 on a read, also on retry',
+			apiError(502, {}),
+			getLocation,
+			{ cause: 'temporarily-unavailable' },
+		],
+		// The API also answers 500 for a filter it does not support: the node cannot tell which.
+		['a 500 on a read', apiError(500, {}), listLocations, undefined],
+		// A write is not retried, and it may have been applied: no cause is claimed for it.
+		['a 503 on a write', apiError(503, {}), createMaterialType, undefined],
+		[
+			'a 400',
+			apiError(400, { message: 'Property validation error.' }),
+			createMaterialType,
+			undefined,
+		],
+		['a 403', apiError(403, {}), listLocations, undefined],
+	])('%s', async (_label, reply, run, expected) => {
+		answering(reply);
+		const result = await run();
+		expect(result.error).toBeDefined();
+		expect(declared(result)).toEqual(expected);
+		expect(server.requests.length).toBeGreaterThan(0);
+	});
+});
+
+describe('the cause declared on an error before or without an answer', () => {
+	it("the rate limit spent past Max Wait per Request: rate-limited until the API's reset", async () => {
+		const { result, resetMs } = await fixture.readPastSpentLimit();
+		expect(server.requests).toHaveLength(1);
+		const failure = declared(result) as { cause: string; resetsAtEpochMs: number };
+		expect(failure.cause).toBe('rate-limited');
+		// The reset the API gave, give or take the milliseconds between two readings of the clock.
+		expect(Math.abs(failure.resetsAtEpochMs - resetMs)).toBeLessThan(1000);
+	});
+
+	it('an API that cannot be reached: temporarily-unavailable, for a read and for a write never sent', async () => {
+		const closed = await new Promise<number>((resolve) => {
+			const probe = createServer().listen(0, '127.0.0.1', () => {
+				const { port } = probe.address() as { port: number };
+				probe.close(() => resolve(port));
+			});
+		});
+		const unreachable = {
+			...fixture.credentials,
+			productionBaseUrl: `http://127.0.0.1:${closed}/v3`,
+		};
+		for (const run of [listLocations, createMaterialType])
+			expect(declared(await run(unreachable))).toEqual({ cause: 'temporarily-unavailable' });
+	});
+
+	it('a write whose answer was lost declares no cause: it may have been applied', async () => {
+		server.reset(() => 'drop');
+		expect(declared(await createMaterialType())).toBeUndefined();
+		expect(server.requests).toHaveLength(1);
+	});
+
+	it.each<[string, Partial<Credentials>, Failure]>([
+		[
+			'a base URL without /v3',
+			{ productionBaseUrl: 'https://api.example.com' },
+			{ cause: 'configuration-invalid' },
+		],
+		[
+			'a base URL over plain http',
+			{ productionBaseUrl: 'http://api.example.com/v3' },
+			{ cause: 'configuration-invalid' },
+		],
+		['no token', { accessToken: '' }, { cause: 'credential-invalid' }],
+		['a token broken by a space', { accessToken: 'tok_a b' }, { cause: 'credential-invalid' }],
+	])(
+		'%s: nothing sent, and the credential named as the cause',
+		async (_label, change, expected) => {
+			const result = await listLocations({ ...fixture.credentials, ...change } as Credentials);
+			expect(declared(result)).toEqual(expected);
+			expect(server.requests).toEqual([]);
+		},
+	);
+});
+
+describe('what a declared cause leaves as it was', () => {
+	it('keeps the message as it was, and the token out of the cause', async () => {
+		const token = fixture.credentials.accessToken;
+		answering({ ...apiError(401, { message: `Token ${token} is invalid` }) });
+		const { error } = await listLocations();
+		expect(error?.message).toBe(
+			'The access token was rejected (401). Check the token in the credential, and that it was issued in the production environment.',
+		);
+		expect(JSON.stringify((error as { failure?: IDataObject }).failure)).not.toContain(token);
+	});
+});
