@@ -89,8 +89,12 @@ describe('the cause declared on an API error answer', () => {
 			getLocation,
 			{ cause: 'temporarily-unavailable' },
 		],
-		// The API also answers 500 for a filter it does not support: the node cannot tell which.
-		['a 500 on a read', apiError(500, {}), listLocations, undefined],
+		[
+			'a 500 on a read, also on retry',
+			apiError(500, {}),
+			listLocations,
+			{ cause: 'temporarily-unavailable' },
+		],
 		// A write is not retried, and it may have been applied: no cause is claimed for it.
 		['a 503 on a write', apiError(503, {}), createMaterialType, undefined],
 		[

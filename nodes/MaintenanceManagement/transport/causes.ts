@@ -6,9 +6,6 @@
 
 import type { Failure } from 'n8n-workflow';
 
-/** Server errors of a read that say the service is down or overloaded right now. */
-const UNAVAILABLE_STATUSES = new Set([502, 503, 504]);
-
 /** The rate limit is spent; the wait the API asked for, when its answer gave one. */
 export const rateLimited = (retryAfterMs: number | undefined): Failure =>
 	retryAfterMs === undefined ? { cause: 'rate-limited' } : { cause: 'rate-limited', retryAfterMs };
@@ -38,15 +35,15 @@ export interface FailedAnswer {
 /**
  * The cause of an API error answer, or undefined where the node cannot tell it: a 401 refuses the
  * token; a 404 to a path that names no record means nothing of the API answers at the base URL; a
- * 429 is the rate limit; a read's 502, 503 or 504 a service down right now. A 500 is not declared:
- * the API also answers it for a filter it does not support.
+ * 429 is the rate limit; a read's 5xx, still there after its retries, a service failing right now (the
+ * API also answers 500 for a filter it does not support: the message names that case, and a later run
+ * that n8n schedules after the cause changes nothing).
  */
 export function causeOfAnswer(answer: FailedAnswer): Failure | undefined {
 	const { statusCode } = answer;
 	if (statusCode === 401) return CREDENTIAL_INVALID;
 	if (statusCode === 404 && !answer.addressesRecord) return CONFIGURATION_INVALID;
 	if (statusCode === 429) return rateLimited(answer.retryAfterMs);
-	if (answer.method === 'GET' && UNAVAILABLE_STATUSES.has(statusCode))
-		return TEMPORARILY_UNAVAILABLE;
+	if (answer.method === 'GET' && statusCode >= 500) return TEMPORARILY_UNAVAILABLE;
 	return undefined;
 }
