@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 
 /**
@@ -109,3 +109,14 @@ export function npmRun(script: string, env: NodeJS.ProcessEnv) {
 	};
 	return { npm, printed, output: () => output, cleanUp };
 }
+
+/** A TCP port free on loopback right now. */
+export const freePort = (): Promise<number> =>
+	new Promise((resolve, reject) => {
+		const server = createServer();
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address() as { port: number };
+			server.close(() => resolve(port));
+		});
+	});
