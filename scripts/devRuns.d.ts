@@ -13,6 +13,8 @@ export interface Run {
 	holder?: undefined;
 	/** What a run that is gone had left running, stopped. */
 	stopped: NamedProcess[];
+	/** What the run started, as recorded. */
+	processes: NamedProcess[];
 	/** Records a process the run started (`group`: in a process group of its own). */
 	add(pid: number, group: boolean): void;
 	/** Removes the record, when the run has stopped what it started. */
@@ -23,6 +25,11 @@ export interface Run {
 export function claim(file: string, owner: number): Promise<Run | { holder: NamedProcess }>;
 /** A process for a message: its pid and the start of its command line. */
 export function describe(named: NamedProcess): string;
+/**
+ * Stops what of `processes` still runs: SIGTERM, then SIGKILL after 10 seconds; resolves with what it
+ * stopped once all of it is gone.
+ */
+export function stop(processes: NamedProcess[]): Promise<NamedProcess[]>;
 /** A live process, with its start time and command line; undefined when gone. */
 export function identity(pid: number): NamedProcess | undefined;
 /** A live process's parent, process group and start time; undefined when gone. */

@@ -94,7 +94,7 @@ async function until(ms, done) {
  * Stops what of `processes` still runs: SIGTERM (and SIGCONT, for a stopped one), then SIGKILL after
  * 10 seconds. Resolves with what it stopped, once all of it is gone; fails naming what is left.
  */
-async function stopAll(processes) {
+async function stop(processes) {
 	const left = processes.filter(running);
 	for (const named of left) {
 		signal(named, 'SIGTERM');
@@ -152,12 +152,14 @@ async function claim(file, owner) {
 		const earlier = readRecord(file);
 		if (earlier?.boot === BOOT) {
 			if (earlier.owner && alive(earlier.owner)) return { holder: earlier.owner };
-			stopped.push(...(await stopAll(earlier.processes ?? [])));
+			stopped.push(...(await stop(earlier.processes ?? [])));
 		}
 		rmSync(file, { force: true });
 	}
 	return {
 		stopped,
+		/** What the run started, as recorded. */
+		processes: record.processes,
 		/** Records a process the run started (`group`: in a process group of its own). */
 		add(pid, group) {
 			const named = identity(pid);
@@ -176,7 +178,7 @@ function watch(file, ownerPid) {
 		const record = readRecord(file);
 		if (record?.owner?.pid !== ownerPid) return;
 		const others = record.processes.filter((named) => named.pid !== process.pid);
-		const stopped = await stopAll(others);
+		const stopped = await stop(others);
 		rmSync(file, { force: true });
 		if (stopped.length > 0)
 			process.stderr.write(
@@ -185,7 +187,7 @@ function watch(file, ownerPid) {
 	});
 }
 
-module.exports = { claim, describe, identity, stat };
+module.exports = { claim, describe, identity, stat, stop };
 
 if (require.main === module && process.argv[2] === 'watch')
 	watch(process.argv[3], Number(process.argv[4]));

@@ -1,5 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	chmodSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	statSync,
+	writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -189,4 +199,125 @@ describe('npm run dev', () => {
 			rmSync(quiet, { recursive: true, force: true });
 		}
 	}, 300_000);
+});
+
+/** The whole environment of a user's shell: without jest's NODE_ENV=test, under which n8n does not start. */
+const shellEnv = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({ NODE_ENV: undefined, ...env });
+
+/** npm's exit code once it exits; fails after `ms`. */
+const exitOf = (npm: ChildProcess, ms: number) =>
+	new Promise<number | null>((resolve, reject) => {
+		if (npm.exitCode !== null) return resolve(npm.exitCode);
+		const timer = setTimeout(() => reject(new Error(`npm still runs after ${ms / 1000} s`)), ms);
+		npm.once('exit', (code) => {
+			clearTimeout(timer);
+			resolve(code);
+		});
+	});
+
+/** The files under `dir` whose bytes hold `text`, as paths relative to it. */
+function filesHolding(dir: string, text: string, under = ''): string[] {
+	return readdirSync(join(dir, under), { withFileTypes: true }).flatMap((entry) => {
+		const path = join(under, entry.name);
+		if (entry.isDirectory()) return filesHolding(dir, text, path);
+		return entry.isFile() && readFileSync(join(dir, path)).includes(text) ? [path] : [];
+	});
+}
+
+describe('npm run dev and its folder, while it runs and after a SIGKILL', () => {
+	const folder = mkdtempSync(join(tmpdir(), 'mm-dev-kill-'));
+	let ports: number[];
+	let first: ReturnType<typeof npmRun>;
+	const env = () =>
+		shellEnv({
+			DEV_USER_FOLDER: folder,
+			N8N_PORT: String(ports[0]),
+			N8N_RUNNERS_BROKER_PORT: String(ports[1]),
+			SANDBOX_PORT: String(ports[2]),
+		});
+
+	beforeAll(async () => {
+		// A folder as an earlier version left it: readable by all.
+		chmodSync(folder, 0o755);
+		ports = [await freePort(), await freePort(), await freePort()];
+		first = npmRun('dev', env());
+		await first.printed('[dev] ready', 480_000);
+	}, 540_000);
+	afterAll(() => {
+		first.cleanUp(signalled.splice(0));
+		rmSync(folder, { recursive: true, force: true });
+	});
+
+	it('keeps the webhook secret readable by its owner only, and no file of the import behind', () => {
+		const { secret } = JSON.parse(readFileSync(join(folder, 'dev-webhook.json'), 'utf8')) as {
+			secret: string;
+		};
+		expect(statSync(folder).mode & 0o777).toBe(0o700);
+		expect(filesHolding(folder, secret)).toEqual(['dev-webhook.json']);
+		expect(statSync(join(folder, 'dev-webhook.json')).mode & 0o077).toBe(0);
+		expect(existsSync(join(folder, 'import'))).toBe(false);
+	});
+
+	it('refuses a second npm run dev on the folder, on other ports: one n8n per database', async () => {
+		const dev = treeOf(first.npm.pid!).find((pid) => /scripts\/dev\.js/.test(commandOf(pid)));
+		const other = [await freePort(), await freePort(), await freePort()];
+		const second = npmRun(
+			'dev',
+			shellEnv({
+				DEV_USER_FOLDER: folder,
+				N8N_PORT: String(other[0]),
+				N8N_RUNNERS_BROKER_PORT: String(other[1]),
+				SANDBOX_PORT: String(other[2]),
+			}),
+		);
+		try {
+			expect(await exitOf(second.npm, 60_000)).toBe(1);
+			expect(second.output()).toContain(
+				`${folder} is in use by a running npm run dev, pid ${dev} (`,
+			);
+			expect(second.output()).not.toContain('[dev] sandbox on');
+			expect(await portOpen(ports[0])).toBe(true);
+		} finally {
+			second.cleanUp();
+		}
+	});
+
+	it('stops everything it started when scripts/dev.js is killed outright', async () => {
+		await expectStops(
+			first.npm,
+			'SIGKILL',
+			(tree) => tree.find((pid) => /scripts\/dev\.js/.test(commandOf(pid)))!,
+			ports,
+		);
+		expect(existsSync(join(folder, 'dev-run.json'))).toBe(false);
+	});
+
+	it('stops, on its next start, what a run killed with its watchdog left, and takes the same port', async () => {
+		const killed = npmRun('dev', env());
+		let next: ReturnType<typeof npmRun> | undefined;
+		try {
+			await killed.printed('[dev] sandbox on', 60_000);
+			const tree = treeOf(killed.npm.pid!);
+			signalled.push(...tree);
+			const pidOf = (pattern: RegExp) => tree.find((pid) => pattern.test(commandOf(pid)))!;
+			const sandbox = pidOf(/bin\/tsx sandbox\/cli\.ts/);
+			// Nothing notices: the sandbox is stopped (SIGSTOP), dev and its watchdog are killed outright.
+			process.kill(pidOf(/preflight/), 'SIGSTOP');
+			process.kill(pidOf(/devRuns\.js watch/), 'SIGKILL');
+			process.kill(pidOf(/scripts\/dev\.js/), 'SIGKILL');
+			await exitOf(killed.npm, 10_000);
+			expect(processInfo(sandbox)).toBeDefined();
+
+			next = npmRun('dev', env());
+			await next.printed(`[dev] sandbox on http://127.0.0.1:${ports[2]} `, 60_000);
+			expect(next.output()).toMatch(
+				new RegExp(`\\[dev\\] stopped what an earlier run left running: .*pid ${sandbox} \\(`),
+			);
+			expect(processInfo(sandbox)).toBeUndefined();
+			await expectStops(next.npm, 'SIGTERM', (running) => running[0], [ports[2]]);
+		} finally {
+			killed.cleanUp();
+			next?.cleanUp(signalled.splice(0));
+		}
+	});
 });
