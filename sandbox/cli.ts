@@ -98,7 +98,7 @@ async function main(): Promise<void> {
 	process.on('SIGTERM', stop);
 	// tsx or its parent gone (killed outright: no signal came on): the sandbox goes too.
 	setInterval(() => {
-		if (process.ppid !== tsx || stat(tsx)?.ppid !== starter) stop();
+		if (process.ppid !== tsx || (stat(tsx)?.ppid ?? starter) !== starter) stop();
 	}, 1000).unref();
 }
 

