@@ -12,22 +12,32 @@
  * printed once n8n answers its health check and has registered the example trigger's webhook; if n8n
  * stops or does not answer in 3 minutes, dev stops with its last output and a non-zero exit code. n8n's
  * fetch of its verified community node list is turned off (N8N_VERIFIED_PACKAGES_ENABLED=false).
+ *
+ * The folder is its owner's only (0700). One dev runs per folder, so two n8n never share its database:
+ * a run record there (scripts/devRuns.js) names what this run started, a watchdog stops it all should
+ * this script be killed outright, and the next start stops what is still left.
  */
-const { spawn, spawnSync } = require('node:child_process');
-const { cpSync, mkdirSync, rmSync, writeFileSync } = require('node:fs');
+const { spawn } = require('node:child_process');
+const { chmodSync, cpSync, mkdirSync, rmSync, writeFileSync } = require('node:fs');
 const { createRequire } = require('node:module');
 const { join } = require('node:path');
 const readline = require('node:readline');
 
+const { claim, describe, stop } = require('./devRuns');
 const { devWebhook } = require('./devWebhook');
 const { exampleWorkflows } = require('./examples');
 const { ensureRuntime, ROOT, N8N_DIR } = require('./runtime');
 
 const USER_FOLDER = process.env.DEV_USER_FOLDER ?? join(ROOT, '.dev');
 const LOGIN = { email: 'dev@example.com', password: 'Dev-password-1' };
+// The folder holds the webhook secret, and n8n's database with the credentials (under a published key):
+// only its owner reads it, as it is made or from an earlier version.
+mkdirSync(USER_FOLDER, { recursive: true, mode: 0o700 });
+chmodSync(USER_FOLDER, 0o700);
 // Random for each dev folder (scripts/devWebhook.js): no web page can start the example workflow.
 const { id: WEBHOOK_ID, secret: WEBHOOK_SECRET } = devWebhook(USER_FOLDER);
-const children = [];
+/** This run's record in the user folder (scripts/devRuns.js), once claimed. */
+let run;
 
 const log = (message) => process.stdout.write(`[dev] ${message}\n`);
 /** How long n8n may take to answer its health check. */
@@ -60,37 +70,38 @@ function start(command, args, options = {}) {
 		detached: true,
 		...options,
 	});
-	children.push(child);
+	run.add(child.pid, true);
 	return child;
+}
+
+/** Runs a command to its end, as `start` does (recorded, in a group of its own); fails on an exit code. */
+async function runToEnd(what, command, args, options = {}) {
+	const child = start(command, args, options);
+	const [code, signal] = await new Promise((resolve) =>
+		child.once('exit', (...ended) => resolve(ended)),
+	);
+	if (code !== 0) throw new Error(`${what} failed (exit code ${code ?? signal})`);
 }
 
 let stopping;
 
-/** Stops everything this script started: politely first, then for good after 10 seconds. Once. */
+/**
+ * Stops everything this script started, each child with its process group: politely first, then for
+ * good after 10 seconds (scripts/devRuns.js). Once.
+ */
 function stopAll(exitCode = 0) {
 	stopping ??= stopChildren(exitCode);
 	return stopping;
 }
 
-/** Signals a child's whole process group; nothing when it is gone already. */
-const signalGroup = (child, signal) => {
-	try {
-		process.kill(-child.pid, signal);
-	} catch {
-		// The group has no process left.
-	}
-};
-
 async function stopChildren(exitCode) {
-	const running = children.filter((child) => child.exitCode === null && child.signalCode === null);
-	for (const child of running) signalGroup(child, 'SIGTERM');
-	const exited = Promise.all(
-		running.map((child) => new Promise((resolve) => child.once('exit', resolve))),
-	);
-	const timeout = new Promise((resolve) => setTimeout(resolve, 10_000));
-	await Promise.race([exited, timeout]);
-	// Whatever is left of each group, the child's own children included, goes for good.
-	for (const child of children) signalGroup(child, 'SIGKILL');
+	if (run) {
+		await stop(run.processes).catch((error) => {
+			process.stderr.write(`[dev] ${error.message}\n`);
+			exitCode = 1;
+		});
+		run.release();
+	}
 	process.exit(exitCode);
 }
 process.on('SIGINT', () => void stopAll());
@@ -114,7 +125,35 @@ async function startSandbox(port) {
 	return JSON.parse(firstLine);
 }
 
+/**
+ * Claims the user folder for this run: stops what an earlier run that is gone (killed outright) left
+ * running there, and refuses a folder a running dev uses, so two n8n never share its database. Then
+ * starts the watchdog, which stops what this run starts should this process be killed outright.
+ */
+async function claimFolder() {
+	const claimed = await claim(join(USER_FOLDER, 'dev-run.json'), process.pid);
+	if (claimed.holder)
+		throw new Error(
+			`${USER_FOLDER} is in use by a running npm run dev, ${describe(claimed.holder)}: stop it (Ctrl-C in its terminal), or set DEV_USER_FOLDER to another folder. Two n8n never share one database.`,
+		);
+	run = claimed;
+	if (run.stopped.length > 0)
+		log(`stopped what an earlier run left running: ${run.stopped.map(describe).join(', ')}`);
+	const watchdog = spawn(
+		process.execPath,
+		[
+			join(__dirname, 'devRuns.js'),
+			'watch',
+			join(USER_FOLDER, 'dev-run.json'),
+			String(process.pid),
+		],
+		{ detached: true, stdio: ['pipe', 'ignore', 'inherit'] },
+	);
+	run.add(watchdog.pid, true);
+}
+
 async function main() {
+	await claimFolder();
 	// The ports first: a taken one stops dev before anything is built or started.
 	const PORT = await portFor('N8N_PORT', 5678);
 	const BROKER_PORT = await portFor('N8N_RUNNERS_BROKER_PORT', 5679);
@@ -127,8 +166,9 @@ async function main() {
 	log(`console:  ${sandbox.consoleUrl} works now, while n8n installs and starts`);
 	const runtime = ensureRuntime();
 	log('building the package…');
-	if (spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' }).status !== 0)
-		throw new Error('the build failed (its output is above)');
+	await runToEnd('the build', 'npm', ['run', 'build'], {
+		stdio: ['ignore', 'inherit', 'inherit'],
+	});
 
 	// The package as a community package: its package.json and built files in n8n's nodes folder. The
 	// rebuild on change writes its bundles there, and n8n reloads the nodes when they change. (n8n
@@ -173,44 +213,47 @@ async function main() {
 		N8N_INSTANCE_OWNER_EMAIL: LOGIN.email,
 		N8N_INSTANCE_OWNER_PASSWORD_HASH: bcrypt.hashSync(LOGIN.password, 10),
 	};
-	const n8n = (args) => {
-		const result = spawnSync(runtime.node, [runtime.n8n, ...args], {
+	const n8n = (args) =>
+		runToEnd(`n8n ${args[0]}`, runtime.node, [runtime.n8n, ...args], {
 			env,
 			stdio: ['ignore', 'ignore', 'inherit'],
 		});
-		if (result.status !== 0) throw new Error(`n8n ${args[0]} failed (exit code ${result.status})`);
-	};
 
+	// What n8n imports holds the webhook secret: in a folder only its owner reads, removed once imported
+	// (as one an earlier run left, killed during its import, is on this start).
 	const importDir = join(USER_FOLDER, 'import');
-	mkdirSync(join(importDir, 'workflows'), { recursive: true });
-	writeFileSync(
-		join(importDir, 'credentials.json'),
-		JSON.stringify([
-			{
-				id: 'devApiCredential1',
-				name: 'Maintenance Management (local sandbox)',
-				type: 'maintenanceManagementApi',
-				data: {
-					accessToken: sandbox.environments.sandbox.token,
-					environment: 'sandbox',
-					sandboxBaseUrl: sandbox.environments.sandbox.baseUrl,
-					productionBaseUrl: sandbox.environments.production.baseUrl,
-				},
+	rmSync(importDir, { recursive: true, force: true });
+	mkdirSync(join(importDir, 'workflows'), { recursive: true, mode: 0o700 });
+	const writePrivate = (file, value) => writeFileSync(file, JSON.stringify(value), { mode: 0o600 });
+	writePrivate(join(importDir, 'credentials.json'), [
+		{
+			id: 'devApiCredential1',
+			name: 'Maintenance Management (local sandbox)',
+			type: 'maintenanceManagementApi',
+			data: {
+				accessToken: sandbox.environments.sandbox.token,
+				environment: 'sandbox',
+				sandboxBaseUrl: sandbox.environments.sandbox.baseUrl,
+				productionBaseUrl: sandbox.environments.production.baseUrl,
 			},
-			{
-				id: 'devHookCredential',
-				name: 'Webhook secret (local sandbox)',
-				type: 'maintenanceManagementWebhookApi',
-				data: { secret: WEBHOOK_SECRET, username: '' },
-			},
-		]),
-	);
+		},
+		{
+			id: 'devHookCredential',
+			name: 'Webhook secret (local sandbox)',
+			type: 'maintenanceManagementWebhookApi',
+			data: { secret: WEBHOOK_SECRET, username: '' },
+		},
+	]);
 	for (const workflow of exampleWorkflows(WEBHOOK_ID))
-		writeFileSync(join(importDir, 'workflows', `${workflow.id}.json`), JSON.stringify(workflow));
+		writePrivate(join(importDir, 'workflows', `${workflow.id}.json`), workflow);
 	log('importing the credential and the example workflows…');
-	n8n(['import:credentials', `--input=${join(importDir, 'credentials.json')}`]);
-	n8n(['import:workflow', '--separate', `--input=${join(importDir, 'workflows')}`]);
-	n8n(['publish:workflow', '--id=devWebhookEvents']);
+	try {
+		await n8n(['import:credentials', `--input=${join(importDir, 'credentials.json')}`]);
+		await n8n(['import:workflow', '--separate', `--input=${join(importDir, 'workflows')}`]);
+	} finally {
+		rmSync(importDir, { recursive: true, force: true });
+	}
+	await n8n(['publish:workflow', '--id=devWebhookEvents']);
 
 	log(`starting n8n on http://127.0.0.1:${PORT} (task broker on ${BROKER_PORT})…`);
 	const server = start(runtime.node, [runtime.n8n, 'start'], {

@@ -18,7 +18,7 @@ function devWebhook(folder) {
 		if (error.code !== 'ENOENT' && !(error instanceof SyntaxError)) throw error;
 	}
 	const made = { id: randomUUID(), secret: randomBytes(24).toString('base64url') };
-	mkdirSync(folder, { recursive: true });
+	mkdirSync(folder, { recursive: true, mode: 0o700 });
 	writeFileSync(file, `${JSON.stringify(made)}\n`, { mode: 0o600 });
 	return made;
 }

@@ -1,10 +1,29 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer, type Server } from 'node:net';
+import {
+	chmodSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	statSync,
+	writeFileSync,
+} from 'node:fs';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { freePort } from './n8n';
+import {
+	commandOf,
+	groupMembers,
+	portOpen,
+	processInfo,
+	npmRun,
+	treeOf,
+	within,
+} from '../tooling/devProcesses';
 
 /**
  * `npm run dev` never reports an editor that did not come: on a taken port it stops at once, naming the
@@ -30,62 +49,11 @@ function runDev(env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: 
 	});
 }
 
-/** A live process's parent and process group, from /proc; undefined once it is gone or a zombie. */
-function processInfo(pid: number): { ppid: number; pgid: number } | undefined {
-	try {
-		const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-		const [state, ppid, pgid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-		return state === 'Z' ? undefined : { ppid: Number(ppid), pgid: Number(pgid) };
-	} catch {
-		return undefined;
-	}
-}
-
-/** A process and every live process below it, however deep. */
-function treeOf(root: number): number[] {
-	const parents = new Map<number, number>();
-	for (const entry of readdirSync('/proc')) {
-		const info = /^\d+$/.test(entry) ? processInfo(Number(entry)) : undefined;
-		if (info) parents.set(Number(entry), info.ppid);
-	}
-	const tree = [root];
-	for (let index = 0; index < tree.length; index++)
-		for (const [pid, ppid] of parents) if (ppid === tree[index]) tree.push(pid);
-	return tree.filter((pid) => processInfo(pid));
-}
-
-const portOpen = (port: number) =>
-	new Promise<boolean>((resolve) => {
-		const socket = connect(port, '127.0.0.1');
-		socket.once('connect', () => {
-			socket.destroy();
-			resolve(true);
-		});
-		socket.once('error', () => resolve(false));
-	});
-
-/** Waits, checking every 100 ms, until `done` holds; fails with `what` after `ms`. */
-async function within(ms: number, what: string, done: () => Promise<boolean> | boolean) {
-	const deadline = Date.now() + ms;
-	while (!(await done())) {
-		if (Date.now() > deadline) throw new Error(`${what} after ${ms / 1000} s`);
-		await new Promise((resolve) => setTimeout(resolve, 100));
-	}
-}
-
 /** The processes a test signalled, for the clean-up after a failed one. */
 const signalled: number[] = [];
 
 /** How long stopping may take: n8n's own shutdown included. */
 const STOP_MS = 20_000;
-
-/** Every live process whose process group is one of `groups`. */
-function groupMembers(groups: Set<number>): number[] {
-	return readdirSync('/proc')
-		.filter((entry) => /^\d+$/.test(entry))
-		.map(Number)
-		.filter((pid) => groups.has(processInfo(pid)?.pgid ?? -1));
-}
 
 /**
  * Signals one process of a running npm script (`target`), then waits until every process of the tree
@@ -118,47 +86,6 @@ async function expectStops(
 	);
 }
 
-/** `npm run <script>` in its own process group, and its output as it comes. */
-function npmRun(script: string, env: NodeJS.ProcessEnv) {
-	const npm = spawn('npm', ['run', script], {
-		cwd: ROOT,
-		detached: true,
-		env: { ...process.env, ...env },
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
-	let output = '';
-	const waiters: Array<() => void> = [];
-	const append = (chunk: Buffer) => {
-		output += chunk.toString();
-		for (const waiter of waiters.splice(0)) waiter();
-	};
-	npm.stdout.on('data', append);
-	npm.stderr.on('data', append);
-	const exited = new Promise<void>((resolve) => npm.once('exit', () => resolve()));
-	/** Resolves when the output holds `text`; fails when npm exits first or after `ms`. */
-	const printed = (text: string, ms: number) =>
-		new Promise<void>((resolve, reject) => {
-			const timer = setTimeout(() => reject(new Error(`no "${text}" in ${ms / 1000} s`)), ms);
-			const check = () => {
-				if (output.includes(text)) {
-					clearTimeout(timer);
-					resolve();
-				} else waiters.push(check);
-			};
-			void exited.then(() => {
-				clearTimeout(timer);
-				reject(new Error(`npm run ${script} exited before "${text}":\n${output.slice(-3000)}`));
-			});
-			check();
-		});
-	/** Ends whatever is left of the processes, after a test. */
-	const cleanUp = () => {
-		for (const pid of [...treeOf(npm.pid!), ...signalled.splice(0)])
-			if (processInfo(pid)) process.kill(pid, 'SIGKILL');
-	};
-	return { npm, printed, output: () => output, cleanUp };
-}
-
 describe('npm run sandbox stops with everything it started', () => {
 	/** Whom a process manager signals: the npm process, the script (tsx, or the sandbox's own node), or the group. */
 	const targets: Array<[string, (tree: number[]) => number]> = [
@@ -178,18 +105,10 @@ describe('npm run sandbox stops with everything it started', () => {
 			await run.printed('consoleUrl', 60_000);
 			await expectStops(run.npm, signal, target, [port]);
 		} finally {
-			run.cleanUp();
+			run.cleanUp(signalled.splice(0));
 		}
 	});
 });
-
-const commandOf = (pid: number): string => {
-	try {
-		return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
-	} catch {
-		return '';
-	}
-};
 
 describe('npm run dev', () => {
 	let holder: Server;
@@ -276,8 +195,129 @@ describe('npm run dev', () => {
 			// As a process manager or a container stop does: one SIGTERM to the process it started.
 			await expectStops(run.npm, 'SIGTERM', (tree) => tree[0], ports);
 		} finally {
-			run.cleanUp();
+			run.cleanUp(signalled.splice(0));
 			rmSync(quiet, { recursive: true, force: true });
 		}
 	}, 300_000);
+});
+
+/** The whole environment of a user's shell: without jest's NODE_ENV=test, under which n8n does not start. */
+const shellEnv = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({ NODE_ENV: undefined, ...env });
+
+/** npm's exit code once it exits; fails after `ms`. */
+const exitOf = (npm: ChildProcess, ms: number) =>
+	new Promise<number | null>((resolve, reject) => {
+		if (npm.exitCode !== null) return resolve(npm.exitCode);
+		const timer = setTimeout(() => reject(new Error(`npm still runs after ${ms / 1000} s`)), ms);
+		npm.once('exit', (code) => {
+			clearTimeout(timer);
+			resolve(code);
+		});
+	});
+
+/** The files under `dir` whose bytes hold `text`, as paths relative to it. */
+function filesHolding(dir: string, text: string, under = ''): string[] {
+	return readdirSync(join(dir, under), { withFileTypes: true }).flatMap((entry) => {
+		const path = join(under, entry.name);
+		if (entry.isDirectory()) return filesHolding(dir, text, path);
+		return entry.isFile() && readFileSync(join(dir, path)).includes(text) ? [path] : [];
+	});
+}
+
+describe('npm run dev and its folder, while it runs and after a SIGKILL', () => {
+	const folder = mkdtempSync(join(tmpdir(), 'mm-dev-kill-'));
+	let ports: number[];
+	let first: ReturnType<typeof npmRun>;
+	const env = () =>
+		shellEnv({
+			DEV_USER_FOLDER: folder,
+			N8N_PORT: String(ports[0]),
+			N8N_RUNNERS_BROKER_PORT: String(ports[1]),
+			SANDBOX_PORT: String(ports[2]),
+		});
+
+	beforeAll(async () => {
+		// A folder as an earlier version left it: readable by all.
+		chmodSync(folder, 0o755);
+		ports = [await freePort(), await freePort(), await freePort()];
+		first = npmRun('dev', env());
+		await first.printed('[dev] ready', 480_000);
+	}, 540_000);
+	afterAll(() => {
+		first.cleanUp(signalled.splice(0));
+		rmSync(folder, { recursive: true, force: true });
+	});
+
+	it('keeps the webhook secret readable by its owner only, and no file of the import behind', () => {
+		const { secret } = JSON.parse(readFileSync(join(folder, 'dev-webhook.json'), 'utf8')) as {
+			secret: string;
+		};
+		expect(statSync(folder).mode & 0o777).toBe(0o700);
+		expect(filesHolding(folder, secret)).toEqual(['dev-webhook.json']);
+		expect(statSync(join(folder, 'dev-webhook.json')).mode & 0o077).toBe(0);
+		expect(existsSync(join(folder, 'import'))).toBe(false);
+	});
+
+	it('refuses a second npm run dev on the folder, on other ports: one n8n per database', async () => {
+		const dev = treeOf(first.npm.pid!).find((pid) => /scripts\/dev\.js/.test(commandOf(pid)));
+		const other = [await freePort(), await freePort(), await freePort()];
+		const second = npmRun(
+			'dev',
+			shellEnv({
+				DEV_USER_FOLDER: folder,
+				N8N_PORT: String(other[0]),
+				N8N_RUNNERS_BROKER_PORT: String(other[1]),
+				SANDBOX_PORT: String(other[2]),
+			}),
+		);
+		try {
+			expect(await exitOf(second.npm, 60_000)).toBe(1);
+			expect(second.output()).toContain(
+				`${folder} is in use by a running npm run dev, pid ${dev} (`,
+			);
+			expect(second.output()).not.toContain('[dev] sandbox on');
+			expect(await portOpen(ports[0])).toBe(true);
+		} finally {
+			second.cleanUp();
+		}
+	});
+
+	it('stops everything it started when scripts/dev.js is killed outright', async () => {
+		await expectStops(
+			first.npm,
+			'SIGKILL',
+			(tree) => tree.find((pid) => /scripts\/dev\.js/.test(commandOf(pid)))!,
+			ports,
+		);
+		expect(existsSync(join(folder, 'dev-run.json'))).toBe(false);
+	});
+
+	it('stops, on its next start, what a run killed with its watchdog left, and takes the same port', async () => {
+		const killed = npmRun('dev', env());
+		let next: ReturnType<typeof npmRun> | undefined;
+		try {
+			await killed.printed('[dev] sandbox on', 60_000);
+			const tree = treeOf(killed.npm.pid!);
+			signalled.push(...tree);
+			const pidOf = (pattern: RegExp) => tree.find((pid) => pattern.test(commandOf(pid)))!;
+			const sandbox = pidOf(/bin\/tsx sandbox\/cli\.ts/);
+			// Nothing notices: the sandbox is stopped (SIGSTOP), dev and its watchdog are killed outright.
+			process.kill(pidOf(/preflight/), 'SIGSTOP');
+			process.kill(pidOf(/devRuns\.js watch/), 'SIGKILL');
+			process.kill(pidOf(/scripts\/dev\.js/), 'SIGKILL');
+			await exitOf(killed.npm, 10_000);
+			expect(processInfo(sandbox)).toBeDefined();
+
+			next = npmRun('dev', env());
+			await next.printed(`[dev] sandbox on http://127.0.0.1:${ports[2]} `, 60_000);
+			expect(next.output()).toMatch(
+				new RegExp(`\\[dev\\] stopped what an earlier run left running: .*pid ${sandbox} \\(`),
+			);
+			expect(processInfo(sandbox)).toBeUndefined();
+			await expectStops(next.npm, 'SIGTERM', (running) => running[0], [ports[2]]);
+		} finally {
+			killed.cleanUp();
+			next?.cleanUp(signalled.splice(0));
+		}
+	});
 });

@@ -33,6 +33,12 @@ describe('the dev webhook', () => {
 		expect(statSync(file).mode & 0o077).toBe(0);
 	});
 
+	it('makes its folder, when new, readable by its owner only', () => {
+		const dir = join(folder(), 'new');
+		devWebhook(dir);
+		expect(statSync(dir).mode & 0o777).toBe(0o700);
+	});
+
 	it('is made again when the kept file is broken or holds a short secret', () => {
 		for (const text of ['{not json', JSON.stringify({ id: 'x', secret: 'short' })]) {
 			const dir = folder();
