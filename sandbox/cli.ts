@@ -32,6 +32,13 @@ function portOf(asked = '4010'): number {
 	return port;
 }
 
+const anotherPort = (port: number) =>
+	`choose another port, e.g. SANDBOX_PORT=${port === 65535 ? port - 1 : port + 1} npm run sandbox`;
+
+/** The one line for a port another program holds. */
+const heldByAnother = (port: number) =>
+	`Port ${port} (SANDBOX_PORT) is in use by another program: stop it or ${anotherPort(port)}`;
+
 /** Whether nothing listens on `port` on loopback now. */
 const free = (port: number) =>
 	new Promise<boolean>((resolve) => {
@@ -45,7 +52,7 @@ const free = (port: number) =>
  * gone left on the port; stops with one line when a running one, or another program, holds it.
  */
 async function claimPort(port: number, starter: number): Promise<Run> {
-	const another = `choose another port, e.g. SANDBOX_PORT=${port === 65535 ? port - 1 : port + 1} npm run sandbox`;
+	const another = anotherPort(port);
 	mkdirSync(FOLDER, { recursive: true, mode: 0o700 });
 	const run = await claim(join(FOLDER, `sandbox-${port}.json`), starter);
 	if (run.holder)
@@ -58,7 +65,7 @@ async function claimPort(port: number, starter: number): Promise<Run> {
 		);
 	if (!(await free(port))) {
 		run.release();
-		fail(`Port ${port} (SANDBOX_PORT) is in use by another program: stop it or ${another}`);
+		fail(heldByAnother(port));
 	}
 	run.add(process.pid, false);
 	return run;
@@ -82,6 +89,11 @@ async function main(): Promise<void> {
 		contract: process.env.SANDBOX_CONTRACT !== '0',
 		pageCaps: parsePageCaps(process.env.SANDBOX_PAGE_CAPS ?? ''),
 		webhookSecret: process.env.SANDBOX_WEBHOOK_SECRET,
+	}).catch((error: NodeJS.ErrnoException) => {
+		// Taken in the moment between the check above and the listen.
+		if (error.code !== 'EADDRINUSE') throw error;
+		run?.release();
+		return fail(heldByAnother(port));
 	});
 	const { url, controlUrl, consoleUrl, environments } = sandbox;
 	process.stdout.write(`${JSON.stringify({ url, controlUrl, consoleUrl, environments })}\n`);

@@ -45,7 +45,13 @@ export class SandboxServer {
 	/** Listens on the options' host and port (a free port unless set), and returns the base URL. */
 	async listen(): Promise<string> {
 		const host = this.options.host ?? '127.0.0.1';
-		await new Promise<void>((resolve) => this.server.listen(this.options.port ?? 0, host, resolve));
+		await new Promise<void>((resolve, reject) => {
+			this.server.once('error', reject);
+			this.server.listen(this.options.port ?? 0, host, () => {
+				this.server.off('error', reject);
+				resolve();
+			});
+		});
 		({ port: this.port } = this.server.address() as AddressInfo);
 		return `http://${host}:${this.port}`;
 	}

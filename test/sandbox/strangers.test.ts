@@ -165,3 +165,11 @@ describe('contract violations of an authenticated request', () => {
 		expect(Math.max(...warn.mock.calls.map((call) => String(call[0]).length))).toBeLessThan(1200);
 	});
 });
+
+describe('a port another program holds', () => {
+	it('makes startSandbox reject with EADDRINUSE, for its caller to word, rather than crash', async () => {
+		await expect(startSandbox({ port, contract: false, quiet: true })).rejects.toMatchObject({
+			code: 'EADDRINUSE',
+		});
+	});
+});
