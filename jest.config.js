@@ -17,7 +17,8 @@
 const suite = (name, testTimeout, extra = {}) => ({
 	displayName: name,
 	testEnvironment: 'node',
-	roots: ['<rootDir>/test'],
+	// The sources too, so that jest --findRelatedTests (and --onlyChanged) finds the tests of a source file.
+	roots: ['<rootDir>/test', '<rootDir>/nodes', '<rootDir>/credentials', '<rootDir>/sandbox'],
 	testMatch: [`<rootDir>/test/${name}/**/*.test.ts`],
 	transform: {
 		'^.+\\.ts$': [
