@@ -52,7 +52,7 @@ import {
  * In the compatibility matrix (npm run test:compat), n8n 1.123.81 and 2.0.0 have the same installer
  * calls, the same licence gate on a custom registry and the same test hook as 2.41.1 (their
  * community-packages and e2e controllers), so every REST step, the check that no restart is needed
- * among them, runs in each. The one difference met: 2.0.0 reports ready before its REST routes
+ * among them, runs and passes in each. The one difference met: 2.0.0 reports ready before its REST routes
  * answer, so the hook is retried until it does. The browser install runs in the pinned n8n only: the
  * editor's page differs between versions, and the docs show the pinned one.
  */
