@@ -81,7 +81,7 @@ const run = (command: string, args: string[], options: { cwd?: string; env?: Nod
 	});
 
 /**
- * verdaccio on loopback, on Node 24 (it needs 22 or later), storing in a temporary folder. Only this
+ * verdaccio on loopback, on the runtime's Node 24, storing in a temporary folder. Only this
  * package is served from its storage; every other name comes from the uplink, this machine's registry.
  */
 class LocalRegistry {
