@@ -2,6 +2,7 @@ import { MaintenanceManagementApi } from '../../credentials/MaintenanceManagemen
 import { MaintenanceManagementWebhookApi } from '../../credentials/MaintenanceManagementWebhookApi.credentials';
 import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { MaintenanceManagementTrigger } from '../../nodes/MaintenanceManagementTrigger/MaintenanceManagementTrigger.node';
+import { resources, resourceSelector } from '../../nodes/MaintenanceManagement/actions/resources';
 
 /** The most characters a description, hint or notice shows in the panel; more goes behind a link. */
 const MAX_LENGTH = 200;
@@ -74,6 +75,79 @@ describe('the texts of the panels', () => {
 			all.filter(
 				(text) => !text.startsWith('e.g. ') && !['HH:mm', 'name@email.com'].includes(text),
 			),
+		).toEqual([]);
+	});
+});
+
+describe('the required fields of the action node', () => {
+	interface Field extends Described {
+		required?: boolean;
+		displayOptions?: { show?: { resource?: string[]; operation?: string[] } };
+	}
+
+	/** Every required field with no description, as "Resource → operation: Field", nested ones too. */
+	const undescribed = (where: string, list: unknown[] = []): string[] =>
+		(list as Field[]).flatMap((field) => {
+			const show = field.displayOptions?.show;
+			const at = show?.resource
+				? `${show.resource.join('/')} → ${(show.operation ?? ['any']).join('/')}:`
+				: where;
+			return [
+				...(field.required === true && !field.description?.trim()
+					? [`${at} ${field.displayName ?? field.name}`]
+					: []),
+				...undescribed(`${at} ${field.displayName ?? field.name} →`, field.options),
+				...undescribed(`${at} ${field.displayName ?? field.name} →`, field.values),
+			];
+		});
+
+	it('describes every required field of every operation: what it is and where its value comes from', () => {
+		const properties = new MaintenanceManagement().description.properties;
+		expect(properties.filter((property) => property.required === true).length).toBeGreaterThan(20);
+		expect(undescribed('', properties)).toEqual([]);
+	});
+
+	it('says where the value of every required ID field comes from: an operation of the node, or the service', () => {
+		const ids = (list: unknown[] = []): Field[] =>
+			(list as Field[]).flatMap((field) => [
+				...(field.required === true && /\bIDs?$/.test(field.displayName ?? '') ? [field] : []),
+				...ids(field.options),
+				...ids(field.values),
+			]);
+		const required = ids(new MaintenanceManagement().description.properties);
+		expect(required.length).toBeGreaterThan(10);
+		expect(
+			required
+				.filter((field) => !/ → |in the service/.test(field.description ?? ''))
+				.map((field) => field.displayName),
+		).toEqual([]);
+	});
+
+	it('points only at operations the node has, as "Resource → Operation" (a deprecated one by its name)', () => {
+		const operations = new Map(
+			(resourceSelector.options as Array<{ name: string; value: string }>).map(
+				({ name, value }) => {
+					const selector = resources[value].description.find(({ name }) => name === 'operation');
+					const names = (selector?.options as Array<{ name: string }>).map(({ name }) =>
+						name.replace(/ \(Deprecated\)$/, ''),
+					);
+					return [name.replace(/ \(Deprecated\)$/, ''), names];
+				},
+			),
+		);
+		const pointers = texts('action', new MaintenanceManagement().description.properties).flatMap(
+			(text) =>
+				[
+					...text.matchAll(
+						/([A-Z][a-z]+(?: [A-Z][a-z]+)*) → ([A-Z][a-z]+(?: or [A-Z][a-z]+| [A-Z][a-z]+)*)/g,
+					),
+				]
+					.filter(([, resource]) => operations.has(resource))
+					.map(([, resource, operation]) => [text, resource, operation] as const),
+		);
+		expect(pointers.length).toBeGreaterThan(5);
+		expect(
+			pointers.filter(([, resource, operation]) => !operations.get(resource)!.includes(operation)),
 		).toEqual([]);
 	});
 });

@@ -13,7 +13,8 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 7',
-		description: 'ID of the client whose contacts to set',
+		description:
+			"ID of the client whose contacts to set: a building's client_id in Location → Get Many, or the list of clients in the service",
 	},
 	{
 		displayName: 'Contact IDs',
@@ -23,7 +24,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. 12, 15, 20',
 		description:
-			"Comma-separated IDs of the contacts to associate with the client. They become the client's contacts: a contact left out is no longer associated, and an empty list [] removes them all.",
+			"Comma-separated contact IDs (see Contact → Check or Create). They become the client's contacts: one left out is no longer associated; an empty list [] removes them all.",
 	},
 	...outputProperties,
 ];

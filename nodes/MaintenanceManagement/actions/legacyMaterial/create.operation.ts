@@ -27,8 +27,9 @@ const properties: INodeProperties[] = [
 		required: true,
 		options: MATERIAL_KINDS.options,
 		default: 'MATERIAL',
+		description: 'A material, or a folder that groups materials; Units is required for a material',
 	},
-	...nameAndCode('Unique material code; must not be empty'),
+	...nameAndCode('The name of the material or folder', 'Unique material code; must not be empty'),
 	additionalFields([
 		{ displayName: 'Default Sell Price', name: 'default_sell_price', type: 'number', default: 0 },
 		{ displayName: 'Default Sell VAT (%)', name: 'default_sell_vat', type: 'number', default: 0 },

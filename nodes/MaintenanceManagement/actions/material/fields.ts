@@ -20,9 +20,13 @@ export const requiredMaterialFields: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 3',
-		description: 'ID of the material type the material belongs to',
+		description:
+			'ID of the material type the material belongs to: the output of Material Type → Create, or the list of material types in the service',
 	},
-	...nameAndCode('Material code, unique across materials'),
+	...nameAndCode(
+		'The name of the material, as lists show it',
+		'Material code, unique across materials',
+	),
 	{
 		displayName: 'Units',
 		name: 'units',
@@ -30,6 +34,7 @@ export const requiredMaterialFields: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. unit, kg, m',
+		description: 'The unit the material is counted in, as text of your choice',
 	},
 ];
 

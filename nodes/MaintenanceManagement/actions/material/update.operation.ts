@@ -15,7 +15,8 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 15',
-		description: 'ID of the material to update',
+		description:
+			'ID of the material to update: material_id in the output of Material → Create, or the list of materials in the service',
 	},
 	{
 		displayName:

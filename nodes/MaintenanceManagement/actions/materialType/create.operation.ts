@@ -7,7 +7,14 @@ import { outputProperties } from '../shared/properties';
 import { sendOperation } from '../shared/registry';
 
 const properties: INodeProperties[] = [
-	{ displayName: 'Name', name: 'name', type: 'string', required: true, default: '' },
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'The name of the material type, as lists show it',
+	},
 	{
 		displayName: 'Parent ID',
 		name: 'parent_id',
@@ -15,7 +22,8 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 3',
-		description: 'ID of the material type folder to create it in',
+		description:
+			'ID of the material type folder to create it in: parent_id or material_type_id from Material Type → Create, or the list in the service',
 	},
 	additionalFields([
 		{

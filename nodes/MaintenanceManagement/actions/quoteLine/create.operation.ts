@@ -21,7 +21,8 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 8',
-		description: 'ID of the quote that gets the line',
+		description:
+			'ID of the quote that gets the line, from the list of quotes in the service (the API lists no quotes)',
 	},
 	lineTypeProperty(
 		'What the line quotes. The API does not list the values it accepts for a new quote line; these are the types its quote lines carry.',

@@ -15,7 +15,8 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 31',
-		description: 'ID of the sell order (sale) that gets the line',
+		description:
+			'ID of the sell order (sale) that gets the line, from the list of sales in the service (the API lists no sell orders)',
 	},
 	lineTypeProperty('What the line sells'),
 	{

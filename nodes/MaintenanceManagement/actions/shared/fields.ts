@@ -111,8 +111,16 @@ export const NOTHING_TO_CHANGE = {
 };
 
 /** A required Name, and a required Code, which the API keeps unique, described as given. */
-export const nameAndCode = (codeDescription: string): INodeProperties[] => [
-	field('Name', 'name', { type: 'string', required: true, default: '' }),
+export const nameAndCode = (
+	nameDescription: string,
+	codeDescription: string,
+): INodeProperties[] => [
+	field('Name', 'name', {
+		type: 'string',
+		required: true,
+		default: '',
+		description: nameDescription,
+	}),
 	field('Code', 'code', {
 		type: 'string',
 		required: true,

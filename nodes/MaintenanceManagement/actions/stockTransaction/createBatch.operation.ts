@@ -18,7 +18,7 @@ import { sendOperation } from '../shared/registry';
 import type { Grouping, ItemPart } from '../groupedSending';
 import { sendGrouped } from '../groupedSending';
 import { runEndpoint } from '../perItemSending';
-import { materialIdProperty } from './fields';
+import { materialIdProperty, warehouseIdDescription } from './fields';
 
 const STOCK_ACTIONS = choices({
 	WAREHOUSE_ADD: 'Add to Warehouse',
@@ -33,6 +33,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 2',
+		description: warehouseIdDescription('The ID of the warehouse whose stock changes'),
 	},
 	{
 		displayName: 'Action',

@@ -5,7 +5,7 @@ import { id, integer, lazy } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
 import { outputProperties } from '../shared/properties';
 import { sendOperation } from '../shared/registry';
-import { materialIdProperty } from './fields';
+import { materialIdProperty, warehouseIdDescription } from './fields';
 
 const properties: INodeProperties[] = [
 	{
@@ -15,6 +15,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 2',
+		description: warehouseIdDescription('The ID of the warehouse the stock leaves'),
 	},
 	{
 		displayName: 'To Warehouse ID',
@@ -23,6 +24,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 2',
+		description: warehouseIdDescription('The ID of the warehouse the stock goes to'),
 	},
 	materialIdProperty,
 	{
@@ -32,6 +34,7 @@ const properties: INodeProperties[] = [
 		typeOptions: { numberPrecision: 0 },
 		required: true,
 		default: 1,
+		description: 'How many units of the material to move, a whole number',
 	},
 	additionalFields([
 		{ displayName: 'Observations', name: 'observations', type: 'string', default: '' },

@@ -40,8 +40,18 @@ const properties: INodeProperties[] = [
 		required: true,
 		options: WORK_TYPES.options,
 		default: 'CYCLIC',
+		description:
+			'How the job runs. CYCLIC and PLAN jobs need at least one intervention under Interventions; SPECIAL jobs take none.',
 	},
-	{ displayName: 'Name', name: 'name', type: 'string', required: true, default: '' },
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. Monthly boiler check',
+		description: 'The name the planned job is listed by, chosen by you',
+	},
 	{
 		displayName: 'Work Type ID',
 		name: 'work_type_id',
@@ -49,12 +59,14 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 4',
+		description:
+			'The ID of the kind of work (e.g. preventive). The API lists no work types: take it from the list of work types in the service, or from work_type_id of an existing job.',
 	},
 	{
 		...ids(
 			'Location IDs',
 			'local_id',
-			'Comma-separated IDs of the locations the job covers; at least one',
+			'Comma-separated IDs of the locations the job covers; at least one. See Location → Get Many.',
 		),
 		required: true,
 	},
@@ -65,6 +77,8 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 1',
+		description:
+			"The ID of the client the job is done for: a building's client_id in Location → Get Many, or the list of clients in the service",
 	},
 	{
 		displayName: 'Recurrence',
