@@ -5,6 +5,7 @@ import type { INodeProperties, INodeType } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { MaintenanceManagementTrigger } from '../../nodes/MaintenanceManagementTrigger/MaintenanceManagementTrigger.node';
+import { resourceSelector } from '../../nodes/MaintenanceManagement/actions/resources';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -67,6 +68,30 @@ it('the action node codex names every main resource among its aliases', () => {
 	for (const word of ['purchase order', 'stock', 'supplier', 'asset', 'location']) {
 		expect(codex.alias).toContain(word);
 	}
+});
+
+it('names every resource of the action node among its aliases, singular and plural', () => {
+	// n8n's search matches the typed letters in order: "locations" does not find the alias "location".
+	const codex = JSON.parse(readFileSync(join(ROOT, nodes[0][0]), 'utf8')) as Codex;
+	const names = (resourceSelector.options as Array<{ name: string }>).map(({ name }) =>
+		name.replace(/ \(Deprecated\)$/, '').toLowerCase(),
+	);
+	expect(names).toContain('location');
+	for (const name of names) expect(codex.alias).toEqual(expect.arrayContaining([name, `${name}s`]));
+});
+
+describe.each(nodes)('codex %s', (file) => {
+	it('gives every noun among its aliases its plural too, so that the plural finds the node', () => {
+		const aliases = (JSON.parse(readFileSync(join(ROOT, file), 'utf8')) as Codex).alias;
+		const nouns = aliases.filter((alias) =>
+			/^(?:webhook|event|work order|failure|planned job(?: order)?|asset|building|location|purchase order|buy order|sell order|quote|material|supplier|client|contact|warehouse|approval)$/.test(
+				alias,
+			),
+		);
+		expect(nouns.length).toBeGreaterThan(8);
+		expect(nouns.filter((noun) => !aliases.includes(`${noun}s`))).toEqual([]);
+		expect(aliases.filter((alias, index) => aliases.indexOf(alias) !== index)).toEqual([]);
+	});
 });
 
 it('finds the approval flow by the words an operations team types', () => {
