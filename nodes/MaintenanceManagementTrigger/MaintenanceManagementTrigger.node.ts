@@ -27,9 +27,13 @@ const eventOptions = [
 		value: ALL_EVENTS,
 		description: 'Any event, including deliveries whose event cannot be detected',
 	},
+	// The node creator lists each event as a trigger action. Without `action` it names it "On " and the
+	// name with its punctuation dropped ("On work order approved approval given"); with it, the words in
+	// parentheses stay apart, and its search, which reads this name, still finds them.
 	...EVENTS.map((event) => ({
 		name: event.name,
 		value: event.value,
+		action: `On ${event.name.toLowerCase()}`,
 		description: `${event.description} (${event.value})`,
 	})),
 ].sort(byText('name'));

@@ -128,6 +128,21 @@ it('finds the approval events in the Events list by the words a user types', () 
 	expect(found('declined')).toEqual(['FAILURE_NOT_APPROVED']);
 });
 
+it('names each event in the node creator as a user says it, keeping the words its search finds', () => {
+	// The node creator lists a trigger's events as actions named by each option's `action`.
+	const events = new MaintenanceManagementTrigger().description.properties.find(
+		(property) => property.name === 'events',
+	)!.options as Array<{ name: string; value: string; action?: string }>;
+	const action = (value: string) => events.find((event) => event.value === value)?.action;
+	expect(action('FAILURE_APPROVED')).toBe('On work order approved (approval given)');
+	expect(action('FAILURE_NOT_APPROVED')).toBe('On work order not approved (approval declined)');
+	expect(action('FAILURE_UNDO_APPROVED')).toBe('On work order approval undone (unapproved)');
+	expect(action('FAILURE_CREATED')).toBe('On work order created or waiting for approval');
+	const named = events.filter((event) => event.value !== '*');
+	expect(named.length).toBe(47);
+	expect(named.filter((event) => event.action !== `On ${event.name.toLowerCase()}`)).toEqual([]);
+});
+
 it("gives each node its own description: n8n shows the trigger's for the package's one entry", () => {
 	const action = new MaintenanceManagement().description.description;
 	const trigger = new MaintenanceManagementTrigger().description.description;
