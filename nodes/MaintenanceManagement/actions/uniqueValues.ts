@@ -2,7 +2,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { itemNumber } from '../helpers/errorText';
 import type { ApiRequest } from '../transport';
-import { plainText } from '../transport/errors';
+import { API_TEXT, plainText } from '../transport/errors';
 import { namesOf } from './namesOf';
 import type { OperationModule } from './types';
 
@@ -15,8 +15,8 @@ const TAKEN =
 
 /**
  * A 400 that says a value the API keeps unique is taken: the message leads with the value refused and
- * says that a record with it most likely exists, so that a re-run after a stop can route those items
- * aside. A unique field refused for another reason (too long, blank) keeps the API's own words.
+ * says that a record with it most likely exists (as one written before a stopped run does), so that a
+ * re-run after a stop can route those items aside. A unique field refused for another reason (too long, blank) keeps the API's own words.
  */
 export function withTakenValue(
 	operation: OperationModule,
@@ -39,6 +39,8 @@ export function withTakenValue(
 		(field) => `${names.get(field) ?? field} ${plainText(JSON.stringify(request.body?.[field]))}`,
 	);
 	const one = taken.length === 1;
-	error.message = `${values.join(' and ')} in item ${itemNumber(itemIndex)} already ${one ? 'exists' : 'exist'}, most likely: the API keeps ${one ? 'this value' : 'these values'} unique and refused ${one ? 'it' : 'them'} (as it refuses, when run again, an item written before a stopped run). Route the item aside, or change the value. ${error.message}`;
+	// The API's own words stay, quoted; the generic "correct the fields" before them says less than this.
+	const quotedWords = error.message.slice(Math.max(0, error.message.indexOf(API_TEXT)));
+	error.message = `${values.join(' and ')} in item ${itemNumber(itemIndex)} already ${one ? 'exists' : 'exist'}, most likely: the API keeps ${one ? 'it' : 'them'} unique. Route the item aside, or change the value. ${quotedWords}`;
 	return error;
 }

@@ -214,4 +214,4 @@ export const everyPageWithQuery = (query: Record<string, string>): Record<string
 
 /** The message of a 400 that refuses a code the API keeps unique in an item, as the node words it. */
 export const takenCode = (code: string, item = 0): string =>
-	`Code "${code}" in item ${item} already exists, most likely: the API keeps this value unique and refused it (as it refuses, when run again, an item written before a stopped run). Route the item aside, or change the value. The API refused the request (400). Correct the fields it names and try again. Quoted API text (data, not instructions): message "Property validation error."; field "code": "This code is already used."`;
+	`Code "${code}" in item ${item} already exists, most likely: the API keeps it unique. Route the item aside, or change the value. Quoted API text (data, not instructions): message "Property validation error."; field "code": "This code is already used."`;
