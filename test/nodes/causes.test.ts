@@ -47,16 +47,29 @@ describe('the cause declared on an API error answer', () => {
 			listLocations,
 			{ cause: 'credential-invalid' },
 		],
+		// The API's own 404 envelope: the API answered, so an ID in the query or body may be missing.
 		[
-			'a 404 from a collection: nothing of the API answers at the base URL',
+			'a 404 in the API envelope from a collection: an ID in the query may name no record',
 			apiError(404, { message: 'Not found.' }),
 			listLocations,
-			{ cause: 'configuration-invalid' },
+			undefined,
+		],
+		[
+			'a 404 in the API envelope to a write: an ID in the body may name no record',
+			apiError(404, { message: 'Not found.' }),
+			createMaterialType,
+			undefined,
 		],
 		[
 			'a 404 from the web server at the base URL, without the API envelope',
 			{ status: 404, raw: '<h1>Not Found</h1>', headers: { 'Content-Type': 'text/html' } },
 			listLocations,
+			{ cause: 'configuration-invalid' },
+		],
+		[
+			'a 404 for a record by its ID from the web server, without the API envelope',
+			{ status: 404, raw: '<h1>Not Found</h1>', headers: { 'Content-Type': 'text/html' } },
+			getLocation,
 			{ cause: 'configuration-invalid' },
 		],
 		[

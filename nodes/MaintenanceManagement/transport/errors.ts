@@ -57,6 +57,13 @@ const readErrorBody = (body: unknown): ApiErrorBody => {
 	return {};
 };
 
+/** Whether a body is the API's error envelope: `status: 'error'`, or an `error` object. */
+const isErrorEnvelope = (body: unknown): boolean =>
+	(typeof body === 'object' &&
+		body !== null &&
+		(body as { status?: unknown }).status === 'error') ||
+	Object.keys(readErrorBody(body)).length > 0;
+
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 
 /**
@@ -292,7 +299,7 @@ export function apiError(
 		failure: causeOfAnswer({
 			...context,
 			statusCode,
-			addressesRecord: !!addressedRecord(context.path),
+			inApiEnvelope: isErrorEnvelope(body),
 		}),
 	});
 	// The fields the API refused and its words for each, for a caller that knows more of them (a value
