@@ -5,7 +5,7 @@ import { itemNumber } from '../helpers/errorText';
 import type { OutputChoice } from '../helpers/simplify';
 import type { ApiEnvelope, ApiRequest } from '../transport';
 import { apiRequest, buildPath } from '../transport';
-import { mayHaveBeenWritten, withOutcome } from '../transport/errors';
+import { withOutcome, withWriteAdvice } from '../transport/errors';
 import { afterAnswer } from './answer';
 import type { ItemLoop } from './itemLoop';
 import { itemLoopFor } from './itemLoop';
@@ -67,7 +67,10 @@ const notConfirmed = (node: INode, method: HttpMethod, itemIndex: number) =>
 	withOutcome(
 		new NodeOperationError(
 			node,
-			`Item ${itemNumber(itemIndex)} was sent but not confirmed by the API. ${mayHaveBeenWritten(method)}`,
+			withWriteAdvice(
+				`Item ${itemNumber(itemIndex)} was sent but not confirmed by the API`,
+				method,
+			),
 			{
 				itemIndex,
 				description:

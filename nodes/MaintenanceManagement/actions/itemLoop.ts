@@ -9,7 +9,7 @@ import type {
 import { LINE_BREAK } from '../helpers/errorText';
 import { asNodeError } from '../transport';
 import type { Outcome } from '../transport/errors';
-import { API_TEXT, outcomeOf, plainText, withOutcome } from '../transport/errors';
+import { API_TEXT, closedSentence, outcomeOf, plainText, withOutcome } from '../transport/errors';
 import type { OperationModule } from './types';
 
 type NodeError = NodeApiError | NodeOperationError;
@@ -234,12 +234,11 @@ export class ItemLoop {
 				? ''
 				: `IDs ${verb}: ${plainText(ranges(ids.slice(0, LISTED_IDS)))}${ids.length > LISTED_IDS ? ` and ${ids.length - LISTED_IDS} more (all in the error's context)` : ''}.`;
 		// The node's words go before the API's quoted text, never after it, each sentence closed.
-		const sentence = (text: string) => text.trimEnd().replace(/(?<![.!?])$/, '.');
 		const quoted = error.message.indexOf(API_TEXT);
 		error.message = (
 			quoted === -1
-				? [sentence(error.message), summary]
-				: [sentence(error.message.slice(0, quoted)), summary, error.message.slice(quoted)]
+				? [closedSentence(error.message), summary]
+				: [closedSentence(error.message.slice(0, quoted)), summary, error.message.slice(quoted)]
 		)
 			.filter(Boolean)
 			.join(' ');

@@ -21,22 +21,29 @@ export function withOutcome<E extends NodeError>(error: E, outcome: Outcome): E 
 export const outcomeOf = (error: NodeError): Outcome =>
 	(error.context.outcome as Outcome | undefined) ?? 'refusedBeforeSending';
 
+/** Text as a closed sentence: a full stop added unless it ends with its own mark. */
+export const closedSentence = (text: string): string => text.trimEnd().replace(/(?<![.!?])$/, '.');
+
 /**
- * What a person and an AI agent (which sees only the message) read of a write whose answer was lost:
- * check before sending it again, never re-send it blind.
+ * The message of a request that may have left without an answer that confirms it. A write's ends
+ * with what a person and an AI agent (which sees only the message) must do: check before sending it
+ * again, never re-send it blind. A read's stays as it is: it wrote nothing.
  */
-export const mayHaveBeenWritten = (method: string): string =>
-	method === 'PATCH'
-		? 'The change may have been applied: check whether it is there before sending it again.'
-		: 'It may have been written: check whether it exists before sending it again.';
+export function withWriteAdvice(message: string, method: string): string {
+	if (method === 'GET') return message;
+	const advice =
+		method === 'PATCH'
+			? 'The change may have been applied: check whether it is there before sending it again.'
+			: 'It may have been written: check whether it exists before sending it again.';
+	return `${closedSentence(message)} ${advice}`;
+}
 
 /**
  * An error thrown once its request may have left: its outcome is unknown, unless a closer look has
  * already said otherwise, and a write's message says that it may have been written.
  */
 export function sentAndUnknown<E extends NodeError>(error: E, method: string): E {
-	if (error.context.outcome === undefined && method !== 'GET')
-		error.message = `${error.message.replace(/(?<![.!?])$/, '.')} ${mayHaveBeenWritten(method)}`;
+	if (error.context.outcome === undefined) error.message = withWriteAdvice(error.message, method);
 	return withOutcome(error, 'unknown');
 }
 
@@ -229,7 +236,10 @@ function actionableMessage(
 	}
 	if (statusCode >= 500) {
 		if (method !== 'GET')
-			return `The service failed on ${where} (${statusCode}) and the request was not retried. ${mayHaveBeenWritten(method)}`;
+			return withWriteAdvice(
+				`The service failed on ${where} (${statusCode}) and the request was not retried`,
+				method,
+			);
 		return statusCode === 500
 			? `The service failed on ${where} (500), also on retry. Check the filters and query parameters (the API answers 500 for an s_ filter it does not support), then try again.`
 			: `The service failed on ${where} (${statusCode}), also on retry. Try again later.`;

@@ -13,7 +13,6 @@ import type { Outcome } from './errors';
 import {
 	apiError,
 	asNodeError,
-	mayHaveBeenWritten,
 	pathInMessage,
 	plainText,
 	QUOTE_LIMITS,
@@ -21,6 +20,7 @@ import {
 	sentAndUnknown,
 	wholeSeconds,
 	withOutcome,
+	withWriteAdvice,
 } from './errors';
 import type { FullResponse } from './exchange';
 import { header } from './exchange';
@@ -119,12 +119,7 @@ export class RequestFailures {
 
 	/** A write whose answer the node cannot use may have been applied: its message says so. */
 	private answerLost(message: string, description: string) {
-		const { method } = this;
-		return this.fail(
-			'unknown',
-			method === 'GET' ? message : `${message}. ${mayHaveBeenWritten(method)}`,
-			description,
-		);
+		return this.fail('unknown', withWriteAdvice(message, this.method), description);
 	}
 
 	/** The limit of Request Options a wait would pass, as a message names it. */
@@ -171,7 +166,10 @@ export class RequestFailures {
 		const lost = method !== 'GET' && !unsent;
 		const nodeError = new NodeApiError(this.node, { message, code: null } as JsonObject, {
 			message: lost
-				? `The API's answer to ${this.where()} was lost: ${plainText(message.replace(/\.$/, ''))}. ${mayHaveBeenWritten(method)}`
+				? withWriteAdvice(
+						`The API's answer to ${this.where()} was lost: ${plainText(message)}`,
+						method,
+					)
 				: `Could not reach the API: ${plainText(message)}`,
 			description:
 				method === 'GET'
