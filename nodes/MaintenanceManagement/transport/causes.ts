@@ -47,6 +47,7 @@ export function causeOfAnswer(answer: FailedAnswer): Failure | undefined {
 	if (statusCode === 401) return CREDENTIAL_INVALID;
 	if (statusCode === 404 && !answer.inApiEnvelope) return CONFIGURATION_INVALID;
 	if (statusCode === 429) return rateLimited(answer.retryAfterMs);
-	if (answer.method === 'GET' && statusCode >= 500) return TEMPORARILY_UNAVAILABLE;
+	if (answer.method === 'GET' && statusCode >= 500 && statusCode < 600)
+		return TEMPORARILY_UNAVAILABLE;
 	return undefined;
 }

@@ -47,6 +47,18 @@ export function sentAndUnknown<E extends NodeError>(error: E, method: string): E
 	return withOutcome(error, 'unknown');
 }
 
+/**
+ * What an answer that is no success says of its request: a 429 was refused unprocessed, so nothing
+ * was done; any other 4xx is the API's refusal; anything else (a 5xx, a redirect, a status outside
+ * HTTP's classes) leaves it unknown: a write may have been applied before the service failed.
+ */
+export const outcomeOfStatus = (statusCode: number): Outcome =>
+	statusCode === 429
+		? 'notSent'
+		: statusCode >= 400 && statusCode < 500
+			? 'refusedByApi'
+			: 'unknown';
+
 /** The error body the spec defines: `{ status: 'error', error: { http_code, message, more_info, properties?, dev_message? } }`. */
 interface ApiErrorBody {
 	http_code?: number;
@@ -196,6 +208,9 @@ const shownId = (id: string): string =>
 export const pathInMessage = (path: string): string =>
 	plainText(path.length > 200 ? `${path.slice(0, 200)}…` : path);
 
+/** A 5xx: the service failed. A status past 599 is no HTTP class, and says nothing of the service. */
+const isServerError = (statusCode: number): boolean => statusCode >= 500 && statusCode < 600;
+
 /**
  * The message of an API error: what happened, to which record or field, and what to do, in one or two
  * sentences of the node's own; then, for a 400 and a status the spec does not list, the API's own words
@@ -234,7 +249,7 @@ function actionableMessage(
 				.filter(Boolean)
 				.join(' ');
 	}
-	if (statusCode >= 500) {
+	if (isServerError(statusCode)) {
 		if (method !== 'GET')
 			return withWriteAdvice(
 				`The service failed on ${where} (${statusCode}) and the request was not retried`,
@@ -244,7 +259,11 @@ function actionableMessage(
 			? `The service failed on ${where} (500), also on retry. Check the filters and query parameters (the API answers 500 for an s_ filter it does not support), then try again.`
 			: `The service failed on ${where} (${statusCode}), also on retry. Try again later.`;
 	}
-	return `The API answered ${statusCode} to ${where}.${apiWords(error)}`;
+	// Any other status that leaves the request unknown (outside 2xx to 5xx) may have written a write.
+	const answered = `The API answered ${statusCode} to ${where}`;
+	const own =
+		outcomeOfStatus(statusCode) === 'unknown' ? withWriteAdvice(answered, method) : answered;
+	return `${closedSentence(own)}${apiWords(error)}`;
 }
 
 const STATUS_HINTS: Record<number, (context: ApiErrorContext) => string> = {
@@ -288,7 +307,7 @@ export function apiError(
 		detail = [...formatProperties(error.properties), ...devMessage].join('\n');
 	} else if (Object.hasOwn(STATUS_HINTS, statusCode)) {
 		detail = STATUS_HINTS[statusCode](context);
-	} else if (statusCode >= 500) {
+	} else if (isServerError(statusCode)) {
 		detail = serverHint(context, statusCode);
 	} else {
 		detail = error.more_info
@@ -322,18 +341,6 @@ export function apiError(
 	);
 	return withOutcome(nodeError, outcomeOfStatus(statusCode));
 }
-
-/**
- * What an answer that is no success says of its request: a 429 was refused unprocessed, so nothing
- * was done; any other 4xx is the API's refusal; anything else (a 5xx, a redirect, a status outside
- * HTTP's classes) leaves it unknown: a write may have been applied before the service failed.
- */
-export const outcomeOfStatus = (statusCode: number): Outcome =>
-	statusCode === 429
-		? 'notSent'
-		: statusCode >= 400 && statusCode < 500
-			? 'refusedByApi'
-			: 'unknown';
 
 /** Passes the node's own errors through unchanged and wraps anything else, keeping the item index. */
 export function asNodeError(node: INode, error: unknown, itemIndex?: number): NodeError {
