@@ -562,3 +562,29 @@ describe('a status outside HTTP 2xx–5xx, given by apiError', () => {
 		expect(error.message).toBe('The API answered 999 to GET /stocks/material-types.');
 	});
 });
+
+describe('a page of a list that the node cannot turn into records', () => {
+	const { api, credentials } = scriptedApi('tok_outcomes_page_7c2a');
+
+	it('is a read after sending: unknown, never refused before sending', async () => {
+		api.reset(() => ({
+			status: 200,
+			body: {
+				data: [{ id: '1', type: 'location', attributes: { name: 'Site 1' } }],
+				included: 5,
+				meta: { pagination: { total: 1, count: 1, per_page: 50, current_page: 1, total_pages: 1 } },
+				links: {},
+			},
+		}));
+		const { error } = await runNode({
+			node,
+			credentials,
+			items: [{}],
+			parameters: { resource: 'location', operation: 'getAll', returnAll: true },
+		});
+		expect(api.requests).toHaveLength(1);
+		expect(error?.context?.outcome).toBe('unknown');
+		expect(error?.message).toMatch(/^The node could not read the API's answer: /);
+		expect(error?.message).not.toMatch(/may have been/);
+	});
+});

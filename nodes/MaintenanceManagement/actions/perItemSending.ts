@@ -23,8 +23,9 @@ export async function executeEndpoint(
 	if (operation.endpoint.answers === 'page') {
 		const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 		const limit = returnAll ? undefined : (this.getNodeParameter('limit', itemIndex, 50) as number);
+		// Each page is read once it has arrived: a fault there comes after sending.
 		const toRecords = (data: ApiResource[], included?: ApiResource[]) =>
-			toItems(data, included, output);
+			afterAnswer(this, itemIndex, request.method, () => toItems(data, included, output));
 		return await apiRequestAllItems.call(
 			this,
 			request,
