@@ -24,7 +24,7 @@ import {
 } from './errors';
 import type { FullResponse } from './exchange';
 import { header } from './exchange';
-import { neverConnected } from './faults';
+import { isConnectionFault, neverConnected } from './faults';
 import type { PagingRefusal } from './paging';
 import { LONGEST_WAIT_MS, rateLimitWaitMs } from './rateLimit';
 import { redact, redactDeep } from './redact';
@@ -178,7 +178,9 @@ export class RequestFailures {
 						? `The connection to ${plainText(baseUrl)} could not be made, so the ${method} request was not sent. Check the base URL in the credential and the network, then run it again.`
 						: `The connection to ${plainText(baseUrl)} failed after the ${method} request was sent (a dropped connection, or no answer within the Timeout). It was not retried, so that nothing is created or changed twice.`,
 			itemIndex,
-			failure: lost ? undefined : TEMPORARILY_UNAVAILABLE,
+			// Only a fault that passes makes the API unavailable for now: a host name not found (a
+			// typo, or a name server down) or a certificate refused is no outage the node can tell.
+			failure: !lost && isConnectionFault(error) ? TEMPORARILY_UNAVAILABLE : undefined,
 		});
 		return withOutcome(nodeError, unsent ? 'notSent' : 'unknown');
 	}
