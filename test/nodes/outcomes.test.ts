@@ -1,8 +1,9 @@
 import { createServer } from 'node:net';
 
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, NodeOperationError } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/MaintenanceManagement.node';
+import { afterAnswer } from '../../nodes/MaintenanceManagement/actions/answer';
 import { apiError as apiErrorOf } from '../../nodes/MaintenanceManagement/transport/errors';
 import { keepsContract } from '../helpers/contract';
 import { MATERIAL_FROM_ROW, STOCK_FROM_ROW, TRANSFER_FROM_ROW } from '../helpers/rows';
@@ -586,5 +587,25 @@ describe('a page of a list that the node cannot turn into records', () => {
 		expect(error?.context?.outcome).toBe('unknown');
 		expect(error?.message).toMatch(/^The node could not read the API's answer: /);
 		expect(error?.message).not.toMatch(/may have been/);
+	});
+});
+
+describe("a fault of the node's own while reading an answer", () => {
+	it('says so, with the token removed, and leaves the write unknown', () => {
+		const token = 'tok_after_answer_secret_8e41d0';
+		const context = { getNode: () => ({ name: 'Maintenance Management' }) } as IExecuteFunctions;
+		let thrown: unknown;
+		try {
+			afterAnswer(context, 0, 'POST', token, () => {
+				throw new TypeError(`Cannot read ${token}`);
+			});
+		} catch (error) {
+			thrown = error;
+		}
+		const error = thrown as NodeOperationError;
+		expect(error.message).toBe(
+			"The node could not read the API's answer: Cannot read ***. It may have been written: check whether it exists before sending it again.",
+		);
+		expect(error.context.outcome).toBe('unknown');
 	});
 });

@@ -2,6 +2,7 @@ import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { causeOfAnswer } from './causes';
+import { redact } from './redact';
 
 /**
  * What became of an item's request, said on its error: written is the record output; the others are
@@ -348,4 +349,21 @@ export function asNodeError(node: INode, error: unknown, itemIndex?: number): No
 	return new NodeOperationError(node, error instanceof Error ? error : String(error), {
 		itemIndex,
 	});
+}
+
+/**
+ * A fault of the node's own (an error of none of the node's types) as a node error whose message
+ * first says what the node was doing, `doing`, and whose text holds no token; the node's own errors
+ * pass unchanged.
+ */
+export function ownFault(
+	node: INode,
+	error: unknown,
+	fault: { itemIndex?: number; token: string; doing: string; description?: string },
+): NodeError {
+	const nodeError = asNodeError(node, error, fault.itemIndex);
+	if (nodeError === error) return nodeError;
+	nodeError.message = redact(`${fault.doing}: ${plainText(nodeError.message)}`, fault.token);
+	if (fault.description !== undefined) nodeError.description = fault.description;
+	return nodeError;
 }

@@ -12,7 +12,7 @@ import type { Connection } from './connection';
 import type { Outcome } from './errors';
 import {
 	apiError,
-	asNodeError,
+	ownFault,
 	pathInMessage,
 	plainText,
 	QUOTE_LIMITS,
@@ -221,16 +221,16 @@ export class RequestFailures {
 	 * that already says its outcome keeps it.
 	 */
 	unforeseen(error: unknown, sent: boolean) {
-		const nodeError = asNodeError(this.node, error, this.itemIndex);
-		if (nodeError !== error) {
-			const what = sent
+		const nodeError = ownFault(this.node, error, {
+			itemIndex: this.itemIndex,
+			token: this.connection.token,
+			doing: sent
 				? `The node failed on the API's answer to ${this.where()}`
-				: `The node failed before sending ${this.where()}, so nothing went out`;
-			nodeError.message = redact(`${what}: ${plainText(nodeError.message)}`, this.connection.token);
-			nodeError.description = sent
+				: `The node failed before sending ${this.where()}, so nothing went out`,
+			description: sent
 				? 'The request was sent, and the node could not use what came back. Nothing was output for it.'
-				: 'Nothing was sent for this item.';
-		}
+				: 'Nothing was sent for this item.',
+		});
 		return sent ? sentAndUnknown(nodeError, this.method) : withOutcome(nodeError, 'notSent');
 	}
 
