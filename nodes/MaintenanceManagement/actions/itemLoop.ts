@@ -19,8 +19,9 @@ export type Outputs = INodeExecutionData[][];
 
 /**
  * The keys of an item that n8n's "Continue (using error output)" takes for an error item when they are
- * all it has, `error` set (n8n-core's WorkflowExecute.handleNodeErrorOutput; n8n before 2.41 looks
- * at `error` alone).
+ * all it has, `error` set (n8n-core's WorkflowExecute.handleNodeErrorOutput). n8n 2.41 takes any of
+ * them beside `error`; n8n 1.123 and 2.0 take `error` alone or `error` with `message`, a narrower
+ * set that this one covers.
  */
 const ERROR_ITEM_KEYS = new Set(['error', 'message', 'details']);
 
@@ -177,9 +178,9 @@ export class ItemLoop {
 	 * (using error output)" it is `{ error: { message, outcome, description } }`: an item whose JSON holds
 	 * `error` alone is what every supported n8n (1.123 to 2.41) moves to the Error output, where it lays it
 	 * over the input item, so the row arrives with its reason, ready to be corrected and sent again. (An
-	 * item-level `error` would move it too, but n8n then replaces its JSON with the message alone; 2.41
-	 * also takes `message` and `details` beside `error`, 1.123 and 2.0 do not.) With "Continue (regular
-	 * output)" it is `{ error, description, outcome }`.
+	 * item-level `error` would move it too, but n8n then replaces its JSON with the message alone. Every
+	 * supported n8n also takes `error` with `message`; 2.41 takes `details` too.) With "Continue
+	 * (regular output)" it is `{ error, description, outcome }`.
 	 */
 	private errorItem(error: NodeError, itemIndex: number, outcome: Outcome): INodeExecutionData {
 		// In item data a description's lines are plain text lines, not the error panel's HTML breaks.
