@@ -8,7 +8,7 @@ import type {
 
 import { LINE_BREAK } from '../helpers/errorText';
 import { asNodeError } from '../transport';
-import type { Outcome } from '../transport/errors';
+import type { Outcome, RecordOutcome } from '../transport/errors';
 import { API_TEXT, closedSentence, outcomeOf, plainText, withOutcome } from '../transport/errors';
 import type { OperationModule } from './types';
 
@@ -132,7 +132,7 @@ export class ItemLoop {
 	 * beside its fields, so that it stays on the Success output.
 	 */
 	output(itemIndex: number, records: IDataObject[]): void {
-		const outcome = this.writes ? 'written' : 'read';
+		const outcome: RecordOutcome = this.writes ? 'written' : 'read';
 		this.outputs[itemIndex] = records.map((record) => ({
 			json: readAsError(record) ? { ...record, outcome } : record,
 			pairedItem: { item: itemIndex },

@@ -10,6 +10,13 @@ import { redact } from './redact';
  */
 export type Outcome = 'written' | 'refusedByApi' | 'refusedBeforeSending' | 'notSent' | 'unknown';
 
+/**
+ * What an output record says of its request, on the one record that carries `outcome`: a record n8n
+ * would otherwise take for an error item. A write's record was written; a read's was read, which is
+ * no way an item fails and so no `Outcome` of a failure.
+ */
+export type RecordOutcome = 'written' | 'read';
+
 type NodeError = NodeApiError | NodeOperationError;
 
 /** Records on an error what became of its request, unless a closer look has already said so. */
