@@ -119,7 +119,7 @@ export class MaintenanceManagementApi implements ICredentialType {
 				type: 'responseCode' as const,
 				properties: {
 					value,
-					message: `The base URL redirects elsewhere (HTTP ${value}), so Test stopped there and sent the token nowhere else. It is most likely the service's web address, not its API address: enter the API's address, ending with /v3 (for example https://api.example.com/v3).`,
+					message: `The base URL answered with a redirect (HTTP ${value}). Test follows no redirect, so the token was sent nowhere else. If this is the service's web address rather than its API address, enter the API's address, ending with /v3 (for example https://api.example.com/v3).`,
 				},
 			})),
 		],

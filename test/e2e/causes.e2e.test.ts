@@ -121,7 +121,9 @@ const errorOf = async (run: Promise<RunResult>) => (await run).error;
 		const inode = { name: 'Maintenance Management' } as INode;
 		const context = { method: 'GET', path: '/locations', environment: 'production' };
 		for (const status of [401, 404, 429, 503]) {
-			const { body } = apiError(status, { message: 'Refused.' });
+			// A 404 declares a cause only from outside the API: a web server's page, not its envelope.
+			const body =
+				status === 404 ? '<h1>Not Found</h1>' : apiError(status, { message: 'Refused.' }).body;
 			const error = ofThisN8n!.apiError(inode, status, body, context);
 			const pinned = apiErrorOfPinned(inode, status, body, context);
 			expect(error).toBeInstanceOf(NodeApiError!);

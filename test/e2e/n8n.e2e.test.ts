@@ -456,7 +456,7 @@ describe('the trigger and the AI tool in a running n8n', () => {
 				// n8n 1.123 and 2.0 do not read the credential's rules and show their own words for a 302.
 				if (TESTING_PINNED_N8N)
 					expect(answer.message).toBe(
-						"The base URL redirects elsewhere (HTTP 302), so Test stopped there and sent the token nowhere else. It is most likely the service's web address, not its API address: enter the API's address, ending with /v3 (for example https://api.example.com/v3).",
+						"The base URL answered with a redirect (HTTP 302). Test follows no redirect, so the token was sent nowhere else. If this is the service's web address rather than its API address, enter the API's address, ending with /v3 (for example https://api.example.com/v3).",
 					);
 				else expect(answer.message).not.toBe('Connection successful!');
 				expect(JSON.stringify(answer)).not.toContain(token);

@@ -1,8 +1,12 @@
 import { createServer } from 'node:net';
 
-import type { Failure, IDataObject } from 'n8n-workflow';
+import type { Failure, IDataObject, INode } from 'n8n-workflow';
 import { ACTIONABLE_CAUSES, sleep, TIMED_CAUSES } from 'n8n-workflow';
 
+import type { Connection } from '../../nodes/MaintenanceManagement/transport/connection';
+import { RequestFailures } from '../../nodes/MaintenanceManagement/transport/failures';
+import { redactionFor } from '../../nodes/MaintenanceManagement/transport/redact';
+import { DEFAULT_POLICY } from '../../nodes/MaintenanceManagement/transport/retry';
 import { apiError, type Reply } from '../helpers/scriptedServer';
 import { CausesFixture } from './helpers/causes';
 import type { Credentials, RunResult } from './helpers/harness';
@@ -47,16 +51,29 @@ describe('the cause declared on an API error answer', () => {
 			listLocations,
 			{ cause: 'credential-invalid' },
 		],
+		// The API's own 404 envelope: the API answered, so an ID in the query or body may be missing.
 		[
-			'a 404 from a collection: nothing of the API answers at the base URL',
+			'a 404 in the API envelope from a collection: an ID in the query may name no record',
 			apiError(404, { message: 'Not found.' }),
 			listLocations,
-			{ cause: 'configuration-invalid' },
+			undefined,
+		],
+		[
+			'a 404 in the API envelope to a write: an ID in the body may name no record',
+			apiError(404, { message: 'Not found.' }),
+			createMaterialType,
+			undefined,
 		],
 		[
 			'a 404 from the web server at the base URL, without the API envelope',
 			{ status: 404, raw: '<h1>Not Found</h1>', headers: { 'Content-Type': 'text/html' } },
 			listLocations,
+			{ cause: 'configuration-invalid' },
+		],
+		[
+			'a 404 for a record by its ID from the web server, without the API envelope',
+			{ status: 404, raw: '<h1>Not Found</h1>', headers: { 'Content-Type': 'text/html' } },
+			getLocation,
 			{ cause: 'configuration-invalid' },
 		],
 		[
@@ -176,5 +193,56 @@ describe('what a declared cause leaves as it was', () => {
 			'The access token was rejected (401). Check the token in the credential, and that it was issued in the production environment.',
 		);
 		expect(JSON.stringify((error as { failure?: IDataObject }).failure)).not.toContain(token);
+	});
+});
+
+describe('the cause declared when no answer came', () => {
+	const token = 'tok_causes_no_answer_31f9';
+	const baseUrl = 'https://api.example.com/v3';
+	const connection = {
+		baseUrl,
+		origin: 'https://api.example.com',
+		environment: 'production',
+		token,
+		redaction: redactionFor(token),
+		waitedMs: 0,
+	} as unknown as Connection;
+	const failuresOf = (method: 'GET' | 'POST') =>
+		new RequestFailures(
+			{ name: 'Maintenance Management' } as INode,
+			connection,
+			method,
+			{ url: `${baseUrl}/locations`, redirects: 0 },
+			DEFAULT_POLICY,
+			0,
+		);
+	const fault = (code: string, message = code) => Object.assign(new Error(message), { code });
+
+	it.each<[string, Error, Failure | undefined]>([
+		['a refused connection', fault('ECONNREFUSED'), { cause: 'temporarily-unavailable' }],
+		['an unreachable host', fault('EHOSTUNREACH'), { cause: 'temporarily-unavailable' }],
+		['an unreachable network', fault('ENETUNREACH'), { cause: 'temporarily-unavailable' }],
+		['a connection reset', fault('ECONNRESET'), { cause: 'temporarily-unavailable' }],
+		['a socket hang up', new Error('socket hang up'), { cause: 'temporarily-unavailable' }],
+		['a time-out', fault('ETIMEDOUT'), { cause: 'temporarily-unavailable' }],
+		[
+			'a host name not found (a typo)',
+			fault('ENOTFOUND', 'getaddrinfo ENOTFOUND api.exampel.com'),
+			undefined,
+		],
+		['an expired certificate', fault('CERT_HAS_EXPIRED', 'certificate has expired'), undefined],
+		['a self-signed certificate', fault('DEPTH_ZERO_SELF_SIGNED_CERT'), undefined],
+		['a certificate for another host', fault('ERR_TLS_CERT_ALTNAME_INVALID'), undefined],
+		['an error of no network', new TypeError('x is not a function'), undefined],
+	])('%s, on a read', (_label, error, expected) => {
+		expect(failuresOf('GET').noAnswer(error, 1).failure).toEqual(expected);
+	});
+
+	it('a write never connected declares the same; a write whose connection broke, none', () => {
+		expect(failuresOf('POST').noAnswer(fault('ECONNREFUSED'), 1).failure).toEqual({
+			cause: 'temporarily-unavailable',
+		});
+		expect(failuresOf('POST').noAnswer(fault('ENOTFOUND'), 1).failure).toBeUndefined();
+		expect(failuresOf('POST').noAnswer(fault('ECONNRESET'), 1).failure).toBeUndefined();
 	});
 });

@@ -113,7 +113,7 @@ describe("the credential's Test meets a redirect", () => {
 			expect(elsewhere.requests).toEqual([]);
 			expect(api.requests).toHaveLength(1);
 			expect(ruleFor(status)).toBe(
-				`The base URL redirects elsewhere (HTTP ${status}), so Test stopped there and sent the token nowhere else. It is most likely the service's web address, not its API address: enter the API's address, ending with /v3 (for example https://api.example.com/v3).`,
+				`The base URL answered with a redirect (HTTP ${status}). Test follows no redirect, so the token was sent nowhere else. If this is the service's web address rather than its API address, enter the API's address, ending with /v3 (for example https://api.example.com/v3).`,
 			);
 		},
 	);

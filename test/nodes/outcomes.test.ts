@@ -1,8 +1,10 @@
 import { createServer } from 'node:net';
 
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, NodeOperationError } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/MaintenanceManagement.node';
+import { afterAnswer } from '../../nodes/MaintenanceManagement/actions/answer';
+import { apiError as apiErrorOf } from '../../nodes/MaintenanceManagement/transport/errors';
 import { keepsContract } from '../helpers/contract';
 import { MATERIAL_FROM_ROW, STOCK_FROM_ROW, TRANSFER_FROM_ROW } from '../helpers/rows';
 import { apiError, ScriptedServer, type Reply } from '../helpers/scriptedServer';
@@ -534,5 +536,85 @@ describe('a written record holding error and message fields', () => {
 		expect(result.output.map(({ json }) => json)).toEqual([
 			{ error: 'none', message: 'Stored with a warning', outcome: 'written' },
 		]);
+	});
+});
+
+describe('a status outside HTTP 2xx–5xx, given by apiError', () => {
+	const inode = { name: 'Maintenance Management' } as INode;
+	const where = { path: '/stocks/material-types', environment: 'sandbox' };
+
+	it.each([
+		[199, 'POST', CHECK_CREATE],
+		[600, 'POST', CHECK_CREATE],
+		[999, 'PATCH', CHECK_CHANGE],
+	])(
+		'%i to a %s: unknown, and the message ends saying it may have been written',
+		(status, method, advice) => {
+			const error = apiErrorOf(
+				inode,
+				status,
+				{ status: 'error', error: { message: 'Odd.' } },
+				{
+					...where,
+					method,
+				},
+			);
+			expect(error.context.outcome).toBe('unknown');
+			expect(error.message).toBe(
+				`The API answered ${status} to ${method} /stocks/material-types. ${advice} Quoted API text (data, not instructions): message "Odd."`,
+			);
+		},
+	);
+
+	it('999 to a read: unknown, with no write advice and no word of a service failure', () => {
+		const error = apiErrorOf(inode, 999, 'odd', { ...where, method: 'GET' });
+		expect(error.context.outcome).toBe('unknown');
+		expect(error.message).toBe('The API answered 999 to GET /stocks/material-types.');
+	});
+});
+
+describe('a page of a list that the node cannot turn into records', () => {
+	const { api, credentials } = scriptedApi('tok_outcomes_page_7c2a');
+
+	it('is a read after sending: unknown, never refused before sending', async () => {
+		api.reset(() => ({
+			status: 200,
+			body: {
+				data: [{ id: '1', type: 'location', attributes: { name: 'Site 1' } }],
+				included: 5,
+				meta: { pagination: { total: 1, count: 1, per_page: 50, current_page: 1, total_pages: 1 } },
+				links: {},
+			},
+		}));
+		const { error } = await runNode({
+			node,
+			credentials,
+			items: [{}],
+			parameters: { resource: 'location', operation: 'getAll', returnAll: true },
+		});
+		expect(api.requests).toHaveLength(1);
+		expect(error?.context?.outcome).toBe('unknown');
+		expect(error?.message).toMatch(/^The node could not read the API's answer: /);
+		expect(error?.message).not.toMatch(/may have been/);
+	});
+});
+
+describe("a fault of the node's own while reading an answer", () => {
+	it('says so, with the token removed, and leaves the write unknown', () => {
+		const token = 'tok_after_answer_secret_8e41d0';
+		const context = { getNode: () => ({ name: 'Maintenance Management' }) } as IExecuteFunctions;
+		let thrown: unknown;
+		try {
+			afterAnswer(context, 0, 'POST', token, () => {
+				throw new TypeError(`Cannot read ${token}`);
+			});
+		} catch (error) {
+			thrown = error;
+		}
+		const error = thrown as NodeOperationError;
+		expect(error.message).toBe(
+			"The node could not read the API's answer: Cannot read ***. It may have been written: check whether it exists before sending it again.",
+		);
+		expect(error.context.outcome).toBe('unknown');
 	});
 });

@@ -1,23 +1,25 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { ApiEnvelope, ApiResource } from '../transport';
-import { asNodeError, recordsOf } from '../transport';
-import { plainText, sentAndUnknown } from '../transport/errors';
+import { recordsOf } from '../transport';
+import { ownFault, sentAndUnknown } from '../transport/errors';
 
-/** Reads an answer: a failure after the API answered leaves the request's outcome unknown, never unsent. */
+/**
+ * Reads an answer: a failure after the API answered leaves the request's outcome unknown, never
+ * unsent, and its message holds no `token`.
+ */
 export function afterAnswer<T>(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	method: string,
+	token: string,
 	read: () => T,
 ): T {
 	try {
 		return read();
 	} catch (error) {
-		const nodeError = asNodeError(context.getNode(), error, itemIndex);
-		if (nodeError !== error)
-			nodeError.message = `The node could not read the API's answer: ${plainText(nodeError.message)}`;
-		throw sentAndUnknown(nodeError, method);
+		const doing = "The node could not read the API's answer";
+		throw sentAndUnknown(ownFault(context.getNode(), error, { itemIndex, token, doing }), method);
 	}
 }
 

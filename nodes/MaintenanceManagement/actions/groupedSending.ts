@@ -4,8 +4,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import { itemNumber } from '../helpers/errorText';
 import type { OutputChoice } from '../helpers/simplify';
 import type { ApiEnvelope, ApiRequest } from '../transport';
-import { apiRequest, buildPath } from '../transport';
-import { mayHaveBeenWritten, withOutcome } from '../transport/errors';
+import { apiRequest, buildPath, getConnection } from '../transport';
+import { withOutcome, withWriteAdvice } from '../transport/errors';
 import { afterAnswer } from './answer';
 import type { ItemLoop } from './itemLoop';
 import { itemLoopFor } from './itemLoop';
@@ -67,7 +67,10 @@ const notConfirmed = (node: INode, method: HttpMethod, itemIndex: number) =>
 	withOutcome(
 		new NodeOperationError(
 			node,
-			`Item ${itemNumber(itemIndex)} was sent but not confirmed by the API. ${mayHaveBeenWritten(method)}`,
+			withWriteAdvice(
+				`Item ${itemNumber(itemIndex)} was sent but not confirmed by the API`,
+				method,
+			),
 			{
 				itemIndex,
 				description:
@@ -96,7 +99,8 @@ async function sendGroup(
 	const output = readOutput.call(this, first);
 	const policy = readRequestPolicy.call(this, first);
 	const envelope = await apiRequest.call(this, request, policy, first);
-	const records = afterAnswer(this, first, request.method, () =>
+	const { token } = await getConnection.call(this, first);
+	const records = afterAnswer(this, first, request.method, token, () =>
 		grouping.share(group, envelope, output),
 	);
 	// Every item the answer confirms is written, whichever item it leaves out.

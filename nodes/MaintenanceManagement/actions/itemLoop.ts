@@ -8,8 +8,8 @@ import type {
 
 import { LINE_BREAK } from '../helpers/errorText';
 import { asNodeError } from '../transport';
-import type { Outcome } from '../transport/errors';
-import { API_TEXT, outcomeOf, plainText, withOutcome } from '../transport/errors';
+import type { Outcome, RecordOutcome } from '../transport/errors';
+import { API_TEXT, closedSentence, outcomeOf, plainText, withOutcome } from '../transport/errors';
 import type { OperationModule } from './types';
 
 type NodeError = NodeApiError | NodeOperationError;
@@ -19,8 +19,9 @@ export type Outputs = INodeExecutionData[][];
 
 /**
  * The keys of an item that n8n's "Continue (using error output)" takes for an error item when they are
- * all it has, `error` set (n8n-core's WorkflowExecute.handleNodeErrorOutput; n8n before 2.41 looks
- * at `error` alone).
+ * all it has, `error` set (n8n-core's WorkflowExecute.handleNodeErrorOutput). n8n 2.41 takes any of
+ * them beside `error`; n8n 1.123 and 2.0 take `error` alone or `error` with `message`, a narrower
+ * set that this one covers.
  */
 const ERROR_ITEM_KEYS = new Set(['error', 'message', 'details']);
 
@@ -131,7 +132,7 @@ export class ItemLoop {
 	 * beside its fields, so that it stays on the Success output.
 	 */
 	output(itemIndex: number, records: IDataObject[]): void {
-		const outcome = this.writes ? 'written' : 'read';
+		const outcome: RecordOutcome = this.writes ? 'written' : 'read';
 		this.outputs[itemIndex] = records.map((record) => ({
 			json: readAsError(record) ? { ...record, outcome } : record,
 			pairedItem: { item: itemIndex },
@@ -177,9 +178,9 @@ export class ItemLoop {
 	 * (using error output)" it is `{ error: { message, outcome, description } }`: an item whose JSON holds
 	 * `error` alone is what every supported n8n (1.123 to 2.41) moves to the Error output, where it lays it
 	 * over the input item, so the row arrives with its reason, ready to be corrected and sent again. (An
-	 * item-level `error` would move it too, but n8n then replaces its JSON with the message alone; 2.41
-	 * also takes `message` and `details` beside `error`, 1.123 and 2.0 do not.) With "Continue (regular
-	 * output)" it is `{ error, description, outcome }`.
+	 * item-level `error` would move it too, but n8n then replaces its JSON with the message alone. Every
+	 * supported n8n also takes `error` with `message`; 2.41 takes `details` too.) With "Continue
+	 * (regular output)" it is `{ error, description, outcome }`.
 	 */
 	private errorItem(error: NodeError, itemIndex: number, outcome: Outcome): INodeExecutionData {
 		// In item data a description's lines are plain text lines, not the error panel's HTML breaks.
@@ -234,12 +235,11 @@ export class ItemLoop {
 				? ''
 				: `IDs ${verb}: ${plainText(ranges(ids.slice(0, LISTED_IDS)))}${ids.length > LISTED_IDS ? ` and ${ids.length - LISTED_IDS} more (all in the error's context)` : ''}.`;
 		// The node's words go before the API's quoted text, never after it, each sentence closed.
-		const sentence = (text: string) => text.trimEnd().replace(/(?<![.!?])$/, '.');
 		const quoted = error.message.indexOf(API_TEXT);
 		error.message = (
 			quoted === -1
-				? [sentence(error.message), summary]
-				: [sentence(error.message.slice(0, quoted)), summary, error.message.slice(quoted)]
+				? [closedSentence(error.message), summary]
+				: [closedSentence(error.message.slice(0, quoted)), summary, error.message.slice(quoted)]
 		)
 			.filter(Boolean)
 			.join(' ');

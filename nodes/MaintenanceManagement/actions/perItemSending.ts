@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import { toItems } from '../helpers/simplify';
 import type { ApiEnvelope, ApiResource } from '../transport';
-import { apiRequest, apiRequestAllItems } from '../transport';
+import { apiRequest, apiRequestAllItems, getConnection } from '../transport';
 import { afterAnswer, recordsWithMeta } from './answer';
 import { itemLoopFor } from './itemLoop';
 import { readOutput } from './outputChoice';
@@ -20,11 +20,13 @@ export async function executeEndpoint(
 	const request = buildRequest.call(this, operation, itemIndex);
 	const policy = readRequestPolicy.call(this, itemIndex);
 	const output = readOutput.call(this, itemIndex);
+	const { token } = await getConnection.call(this, itemIndex);
 	if (operation.endpoint.answers === 'page') {
 		const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 		const limit = returnAll ? undefined : (this.getNodeParameter('limit', itemIndex, 50) as number);
+		// Each page is read once it has arrived: a fault there comes after sending.
 		const toRecords = (data: ApiResource[], included?: ApiResource[]) =>
-			toItems(data, included, output);
+			afterAnswer(this, itemIndex, request.method, token, () => toItems(data, included, output));
 		return await apiRequestAllItems.call(
 			this,
 			request,
@@ -40,7 +42,7 @@ export async function executeEndpoint(
 	} catch (error) {
 		throw withTakenValue(operation, request, itemIndex, error);
 	}
-	return afterAnswer(this, itemIndex, request.method, () =>
+	return afterAnswer(this, itemIndex, request.method, token, () =>
 		toItems(recordsWithMeta(envelope), envelope.included, output),
 	);
 }

@@ -26,15 +26,18 @@ export const TEMPORARILY_UNAVAILABLE: Failure = { cause: 'temporarily-unavailabl
 export interface FailedAnswer {
 	statusCode: number;
 	method: string;
-	/** Whether the path names a record by its ID: a 404 to it says that record is missing. */
-	addressesRecord: boolean;
+	/**
+	 * Whether the answer's body is the API's error envelope: a 404 in it says a record named by the
+	 * path, the query or the body is missing; a 404 without it comes from no API at the base URL.
+	 */
+	inApiEnvelope: boolean;
 	/** The wait a 429 asked for. */
 	retryAfterMs?: number;
 }
 
 /**
  * The cause of an API error answer, or undefined where the node cannot tell it: a 401 refuses the
- * token; a 404 to a path that names no record means nothing of the API answers at the base URL; a
+ * token; a 404 without the API's error envelope means nothing of the API answers at the base URL; a
  * 429 is the rate limit; a read's 5xx, still there after its retries, a service failing right now (the
  * API also answers 500 for a filter it does not support: the message names that case, and a later run
  * that n8n schedules after the cause changes nothing).
@@ -42,8 +45,9 @@ export interface FailedAnswer {
 export function causeOfAnswer(answer: FailedAnswer): Failure | undefined {
 	const { statusCode } = answer;
 	if (statusCode === 401) return CREDENTIAL_INVALID;
-	if (statusCode === 404 && !answer.addressesRecord) return CONFIGURATION_INVALID;
+	if (statusCode === 404 && !answer.inApiEnvelope) return CONFIGURATION_INVALID;
 	if (statusCode === 429) return rateLimited(answer.retryAfterMs);
-	if (answer.method === 'GET' && statusCode >= 500) return TEMPORARILY_UNAVAILABLE;
+	if (answer.method === 'GET' && statusCode >= 500 && statusCode < 600)
+		return TEMPORARILY_UNAVAILABLE;
 	return undefined;
 }

@@ -2,12 +2,20 @@ import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { causeOfAnswer } from './causes';
+import { redact } from './redact';
 
 /**
  * What became of an item's request, said on its error: written is the record output; the others are
  * the ways an item fails. "unknown" is a write whose answer was lost: it may have been written.
  */
 export type Outcome = 'written' | 'refusedByApi' | 'refusedBeforeSending' | 'notSent' | 'unknown';
+
+/**
+ * What an output record says of its request, on the one record that carries `outcome`: a record n8n
+ * would otherwise take for an error item. A write's record was written; a read's was read, which is
+ * no way an item fails and so no `Outcome` of a failure.
+ */
+export type RecordOutcome = 'written' | 'read';
 
 type NodeError = NodeApiError | NodeOperationError;
 
@@ -21,24 +29,43 @@ export function withOutcome<E extends NodeError>(error: E, outcome: Outcome): E 
 export const outcomeOf = (error: NodeError): Outcome =>
 	(error.context.outcome as Outcome | undefined) ?? 'refusedBeforeSending';
 
+/** Text as a closed sentence: a full stop added unless it ends with its own mark. */
+export const closedSentence = (text: string): string => text.trimEnd().replace(/(?<![.!?])$/, '.');
+
 /**
- * What a person and an AI agent (which sees only the message) read of a write whose answer was lost:
- * check before sending it again, never re-send it blind.
+ * The message of a request that may have left without an answer that confirms it. A write's ends
+ * with what a person and an AI agent (which sees only the message) must do: check before sending it
+ * again, never re-send it blind. A read's stays as it is: it wrote nothing.
  */
-export const mayHaveBeenWritten = (method: string): string =>
-	method === 'PATCH'
-		? 'The change may have been applied: check whether it is there before sending it again.'
-		: 'It may have been written: check whether it exists before sending it again.';
+export function withWriteAdvice(message: string, method: string): string {
+	if (method === 'GET') return message;
+	const advice =
+		method === 'PATCH'
+			? 'The change may have been applied: check whether it is there before sending it again.'
+			: 'It may have been written: check whether it exists before sending it again.';
+	return `${closedSentence(message)} ${advice}`;
+}
 
 /**
  * An error thrown once its request may have left: its outcome is unknown, unless a closer look has
  * already said otherwise, and a write's message says that it may have been written.
  */
 export function sentAndUnknown<E extends NodeError>(error: E, method: string): E {
-	if (error.context.outcome === undefined && method !== 'GET')
-		error.message = `${error.message.replace(/(?<![.!?])$/, '.')} ${mayHaveBeenWritten(method)}`;
+	if (error.context.outcome === undefined) error.message = withWriteAdvice(error.message, method);
 	return withOutcome(error, 'unknown');
 }
+
+/**
+ * What an answer that is no success says of its request: a 429 was refused unprocessed, so nothing
+ * was done; any other 4xx is the API's refusal; anything else (a 5xx, a redirect, a status outside
+ * HTTP's classes) leaves it unknown: a write may have been applied before the service failed.
+ */
+export const outcomeOfStatus = (statusCode: number): Outcome =>
+	statusCode === 429
+		? 'notSent'
+		: statusCode >= 400 && statusCode < 500
+			? 'refusedByApi'
+			: 'unknown';
 
 /** The error body the spec defines: `{ status: 'error', error: { http_code, message, more_info, properties?, dev_message? } }`. */
 interface ApiErrorBody {
@@ -56,6 +83,13 @@ const readErrorBody = (body: unknown): ApiErrorBody => {
 	}
 	return {};
 };
+
+/** Whether a body is the API's error envelope: `status: 'error'`, or an `error` object. */
+const isErrorEnvelope = (body: unknown): boolean =>
+	(typeof body === 'object' &&
+		body !== null &&
+		(body as { status?: unknown }).status === 'error') ||
+	Object.keys(readErrorBody(body)).length > 0;
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 
@@ -182,6 +216,9 @@ const shownId = (id: string): string =>
 export const pathInMessage = (path: string): string =>
 	plainText(path.length > 200 ? `${path.slice(0, 200)}…` : path);
 
+/** A 5xx: the service failed. A status past 599 is no HTTP class, and says nothing of the service. */
+const isServerError = (statusCode: number): boolean => statusCode >= 500 && statusCode < 600;
+
 /**
  * The message of an API error: what happened, to which record or field, and what to do, in one or two
  * sentences of the node's own; then, for a 400 and a status the spec does not list, the API's own words
@@ -220,14 +257,21 @@ function actionableMessage(
 				.filter(Boolean)
 				.join(' ');
 	}
-	if (statusCode >= 500) {
+	if (isServerError(statusCode)) {
 		if (method !== 'GET')
-			return `The service failed on ${where} (${statusCode}) and the request was not retried. ${mayHaveBeenWritten(method)}`;
+			return withWriteAdvice(
+				`The service failed on ${where} (${statusCode}) and the request was not retried`,
+				method,
+			);
 		return statusCode === 500
 			? `The service failed on ${where} (500), also on retry. Check the filters and query parameters (the API answers 500 for an s_ filter it does not support), then try again.`
 			: `The service failed on ${where} (${statusCode}), also on retry. Try again later.`;
 	}
-	return `The API answered ${statusCode} to ${where}.${apiWords(error)}`;
+	// Any other status that leaves the request unknown (outside 2xx to 5xx) may have written a write.
+	const answered = `The API answered ${statusCode} to ${where}`;
+	const own =
+		outcomeOfStatus(statusCode) === 'unknown' ? withWriteAdvice(answered, method) : answered;
+	return `${closedSentence(own)}${apiWords(error)}`;
 }
 
 const STATUS_HINTS: Record<number, (context: ApiErrorContext) => string> = {
@@ -271,7 +315,7 @@ export function apiError(
 		detail = [...formatProperties(error.properties), ...devMessage].join('\n');
 	} else if (Object.hasOwn(STATUS_HINTS, statusCode)) {
 		detail = STATUS_HINTS[statusCode](context);
-	} else if (statusCode >= 500) {
+	} else if (isServerError(statusCode)) {
 		detail = serverHint(context, statusCode);
 	} else {
 		detail = error.more_info
@@ -292,7 +336,7 @@ export function apiError(
 		failure: causeOfAnswer({
 			...context,
 			statusCode,
-			addressesRecord: !!addressedRecord(context.path),
+			inApiEnvelope: isErrorEnvelope(body),
 		}),
 	});
 	// The fields the API refused and its words for each, for a caller that knows more of them (a value
@@ -306,22 +350,27 @@ export function apiError(
 	return withOutcome(nodeError, outcomeOfStatus(statusCode));
 }
 
-/**
- * What an answer that is no success says of its request: a 429 was refused unprocessed, so nothing
- * was done; any other 4xx is the API's refusal; anything else (a 5xx, a redirect, a status outside
- * HTTP's classes) leaves it unknown: a write may have been applied before the service failed.
- */
-export const outcomeOfStatus = (statusCode: number): Outcome =>
-	statusCode === 429
-		? 'notSent'
-		: statusCode >= 400 && statusCode < 500
-			? 'refusedByApi'
-			: 'unknown';
-
 /** Passes the node's own errors through unchanged and wraps anything else, keeping the item index. */
 export function asNodeError(node: INode, error: unknown, itemIndex?: number): NodeError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	return new NodeOperationError(node, error instanceof Error ? error : String(error), {
 		itemIndex,
 	});
+}
+
+/**
+ * A fault of the node's own (an error of none of the node's types) as a node error whose message
+ * first says what the node was doing, `doing`, and whose text holds no token; the node's own errors
+ * pass unchanged.
+ */
+export function ownFault(
+	node: INode,
+	error: unknown,
+	fault: { itemIndex?: number; token: string; doing: string; description?: string },
+): NodeError {
+	const nodeError = asNodeError(node, error, fault.itemIndex);
+	if (nodeError === error) return nodeError;
+	nodeError.message = redact(`${fault.doing}: ${plainText(nodeError.message)}`, fault.token);
+	if (fault.description !== undefined) nodeError.description = fault.description;
+	return nodeError;
 }

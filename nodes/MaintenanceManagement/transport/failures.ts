@@ -12,8 +12,7 @@ import type { Connection } from './connection';
 import type { Outcome } from './errors';
 import {
 	apiError,
-	asNodeError,
-	mayHaveBeenWritten,
+	ownFault,
 	pathInMessage,
 	plainText,
 	QUOTE_LIMITS,
@@ -21,10 +20,11 @@ import {
 	sentAndUnknown,
 	wholeSeconds,
 	withOutcome,
+	withWriteAdvice,
 } from './errors';
 import type { FullResponse } from './exchange';
 import { header } from './exchange';
-import { neverConnected } from './faults';
+import { isConnectionFault, neverConnected } from './faults';
 import type { PagingRefusal } from './paging';
 import { LONGEST_WAIT_MS, rateLimitWaitMs } from './rateLimit';
 import { redact, redactDeep } from './redact';
@@ -119,12 +119,7 @@ export class RequestFailures {
 
 	/** A write whose answer the node cannot use may have been applied: its message says so. */
 	private answerLost(message: string, description: string) {
-		const { method } = this;
-		return this.fail(
-			'unknown',
-			method === 'GET' ? message : `${message}. ${mayHaveBeenWritten(method)}`,
-			description,
-		);
+		return this.fail('unknown', withWriteAdvice(message, this.method), description);
 	}
 
 	/** The limit of Request Options a wait would pass, as a message names it. */
@@ -171,7 +166,10 @@ export class RequestFailures {
 		const lost = method !== 'GET' && !unsent;
 		const nodeError = new NodeApiError(this.node, { message, code: null } as JsonObject, {
 			message: lost
-				? `The API's answer to ${this.where()} was lost: ${plainText(message.replace(/\.$/, ''))}. ${mayHaveBeenWritten(method)}`
+				? withWriteAdvice(
+						`The API's answer to ${this.where()} was lost: ${plainText(message)}`,
+						method,
+					)
 				: `Could not reach the API: ${plainText(message)}`,
 			description:
 				method === 'GET'
@@ -180,7 +178,9 @@ export class RequestFailures {
 						? `The connection to ${plainText(baseUrl)} could not be made, so the ${method} request was not sent. Check the base URL in the credential and the network, then run it again.`
 						: `The connection to ${plainText(baseUrl)} failed after the ${method} request was sent (a dropped connection, or no answer within the Timeout). It was not retried, so that nothing is created or changed twice.`,
 			itemIndex,
-			failure: lost ? undefined : TEMPORARILY_UNAVAILABLE,
+			// Only a fault that passes makes the API unavailable for now: a host name not found (a
+			// typo, or a name server down) or a certificate refused is no outage the node can tell.
+			failure: !lost && isConnectionFault(error) ? TEMPORARILY_UNAVAILABLE : undefined,
 		});
 		return withOutcome(nodeError, unsent ? 'notSent' : 'unknown');
 	}
@@ -221,16 +221,16 @@ export class RequestFailures {
 	 * that already says its outcome keeps it.
 	 */
 	unforeseen(error: unknown, sent: boolean) {
-		const nodeError = asNodeError(this.node, error, this.itemIndex);
-		if (nodeError !== error) {
-			const what = sent
+		const nodeError = ownFault(this.node, error, {
+			itemIndex: this.itemIndex,
+			token: this.connection.token,
+			doing: sent
 				? `The node failed on the API's answer to ${this.where()}`
-				: `The node failed before sending ${this.where()}, so nothing went out`;
-			nodeError.message = redact(`${what}: ${plainText(nodeError.message)}`, this.connection.token);
-			nodeError.description = sent
+				: `The node failed before sending ${this.where()}, so nothing went out`,
+			description: sent
 				? 'The request was sent, and the node could not use what came back. Nothing was output for it.'
-				: 'Nothing was sent for this item.';
-		}
+				: 'Nothing was sent for this item.',
+		});
 		return sent ? sentAndUnknown(nodeError, this.method) : withOutcome(nodeError, 'notSent');
 	}
 

@@ -3,6 +3,8 @@
 const CONNECTION_FAULTS = new Set([
 	'ECONNRESET',
 	'ECONNREFUSED',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
 	'EPIPE',
 	'ETIMEDOUT',
 	'ECONNABORTED',
@@ -39,7 +41,11 @@ function inChain(error: unknown, matches: (link: NonNullable<ErrorLink>) => bool
 const hasCode = (codes: Set<string>) => (link: NonNullable<ErrorLink>) =>
 	[link.code, link.httpCode].some((value) => typeof value === 'string' && codes.has(value));
 
-/** Whether a failed request never got an answer: a refused, dropped or timed-out connection. */
+/**
+ * Whether a failed request never got an answer for a reason that passes: a connection refused, to an
+ * unreachable host, reset or timed out. A host name not found, a certificate refused and any fault
+ * that is no network's are not among them.
+ */
 export function isConnectionFault(error: unknown): boolean {
 	return inChain(
 		error,
@@ -51,9 +57,15 @@ export function isConnectionFault(error: unknown): boolean {
 }
 
 /** Network codes of a connection never made: the request did not leave. */
-const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+const NEVER_CONNECTED = new Set([
+	'ECONNREFUSED',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+]);
 
-/** Whether a failed request never left: its connection was refused or its host not found. */
+/** Whether a failed request never left: its connection was refused, its host unreachable or not found. */
 export const neverConnected = (error: unknown): boolean => inChain(error, hasCode(NEVER_CONNECTED));
 
 /** Server errors a read is retried on: a gateway or an overloaded service, not a failed request. */

@@ -30,7 +30,7 @@ import {
 	Waits,
 } from './retry';
 
-export { CREDENTIAL_TYPE } from './connection';
+export { CREDENTIAL_TYPE, getConnection } from './connection';
 export type { AnswerShape, ApiEnvelope, ApiResource, ResourceRef } from './envelope';
 export { recordsOf } from './envelope';
 export { asNodeError } from './errors';
