@@ -136,10 +136,17 @@ export class Control {
 				const error = `The sandbox holds at most ${MAX_FAULTS} faults: DELETE /__sandbox/faults removes them.`;
 				return { status: 400, body: { error } };
 			}
+			// A count that is not a positive whole number would never be used up, and hold its slot.
+			const count = body.count === undefined ? 1 : body.count;
+			if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) {
+				const error =
+					'count: give a positive whole number of requests, such as 1, or leave it out for 1.';
+				return { status: 400, body: { error } };
+			}
 			state.addFault({
 				status: body.status as number,
 				drop: Boolean(body.drop),
-				count: Number(body.count ?? 1),
+				count,
 				method: body.method as string,
 				path: body.path as string,
 			});
