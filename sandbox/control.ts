@@ -116,9 +116,10 @@ export class Control {
 			return ok({ reset: true, seed: state.seed });
 		}
 		if (path === '/faults') return this.faults(method, body);
-		if (method === 'DELETE' && path === '/violations') state.clearViolations();
-		if (path === '/violations' && READ_OR_CLEAR.has(method))
+		if (path === '/violations' && READ_OR_CLEAR.has(method)) {
+			if (method === 'DELETE') state.clearViolations();
 			return ok({ violations: state.violations });
+		}
 		if (method === 'GET' && path === '/info')
 			return ok({
 				events: EVENT_SOURCES,
@@ -185,9 +186,10 @@ export class Control {
 	private webhookSetting(method: string, path: string, body: Body): Reply | undefined {
 		const { deliveries } = this;
 		const parts = path.split('/').filter(Boolean);
-		if (method === 'DELETE' && path === '/deliveries') deliveries.made = [];
-		if (path === '/deliveries' && READ_OR_CLEAR.has(method))
+		if (path === '/deliveries' && READ_OR_CLEAR.has(method)) {
+			if (method === 'DELETE') deliveries.made = [];
 			return ok({ deliveries: deliveries.made });
+		}
 		if (method === 'DELETE' && parts[0] === 'webhooks' && parts.length === 2) {
 			const before = deliveries.subscriptions.length;
 			deliveries.subscriptions = deliveries.subscriptions.filter((s) => s.id !== parts[1]);
