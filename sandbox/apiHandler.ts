@@ -39,7 +39,7 @@ const errorReply = (
 
 /**
  * Answers each request to the API under /production/v3 and /sandbox/v3, in this order: the log entry,
- * an injected fault or latency, auth, the contract check, the rate limit, then the route of ROUTES.
+ * latency, auth, an injected fault, the contract check, the rate limit, then the route of ROUTES.
  */
 export class ApiHandler {
 	private readonly contract: Contract | undefined;
@@ -66,17 +66,19 @@ export class ApiHandler {
 		const method = req.method ?? 'GET';
 		const entry = this.logged(req, url, { method, path, env });
 		const call: Call = { req, res, url, env, method, path, received, entry };
+		if (this.state.latencyMs) await sleep(this.state.latencyMs);
+		const auth = req.headers.authorization;
+		const token = auth?.startsWith('Bearer ') ? auth.slice(7) : undefined;
+		const refused = this.unauthenticated(call, auth, token);
+		if (refused) return this.answer(call, refused);
+		// Only a request with a valid token uses up a fault: a web page's image or link, which sends
+		// none, cannot spend the fault a developer injected.
 		const fault = this.state.takeFault(method, path);
 		if (fault?.drop) {
 			entry.status = -1;
 			req.socket.destroy();
 			return;
 		}
-		if (this.state.latencyMs) await sleep(this.state.latencyMs);
-		const auth = req.headers.authorization;
-		const token = auth?.startsWith('Bearer ') ? auth.slice(7) : undefined;
-		const refused = this.unauthenticated(call, auth, token);
-		if (refused) return this.answer(call, refused);
 		this.state.log.keepBody(entry, received.body, Buffer.byteLength(received.text));
 		// Only a request with a valid token is checked against the contract: a stranger's text never
 		// reaches the validator, the violation list or the terminal.

@@ -25,9 +25,10 @@ function fail(message: string): never {
 	process.exit(1);
 }
 
+/** The port SANDBOX_PORT asks for: 4010 when unset, any free port when empty or 0. */
 function portOf(asked = '4010'): number {
-	const port = Number(asked);
-	if (asked.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65535)
+	const port = asked === '' ? 0 : Number(asked);
+	if ((asked !== '' && asked.trim() === '') || !Number.isInteger(port) || port < 0 || port > 65535)
 		fail(`SANDBOX_PORT=${asked} is not a port number: choose one from 0 (any free port) to 65535`);
 	return port;
 }

@@ -116,9 +116,10 @@ export class Control {
 			return ok({ reset: true, seed: state.seed });
 		}
 		if (path === '/faults') return this.faults(method, body);
-		if (method === 'DELETE' && path === '/violations') state.clearViolations();
-		if (path === '/violations' && READ_OR_CLEAR.has(method))
+		if (path === '/violations' && READ_OR_CLEAR.has(method)) {
+			if (method === 'DELETE') state.clearViolations();
 			return ok({ violations: state.violations });
+		}
 		if (method === 'GET' && path === '/info')
 			return ok({
 				events: EVENT_SOURCES,
@@ -136,10 +137,17 @@ export class Control {
 				const error = `The sandbox holds at most ${MAX_FAULTS} faults: DELETE /__sandbox/faults removes them.`;
 				return { status: 400, body: { error } };
 			}
+			// A count that is not a positive whole number would never be used up, and hold its slot.
+			const count = body.count === undefined ? 1 : body.count;
+			if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) {
+				const error =
+					'count: give a positive whole number of requests, such as 1, or leave it out for 1.';
+				return { status: 400, body: { error } };
+			}
 			state.addFault({
 				status: body.status as number,
 				drop: Boolean(body.drop),
-				count: Number(body.count ?? 1),
+				count,
 				method: body.method as string,
 				path: body.path as string,
 			});
@@ -178,9 +186,10 @@ export class Control {
 	private webhookSetting(method: string, path: string, body: Body): Reply | undefined {
 		const { deliveries } = this;
 		const parts = path.split('/').filter(Boolean);
-		if (method === 'DELETE' && path === '/deliveries') deliveries.made = [];
-		if (path === '/deliveries' && READ_OR_CLEAR.has(method))
+		if (path === '/deliveries' && READ_OR_CLEAR.has(method)) {
+			if (method === 'DELETE') deliveries.made = [];
 			return ok({ deliveries: deliveries.made });
+		}
 		if (method === 'DELETE' && parts[0] === 'webhooks' && parts.length === 2) {
 			const before = deliveries.subscriptions.length;
 			deliveries.subscriptions = deliveries.subscriptions.filter((s) => s.id !== parts[1]);

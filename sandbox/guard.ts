@@ -54,7 +54,8 @@ export function apiRefusal(
  * - Its Host must be a loopback name with the sandbox's port, so a page whose own name resolves to
  *   127.0.0.1 (DNS rebinding) cannot read or drive it.
  * - A GET or HEAD passes: the control API only reads on either (control.ts), so a link, an image or
- *   a no-cors fetch from any page changes nothing.
+ *   a no-cors fetch from any page changes none of its settings. On the API routes such a request has
+ *   no token: it is logged as refused, without its body, and uses up no fault (apiHandler.ts).
  * - A call that changes state must not come from another origin (its `Origin`, and its `Sec-Fetch-Site`
  *   where the browser sends one) and must be JSON: a browser sends JSON to another origin only after a
  *   preflight, which the sandbox never grants, so a cross-site form or `text/plain` fetch is refused.

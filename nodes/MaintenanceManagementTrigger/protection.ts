@@ -69,6 +69,22 @@ export const DECODING_BUDGET = 100_000;
 /** What the secret check may still read of one delivery (see `DECODING_BUDGET`). */
 export interface DecodingBudget {
 	left: number;
+	/** The parts of the secret to look for, built once per delivery on its first check. */
+	parts?: SecretParts;
+}
+
+/** The parts of one length, with their hashes (see `hashOf`) and the weight of a part's first unit. */
+interface PartsOfLength {
+	parts: Set<string>;
+	hashes: Set<number>;
+	lead: number;
+}
+
+/** The parts of one secret (see `partsOf`), by their length. */
+interface SecretParts {
+	secret: string;
+	byLength: Map<number, PartsOfLength>;
+	shortest: number;
 }
 
 export const decodingBudget = (): DecodingBudget => ({ left: DECODING_BUDGET });
@@ -176,20 +192,71 @@ function decodedOnce(text: string): string[] {
 /** A text as the check compares it: lower case, without separators. */
 const squeezed = (text: string) => text.toLowerCase().replace(SEPARATOR, '');
 
+const HASH_BASE = 131;
+
+/** A polynomial hash of a text's UTF-16 units in 32 bits, which `holdsPart` rolls along a reading. */
+function hashOf(text: string): number {
+	let hash = 0;
+	for (let index = 0; index < text.length; index++)
+		hash = (Math.imul(hash, HASH_BASE) + text.charCodeAt(index)) | 0;
+	return hash;
+}
+
+/** The weight of a window's first unit in its hash: HASH_BASE to the power `length` - 1, in 32 bits. */
+function leadOf(length: number): number {
+	let lead = 1;
+	for (let power = 1; power < length; power++) lead = Math.imul(lead, HASH_BASE);
+	return lead;
+}
+
 /**
  * Every run of `LEAKED_PART` characters of the secret, squeezed, also with its `+` read as a space as a
  * URL's query parser reads it (`?copy=a+b` gives `a b`, squeezed to `ab`).
  */
-function partsOf(secret: string): string[] {
+function partsOf(secret: string): SecretParts {
 	const chars = [...secret];
 	const length = Math.min(LEAKED_PART, chars.length);
-	const parts = new Set<string>();
+	const byLength = new Map<number, PartsOfLength>();
 	for (let start = 0; start + length <= chars.length; start++) {
 		const part = squeezed(chars.slice(start, start + length).join(''));
-		parts.add(part).add(part.replaceAll('+', ''));
+		for (const form of [part, part.replaceAll('+', '')]) {
+			if (form === '') continue;
+			const found = byLength.get(form.length) ?? {
+				parts: new Set(),
+				hashes: new Set(),
+				lead: leadOf(form.length),
+			};
+			found.parts.add(form);
+			found.hashes.add(hashOf(form));
+			byLength.set(form.length, found);
+		}
 	}
-	parts.delete('');
-	return [...parts];
+	return { secret, byLength, shortest: Math.min(...byLength.keys()) };
+}
+
+/** The secret's parts, built on the delivery's first check and kept on its budget for the others. */
+function partsFor(secret: string, budget: DecodingBudget): SecretParts {
+	if (budget.parts?.secret !== secret) budget.parts = partsOf(secret);
+	return budget.parts;
+}
+
+/**
+ * Whether a squeezed reading holds a part: the hash of each window of a part's length is rolled along
+ * the reading and looked up, and only a window whose hash matches is compared, so the work grows with
+ * the reading's length, not with the secret's.
+ */
+function holdsPart(read: string, { byLength }: SecretParts): boolean {
+	for (const [length, { parts, hashes, lead }] of byLength) {
+		if (read.length < length) continue;
+		let hash = hashOf(read.slice(0, length));
+		for (let start = 0; ; start++) {
+			if (hashes.has(hash) && parts.has(read.slice(start, start + length))) return true;
+			if (start + length >= read.length) break;
+			const kept = (hash - Math.imul(read.charCodeAt(start), lead)) | 0;
+			hash = (Math.imul(kept, HASH_BASE) + read.charCodeAt(start + length)) | 0;
+		}
+	}
+	return false;
 }
 
 /**
@@ -206,9 +273,9 @@ export function carriesSecret(
 ): boolean {
 	if (secret === '' || value === undefined || value === null) return false;
 	if (Array.isArray(value)) return value.some((element) => carriesSecret(element, secret, budget));
-	const parts = partsOf(secret);
-	if (parts.length === 0) return false;
-	const shortest = Math.min(...parts.map((part) => part.length));
+	const parts = partsFor(secret, budget);
+	if (parts.byLength.size === 0) return false;
+	const { shortest } = parts;
 	let layer = new Set([typeof value === 'string' ? value : JSON.stringify(value)]);
 	const seen = new Set<string>();
 	for (let depth = 0; depth <= DECODING_DEPTH && layer.size > 0; depth++) {
@@ -219,8 +286,7 @@ export function carriesSecret(
 			seen.add(text);
 			if (text.length > budget.left) return true;
 			budget.left -= text.length;
-			const read = squeezed(text);
-			if (parts.some((part) => read.includes(part))) return true;
+			if (holdsPart(squeezed(text), parts)) return true;
 			if (depth < DECODING_DEPTH) for (const reading of decodedOnce(text)) next.add(reading);
 		}
 		layer = next;

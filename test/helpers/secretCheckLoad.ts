@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /**
  * Two deliveries' headers for the trigger's secret check (nodes/MaintenanceManagementTrigger/protection.ts):
  * one built to multiply its decodings, and an ordinary one. The tests count the check's work on them,
@@ -36,4 +38,12 @@ export const ordinaryHeaders = (): Record<string, string> => {
 		'x-forwarded-for': '203.0.113.9, 10.0.0.1',
 		referer: `https://example.com/callback?state=${'a%20b%2Fc+d'.repeat(50)}`,
 	};
+};
+
+/** A 2,000-character secret of Base64 text, as a credential may hold: its parts are about 4,000. */
+export const longSecret = (): string => {
+	let secret = '';
+	for (let index = 0; secret.length < 2000; index++)
+		secret += createHash('sha512').update(String(index)).digest('base64');
+	return secret.slice(0, 2000);
 };

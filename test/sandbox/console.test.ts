@@ -188,6 +188,31 @@ describe('the control API and console accept only loopback, same-origin, JSON ca
 		expect((await call('GET', '/faults')).body.faults).toEqual([]);
 	});
 
+	it('refuses a fault whose count is not a positive whole number, naming count and the fix', async () => {
+		for (const count of [0, -1, 1.5, 'NaN', '2', null, true])
+			expect([count, await call('POST', '/faults', { status: 500, count })]).toEqual([
+				count,
+				{
+					status: 400,
+					body: {
+						error:
+							'count: give a positive whole number of requests, such as 1, or leave it out for 1.',
+					},
+				},
+			]);
+		expect((await call('GET', '/faults')).body.faults).toEqual([]);
+		// Left out, count is 1: the fault is spent by one request and leaves the list.
+		expect((await call('POST', '/faults', { status: 503, path: '/failures' })).status).toBe(200);
+		expect((await call('GET', '/faults')).body.faults).toEqual([
+			expect.objectContaining({ status: 503, count: 1 }),
+		]);
+		const { baseUrl, token } = sandbox.environments.sandbox;
+		const headers = { authorization: `Bearer ${token}` };
+		expect((await fetch(`${baseUrl}/failures`, { headers })).status).toBe(503);
+		expect((await fetch(`${baseUrl}/failures`, { headers })).status).toBe(200);
+		expect((await call('GET', '/faults')).body.faults).toEqual([]);
+	});
+
 	it('serves the console page, and redirects / to it', async () => {
 		const page = await raw('GET', '/__sandbox/console', {});
 		expect(page.status).toBe(200);

@@ -85,6 +85,36 @@ describe('the API routes before authentication', () => {
 		expect(JSON.stringify(warn.mock.calls)).not.toContain('owned');
 	});
 
+	it("lets a web page's image (no token) use up no fault, so the developer's fault is the one applied", async () => {
+		const control = { 'content-type': 'application/json' };
+		const faults = [
+			{ status: 500, count: 1, path: '/failures' },
+			{ drop: true, count: 1, path: '/locations' },
+		];
+		for (const fault of faults)
+			await raw('POST', '/__sandbox/faults', control, JSON.stringify(fault));
+		// What an <img src="http://127.0.0.1:…/sandbox/v3/failures"> on any page sends: no token.
+		const image = { origin: 'http://attacker.example', 'sec-fetch-site': 'cross-site' };
+		for (const path of ['/failures', '/locations'])
+			for (const method of ['GET', 'HEAD'])
+				expect((await raw(method, `/sandbox/v3${path}`, image)).status).toBe(401);
+		const listed = JSON.parse((await raw('GET', '/__sandbox/faults', {})).text) as {
+			faults: unknown[];
+		};
+		expect(listed.faults).toEqual(faults.map((fault) => expect.objectContaining(fault)));
+		// A stranger's request is logged as refused, without its body, and nothing more.
+		expect((await requests()).requests.map(({ path, status }) => [path, status])).toEqual([
+			['/failures', 401],
+			['/failures', 401],
+			['/locations', 401],
+			['/locations', 401],
+		]);
+		const authorization = `Bearer ${token}`;
+		expect((await raw('GET', '/sandbox/v3/failures', { authorization })).status).toBe(500);
+		await expect(raw('GET', '/sandbox/v3/locations', { authorization })).rejects.toThrow();
+		expect(JSON.parse((await raw('GET', '/__sandbox/faults', {})).text)).toEqual({ faults: [] });
+	});
+
 	it('refuses any Host but loopback with its port (DNS rebinding) with 421, and changes nothing', async () => {
 		await raw(
 			'POST',
