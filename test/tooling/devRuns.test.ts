@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { identity } from '../../scripts/devRuns';
+import { claim, identity } from '../../scripts/devRuns';
 
 import {
 	freePort,
@@ -125,5 +125,29 @@ describe("npm run dev's run record", () => {
 		for (const pid of leftTree) expect(processInfo(pid)).toBeUndefined();
 		expect(processInfo(stranger.pid!)).toBeDefined();
 		expect(existsSync(join(folder, 'dev-run.json'))).toBe(false);
+	});
+
+	it('two starts after a run that is gone: one claims the record and stops what it left, the other finds it held', async () => {
+		const owner = sleeper(false, false);
+		const left = sleeper(false, false);
+		record(owner.pid!, [{ ...identity(left.pid!), group: false }]);
+		const ownerPid = owner.pid!;
+		owner.kill('SIGKILL');
+		await within(10_000, 'the owner still runs', () => !processInfo(ownerPid));
+		const file = join(folder, 'dev-run.json');
+		const runs = await Promise.all([claim(file, process.pid), claim(file, process.pid)]);
+		try {
+			const owners = runs.filter((run) => run.holder === undefined);
+			expect(owners).toHaveLength(1);
+			expect(owners[0].stopped.map((named) => named.pid)).toEqual([left.pid]);
+			expect(runs.find((run) => run.holder)?.holder?.pid).toBe(process.pid);
+			expect(processInfo(left.pid!)).toBeUndefined();
+			expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
+				owner: identity(process.pid),
+				processes: [],
+			});
+		} finally {
+			for (const run of runs) if (run.holder === undefined) run.release();
+		}
 	});
 });
