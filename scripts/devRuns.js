@@ -149,15 +149,21 @@ let claims = 0;
  * Claims the run record `file` for a run whose owner is `owner` (a pid). When a live run holds it,
  * resolves with that run's owner in `holder`, and leaves it; otherwise stops what a run that is gone
  * left (in `stopped`) and writes the record anew. Returns the run, whose `add` records a process.
+ * With `whileRunning`, a run counts as live only while one of its recorded processes runs too: for an
+ * owner that may outlive its run (a sandbox's is tsx's parent, which may be an interactive shell).
  *
  * Of two starts after a run that is gone, one claims: a start takes the record it judged left (a rename,
  * which only one start can make), writes its own record holding what that run left, and only then
  * stops it; the other start finds no record to take, or finds the new one held.
  */
-async function claim(file, owner) {
+async function claim(file, owner, { whileRunning = false } = {}) {
 	if (BOOT === undefined) return { stopped: [], processes: [], add() {}, release() {} };
 	const record = { boot: BOOT, owner: identity(owner), processes: [] };
-	const live = (earlier) => earlier?.boot === BOOT && earlier.owner && alive(earlier.owner);
+	const live = (earlier) =>
+		earlier?.boot === BOOT &&
+		earlier.owner &&
+		alive(earlier.owner) &&
+		(!whileRunning || (earlier.processes ?? []).some(running));
 	const taken = `${file}.${process.pid}-${++claims}.taken`;
 	const stopped = [];
 	for (;;) {

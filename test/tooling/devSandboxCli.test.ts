@@ -1,7 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
+import { identity } from '../../scripts/devRuns';
 
 import {
 	commandOf,
@@ -129,4 +131,25 @@ describe('npm run sandbox after a SIGKILL', () => {
 		// Longer than its two named waits, START_MS each: they fail first, saying what did not come.
 		3 * START_MS,
 	);
+});
+
+describe('npm run sandbox after a crash of the sandbox alone', () => {
+	it('serves on the port although the run record names a starter that still runs', async () => {
+		const port = await freePort();
+		// A record whose starter (as an interactive shell would be: this process) runs, and whose
+		// sandbox is gone: the process with its pid, if any, started at another time.
+		const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+		const gone = { ...identity(process.pid)!, start: '1', group: false };
+		writeFileSync(
+			join(folder, `sandbox-${port}.json`),
+			JSON.stringify({ boot, owner: identity(process.pid), processes: [gone] }),
+		);
+		const { run } = await sandboxOn(port);
+		try {
+			expect(run.output()).toContain(`"url":"http://127.0.0.1:${port}"`);
+			expect(run.output()).not.toContain('in use');
+		} finally {
+			run.cleanUp();
+		}
+	});
 });
