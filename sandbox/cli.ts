@@ -55,11 +55,13 @@ const free = (port: number) =>
 async function claimPort(port: number, starter: number): Promise<Run> {
 	const another = anotherPort(port);
 	mkdirSync(FOLDER, { recursive: true, mode: 0o700 });
-	const run = await claim(join(FOLDER, `sandbox-${port}.json`), starter);
+	// Held only while a sandbox it records runs: its starter may be a shell that outlives a crash.
+	const run = await claim(join(FOLDER, `sandbox-${port}.json`), starter, { whileRunning: true });
 	if (run.holder)
 		fail(
 			`Port ${port} (SANDBOX_PORT) is in use by a running sandbox of this checkout, started by ${describe(run.holder)}: stop it or ${another}`,
 		);
+	run.add(process.pid, false);
 	for (const named of run.stopped)
 		process.stderr.write(
 			`[sandbox] stopped an earlier sandbox of this checkout on port ${port}: ${describe(named)}\n`,
@@ -68,7 +70,6 @@ async function claimPort(port: number, starter: number): Promise<Run> {
 		run.release();
 		fail(heldByAnother(port));
 	}
-	run.add(process.pid, false);
 	return run;
 }
 

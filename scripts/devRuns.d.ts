@@ -21,8 +21,15 @@ export interface Run {
 	release(): void;
 }
 
-/** Claims a run record for the run whose owner is `owner`; `holder` when a live run holds it. */
-export function claim(file: string, owner: number): Promise<Run | { holder: NamedProcess }>;
+/**
+ * Claims a run record for the run whose owner is `owner`; `holder` when a live run holds it (with
+ * `whileRunning`, only while one of its recorded processes runs too).
+ */
+export function claim(
+	file: string,
+	owner: number,
+	options?: { whileRunning?: boolean },
+): Promise<Run | { holder: NamedProcess }>;
 /** A process for a message: its pid and the start of its command line. */
 export function describe(named: NamedProcess): string;
 /**

@@ -142,14 +142,29 @@ function writeRecord(file, record, { exclusive = false } = {}) {
 	}
 }
 
+/** A number for this process's files, one per claim: two claims in one process never share one. */
+let claims = 0;
+
 /**
  * Claims the run record `file` for a run whose owner is `owner` (a pid). When a live run holds it,
  * resolves with that run's owner in `holder`, and leaves it; otherwise stops what a run that is gone
  * left (in `stopped`) and writes the record anew. Returns the run, whose `add` records a process.
+ * With `whileRunning`, a run counts as live only while one of its recorded processes runs too: for an
+ * owner that may outlive its run (a sandbox's is tsx's parent, which may be an interactive shell).
+ *
+ * Of two starts after a run that is gone, one claims: a start takes the record it judged left (a rename,
+ * which only one start can make), writes its own record holding what that run left, and only then
+ * stops it; the other start finds no record to take, or finds the new one held.
  */
-async function claim(file, owner) {
+async function claim(file, owner, { whileRunning = false } = {}) {
 	if (BOOT === undefined) return { stopped: [], processes: [], add() {}, release() {} };
 	const record = { boot: BOOT, owner: identity(owner), processes: [] };
+	const live = (earlier) =>
+		earlier?.boot === BOOT &&
+		earlier.owner &&
+		alive(earlier.owner) &&
+		(!whileRunning || (earlier.processes ?? []).some(running));
+	const taken = `${file}.${process.pid}-${++claims}.taken`;
 	const stopped = [];
 	for (;;) {
 		try {
@@ -159,11 +174,39 @@ async function claim(file, owner) {
 			if (error.code !== 'EEXIST') throw error;
 		}
 		const earlier = readRecord(file);
-		if (earlier?.boot === BOOT) {
-			if (earlier.owner && alive(earlier.owner)) return { holder: earlier.owner };
-			stopped.push(...(await stop(earlier.processes ?? [])));
+		if (live(earlier)) return { holder: earlier.owner };
+		try {
+			renameSync(file, taken);
+		} catch (error) {
+			if (error.code === 'ENOENT') continue;
+			throw error;
 		}
-		rmSync(file, { force: true });
+		// What was renamed may be a record another start wrote since: then it goes back.
+		const left = readRecord(taken);
+		if (live(left)) {
+			try {
+				linkSync(taken, file);
+			} catch (error) {
+				if (error.code !== 'EEXIST') throw error;
+			}
+			rmSync(taken, { force: true });
+			continue;
+		}
+		const processes = left?.boot === BOOT ? (left.processes ?? []) : [];
+		let claimed = true;
+		try {
+			// Recorded as this run's first, so that a start after it crashed stops them still.
+			writeRecord(file, { ...record, processes }, { exclusive: true });
+		} catch (error) {
+			if (error.code !== 'EEXIST') throw error;
+			claimed = false;
+		}
+		stopped.push(...(await stop(processes)));
+		rmSync(taken, { force: true });
+		if (claimed) {
+			writeRecord(file, record);
+			break;
+		}
 	}
 	return {
 		stopped,

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess } from 'node:child_process';
 import {
 	chmodSync,
 	existsSync,
@@ -14,15 +14,18 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { freePort } from './n8n';
 import {
 	commandOf,
+	freePort,
 	groupMembers,
+	named,
 	portOpen,
 	processInfo,
 	npmRun,
+	runToEnd,
 	treeOf,
 	within,
+	type Named,
 } from '../tooling/devProcesses';
 
 /**
@@ -35,25 +38,18 @@ jest.setTimeout(300_000);
 
 const ROOT = join(__dirname, '..', '..');
 
-function runDev(env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
-	return new Promise((resolve) => {
-		const child = spawn(process.execPath, [join(ROOT, 'scripts', 'dev.js')], {
-			cwd: ROOT,
-			env: { ...process.env, ...env },
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
-		let output = '';
-		child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-		child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-		child.once('exit', (code) => resolve({ code, output }));
-	});
-}
+/** How long `npm run dev` may take to stop by itself, on a taken port or a failing n8n. */
+const EXIT_MS = 240_000;
+
+/** scripts/dev.js with `env`: its exit code and output. */
+const runDev = (env: NodeJS.ProcessEnv) =>
+	runToEnd(process.execPath, [join(ROOT, 'scripts', 'dev.js')], env, EXIT_MS);
 
 /** The processes a test signalled, for the clean-up after a failed one. */
-const signalled: number[] = [];
+const signalled: Named[] = [];
 
 /** How long stopping may take: n8n's own shutdown included. */
-const STOP_MS = 20_000;
+const STOP_MS = 30_000;
 
 /**
  * Signals one process of a running npm script (`target`), then waits until every process of the tree
@@ -68,7 +64,7 @@ async function expectStops(
 ) {
 	const tree = treeOf(npm.pid!);
 	const groups = new Set(tree.map((pid) => processInfo(pid)?.pgid ?? -1));
-	signalled.push(...tree);
+	signalled.push(...named(tree));
 	for (const port of ports) expect(await portOpen(port)).toBe(true);
 	process.kill(target(tree), signal);
 	const left = async () =>
@@ -100,12 +96,14 @@ describe('npm run sandbox stops with everything it started', () => {
 
 	it.each(cases)('on %s to %s, leaving no port open', async (signal, _label, target) => {
 		const port = await freePort();
-		const run = npmRun('sandbox', { SANDBOX_PORT: String(port) });
+		const folder = mkdtempSync(join(tmpdir(), 'mm-dev-sandbox-'));
+		const run = npmRun('sandbox', { SANDBOX_PORT: String(port), DEV_USER_FOLDER: folder });
 		try {
 			await run.printed('consoleUrl', 60_000);
 			await expectStops(run.npm, signal, target, [port]);
 		} finally {
 			run.cleanUp(signalled.splice(0));
+			rmSync(folder, { recursive: true, force: true });
 		}
 	});
 });
@@ -204,12 +202,14 @@ describe('npm run dev', () => {
 /** The whole environment of a user's shell: without jest's NODE_ENV=test, under which n8n does not start. */
 const shellEnv = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({ NODE_ENV: undefined, ...env });
 
-/** npm's exit code once it exits; fails after `ms`. */
-const exitOf = (npm: ChildProcess, ms: number) =>
+/**
+ * npm's exit code once it exits (`event` 'exit') or once its output is all read too ('close'; not where
+ * a process it left holds that output open); fails after `ms`.
+ */
+const exitOf = (npm: ChildProcess, ms: number, event: 'exit' | 'close') =>
 	new Promise<number | null>((resolve, reject) => {
-		if (npm.exitCode !== null) return resolve(npm.exitCode);
 		const timer = setTimeout(() => reject(new Error(`npm still runs after ${ms / 1000} s`)), ms);
-		npm.once('exit', (code) => {
+		npm.once(event, (code: number | null) => {
 			clearTimeout(timer);
 			resolve(code);
 		});
@@ -271,7 +271,7 @@ describe('npm run dev and its folder, while it runs and after a SIGKILL', () => 
 			}),
 		);
 		try {
-			expect(await exitOf(second.npm, 60_000)).toBe(1);
+			expect(await exitOf(second.npm, 60_000, 'close')).toBe(1);
 			expect(second.output()).toContain(
 				`${folder} is in use by a running npm run dev, pid ${dev} (`,
 			);
@@ -298,14 +298,14 @@ describe('npm run dev and its folder, while it runs and after a SIGKILL', () => 
 		try {
 			await killed.printed('[dev] sandbox on', 60_000);
 			const tree = treeOf(killed.npm.pid!);
-			signalled.push(...tree);
+			signalled.push(...named(tree));
 			const pidOf = (pattern: RegExp) => tree.find((pid) => pattern.test(commandOf(pid)))!;
 			const sandbox = pidOf(/bin\/tsx sandbox\/cli\.ts/);
 			// Nothing notices: the sandbox is stopped (SIGSTOP), dev and its watchdog are killed outright.
 			process.kill(pidOf(/preflight/), 'SIGSTOP');
 			process.kill(pidOf(/devRuns\.js watch/), 'SIGKILL');
 			process.kill(pidOf(/scripts\/dev\.js/), 'SIGKILL');
-			await exitOf(killed.npm, 10_000);
+			await exitOf(killed.npm, 10_000, 'exit');
 			expect(processInfo(sandbox)).toBeDefined();
 
 			next = npmRun('dev', env());

@@ -11,9 +11,12 @@ import {
 	writeFileSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+
+import { freePort } from '../tooling/devProcesses';
+
+export { freePort };
 
 const ROOT = join(__dirname, '..', '..');
 /** How long a REST call to n8n may take before the test fails naming it. */
@@ -46,16 +49,6 @@ function disabledModules(): NodeJS.ProcessEnv {
 	const disabled = unused.filter((name) => known.includes(name));
 	return disabled.length ? { N8N_DISABLED_MODULES: disabled.join(',') } : {};
 }
-
-export const freePort = (): Promise<number> =>
-	new Promise((resolve, reject) => {
-		const server = createServer();
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address() as { port: number };
-			server.close(() => resolve(port));
-		});
-	});
 
 /**
  * A real n8n process with this package installed as a community package, in a fresh user folder of its

@@ -1,7 +1,9 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
+
+import { identity, stat } from '../../scripts/devRuns';
 
 /**
  * What runs on this machine, read from /proc, and what listens on loopback: for the tests that stop
@@ -69,6 +71,60 @@ export const commandOf = (pid: number): string => {
 	}
 };
 
+/** A process as scripts/devRuns.js names it: pid and start time, never mistaken for a later one. */
+export type Named = { pid: number; start: string };
+
+/** The live processes among `pids`, named. */
+export const named = (pids: number[]): Named[] =>
+	pids.flatMap((pid) => {
+		const found = identity(pid);
+		return found ? [found] : [];
+	});
+
+/** `child` and every live process below it, named; none once it has exited (its pid may be another's). */
+export const treeOfChild = (child: ChildProcess): Named[] =>
+	child.exitCode === null && child.signalCode === null ? named(treeOf(child.pid!)) : [];
+
+/** SIGKILLs each of `processes` that is still the one named; one gone meanwhile is passed over. */
+export function killSame(processes: Named[]) {
+	for (const { pid, start } of processes)
+		try {
+			if (stat(pid)?.start === start) process.kill(pid, 'SIGKILL');
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+		}
+}
+
+/**
+ * Runs `command` to its end: its exit code and output (standard output and error), once both have
+ * closed. After `ms` it SIGKILLs the command and what it started, and fails with the output so far.
+ */
+export function runToEnd(
+	command: string,
+	args: string[],
+	env: NodeJS.ProcessEnv,
+	ms: number,
+): Promise<{ code: number | null; output: string }> {
+	const child = spawn(command, args, {
+		cwd: ROOT,
+		env: { ...process.env, ...env },
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	let output = '';
+	child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+	child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+	return new Promise((resolve, reject) => {
+		const timer = setTimeout(() => {
+			killSame(treeOfChild(child));
+			reject(new Error(`${command} ${args.join(' ')} did not end in ${ms / 1000} s:\n${output}`));
+		}, ms);
+		child.once('close', (code) => {
+			clearTimeout(timer);
+			resolve({ code, output });
+		});
+	});
+}
+
 /** `npm run <script>` in its own process group, and its output as it comes. */
 export function npmRun(script: string, env: NodeJS.ProcessEnv) {
 	const npm = spawn('npm', ['run', script], {
@@ -102,11 +158,11 @@ export function npmRun(script: string, env: NodeJS.ProcessEnv) {
 			});
 			check();
 		});
-	/** Ends whatever is left of the processes (and of `signalled`), after a test. */
-	const cleanUp = (signalled: number[] = []) => {
-		for (const pid of [...treeOf(npm.pid!), ...signalled])
-			if (processInfo(pid)) process.kill(pid, 'SIGKILL');
-	};
+	/**
+	 * Ends whatever is left of the processes (and of `signalled`), after a test: npm's tree while npm
+	 * runs (once it has exited, its pid may be another process's).
+	 */
+	const cleanUp = (signalled: Named[] = []) => killSame([...treeOfChild(npm), ...signalled]);
 	return { npm, printed, output: () => output, cleanUp };
 }
 

@@ -4,9 +4,19 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { identity } from '../../scripts/devRuns';
+import { claim, identity } from '../../scripts/devRuns';
 
-import { freePort, processInfo, treeOf, within } from './devProcesses';
+import {
+	freePort,
+	killSame,
+	named,
+	processInfo,
+	runToEnd,
+	treeOf,
+	treeOfChild,
+	within,
+	type Named,
+} from './devProcesses';
 
 /**
  * `npm run dev`'s run record (scripts/devRuns.js): a start on a folder a running dev holds stops at once,
@@ -22,6 +32,8 @@ let folder: string;
 let holder: Server;
 let taken: number;
 const started: ChildProcess[] = [];
+/** What the test's processes started, named when seen. */
+const seen: Named[] = [];
 
 beforeEach(async () => {
 	folder = mkdtempSync(join(tmpdir(), 'mm-dev-runs-'));
@@ -30,10 +42,12 @@ beforeEach(async () => {
 	await new Promise<void>((resolve) => holder.listen(taken, '127.0.0.1', resolve));
 });
 afterEach(async () => {
-	for (const child of started.splice(0))
-		for (const pid of treeOf(child.pid!)) process.kill(pid, 'SIGKILL');
-	await new Promise((resolve) => holder.close(resolve));
-	rmSync(folder, { recursive: true, force: true });
+	try {
+		killSame([...started.splice(0).flatMap(treeOfChild), ...seen.splice(0)]);
+	} finally {
+		await new Promise((resolve) => holder.close(resolve));
+		rmSync(folder, { recursive: true, force: true });
+	}
 });
 
 const FOREVER = 'setInterval(() => {}, 1000)';
@@ -52,26 +66,13 @@ function sleeper(detached: boolean, parent = true): ChildProcess {
 }
 
 /** scripts/dev.js on the folder, N8N_PORT taken: its exit code and output. */
-function runDev(): Promise<{ code: number | null; output: string }> {
-	const child = spawn(process.execPath, [join(ROOT, 'scripts', 'dev.js')], {
-		cwd: ROOT,
-		env: { ...process.env, DEV_USER_FOLDER: folder, N8N_PORT: String(taken) },
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
-	let output = '';
-	child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-	child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-	return new Promise((resolve, reject) => {
-		const timer = setTimeout(() => {
-			child.kill('SIGKILL');
-			reject(new Error(`dev did not exit in ${EXIT_MS / 1000} s:\n${output}`));
-		}, EXIT_MS);
-		child.once('exit', (code) => {
-			clearTimeout(timer);
-			resolve({ code, output });
-		});
-	});
-}
+const runDev = () =>
+	runToEnd(
+		process.execPath,
+		[join(ROOT, 'scripts', 'dev.js')],
+		{ DEV_USER_FOLDER: folder, N8N_PORT: String(taken) },
+		EXIT_MS,
+	);
 
 const record = (owner: number, processes: object[]) =>
 	writeFileSync(
@@ -82,7 +83,9 @@ const record = (owner: number, processes: object[]) =>
 /** Waits until `child` has started its own child; the two pids. */
 async function withChild(child: ChildProcess): Promise<number[]> {
 	await within(10_000, 'no child started', () => treeOf(child.pid!).length === 2);
-	return treeOf(child.pid!);
+	const tree = treeOf(child.pid!);
+	seen.push(...named(tree));
+	return tree;
 }
 
 describe("npm run dev's run record", () => {
@@ -122,5 +125,29 @@ describe("npm run dev's run record", () => {
 		for (const pid of leftTree) expect(processInfo(pid)).toBeUndefined();
 		expect(processInfo(stranger.pid!)).toBeDefined();
 		expect(existsSync(join(folder, 'dev-run.json'))).toBe(false);
+	});
+
+	it('two starts after a run that is gone: one claims the record and stops what it left, the other finds it held', async () => {
+		const owner = sleeper(false, false);
+		const left = sleeper(false, false);
+		record(owner.pid!, [{ ...identity(left.pid!), group: false }]);
+		const ownerPid = owner.pid!;
+		owner.kill('SIGKILL');
+		await within(10_000, 'the owner still runs', () => !processInfo(ownerPid));
+		const file = join(folder, 'dev-run.json');
+		const runs = await Promise.all([claim(file, process.pid), claim(file, process.pid)]);
+		try {
+			const owners = runs.filter((run) => run.holder === undefined);
+			expect(owners).toHaveLength(1);
+			expect(owners[0].stopped.map((named) => named.pid)).toEqual([left.pid]);
+			expect(runs.find((run) => run.holder)?.holder?.pid).toBe(process.pid);
+			expect(processInfo(left.pid!)).toBeUndefined();
+			expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
+				owner: identity(process.pid),
+				processes: [],
+			});
+		} finally {
+			for (const run of runs) if (run.holder === undefined) run.release();
+		}
 	});
 });
