@@ -39,7 +39,7 @@ const optionNames = (property: INodeProperties | undefined, skip: string[] = [])
 		.map((option) => option.displayName);
 
 /** What the editor tells of one operation. */
-interface OperationFacts {
+export interface OperationFacts {
 	/** The values of the Resource and Operation selectors. */
 	values: [resource: string, operation: string];
 	resource: string;
@@ -56,7 +56,7 @@ interface OperationFacts {
  * properties offer (the Query Parameters, Request Options and output choices every operation of a kind
  * shares are left out).
  */
-function operationFacts(registry: Record<string, ResourceModule>): OperationFacts[] {
+export function operationFacts(registry: Record<string, ResourceModule>): OperationFacts[] {
 	return Object.values(registry).flatMap((resource) => {
 		const selector = resource.description.find((property) => property.name === 'operation');
 		const choices = (selector?.options ?? []) as INodePropertyOptions[];
