@@ -382,7 +382,8 @@ function failureAttributes(i: number, localId: number): Attributes {
 		metering_registry_id: null,
 		local_id: localId,
 		pause_reason_id: status === 'PAUSED' ? 1 : null,
-		external_id: null,
+		// Every third work order came from an ERP, which keeps its own reference.
+		external_id: i % 3 === 0 ? `ERP-${7000 + i}` : null,
 		report_name: `Reporter ${i % 17}`,
 		solved: completed,
 		confirmed: status === 'ARCHIVED',

@@ -32,10 +32,22 @@ interface Parameter {
 	name?: string;
 }
 
+interface Schema {
+	$ref?: string;
+	properties?: Record<string, unknown>;
+	allOf?: Schema[];
+}
+
+interface Response {
+	$ref?: string;
+	content?: Record<string, { schema?: Schema }>;
+}
+
 interface Operation {
 	operationId: string;
 	deprecated?: boolean;
 	parameters?: Parameter[];
+	responses?: Record<string, unknown>;
 }
 
 /** What the table reads of spec/openapi.yaml. */
@@ -50,24 +62,35 @@ export interface EndpointFacts {
 	deprecated: boolean;
 	/** Its query parameters' names, the path item's and then the operation's, in the document's order. */
 	query: string[];
+	/** Whether its successful answer holds records: a JSON body with `data`. */
+	records: boolean;
 }
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
 /** Every operation of a document by its operationId, in the document's order. */
 export function endpointFacts(document: OpenApiDocument): Record<string, EndpointFacts> {
-	const deref = (value: Parameter): Parameter =>
+	const deref = <T extends { $ref?: string }>(value: T): T =>
 		value.$ref
 			? deref(
 					value.$ref
 						.slice(2)
 						.split('/')
-						.reduce<unknown>(
-							(node, key) => (node as Record<string, unknown>)[key],
-							document,
-						) as Parameter,
+						.reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], document) as T,
 				)
 			: value;
+	/** Whether a schema, its `allOf` members' included, names a `data` property. */
+	const hasData = (schema: Schema | undefined): boolean => {
+		if (!schema) return false;
+		const node = deref(schema);
+		return Boolean(node.properties?.data) || (node.allOf ?? []).some(hasData);
+	};
+	const answersRecords = ({ responses = {} }: Operation): boolean =>
+		Object.entries(responses)
+			.filter(([status]) => /^2/.test(status))
+			.some(([, response]) =>
+				hasData(deref(response as Response).content?.['application/json']?.schema),
+			);
 	const table: Record<string, EndpointFacts> = {};
 	for (const [path, item] of Object.entries(document.paths)) {
 		for (const method of METHODS.filter((name) => item[name])) {
@@ -78,6 +101,7 @@ export function endpointFacts(document: OpenApiDocument): Record<string, Endpoin
 				path,
 				deprecated: operation.deprecated === true,
 				query: parameters.filter((p) => p.in === 'query').map((p) => String(p.name)),
+				records: answersRecords(operation),
 			};
 		}
 	}

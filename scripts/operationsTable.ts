@@ -2,9 +2,10 @@
  * The Operations tables, made from the operations registry (`actions/resources.ts` and each resource's
  * `defineResource`), one row per operation in the registry's order, with the editor's names and the
  * endpoint: README.md's, whose notes are the operation's description alone, and docs/operations.md's,
- * with the filters, relations and options each operation offers. `npm run build` (gulpfile.js) writes
- * both between the markers below; `test/tooling/operationsTable.test.ts` fails while either file holds
- * another table.
+ * with the filters, relations and options each operation offers. docs/output.md's table gives each
+ * operation's Simplified fields, as its output schema (scripts/outputSchemas.ts) has them. `npm run
+ * build` (gulpfile.js) writes each between its markers; `test/tooling/operationsTable.test.ts` fails
+ * while a file holds another table.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,13 +14,22 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { resources } from '../nodes/MaintenanceManagement/actions/resources';
 import type { ResourceModule } from '../nodes/MaintenanceManagement/actions/types';
+import { simplifiedFields, Spec } from './outputSchemas';
 
 export const README_PATH = join(__dirname, '..', 'README.md');
 export const DETAILS_PATH = join(__dirname, '..', 'docs', 'operations.md');
+export const OUTPUT_PATH = join(__dirname, '..', 'docs', 'output.md');
 
 export const START =
 	'<!-- Operations table: written by `npm run build` from the operations registry; edit the operations, not this table. -->';
 export const END = '<!-- End of the operations table. -->';
+
+/** The markers of docs/output.md's table. */
+export const OUTPUT_MARKERS = {
+	start:
+		"<!-- Simplified fields: written by `npm run build` from helpers/simplify.ts's shaping of each operation's answer in spec/openapi.yaml; edit those, not this table. -->",
+	end: '<!-- End of the Simplified fields. -->',
+};
 
 const sentence = (text: string) => (/[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`);
 
@@ -29,7 +39,9 @@ const optionNames = (property: INodeProperties | undefined, skip: string[] = [])
 		.map((option) => option.displayName);
 
 /** What the editor tells of one operation. */
-interface OperationFacts {
+export interface OperationFacts {
+	/** The values of the Resource and Operation selectors. */
+	values: [resource: string, operation: string];
 	resource: string;
 	operation: string;
 	endpoint: string;
@@ -44,7 +56,7 @@ interface OperationFacts {
  * properties offer (the Query Parameters, Request Options and output choices every operation of a kind
  * shares are left out).
  */
-function operationFacts(registry: Record<string, ResourceModule>): OperationFacts[] {
+export function operationFacts(registry: Record<string, ResourceModule>): OperationFacts[] {
 	return Object.values(registry).flatMap((resource) => {
 		const selector = resource.description.find((property) => property.name === 'operation');
 		const choices = (selector?.options ?? []) as INodePropertyOptions[];
@@ -54,6 +66,7 @@ function operationFacts(registry: Record<string, ResourceModule>): OperationFact
 			const properties = operation.description;
 			const expanded = properties.find((property) => property.name === 'expanded');
 			return {
+				values: [resource.value, value] as [string, string],
 				resource: resource.displayName,
 				operation: choice?.name ?? value,
 				endpoint: `${method} ${path}`,
@@ -95,7 +108,30 @@ export function detailRows(registry: Record<string, ResourceModule> = resources)
 	);
 }
 
+const code = (names: string[]) => names.map((name) => `\`${name}\``).join(', ');
+
+/**
+ * docs/output.md's rows: each operation's Simplified fields in their order, then the relations it
+ * nests (expanded, or always in its answer) and the meta entries output beside them.
+ */
+export function outputRows(
+	registry: Record<string, ResourceModule> = resources,
+	spec = Spec.load(),
+): string[][] {
+	return operationFacts(registry).map((facts) => {
+		const fields = simplifiedFields(spec, ...facts.values);
+		return oneLine([
+			facts.resource,
+			facts.operation,
+			code(fields.record),
+			code(fields.relation),
+			code(fields.meta),
+		]);
+	});
+}
+
 const HEADER = ['Resource', 'Operation', 'Method and path', 'Notes'];
+const OUTPUT_HEADER = ['Resource', 'Operation', 'Fields', 'Related records', 'Meta'];
 const DETAILS_HEADER = [
 	'Resource',
 	'Operation',
@@ -112,25 +148,43 @@ export function operationsTable(rows = operationRows(), header = HEADER): string
 	return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
-/** The tables the build writes: each file with its table. */
+/** The markers a table is written between. */
+export interface Markers {
+	start: string;
+	end: string;
+}
+
+const OPERATIONS_MARKERS: Markers = { start: START, end: END };
+
+/** The tables the build writes: each file with its table and markers. */
 export const TABLES = () => [
-	{ path: README_PATH, table: operationsTable(operationRows()) },
-	{ path: DETAILS_PATH, table: operationsTable(detailRows(), DETAILS_HEADER) },
+	{ path: README_PATH, table: operationsTable(operationRows()), markers: OPERATIONS_MARKERS },
+	{
+		path: DETAILS_PATH,
+		table: operationsTable(detailRows(), DETAILS_HEADER),
+		markers: OPERATIONS_MARKERS,
+	},
+	{
+		path: OUTPUT_PATH,
+		table: operationsTable(outputRows(), OUTPUT_HEADER),
+		markers: OUTPUT_MARKERS,
+	},
 ];
 
 /** Splits a file at the table's markers; fails when they are missing. */
 export function splitAtTable(
 	readme: string,
 	path = README_PATH,
+	markers: Markers = OPERATIONS_MARKERS,
 ): [before: string, table: string, after: string] {
-	const start = readme.indexOf(START);
-	const end = readme.indexOf(END, start);
+	const start = readme.indexOf(markers.start);
+	const end = readme.indexOf(markers.end, start);
 	if (start < 0 || end < 0) {
-		throw new Error(`${path} lacks the operations table's markers: ${START} … ${END}`);
+		throw new Error(`${path} lacks the table's markers: ${markers.start} … ${markers.end}`);
 	}
 	return [
-		readme.slice(0, start + START.length),
-		readme.slice(start + START.length, end),
+		readme.slice(0, start + markers.start.length),
+		readme.slice(start + markers.start.length, end),
 		readme.slice(end),
 	];
 }
@@ -154,9 +208,13 @@ export function tableRows(table: string): string[][] {
  * Rewrites the table of one file (the build's step), formatted as Prettier formats the file; returns
  * whether the file changed.
  */
-export async function writeTable(path: string, table: string): Promise<boolean> {
+export async function writeTable(
+	path: string,
+	table: string,
+	markers: Markers = OPERATIONS_MARKERS,
+): Promise<boolean> {
 	const text = readFileSync(path, 'utf8');
-	const [before, , after] = splitAtTable(text, path);
+	const [before, , after] = splitAtTable(text, path, markers);
 	// Loaded here: Prettier's loading needs dynamic imports, which jest's module system lacks.
 	const { format, resolveConfig } = await import('prettier');
 	const config = (await resolveConfig(path)) ?? {};
@@ -165,9 +223,10 @@ export async function writeTable(path: string, table: string): Promise<boolean> 
 	return updated !== text;
 }
 
-/** Rewrites README.md's and docs/operations.md's tables; returns the files that changed. */
+/** Rewrites README.md's, docs/operations.md's and docs/output.md's tables; returns the files that changed. */
 export async function writeOperationsTables(): Promise<string[]> {
 	const changed: string[] = [];
-	for (const { path, table } of TABLES()) if (await writeTable(path, table)) changed.push(path);
+	for (const { path, table, markers } of TABLES())
+		if (await writeTable(path, table, markers)) changed.push(path);
 	return changed;
 }

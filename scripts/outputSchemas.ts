@@ -201,12 +201,15 @@ const rawName = (name: string, record: Json, spec: Spec): string => {
 	return `meta.${name}`;
 };
 
-/** The output schema of one operation's Simplified output. */
-export function operationSchema(
+/** Where a Simplified field comes from: the record's own fields, a relation, or the meta beside them. */
+export type FieldSource = 'record' | 'relation' | 'meta';
+
+/** One operation's Simplified output: its schema, and where each of its fields comes from. */
+function simplifiedOutput(
 	spec: Spec,
 	resourceName: string,
 	operationName: string,
-): OutputSchema {
+): { schema: OutputSchema; sources: Record<string, FieldSource> } {
 	const operation = resources[resourceName].operations[operationName];
 	const { method, path, answers } = operation.endpoint;
 	const answer = spec.answer(method, path);
@@ -216,6 +219,7 @@ export function operationSchema(
 	const answerMeta = answers === 'record' ? spec.properties(answerProperties.meta) : {};
 	delete answerMeta.pagination;
 	const properties: Record<string, OutputSchema> = {};
+	const sources: Record<string, FieldSource> = {};
 	const types: string[] = [];
 	for (const record of records) {
 		const recordProperties = spec.properties(record);
@@ -242,6 +246,11 @@ export function operationSchema(
 			if (properties[name]) continue;
 			const raw = rawName(name, record, spec);
 			const from = `Raw: ${raw}`;
+			sources[name] = relations.includes(name)
+				? 'relation'
+				: raw.startsWith('meta.') && metaSchemas[name]
+					? 'meta'
+					: 'record';
 			properties[name] = relations.includes(name)
 				? RELATION(name)
 				: name === 'id'
@@ -257,10 +266,35 @@ export function operationSchema(
 	}
 	if (properties.record_type) properties.record_type.enum = types;
 	return {
-		type: 'object',
-		description: `One item per record, Simplified: the key fields, without empty values. With Output set to Raw, each record as the API sends it: id, type (${types.join(', ')}), attributes, relationships and meta, and the related records under included.`,
-		properties,
+		schema: {
+			type: 'object',
+			description: `One item per record, Simplified: the key fields, without empty values. With Output set to Raw, each record as the API sends it: id, type (${types.join(', ')}), attributes, relationships and meta, and the related records under included.`,
+			properties,
+		},
+		sources,
 	};
+}
+
+/** The output schema of one operation's Simplified output. */
+export const operationSchema = (
+	spec: Spec,
+	resourceName: string,
+	operationName: string,
+): OutputSchema => simplifiedOutput(spec, resourceName, operationName).schema;
+
+/**
+ * The fields one operation's Simplified output has, in order, by where they come from: every field
+ * the output schema describes, each output whenever the record has a value for it.
+ */
+export function simplifiedFields(
+	spec: Spec,
+	resourceName: string,
+	operationName: string,
+): Record<FieldSource, string[]> {
+	const { sources } = simplifiedOutput(spec, resourceName, operationName);
+	const named = (source: FieldSource) =>
+		Object.keys(sources).filter((name) => sources[name] === source);
+	return { record: named('record'), relation: named('relation'), meta: named('meta') };
 }
 
 /** Every operation's output schema, in the registry's order. */

@@ -60,4 +60,27 @@ describe('the endpoint table (actions/shared/endpoints.generated.ts)', () => {
 		).toEqual(['createLegacyMaterial', 'getStockMovements', 'checkContact']);
 		expect(facts.getLocations.query).toEqual(['page', 'limit', 'with_assets_count']);
 	});
+
+	it('says which answers hold records: every operation of the document, and not one without data', () => {
+		expect(Object.keys(facts).filter((id) => !facts[id].records)).toEqual([]);
+		const answer = (schema: unknown) => ({
+			responses: { '2XX': { content: { 'application/json': { schema } } } },
+		});
+		const document = {
+			paths: {
+				'/a': {
+					get: { operationId: 'listA', ...answer({ $ref: '#/components/schemas/Page' }) },
+					delete: { operationId: 'deleteA', responses: { '204': { description: 'Gone' } } },
+					post: { operationId: 'sendA', ...answer({ type: 'object', properties: { ok: {} } }) },
+				},
+			},
+			components: { schemas: { Page: { allOf: [{ properties: { data: { type: 'array' } } }] } } },
+		} as OpenApiDocument;
+		const records = Object.entries(endpointFacts(document)).map(([id, fact]) => [id, fact.records]);
+		expect(records).toEqual([
+			['listA', true],
+			['sendA', false],
+			['deleteA', false],
+		]);
+	});
 });

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 
 import {
 	DETAILS_PATH,
+	OUTPUT_PATH,
 	README_PATH,
 	TABLES,
 	detailRows,
@@ -12,18 +13,22 @@ import {
 } from '../../scripts/operationsTable';
 
 describe('the Operations tables', () => {
-	it.each(TABLES().map(({ path, table }) => [path.split('/').slice(-2).join('/'), path, table]))(
-		'of %s hold the rows the operations registry makes',
-		(_name, path, table) => {
-			const [, written] = splitAtTable(readFileSync(path, 'utf8'), path);
-			if (JSON.stringify(tableRows(written)) !== JSON.stringify(tableRows(table))) {
-				throw new Error(
-					`${path}'s Operations table differs from the operations registry: run \`npm run build\`, which writes it.`,
-				);
-			}
-			expect(tableRows(written)).toEqual(tableRows(table));
-		},
-	);
+	it.each(
+		TABLES().map(({ path, table, markers }) => [
+			path.split('/').slice(-2).join('/'),
+			path,
+			table,
+			markers,
+		]),
+	)('of %s hold the rows the operations registry makes', (_name, path, table, markers) => {
+		const [, written] = splitAtTable(readFileSync(path, 'utf8'), path, markers);
+		if (JSON.stringify(tableRows(written)) !== JSON.stringify(tableRows(table))) {
+			throw new Error(
+				`${path}'s table differs from the operations registry: run \`npm run build\`, which writes it.`,
+			);
+		}
+		expect(tableRows(written)).toEqual(tableRows(table));
+	});
 
 	it("keep README's notes short and give each operation's filters, relations and options in docs/", () => {
 		const notes = operationRows().map((row) => row[3]);
@@ -37,7 +42,7 @@ describe('the Operations tables', () => {
 		const workOrders = details.find((row) => row[0] === 'Work Order' && row[1] === 'Get Many');
 		expect(workOrders?.[3]).toContain('Location ID');
 		expect(workOrders?.[4]).toContain('`assignees`');
-		expect(TABLES().map(({ path }) => path)).toEqual([README_PATH, DETAILS_PATH]);
+		expect(TABLES().map(({ path }) => path)).toEqual([README_PATH, DETAILS_PATH, OUTPUT_PATH]);
 	});
 
 	it('read back every cell they write, a | inside a cell included', () => {
@@ -47,7 +52,7 @@ describe('the Operations tables', () => {
 
 	it('name the file whose markers are missing', () => {
 		expect(() => splitAtTable('# Operations\n', '/x/docs/operations.md')).toThrow(
-			"/x/docs/operations.md lacks the operations table's markers",
+			"/x/docs/operations.md lacks the table's markers",
 		);
 	});
 });

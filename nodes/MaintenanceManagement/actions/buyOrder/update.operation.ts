@@ -11,7 +11,7 @@ import {
 	updateFields,
 	NOTHING_TO_CHANGE,
 } from '../shared/fields';
-import { recordLocator, outputProperties } from '../shared/properties';
+import { recordLocator } from '../shared/properties';
 import { sendOperation } from '../shared/registry';
 
 const RELATED_TO_TYPES = choices({
@@ -71,7 +71,6 @@ const properties: INodeProperties[] = [
 			'ID of the warehouse that receives the materials; outside drafts a MATERIAL order needs one',
 		),
 	]),
-	...outputProperties,
 ];
 
 const SUPPLIER_MESSAGE =

@@ -2,7 +2,6 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { idList, lazy } from '../../helpers/schemas';
-import { outputProperties } from '../shared/properties';
 import { sendOperation } from '../shared/registry';
 
 const properties: INodeProperties[] = [
@@ -26,7 +25,6 @@ const properties: INodeProperties[] = [
 		description:
 			"Comma-separated contact IDs (see Contact → Check or Create). They become the client's contacts: one left out is no longer associated; an empty list [] removes them all.",
 	},
-	...outputProperties,
 ];
 
 /** Text with no ID in it (blank, or only commas) is a slip, not a request to remove every contact. */

@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { choices } from '../../helpers/choices';
 import { boolean, idList, lazy, oneOf } from '../../helpers/schemas';
 import { additionalFields, booleanField } from '../shared/fields';
-import { outputProperties } from '../shared/properties';
 import { sendOperation } from '../shared/registry';
 
 const REPORT_STATES = choices({ all: 'All', completed: 'Completed', confirmed: 'Confirmed' });
@@ -139,7 +138,6 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	...outputProperties,
 ];
 
 const plainText = () => z.string({ invalid_type_error: 'must be text' }).optional();

@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { choices } from '../../helpers/choices';
 import { id, lazy, number, oneOf, text } from '../../helpers/schemas';
 import { additionalFields, idField, nameAndCode } from '../shared/fields';
-import { outputProperties } from '../shared/properties';
 import { sendOperation } from '../shared/registry';
 
 const MATERIAL_KINDS = choices({
@@ -91,7 +90,6 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	...outputProperties,
 ];
 
 const warehouse = () =>

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { recordLocator, outputProperties } from '../shared/properties';
+import { recordLocator } from '../shared/properties';
 import { sendOperation } from '../shared/registry';
 import { withAssetsCount } from './getAll.operation';
 
@@ -10,7 +10,6 @@ const properties: INodeProperties[] = [
 		description:
 			'The building, location folder or location to get; the output type field says which one it is',
 	},
-	...outputProperties,
 	{
 		displayName: 'Options',
 		name: 'options',

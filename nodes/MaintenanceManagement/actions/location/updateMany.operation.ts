@@ -8,7 +8,7 @@ import { id, lazy, number, oneOf, text } from '../../helpers/schemas';
 import { toItems } from '../../helpers/simplify';
 import { recordsOf } from '../../transport';
 import { updateFields, NOTHING_TO_CHANGE } from '../shared/fields';
-import { recordLocator, outputProperties } from '../shared/properties';
+import { recordLocator } from '../shared/properties';
 import { sendOperation } from '../shared/registry';
 import type { Grouping } from '../groupedSending';
 import { sendGrouped } from '../groupedSending';
@@ -79,7 +79,6 @@ const properties: INodeProperties[] = [
 		},
 		{ displayName: 'Volume', name: 'volume', type: 'number', default: 0 },
 	]),
-	...outputProperties,
 ];
 
 const locationSchema = lazy(() =>

@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { byText } from '../../helpers/byText';
 import { lazy, number } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
-import { outputProperties } from '../shared/properties';
 import { sendOperation } from '../shared/registry';
 import { materialShape, optionalMaterialFields, requiredMaterialFields } from './fields';
 
@@ -30,7 +29,6 @@ const saleFields: INodeProperties[] = [
 const properties: INodeProperties[] = [
 	...requiredMaterialFields,
 	additionalFields([...optionalMaterialFields(false), ...saleFields].sort(byText('displayName'))),
-	...outputProperties,
 ];
 
 const schema = lazy(() =>

@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { lazy } from '../../helpers/schemas';
 import { updateFields } from '../shared/fields';
-import { expandedProperty, outputProperties } from '../shared/properties';
+import { expandedProperty } from '../shared/properties';
 import { sendOperation } from '../shared/registry';
 import { materialShape, optionalMaterialFields, requiredMaterialFields } from './fields';
 
@@ -28,7 +28,6 @@ const properties: INodeProperties[] = [
 	...requiredMaterialFields,
 	updateFields(optionalMaterialFields(true)),
 	expandedProperty(['material_type', 'supplier_custom_price', 'warehouse']),
-	...outputProperties,
 ];
 
 export const update = sendOperation('updateStockMaterial', properties, {

@@ -3,7 +3,6 @@ import { z } from 'zod';
 
 import { lazy, text } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
-import { outputProperties } from '../shared/properties';
 import { sendOperation } from '../shared/registry';
 
 const properties: INodeProperties[] = [
@@ -34,7 +33,6 @@ const properties: INodeProperties[] = [
 			description: 'Unique code. Leave it out to have one generated.',
 		},
 	]),
-	...outputProperties,
 ];
 
 const schema = lazy(() =>

@@ -9,7 +9,6 @@ import {
 	lineReferenceFields,
 	wholeNumber,
 } from '../shared/fields';
-import { outputProperties } from '../shared/properties';
 import { sendOperation } from '../shared/registry';
 import { checkLineType, LINE_TYPES, lineTypeProperty } from '../shared/lineRules';
 
@@ -47,7 +46,6 @@ const properties: INodeProperties[] = [
 		wholeNumber('Unit Price', 'unit_price', 'Whole number, as the API expects for quote lines'),
 		wholeNumber('VAT (%)', 'vat', 'Whole-number percentage'),
 	]),
-	...outputProperties,
 ];
 
 const schema = lazy(() =>

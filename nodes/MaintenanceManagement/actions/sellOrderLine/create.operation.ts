@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { id, lazy, lineDescription, number, numericString, oneOf } from '../../helpers/schemas';
 import { additionalFields, lineDescriptionProperty, lineReferenceFields } from '../shared/fields';
-import { expandedProperty, outputProperties } from '../shared/properties';
+import { expandedProperty } from '../shared/properties';
 import { sendOperation } from '../shared/registry';
 import { checkLineType, LINE_TYPES, lineTypeProperty } from '../shared/lineRules';
 
@@ -56,7 +56,6 @@ const properties: INodeProperties[] = [
 		},
 	]),
 	expandedProperty(['cost_center', 'material', 'other_cost']),
-	...outputProperties,
 ];
 
 const schema = lazy(() =>

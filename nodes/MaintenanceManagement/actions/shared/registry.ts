@@ -35,8 +35,7 @@ const endpointOf = (operationId: OperationId): Pick<Endpoint, 'method' | 'path'>
 
 /**
  * A "Get Many" operation of the document's operation named: Return All / Limit, optional Filters (sent
- * as query parameters), an optional `expanded` multi-select, the output choice, and the Query
- * Parameters option.
+ * as query parameters), an optional `expanded` multi-select, and the Query Parameters option.
  */
 export function listOperation(
 	operationId: OperationId,
@@ -64,7 +63,7 @@ export function listOperation(
 		});
 	}
 	if (extra.expanded) properties.push(expandedProperty(extra.expanded));
-	properties.push(...outputProperties, listOptions);
+	properties.push(listOptions);
 	return {
 		description: properties,
 		endpoint: {
@@ -92,11 +91,24 @@ export const sendOperation = (
 	...(executeAll ? { executeAll } : {}),
 });
 
+/** The endpoint table's entry of an operation's endpoint. */
+const factsOf = ({ method, path }: Endpoint) =>
+	Object.values(ENDPOINTS).find((endpoint) => endpoint.method === method && endpoint.path === path);
+
 /** Whether spec/openapi.yaml deprecates an endpoint (the endpoint table's `deprecated`). */
-const isDeprecated = ({ method, path }: Endpoint): boolean =>
-	Object.values(ENDPOINTS).some(
-		(endpoint) => endpoint.method === method && endpoint.path === path && endpoint.deprecated,
-	);
+const isDeprecated = (endpoint: Endpoint): boolean => factsOf(endpoint)?.deprecated === true;
+
+/**
+ * The operation's properties with the Output choice (and version 1's Simplify), when spec/openapi.yaml
+ * says its answer holds records: after its own properties, before its Options collection.
+ */
+const withOutputChoice = (run: OperationModule): OperationModule => {
+	if (!factsOf(run.endpoint)?.records) return run;
+	const properties = [...run.description];
+	const options = properties.findIndex((property) => property.name === 'options');
+	properties.splice(options < 0 ? properties.length : options, 0, ...outputProperties);
+	return { ...run, description: properties };
+};
 
 /** An operation's selector option, marked as n8n marks a deprecated one when the document deprecates it. */
 const selectorOption = ({ name, value, description, action, run }: OperationEntry) =>
@@ -111,7 +123,7 @@ const selectorOption = ({ name, value, description, action, run }: OperationEntr
 
 /**
  * A resource, defined once: its Resource option, and its operations with their selector options, in
- * the order their properties appear. The selector lists them by name and defaults to the first. Each
+ * the order their properties appear. Each operation whose answer holds records gets the Output choice. The selector lists them by name and defaults to the first. Each
  * operation's properties are shown for this resource and that operation only: the names are written
  * here and nowhere else, and their types (see resources.ts) make a wrong pair a compile error.
  * "(Deprecated)" is added from the document: to each operation it deprecates, and to the resource
@@ -134,6 +146,7 @@ export function defineResource<const R extends string, const O extends string>(
 		options: operations.map(selectorOption).sort(byText('name')),
 		default: defaultOperation,
 	};
+	const modules = operations.map(({ value, run }) => [value, withOutputChoice(run)] as const);
 	const deprecated = operations.every(({ run }) => isDeprecated(run.endpoint));
 	return {
 		value: resource,
@@ -141,11 +154,8 @@ export function defineResource<const R extends string, const O extends string>(
 		...(hint ? { hint } : {}),
 		description: [
 			selector,
-			...operations.flatMap(({ value, run }) => forOperation(resource, value, run.description)),
+			...modules.flatMap(([value, run]) => forOperation(resource, value, run.description)),
 		],
-		operations: Object.fromEntries(operations.map(({ value, run }) => [value, run])) as Record<
-			O,
-			OperationModule
-		>,
+		operations: Object.fromEntries(modules) as Record<O, OperationModule>,
 	};
 }

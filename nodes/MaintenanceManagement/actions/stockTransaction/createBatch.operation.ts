@@ -13,7 +13,6 @@ import { id, integer, lazy, oneOf } from '../../helpers/schemas';
 import { toItems } from '../../helpers/simplify';
 import { recordsOf } from '../../transport';
 import { additionalFields, wholeNumber } from '../shared/fields';
-import { outputProperties } from '../shared/properties';
 import { sendOperation } from '../shared/registry';
 import type { Grouping, ItemPart } from '../groupedSending';
 import { sendGrouped } from '../groupedSending';
@@ -120,7 +119,6 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	...outputProperties,
 ];
 
 const transaction = () =>

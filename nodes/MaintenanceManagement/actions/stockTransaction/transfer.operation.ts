@@ -3,7 +3,6 @@ import { z } from 'zod';
 
 import { id, integer, lazy } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
-import { outputProperties } from '../shared/properties';
 import { sendOperation } from '../shared/registry';
 import { materialIdProperty, warehouseIdDescription } from './fields';
 
@@ -39,7 +38,6 @@ const properties: INodeProperties[] = [
 	additionalFields([
 		{ displayName: 'Observations', name: 'observations', type: 'string', default: '' },
 	]),
-	...outputProperties,
 ];
 
 const schema = lazy(() =>

@@ -9,7 +9,7 @@ import {
 	updateFields,
 	NOTHING_TO_CHANGE,
 } from '../shared/fields';
-import { recordLocator, outputProperties } from '../shared/properties';
+import { recordLocator } from '../shared/properties';
 import { sendOperation } from '../shared/registry';
 
 const coordinateField = (displayName: string, name: string, limit: number): INodeProperties => ({
@@ -67,7 +67,6 @@ const properties: INodeProperties[] = [
 		clearableText('Post Code', 'post_code', 'Postal code'),
 		clearableText('VAT Number', 'vat', 'VAT (tax) number'),
 	]),
-	...outputProperties,
 ];
 
 const coordinate = (limit: number) => {

@@ -1,7 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { additionalFields, booleanField, idField, wholeNumber } from '../shared/fields';
-import { outputProperties } from '../shared/properties';
 import { sendOperation } from '../shared/registry';
 import { FREQUENCIES, NOTIFICATION_TRIGGERS, WORK_TYPES, workSchema } from './schema';
 
@@ -353,7 +352,6 @@ const properties: INodeProperties[] = [
 			'Comma-separated IDs of the responsible technical skills',
 		),
 	]),
-	...outputProperties,
 ];
 
 export const create = sendOperation('createWork', properties, {
