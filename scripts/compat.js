@@ -12,30 +12,40 @@ const { ensureRuntime, supportedVersions, ROOT } = require('./runtime');
 const log = (message) => process.stderr.write(`[compat] ${message}\n`);
 const seconds = (since) => Math.round((Date.now() - since) / 1000);
 
-const wanted = process.argv.slice(2);
-const versions = wanted.length ? wanted : supportedVersions();
-log(`n8n versions: ${versions.join(', ')}`);
-
-if (spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' }).status !== 0)
-	process.exit(1);
-
-const results = [];
-for (const version of versions) {
-	log(`n8n ${version}: installing if needed…`);
-	let started = Date.now();
-	ensureRuntime(version);
-	const install = seconds(started);
-	log(`n8n ${version}: the end-to-end suite…`);
-	started = Date.now();
-	const e2e = spawnSync(process.execPath, [join(ROOT, 'scripts', 'e2e.js')], {
-		cwd: ROOT,
-		stdio: 'inherit',
-		env: { ...process.env, E2E_N8N_VERSION: version },
-	});
-	results.push({ version, install, tests: seconds(started), passed: e2e.status === 0 });
+/** The n8n versions the arguments name: every supported one by default. */
+function versionsToRun(args) {
+	return args.length ? args : supportedVersions();
 }
 
-log('n8n version | install (s) | e2e (s) | result');
-for (const { version, install, tests, passed } of results)
-	log(`${version} | ${install} | ${tests} | ${passed ? 'passed' : 'FAILED'}`);
-process.exit(results.every((result) => result.passed) ? 0 : 1);
+function main() {
+	const versions = versionsToRun(process.argv.slice(2));
+	log(`n8n versions: ${versions.join(', ')}`);
+
+	if (spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' }).status !== 0)
+		process.exit(1);
+
+	const results = [];
+	for (const version of versions) {
+		log(`n8n ${version}: installing if needed…`);
+		let started = Date.now();
+		ensureRuntime(version);
+		const install = seconds(started);
+		log(`n8n ${version}: the end-to-end suite…`);
+		started = Date.now();
+		const e2e = spawnSync(process.execPath, [join(ROOT, 'scripts', 'e2e.js')], {
+			cwd: ROOT,
+			stdio: 'inherit',
+			env: { ...process.env, E2E_N8N_VERSION: version },
+		});
+		results.push({ version, install, tests: seconds(started), passed: e2e.status === 0 });
+	}
+
+	log('n8n version | install (s) | e2e (s) | result');
+	for (const { version, install, tests, passed } of results)
+		log(`${version} | ${install} | ${tests} | ${passed ? 'passed' : 'FAILED'}`);
+	process.exit(results.every((result) => result.passed) ? 0 : 1);
+}
+
+module.exports = { versionsToRun };
+
+if (require.main === module) main();
