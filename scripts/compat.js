@@ -2,18 +2,21 @@
  * `npm run test:compat`: the end-to-end suite (scripts/e2e.js) in every n8n of the compatibility
  * matrix, one after the other: the pinned n8n (scripts/n8n/) and each scripts/n8n/compat/n8n-<version>/. Each is
  * installed by scripts/runtime.js into .runtime/ on first use. `npm run test:compat -- <version>…` runs
- * only those. Ends with a table of each version's install and test time and whether it passed.
+ * only those; `npm run test:compat -- --others` every version but the pinned one, whose suite `npm test`
+ * has run already (CI's .ci/run). Ends with a table of each version's install and test time and whether
+ * it passed.
  */
 const { spawnSync } = require('node:child_process');
 const { join } = require('node:path');
 
-const { ensureRuntime, supportedVersions, ROOT } = require('./runtime');
+const { ensureRuntime, supportedVersions, PINNED_VERSION, ROOT } = require('./runtime');
 
 const log = (message) => process.stderr.write(`[compat] ${message}\n`);
 const seconds = (since) => Math.round((Date.now() - since) / 1000);
 
 /** The n8n versions the arguments name: every supported one by default. */
 function versionsToRun(args) {
+	if (args.includes('--others')) return supportedVersions().filter((v) => v !== PINNED_VERSION);
 	return args.length ? args : supportedVersions();
 }
 

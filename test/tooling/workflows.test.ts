@@ -3,6 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMap, isScalar, parseDocument, visit } from 'yaml';
 
+import { versionsToRun } from '../../scripts/compat';
+
 const read = (name: string) =>
 	readFileSync(join(__dirname, '..', '..', '.github', 'workflows', name), 'utf8');
 
@@ -26,6 +28,19 @@ describe('GitHub Actions workflows', () => {
 		);
 		expect(run).toMatch(/^npm run test:queue$/m);
 		expect(run).toMatch(/^npm run verify$/m);
+	});
+
+	it("CI's compatibility step runs each n8n version npm test did not, and not the pinned one again", () => {
+		const run = readFileSync(join(__dirname, '..', '..', '.ci', 'run'), 'utf8');
+		expect(run).toMatch(/^npm run test:compat -- --others$/m);
+		const pinned = JSON.parse(
+			readFileSync(join(__dirname, '..', '..', 'scripts', 'n8n', 'package.json'), 'utf8'),
+		).dependencies.n8n;
+		const others = versionsToRun(['--others']);
+		expect(others).not.toContain(pinned);
+		expect(others.length).toBeGreaterThan(0);
+		expect([...others, pinned].sort()).toEqual([...versionsToRun([])].sort());
+		expect(versionsToRun(['2.0.0'])).toEqual(['2.0.0']);
 	});
 
 	it('publish runs on a version tag, verifies refusing placeholders, then publishes with provenance', () => {
