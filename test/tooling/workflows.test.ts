@@ -1,7 +1,9 @@
 import { validateWorkflow } from '@action-validator/core';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMap, isScalar, parseDocument, visit } from 'yaml';
+
+import { jestArgsFor, PINNED_ONLY, versionsToRun } from '../../scripts/compat';
 
 const read = (name: string) =>
 	readFileSync(join(__dirname, '..', '..', '.github', 'workflows', name), 'utf8');
@@ -26,6 +28,38 @@ describe('GitHub Actions workflows', () => {
 		);
 		expect(run).toMatch(/^npm run test:queue$/m);
 		expect(run).toMatch(/^npm run verify$/m);
+	});
+
+	it("CI's compatibility step runs each n8n version npm test did not, and not the pinned one again", () => {
+		const run = readFileSync(join(__dirname, '..', '..', '.ci', 'run'), 'utf8');
+		expect(run).toMatch(/^npm run test:compat -- --others$/m);
+		const pinned = JSON.parse(
+			readFileSync(join(__dirname, '..', '..', 'scripts', 'n8n', 'package.json'), 'utf8'),
+		).dependencies.n8n;
+		const others = versionsToRun(['--others']);
+		expect(others).not.toContain(pinned);
+		expect(others.length).toBeGreaterThan(0);
+		expect([...others, pinned].sort()).toEqual([...versionsToRun([])].sort());
+		expect(versionsToRun(['2.0.0'])).toEqual(['2.0.0']);
+	});
+
+	it('leaves to the pinned n8n the end-to-end files that never run the n8n under test', () => {
+		const root = join(__dirname, '..', '..');
+		const pinned = JSON.parse(readFileSync(join(root, 'scripts', 'n8n', 'package.json'), 'utf8'))
+			.dependencies.n8n;
+		expect(jestArgsFor(pinned)).toEqual([]);
+		const [flag, ...patterns] = jestArgsFor('2.0.0');
+		expect(flag).toBe('--testPathIgnorePatterns');
+		expect(PINNED_ONLY.length).toBeGreaterThan(0);
+		for (const file of PINNED_ONLY) {
+			expect(existsSync(join(root, file))).toBe(true);
+			expect(patterns.filter((pattern) => new RegExp(pattern).test(join(root, file)))).toHaveLength(
+				1,
+			);
+		}
+		expect(
+			patterns.some((pattern) => new RegExp(pattern).test(join(root, 'test/e2e/n8n.e2e.test.ts'))),
+		).toBe(false);
 	});
 
 	it('publish runs on a version tag, verifies refusing placeholders, then publishes with provenance', () => {
