@@ -4,7 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
+import type { EventName } from '../../nodes/MaintenanceManagementTrigger/events';
 import { startSandbox, type Delivery, type RunningSandbox } from '../../sandbox';
+import { Deliveries } from '../../sandbox/deliveries';
 
 /**
  * Webhook deliveries to receivers that misbehave: a huge answer, no answer, a redirect to another origin.
@@ -178,5 +180,26 @@ describe('npm run sandbox', () => {
 		} finally {
 			child.kill('SIGKILL');
 		}
+	});
+});
+
+describe('the events the sandbox fires', () => {
+	it('are events of spec/openapi.yaml: another name fails, naming it', async () => {
+		const deliveries = new Deliveries();
+		const misspelt = 'FAILURE_CRATED' as EventName;
+		const message =
+			'The sandbox fires "FAILURE_CRATED", which is no event of spec/openapi.yaml (webhooks): fix the name';
+		await expect(deliveries.deliver(misspelt, {})).rejects.toThrow(message);
+		expect(() => deliveries.emit(misspelt, { id: '1', type: 'failure', attributes: {} })).toThrow(
+			message,
+		);
+	});
+
+	it('are fired on request by name only: an unknown name gets 400, naming it', async () => {
+		const answer = await control('POST', '/events', { event: 'FAILURE_CRATED' });
+		expect(answer.status).toBe(400);
+		expect(answer.body.error).toMatch(
+			/^Unknown event "FAILURE_CRATED": use one of the event names/,
+		);
 	});
 });
