@@ -2,9 +2,10 @@
  * The Operations tables, made from the operations registry (`actions/resources.ts` and each resource's
  * `defineResource`), one row per operation in the registry's order, with the editor's names and the
  * endpoint: README.md's, whose notes are the operation's description alone, and docs/operations.md's,
- * with the filters, relations and options each operation offers. `npm run build` (gulpfile.js) writes
- * both between the markers below; `test/tooling/operationsTable.test.ts` fails while either file holds
- * another table.
+ * with the filters, relations and options each operation offers; and docs/webhooks.md's Events
+ * table, one row per event of spec/openapi.yaml's webhooks. `npm run build` (gulpfile.js) writes each
+ * between its markers below; `test/tooling/operationsTable.test.ts` fails while a file holds another
+ * table.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,14 +13,26 @@ import { join } from 'node:path';
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { resources } from '../nodes/MaintenanceManagement/actions/resources';
+import { EVENTS } from '../nodes/MaintenanceManagementTrigger/events';
+import { SPEC_EVENTS } from '../nodes/MaintenanceManagementTrigger/events.generated';
 import type { ResourceModule } from '../nodes/MaintenanceManagement/actions/types';
 
 export const README_PATH = join(__dirname, '..', 'README.md');
 export const DETAILS_PATH = join(__dirname, '..', 'docs', 'operations.md');
+export const WEBHOOKS_PATH = join(__dirname, '..', 'docs', 'webhooks.md');
 
 export const START =
 	'<!-- Operations table: written by `npm run build` from the operations registry; edit the operations, not this table. -->';
 export const END = '<!-- End of the operations table. -->';
+
+/** Where a table goes in its file: the lines before and after it. */
+type Markers = [start: string, end: string];
+
+/** docs/webhooks.md's Events table, made from spec/openapi.yaml's webhooks as the trigger offers them. */
+export const EVENT_MARKERS: Markers = [
+	"<!-- Events table: written by `npm run build` from spec/openapi.yaml's webhooks; edit the document, not this table. -->",
+	'<!-- End of the events table. -->',
+];
 
 const sentence = (text: string) => (/[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`);
 
@@ -105,6 +118,18 @@ const DETAILS_HEADER = [
 	'Options',
 ];
 
+/** docs/webhooks.md's rows: each event of the document, its name in the editor, group and description. */
+export function eventRows(): string[][] {
+	return EVENTS.map((event) => [
+		`\`${event.value}\``,
+		event.name,
+		SPEC_EVENTS[event.value].group,
+		event.description,
+	]);
+}
+
+const EVENTS_HEADER = ['Event', 'Name in the editor', 'Group in the spec', 'Description'];
+
 /** An Operations table as Markdown (Prettier aligns its columns when the build writes it). */
 export function operationsTable(rows = operationRows(), header = HEADER): string {
 	const line = (cells: string[]) =>
@@ -113,24 +138,30 @@ export function operationsTable(rows = operationRows(), header = HEADER): string
 }
 
 /** The tables the build writes: each file with its table. */
-export const TABLES = () => [
+export const TABLES = (): Array<{ path: string; table: string; markers?: Markers }> => [
 	{ path: README_PATH, table: operationsTable(operationRows()) },
 	{ path: DETAILS_PATH, table: operationsTable(detailRows(), DETAILS_HEADER) },
+	{
+		path: WEBHOOKS_PATH,
+		table: operationsTable(eventRows(), EVENTS_HEADER),
+		markers: EVENT_MARKERS,
+	},
 ];
 
 /** Splits a file at the table's markers; fails when they are missing. */
 export function splitAtTable(
 	readme: string,
 	path = README_PATH,
+	[START_LINE, END_LINE]: Markers = [START, END],
 ): [before: string, table: string, after: string] {
-	const start = readme.indexOf(START);
-	const end = readme.indexOf(END, start);
+	const start = readme.indexOf(START_LINE);
+	const end = readme.indexOf(END_LINE, start);
 	if (start < 0 || end < 0) {
-		throw new Error(`${path} lacks the operations table's markers: ${START} … ${END}`);
+		throw new Error(`${path} lacks the table's markers: ${START_LINE} … ${END_LINE}`);
 	}
 	return [
-		readme.slice(0, start + START.length),
-		readme.slice(start + START.length, end),
+		readme.slice(0, start + START_LINE.length),
+		readme.slice(start + START_LINE.length, end),
 		readme.slice(end),
 	];
 }
@@ -154,9 +185,9 @@ export function tableRows(table: string): string[][] {
  * Rewrites the table of one file (the build's step), formatted as Prettier formats the file; returns
  * whether the file changed.
  */
-export async function writeTable(path: string, table: string): Promise<boolean> {
+export async function writeTable(path: string, table: string, markers?: Markers): Promise<boolean> {
 	const text = readFileSync(path, 'utf8');
-	const [before, , after] = splitAtTable(text, path);
+	const [before, , after] = splitAtTable(text, path, markers);
 	// Loaded here: Prettier's loading needs dynamic imports, which jest's module system lacks.
 	const { format, resolveConfig } = await import('prettier');
 	const config = (await resolveConfig(path)) ?? {};
@@ -165,9 +196,10 @@ export async function writeTable(path: string, table: string): Promise<boolean> 
 	return updated !== text;
 }
 
-/** Rewrites README.md's and docs/operations.md's tables; returns the files that changed. */
+/** Rewrites README.md's, docs/operations.md's and docs/webhooks.md's tables; returns the files that changed. */
 export async function writeOperationsTables(): Promise<string[]> {
 	const changed: string[] = [];
-	for (const { path, table } of TABLES()) if (await writeTable(path, table)) changed.push(path);
+	for (const { path, table, markers } of TABLES())
+		if (await writeTable(path, table, markers)) changed.push(path);
 	return changed;
 }

@@ -2,23 +2,34 @@ import { readFileSync } from 'node:fs';
 
 import {
 	DETAILS_PATH,
+	END,
+	EVENT_MARKERS,
 	README_PATH,
+	START,
 	TABLES,
 	detailRows,
 	operationRows,
 	operationsTable,
 	splitAtTable,
 	tableRows,
+	WEBHOOKS_PATH,
 } from '../../scripts/operationsTable';
 
 describe('the Operations tables', () => {
-	it.each(TABLES().map(({ path, table }) => [path.split('/').slice(-2).join('/'), path, table]))(
-		'of %s hold the rows the operations registry makes',
-		(_name, path, table) => {
-			const [, written] = splitAtTable(readFileSync(path, 'utf8'), path);
+	it.each(
+		TABLES().map(({ path, table, markers }) => [
+			path.split('/').slice(-2).join('/'),
+			path,
+			table,
+			markers,
+		]),
+	)(
+		'of %s hold the rows the operations registry or the spec makes',
+		(_name, path, table, markers) => {
+			const [, written] = splitAtTable(readFileSync(path, 'utf8'), path, markers);
 			if (JSON.stringify(tableRows(written)) !== JSON.stringify(tableRows(table))) {
 				throw new Error(
-					`${path}'s Operations table differs from the operations registry: run \`npm run build\`, which writes it.`,
+					`${path}'s table differs from the operations registry or spec/openapi.yaml: run \`npm run build\`, which writes it.`,
 				);
 			}
 			expect(tableRows(written)).toEqual(tableRows(table));
@@ -37,7 +48,7 @@ describe('the Operations tables', () => {
 		const workOrders = details.find((row) => row[0] === 'Work Order' && row[1] === 'Get Many');
 		expect(workOrders?.[3]).toContain('Location ID');
 		expect(workOrders?.[4]).toContain('`assignees`');
-		expect(TABLES().map(({ path }) => path)).toEqual([README_PATH, DETAILS_PATH]);
+		expect(TABLES().map(({ path }) => path)).toEqual([README_PATH, DETAILS_PATH, WEBHOOKS_PATH]);
 	});
 
 	it('read back every cell they write, a | inside a cell included', () => {
@@ -47,7 +58,10 @@ describe('the Operations tables', () => {
 
 	it('name the file whose markers are missing', () => {
 		expect(() => splitAtTable('# Operations\n', '/x/docs/operations.md')).toThrow(
-			"/x/docs/operations.md lacks the operations table's markers",
+			"/x/docs/operations.md lacks the table's markers",
+		);
+		expect(() => splitAtTable(`${START}\n${END}`, '/x/docs/webhooks.md', EVENT_MARKERS)).toThrow(
+			`/x/docs/webhooks.md lacks the table's markers: ${EVENT_MARKERS[0]}`,
 		);
 	});
 });
