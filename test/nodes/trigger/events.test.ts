@@ -21,6 +21,8 @@ describe.each(specEventNames())('event %s of spec/openapi.yaml', (event) => {
 			payload: { event, data: { id: '1' } },
 		});
 		// The kind of record is how the event's own label begins ("Work Order" in "Work Order Created").
+		// A new event whose name starts unlike any known record type needs one (events.ts, RECORD_TYPES).
+		expect(definition.recordType).toMatch(/^[A-Z]/);
 		expect(definition.name.startsWith(`${definition.recordType} `)).toBe(true);
 		expect(answeredBody(run)).toEqual({ received: true, event });
 		expect(run.sent).toBeUndefined();
