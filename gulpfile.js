@@ -72,8 +72,9 @@ task('build:codex', async () => {
 });
 
 /**
- * Writes the Operations tables of README.md and docs/operations.md from the operations registry
- * (scripts/operationsTable.ts, loaded through tsx), formatted as Prettier formats each file.
+ * Writes the Operations tables of README.md and docs/operations.md from the operations registry, and
+ * docs/webhooks.md's Events table from the trigger's events (scripts/operationsTable.ts, loaded through
+ * tsx), formatted as Prettier formats each file.
  */
 task('build:readme', async () => {
 	const { writeOperationsTables } = tsx.require(

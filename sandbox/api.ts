@@ -1,3 +1,4 @@
+import type { EventName } from '../nodes/MaintenanceManagementTrigger/events';
 import type { Resource, Store } from './data';
 import type { Answer } from './answers';
 import { ApiError, asObject, collectionAnswer, notFound, Problems, readPaging } from './answers';
@@ -9,7 +10,7 @@ export interface Context {
 	query: URLSearchParams;
 	body: unknown;
 	url: URL;
-	emit: (event: string, resource: Resource) => void;
+	emit: (event: EventName, resource: Resource) => void;
 	/** The page-size cap of this collection, when one is set (see SandboxOptions.pageCaps). */
 	pageCap?: number;
 	/** What spec/openapi.yaml finds wrong with the body, as the `properties` of a 400 answer. */

@@ -2,7 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 
-import { EVENT_NAMES } from '../nodes/MaintenanceManagementTrigger/events';
+import {
+	EVENT_NAMES,
+	isEventName,
+	type EventName,
+} from '../nodes/MaintenanceManagementTrigger/events';
 import type { Resource } from './data';
 import { Collection } from './data';
 import type { Deliveries, Subscription } from './deliveries';
@@ -34,7 +38,7 @@ interface Reply {
 const ok = (body: unknown): Reply => ({ status: 200, body });
 
 /** The events a buy order's new state fires besides BUY_ORDER_STATE_CHANGED. */
-const BUY_ORDER_STATE_EVENTS: Record<string, string> = {
+const BUY_ORDER_STATE_EVENTS: Record<string, EventName> = {
 	CREATED: 'BUY_ORDER_STARTED',
 	RECEIVED: 'BUY_ORDER_RECEIVED',
 	CONFIRMED: 'BUY_ORDER_CONFIRMED',
@@ -280,11 +284,13 @@ export class Control {
 
 	/** `POST /events`: fires one event about a record of the store, or about the `data` sent. */
 	private async event(env: Environment, body: Body): Promise<Reply> {
-		const event = String(body.event ?? '');
-		if (!EVENT_NAMES.has(event))
+		const event = body.event;
+		if (!isEventName(event))
 			return {
 				status: 400,
-				body: { error: `Unknown event "${event}": use one of the 47 event names of the spec` },
+				body: {
+					error: `Unknown event "${String(event ?? '')}": use one of the event names of the spec (GET /info lists them)`,
+				},
 			};
 		// The record the event is about, from the store (the first one unless an id is given); a test
 		// may send a payload of its own as `data`.
@@ -348,7 +354,7 @@ export class Control {
 	): Promise<Reply> {
 		const failure = this.state.storeOf(env).failures.byId.get(id);
 		if (!failure) return { status: 404, body: { error: `No work order ${id} in the sandbox` } };
-		let events: string[];
+		let events: EventName[];
 		try {
 			if (action === 'status') {
 				setFailureStatus(failure.attributes, String(body.status));
@@ -362,7 +368,7 @@ export class Control {
 	}
 
 	/** The record a user acted on, the events its change fires and their deliveries. */
-	private async fired(record: Resource, events: string[]): Promise<Reply> {
+	private async fired(record: Resource, events: EventName[]): Promise<Reply> {
 		return ok({ data: record, events, deliveries: await this.deliveries.fire(events, record) });
 	}
 }

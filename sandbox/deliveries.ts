@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
+import { isEventName, type EventName } from '../nodes/MaintenanceManagementTrigger/events';
 import type { Resource } from './data';
 
 /** One webhook call the sandbox made, as the console shows it. */
@@ -22,6 +23,14 @@ export interface Subscription {
 	method: 'POST' | 'PATCH';
 	events: string[];
 	headers: Record<string, string>;
+}
+
+/** Fails on a name that is no event of spec/openapi.yaml, naming it. */
+function assertEvent(event: string): asserts event is EventName {
+	if (!isEventName(event))
+		throw new Error(
+			`The sandbox fires "${event}", which is no event of spec/openapi.yaml (webhooks): fix the name`,
+		);
 }
 
 /** The deliveries kept for the console: the newest, up to this many. */
@@ -66,8 +75,12 @@ export class Deliveries {
 
 	constructor(private readonly timeoutMs = DELIVERY_TIMEOUT_MS) {}
 
-	/** Delivers one event to every subscription that takes it, and returns the deliveries. */
-	async deliver(event: string, data: unknown): Promise<Delivery[]> {
+	/**
+	 * Delivers one event to every subscription that takes it, and returns the deliveries. An event that
+	 * spec/openapi.yaml does not name is a defect of the sandbox, and fails, naming it.
+	 */
+	async deliver(event: EventName, data: unknown): Promise<Delivery[]> {
+		assertEvent(event);
 		const payload = JSON.stringify({
 			event,
 			event_id: randomUUID(),
@@ -81,14 +94,15 @@ export class Deliveries {
 	}
 
 	/** Fires events one after the other about one record, and returns every delivery. */
-	async fire(events: string[], record: Resource): Promise<Delivery[]> {
+	async fire(events: EventName[], record: Resource): Promise<Delivery[]> {
 		const made: Delivery[] = [];
 		for (const event of events) made.push(...(await this.deliver(event, record)));
 		return made;
 	}
 
 	/** Delivers an event the API emits, without waiting for it. */
-	emit(event: string, resource: Resource): void {
+	emit(event: EventName, resource: Resource): void {
+		assertEvent(event);
 		if (!this.subscriptions.length) return;
 		const delivery = this.deliver(event, resource);
 		this.pending.add(delivery);

@@ -3,7 +3,7 @@
  * the collection of the store its record comes from, and each action on a work order or buy order moves
  * the record to a consistent state and names the events that follow.
  */
-import { EVENTS } from '../nodes/MaintenanceManagementTrigger/events';
+import { EVENTS, type EventName } from '../nodes/MaintenanceManagementTrigger/events';
 import type { Attributes, Resource, Store } from './data';
 
 /** The store collection an event's record is taken from, by the event name's first words. */
@@ -63,7 +63,7 @@ export function setFailureStatus(attributes: Attributes, status: string, now = s
 interface Action {
 	from: string[];
 	to: string;
-	event: string;
+	event: EventName;
 }
 
 /** What a user does to a work order: the states it is allowed from, where it goes, what it fires. */
@@ -89,7 +89,7 @@ export const FAILURE_ACTIONS: Record<string, Action> = {
 export class ActionRefused extends Error {}
 
 /** Applies a user's action to a work order and returns the events it fires, the specific one first. */
-export function actOnFailure(failure: Resource, name: string): string[] {
+export function actOnFailure(failure: Resource, name: string): EventName[] {
 	const action = FAILURE_ACTIONS[name];
 	if (!action)
 		throw new ActionRefused(

@@ -122,16 +122,25 @@ export function endpointsSource(document: OpenApiDocument): string {
 	].join('\n');
 }
 
-/** Rewrites the table from spec/openapi.yaml, formatted as Prettier formats it; returns whether it changed. */
-export async function writeEndpoints(): Promise<boolean> {
-	const document = parse(readFileSync(SPEC_PATH, 'utf8')) as OpenApiDocument;
+/** spec/openapi.yaml, parsed. */
+export const readSpec = <T>(): T => parse(readFileSync(SPEC_PATH, 'utf8')) as T;
+
+/**
+ * Writes a generated file's text, formatted as Prettier formats it, unless the file holds it already;
+ * returns whether it changed.
+ */
+export async function writeGenerated(path: string, source: string): Promise<boolean> {
 	const { format, resolveConfig } = await import('prettier');
-	const config = (await resolveConfig(ENDPOINTS_PATH)) ?? {};
-	const text = await format(endpointsSource(document), { ...config, filepath: ENDPOINTS_PATH });
-	const before = readFileSync(ENDPOINTS_PATH, { encoding: 'utf8', flag: 'a+' });
-	if (text !== before) writeFileSync(ENDPOINTS_PATH, text);
+	const config = (await resolveConfig(path)) ?? {};
+	const text = await format(source, { ...config, filepath: path });
+	const before = readFileSync(path, { encoding: 'utf8', flag: 'a+' });
+	if (text !== before) writeFileSync(path, text);
 	return text !== before;
 }
+
+/** Rewrites the table from spec/openapi.yaml; returns whether it changed. */
+export const writeEndpoints = (): Promise<boolean> =>
+	writeGenerated(ENDPOINTS_PATH, endpointsSource(readSpec<OpenApiDocument>()));
 
 if (require.main === module) {
 	writeEndpoints().then(

@@ -3,9 +3,9 @@
  * `defineResource`), one row per operation in the registry's order, with the editor's names and the
  * endpoint: README.md's, whose notes are the operation's description alone, and docs/operations.md's,
  * with the filters, relations and options each operation offers. docs/output.md's table gives each
- * operation's Simplified fields, as its output schema (scripts/outputSchemas.ts) has them. `npm run
- * build` (gulpfile.js) writes each between its markers; `test/tooling/operationsTable.test.ts` fails
- * while a file holds another table.
+ * operation's Simplified fields, as its output schema (scripts/outputSchemas.ts) has them; docs/webhooks.md's
+ * Events table, one row per event of spec/openapi.yaml's webhooks. `npm run build` (gulpfile.js) writes
+ * each between its markers; `test/tooling/operationsTable.test.ts` fails while a file holds another table.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,12 +13,15 @@ import { join } from 'node:path';
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { resources } from '../nodes/MaintenanceManagement/actions/resources';
+import { EVENTS } from '../nodes/MaintenanceManagementTrigger/events';
+import { SPEC_EVENTS } from '../nodes/MaintenanceManagementTrigger/events.generated';
 import type { ResourceModule } from '../nodes/MaintenanceManagement/actions/types';
 import { simplifiedFields, Spec } from './outputSchemas';
 
 export const README_PATH = join(__dirname, '..', 'README.md');
 export const DETAILS_PATH = join(__dirname, '..', 'docs', 'operations.md');
 export const OUTPUT_PATH = join(__dirname, '..', 'docs', 'output.md');
+export const WEBHOOKS_PATH = join(__dirname, '..', 'docs', 'webhooks.md');
 
 export const START =
 	'<!-- Operations table: written by `npm run build` from the operations registry; edit the operations, not this table. -->';
@@ -29,6 +32,13 @@ export const OUTPUT_MARKERS = {
 	start:
 		"<!-- Simplified fields: written by `npm run build` from helpers/simplify.ts's shaping of each operation's answer in spec/openapi.yaml; edit those, not this table. -->",
 	end: '<!-- End of the Simplified fields. -->',
+};
+
+/** The markers of docs/webhooks.md's Events table, made from spec/openapi.yaml's webhooks. */
+export const EVENT_MARKERS = {
+	start:
+		"<!-- Events table: written by `npm run build` from spec/openapi.yaml's webhooks; edit the document, not this table. -->",
+	end: '<!-- End of the events table. -->',
 };
 
 const sentence = (text: string) => (/[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`);
@@ -141,6 +151,18 @@ const DETAILS_HEADER = [
 	'Options',
 ];
 
+/** docs/webhooks.md's rows: each event of the document, its name in the editor, group and description. */
+export function eventRows(): string[][] {
+	return EVENTS.map((event) => [
+		`\`${event.value}\``,
+		event.name,
+		SPEC_EVENTS[event.value].group,
+		event.description,
+	]);
+}
+
+const EVENTS_HEADER = ['Event', 'Name in the editor', 'Group in the spec', 'Description'];
+
 /** An Operations table as Markdown (Prettier aligns its columns when the build writes it). */
 export function operationsTable(rows = operationRows(), header = HEADER): string {
 	const line = (cells: string[]) =>
@@ -168,6 +190,11 @@ export const TABLES = () => [
 		path: OUTPUT_PATH,
 		table: operationsTable(outputRows(), OUTPUT_HEADER),
 		markers: OUTPUT_MARKERS,
+	},
+	{
+		path: WEBHOOKS_PATH,
+		table: operationsTable(eventRows(), EVENTS_HEADER),
+		markers: EVENT_MARKERS,
 	},
 ];
 
@@ -223,7 +250,7 @@ export async function writeTable(
 	return updated !== text;
 }
 
-/** Rewrites README.md's, docs/operations.md's and docs/output.md's tables; returns the files that changed. */
+/** Rewrites README.md's, docs/operations.md's, docs/output.md's and docs/webhooks.md's tables; returns the files that changed. */
 export async function writeOperationsTables(): Promise<string[]> {
 	const changed: string[] = [];
 	for (const { path, table, markers } of TABLES())

@@ -1,23 +1,21 @@
 import { EVENT_NAMES } from './events';
+import { EVENT_CARRIERS } from './events.generated';
 
-/** The payload fields that likely carry the event name, in the order they are looked at. */
-export const EVENT_FIELDS = ['event', 'event_type', 'type', 'name', 'action', 'topic'] as const;
-
-/** The query parameter a user can add to the registered URL, such as `?event=FAILURE_CREATED`. */
-export const EVENT_QUERY_PARAMETER = 'event';
-
-/** The headers that likely carry the event name (Node.js gives header names in lower case). */
-export const EVENT_HEADERS = [
-	'x-event-name',
-	'x-event',
-	'x-event-type',
-	'x-webhook-event',
-] as const;
+/**
+ * Where a delivery is assumed to name its event, in the order it is looked at (spec/openapi.yaml's
+ * shared notification): the payload's fields, then query parameters a user can add to the registered
+ * URL (`?event=FAILURE_CREATED`), then headers (in lower case, as Node.js gives header names).
+ */
+const {
+	fields: EVENT_FIELDS,
+	queryParameters: EVENT_QUERY_PARAMETERS,
+	headers: EVENT_HEADERS,
+} = EVENT_CARRIERS;
 
 const SEPARATORS = /[\s.-]+/g;
 
 /**
- * Turns a value into one of the 47 event names, or undefined. Exact names cost one Set lookup;
+ * Turns a value into one of the spec's event names, or undefined. Exact names cost one Set lookup;
  * otherwise case and the separators `.`, `-` and spaces are forgiven ("failure.created").
  */
 export function toEventName(value: unknown): string | undefined {
@@ -67,14 +65,14 @@ function fromPayload(payload: Record<string, unknown>): string | undefined {
 }
 
 /**
- * Finds the event of a delivery: in the payload, then in the `event` query parameter, then in the
- * likely headers.
+ * Finds the event of a delivery: in the payload, then in the query parameters, then in the likely
+ * headers.
  *
  * - Without a property path, the likely fields are read at the top level and one level down, and
- *   only the 47 event names count, so an attribute such as a planned job's `type: "CYCLIC"` is never
+ *   only the spec's event names count, so an attribute such as a planned job's `type: "CYCLIC"` is never
  *   taken for an event.
  * - With a property path, only that path of the payload is read, and any text found there is the
- *   event: one of the 47 names in any case or separator style becomes that name, other text is kept
+ *   event: one of the spec's names in any case or separator style becomes that name, other text is kept
  *   as it is (it then only passes the filter with All Events).
  */
 export function detectEvent(
@@ -90,11 +88,14 @@ export function detectEvent(
 		const event = fromPayload(payload);
 		if (event !== undefined) return event;
 	}
-	const fromQuery = toEventName(first(query[EVENT_QUERY_PARAMETER]));
-	if (fromQuery !== undefined) return fromQuery;
-	for (const name of EVENT_HEADERS) {
-		const event = toEventName(first(headers[name]));
-		if (event !== undefined) return event;
+	for (const [names, values] of [
+		[EVENT_QUERY_PARAMETERS, query],
+		[EVENT_HEADERS, headers],
+	] as const) {
+		for (const name of names) {
+			const event = toEventName(first(values[name]));
+			if (event !== undefined) return event;
+		}
 	}
 	return undefined;
 }

@@ -1,9 +1,19 @@
 /**
- * The 47 webhook events of the API specification (section "Events"), grouped as the spec groups them.
- * `name` is the human label shown in the trigger; `description` is the spec's trigger text.
+ * The webhook events of spec/openapi.yaml (events.generated.ts), in the document's order, as the
+ * trigger offers them. `name` is the human label shown in the trigger; `description` is the spec's
+ * trigger text, with what the package assumes beyond it.
  */
+import { SPEC_EVENTS, type EventName } from './events.generated';
+
+export type { EventName } from './events.generated';
+
+interface EventFacts {
+	description: string;
+	assumption?: string;
+}
+
 export interface EventDefinition {
-	value: string;
+	value: EventName;
 	/** The option's name in the Events list, with words in parentheses that its search finds. */
 	name: string;
 	/** The event in words, as the canvas subtitle and the trigger's output give it: the name without those words. */
@@ -27,147 +37,54 @@ const RECORD_TYPES: Array<[prefix: string, recordType: string]> = [
 	['PLANNED_EVENT_', 'Planner Event'],
 	['MANUAL_METERING_', 'Manual Metering'],
 	['HOUSEKEEPER_ASSET_', 'Housekeeper Asset'],
-	['WORK_LOCATIONS_', 'Planned Job'],
+	['WORK_', 'Planned Job'],
 ];
 
-const TABLE: Array<[string, string, string]> = [
-	// Buy Orders
-	['BUY_ORDER_CONFIRMED', 'Buy Order Confirmed', 'A purchase order is confirmed'],
-	['BUY_ORDER_CREATED', 'Buy Order Created', 'A purchase order is created'],
-	['BUY_ORDER_RECEIVED', 'Buy Order Received', 'A purchase order is received'],
-	['BUY_ORDER_STATE_CHANGED', 'Buy Order State Changed', 'A purchase order moves to any state'],
-	['BUY_ORDER_STARTED', 'Buy Order Started', 'A purchase order is started'],
-	['BUY_ORDER_UPDATED', 'Buy Order Updated', 'A purchase order is updated'],
-	// Elements (Assets)
-	[
-		'ELEMENT_CHARACTERISTICS_UPDATED',
-		'Asset Characteristics Updated',
-		'Technical information of an asset is updated',
-	],
-	['ELEMENT_CREATED', 'Asset Created', 'An asset is created'],
-	['ELEMENT_UPDATED', 'Asset Updated', 'An asset is updated'],
-	// Failures (Work Orders)
-	[
-		'FAILURE_APPROVED',
-		'Work Order Approved (Approval Given)',
-		'Approval given: a work order that was waiting for approval is approved',
-	],
-	['FAILURE_CLOSED', 'Work Order Closed', 'A work order is closed'],
-	[
-		'FAILURE_COMPLETED_CONFIRMED',
-		'Work Order Completion Confirmed',
-		'A completed work order is confirmed',
-	],
-	[
-		'FAILURE_CREATED',
-		'Work Order Created or Waiting for Approval',
-		'A work order is created or reported. A reported work order waiting for approval arrives as this event (status WAITING_APPROVAL)',
-	],
-	['FAILURE_MESSAGE_CREATED', 'Work Order Message Created', 'A message is created on a work order'],
-	[
-		'FAILURE_NOT_APPROVED',
-		'Work Order Not Approved (Approval Declined)',
-		'Approval refused: a work order that was waiting for approval is declined (not approved)',
-	],
-	[
-		'FAILURE_PAUSE_REASON_UPDATED',
-		'Work Order Pause Reason Updated',
-		'The pause reason of a work order is changed',
-	],
-	['FAILURE_PAUSED', 'Work Order Paused', 'A work order is paused'],
-	['FAILURE_RESUMED', 'Work Order Resumed', 'A work order is resumed'],
-	['FAILURE_STARTED', 'Work Order Started', 'A work order is started'],
-	['FAILURE_STATE_CHANGED', 'Work Order State Changed', 'A work order moves to any state'],
-	[
-		'FAILURE_UNDO_APPROVED',
-		'Work Order Approval Undone (Unapproved)',
-		'An approved work order is disapproved: it waits for approval again',
-	],
-	['FAILURE_UPDATED', 'Work Order Updated', 'A work order is updated'],
-	// Files
-	['FILE_CREATED', 'Document Created', 'A document is created'],
-	['FILE_UPDATED', 'Document Updated', 'A document is updated'],
-	['FILE_UPLOADED', 'File Uploaded', 'A file is uploaded to a new or existing document'],
-	['FILE_DELETED', 'Document Deleted', 'A document is deleted'],
-	// Quotes
-	['QUOTE_ACCEPTED', 'Quote Accepted', 'A sale quote is approved'],
-	['QUOTE_READY', 'Quote Ready', 'A sale quote is set as ready'],
-	// Quote Requests
-	['QUOTE_REQUEST_CREATED', 'Quote Request Created', 'A purchase quote request is created'],
-	[
-		'QUOTE_REQUEST_STATE_CHANGED',
-		'Quote Request State Changed',
-		'A purchase quote request moves to any state',
-	],
-	// Sell Orders
-	['SELL_ORDER_COMPLETED', 'Sell Order Completed', 'A sale is completed'],
-	['SELL_ORDER_CONFIRMED', 'Sell Order Confirmed', 'A sale is confirmed'],
-	['SELL_ORDER_UNCONFIRMED', 'Sell Order Unconfirmed', 'A confirmed sale is unconfirmed'],
-	['SELL_ORDER_UPDATED', 'Sell Order Updated', 'A sale is updated'],
-	// Scheduled Works (Planned Job Orders)
-	['SCHEDULED_WORK_COMPLETED', 'Planned Job Order Completed', 'A planned job order is closed'],
-	[
-		'SCHEDULED_WORK_COMPLETED_CONFIRMED',
-		'Planned Job Order Completion Confirmed',
-		'A completed planned job order is confirmed',
-	],
-	[
-		'SCHEDULED_WORK_CREATED_BY_FAILURE',
-		'Planned Job Order Created From Work Order',
-		'A planned job order resulting from a work order is created',
-	],
-	[
-		'SCHEDULED_WORK_STATE_CHANGED',
-		'Planned Job Order State Changed',
-		'A planned job order moves to any state',
-	],
-	['SCHEDULED_WORK_UPDATED', 'Planned Job Order Updated', 'A planned job order is updated'],
-	['SCHEDULED_WORK_PAUSED', 'Planned Job Order Paused', 'A planned job order is paused'],
-	// Planner
-	[
-		'PLANNED_EVENT_DELETED',
-		'Planner Event Deleted',
-		'A planned work event in the planner is deleted',
-	],
-	[
-		'PLANNED_EVENT_FROM_SCHEDULED_WORK',
-		'Planner Event Assigned',
-		'A planned work event is assigned to an operator',
-	],
-	[
-		'PLANNED_EVENT_STATE_CHANGE',
-		'Planner Event State Changed',
-		'A planned work event moves to any state',
-	],
-	['PLANNED_EVENT_UPDATED', 'Planner Event Updated', 'A planned work event is updated'],
-	// Other
-	[
-		'MANUAL_METERING_CREATED',
-		'Manual Metering Created',
-		'A manual metering for an asset is created',
-	],
-	[
-		'HOUSEKEEPER_ASSET_STATUS_CHANGED',
-		'Housekeeper Asset Status Changed',
-		'A housekeeper asset moves to any state',
-	],
-	[
-		'WORK_LOCATIONS_UPDATED',
-		'Planned Job Locations Updated',
-		'A location related to a planned job is updated',
-	],
-];
+/**
+ * The event's name in the editor where the record's type and the event's own words, title-cased,
+ * would read poorly, or where its search should find more words (those in parentheses).
+ */
+const NAMES: Partial<Record<EventName, string>> = {
+	FAILURE_APPROVED: 'Work Order Approved (Approval Given)',
+	FAILURE_COMPLETED_CONFIRMED: 'Work Order Completion Confirmed',
+	FAILURE_CREATED: 'Work Order Created or Waiting for Approval',
+	FAILURE_NOT_APPROVED: 'Work Order Not Approved (Approval Declined)',
+	FAILURE_UNDO_APPROVED: 'Work Order Approval Undone (Unapproved)',
+	FILE_UPLOADED: 'File Uploaded',
+	SCHEDULED_WORK_COMPLETED_CONFIRMED: 'Planned Job Order Completion Confirmed',
+	SCHEDULED_WORK_CREATED_BY_FAILURE: 'Planned Job Order Created From Work Order',
+	PLANNED_EVENT_FROM_SCHEDULED_WORK: 'Planner Event Assigned',
+	PLANNED_EVENT_STATE_CHANGE: 'Planner Event State Changed',
+};
+
+const titleCase = (words: string) =>
+	words
+		.toLowerCase()
+		.split('_')
+		.filter(Boolean)
+		.map((word) => word[0].toUpperCase() + word.slice(1))
+		.join(' ');
+
+/** Each event of spec/openapi.yaml as the trigger offers it. */
+function definitionOf(value: EventName): EventDefinition {
+	const { description, ...facts } = SPEC_EVENTS[value] as EventFacts;
+	const [prefix, recordType] = RECORD_TYPES.find(([start]) => value.startsWith(start)) ?? ['', ''];
+	const name = NAMES[value] ?? `${recordType} ${titleCase(value.slice(prefix.length))}`;
+	return {
+		value,
+		name,
+		label: name.replace(/ \(.+\)$/, ''),
+		description: facts.assumption ? `${description}. ${facts.assumption}` : description,
+		recordType,
+	};
+}
 
 /** The Events choice that takes every delivery, including those whose event cannot be detected. */
 export const ALL_EVENTS = '*';
 
-export const EVENTS: EventDefinition[] = TABLE.map(([value, name, description]) => ({
-	value,
-	name,
-	label: name.replace(/ \(.+\)$/, ''),
-	description,
-	recordType: RECORD_TYPES.find(([prefix]) => value.startsWith(prefix))?.[1] ?? '',
-}));
+export const EVENTS: EventDefinition[] = (Object.keys(SPEC_EVENTS) as EventName[]).map(
+	definitionOf,
+);
 
 /** Each event by its value. */
 export const EVENT_BY_VALUE: ReadonlyMap<string, EventDefinition> = new Map(
@@ -175,3 +92,7 @@ export const EVENT_BY_VALUE: ReadonlyMap<string, EventDefinition> = new Map(
 );
 
 export const EVENT_NAMES: ReadonlySet<string> = new Set(EVENTS.map((event) => event.value));
+
+/** Whether a text is the name of an event of the spec. */
+export const isEventName = (value: unknown): value is EventName =>
+	typeof value === 'string' && EVENT_NAMES.has(value);

@@ -1,4 +1,11 @@
-import type { ContractViolation } from '../../sandbox/contract';
+import { Contract, type ContractViolation } from '../../sandbox/contract';
+
+/**
+ * The names of spec/openapi.yaml's webhook events, in the document's order: what the tests expect of
+ * the trigger and the sandbox, read from the document rather than from the table generated from it.
+ */
+export const specEventNames = (): string[] =>
+	Object.keys(Contract.shared().document.webhooks as Record<string, unknown>);
 
 /** Something that checks requests (and maybe answers) against spec/openapi.yaml: the sandbox or a scripted server. */
 export interface ContractChecked {

@@ -1,10 +1,39 @@
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
+import type { EventName } from '../../nodes/MaintenanceManagementTrigger/events';
 import { startSandbox, type Delivery, type RunningSandbox } from '../../sandbox';
+import { Deliveries } from '../../sandbox/deliveries';
+import { specEventNames } from '../helpers/contract';
+
+const ROOT = join(__dirname, '..', '..');
+
+/** The sandbox's, the nodes' and the scripts' own sources, generated files left out. */
+const sourceFiles = () =>
+	['sandbox', 'nodes', 'scripts']
+		.flatMap((folder) =>
+			readdirSync(join(ROOT, folder), { recursive: true, encoding: 'utf8' }).map((file) =>
+				join(folder, file),
+			),
+		)
+		.filter((path) => /\.(ts|js|html)$/.test(path) && !/\.generated\.|\.d\.ts$/.test(path))
+		.map((path) => ({ path, text: readFileSync(join(ROOT, path), 'utf8') }));
+
+/** How many letters must change, be added or be dropped to turn one name into the other. */
+function editDistance(a: string, b: string): number {
+	let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+	for (let i = 1; i <= a.length; i++) {
+		const next = [i];
+		for (let j = 1; j <= b.length; j++)
+			next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+		row = next;
+	}
+	return row[b.length];
+}
 
 /**
  * Webhook deliveries to receivers that misbehave: a huge answer, no answer, a redirect to another origin.
@@ -178,5 +207,40 @@ describe('npm run sandbox', () => {
 		} finally {
 			child.kill('SIGKILL');
 		}
+	});
+});
+
+describe('the events the sandbox fires', () => {
+	it('are events of spec/openapi.yaml: another name fails, naming it', async () => {
+		const deliveries = new Deliveries();
+		const misspelt = 'FAILURE_CRATED' as EventName;
+		const message =
+			'The sandbox fires "FAILURE_CRATED", which is no event of spec/openapi.yaml (webhooks): fix the name';
+		await expect(deliveries.deliver(misspelt, {})).rejects.toThrow(message);
+		expect(() => deliveries.emit(misspelt, { id: '1', type: 'failure', attributes: {} })).toThrow(
+			message,
+		);
+	});
+
+	it('are spelt as the document spells them wherever the sandbox, the nodes or the scripts name one', () => {
+		const events = specEventNames();
+		const misspelt = sourceFiles().flatMap(({ path, text }) =>
+			[...text.matchAll(/['"`]([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)['"`]/g)]
+				.map(([, name]) => name)
+				.filter((name) => !events.includes(name))
+				.flatMap((name) => {
+					const meant = events.find((event) => editDistance(event, name) <= 2);
+					return meant ? [`${path}: ${name} is no event of spec/openapi.yaml (${meant}?)`] : [];
+				}),
+		);
+		expect(misspelt).toEqual([]);
+	});
+
+	it('are fired on request by name only: an unknown name gets 400, naming it', async () => {
+		const answer = await control('POST', '/events', { event: 'FAILURE_CRATED' });
+		expect(answer.status).toBe(400);
+		expect(answer.body.error).toMatch(
+			/^Unknown event "FAILURE_CRATED": use one of the event names/,
+		);
 	});
 });

@@ -9,29 +9,14 @@ import {
 	type OpenApiDocument,
 } from '../../scripts/endpoints';
 import { Contract } from '../../sandbox/contract';
+import { REGENERATE, staleEntries } from '../helpers/generated';
 
 const document = Contract.shared().document as unknown as OpenApiDocument;
 const facts = endpointFacts(document);
-const REGENERATE =
-	'run `npm run endpoints` (or `npm run build`), which rewrites it from spec/openapi.yaml';
-
-/** The operations whose entry in the written table differs from the document's, each named. */
-function stale(written: Record<string, unknown>, current = facts): string[] {
-	const ids = [...new Set([...Object.keys(current), ...Object.keys(written)])];
-	return ids
-		.filter((id) => JSON.stringify(written[id]) !== JSON.stringify(current[id]))
-		.map((id) =>
-			!(id in written)
-				? `${id}: in the document, not in the table`
-				: !(id in current)
-					? `${id}: in the table, not in the document`
-					: `${id}: the table has ${JSON.stringify(written[id])}, the document ${JSON.stringify(current[id])}`,
-		);
-}
 
 describe('the endpoint table (actions/shared/endpoints.generated.ts)', () => {
 	it('holds each operation of spec/openapi.yaml as the document has it', () => {
-		const problems = stale(ENDPOINTS);
+		const problems = staleEntries(ENDPOINTS, facts);
 		if (problems.length) throw new Error(`${problems.join('\n')}\n\n${REGENERATE}.`);
 	});
 
@@ -46,7 +31,7 @@ describe('the endpoint table (actions/shared/endpoints.generated.ts)', () => {
 			updateSupplier: { ...facts.updateSupplier, method: 'POST' },
 		} as Record<string, unknown>;
 		delete changed.getLocations;
-		expect(stale(changed)).toEqual([
+		expect(staleEntries(changed, facts)).toEqual([
 			'getLocations: in the document, not in the table',
 			`updateSupplier: the table has ${JSON.stringify({ ...facts.updateSupplier, method: 'POST' })}, the document ${JSON.stringify(facts.updateSupplier)}`,
 		]);

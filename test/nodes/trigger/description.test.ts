@@ -1,24 +1,13 @@
 import { MaintenanceManagementWebhookApi } from '../../../credentials/MaintenanceManagementWebhookApi.credentials';
 import { MaintenanceManagementTrigger } from '../../../nodes/MaintenanceManagementTrigger/MaintenanceManagementTrigger.node';
 import { EVENTS } from '../../../nodes/MaintenanceManagementTrigger/events';
+import { specEventNames } from '../../helpers/contract';
 import { nodeParameters } from './harness';
 
 const { description } = new MaintenanceManagementTrigger();
 const property = (name: string) => description.properties.find((p) => p.name === name)!;
 
-/** The events of the spec's "Events" table, copied from the spec by hand. */
-const SPEC_EVENTS =
-	`BUY_ORDER_CONFIRMED BUY_ORDER_CREATED BUY_ORDER_RECEIVED BUY_ORDER_STATE_CHANGED BUY_ORDER_STARTED
-BUY_ORDER_UPDATED ELEMENT_CHARACTERISTICS_UPDATED ELEMENT_CREATED ELEMENT_UPDATED FAILURE_APPROVED FAILURE_CLOSED
-FAILURE_COMPLETED_CONFIRMED FAILURE_CREATED FAILURE_MESSAGE_CREATED FAILURE_NOT_APPROVED FAILURE_PAUSE_REASON_UPDATED
-FAILURE_PAUSED FAILURE_RESUMED FAILURE_STARTED FAILURE_STATE_CHANGED FAILURE_UNDO_APPROVED FAILURE_UPDATED FILE_CREATED
-FILE_UPDATED FILE_UPLOADED FILE_DELETED QUOTE_ACCEPTED QUOTE_READY QUOTE_REQUEST_CREATED QUOTE_REQUEST_STATE_CHANGED
-SELL_ORDER_COMPLETED SELL_ORDER_CONFIRMED SELL_ORDER_UNCONFIRMED SELL_ORDER_UPDATED SCHEDULED_WORK_COMPLETED
-SCHEDULED_WORK_COMPLETED_CONFIRMED SCHEDULED_WORK_CREATED_BY_FAILURE SCHEDULED_WORK_STATE_CHANGED SCHEDULED_WORK_UPDATED
-SCHEDULED_WORK_PAUSED PLANNED_EVENT_DELETED PLANNED_EVENT_FROM_SCHEDULED_WORK PLANNED_EVENT_STATE_CHANGE
-PLANNED_EVENT_UPDATED MANUAL_METERING_CREATED HOUSEKEEPER_ASSET_STATUS_CHANGED WORK_LOCATIONS_UPDATED`.split(
-		/\s+/,
-	);
+const SPEC_EVENTS = specEventNames();
 
 describe('trigger description', () => {
 	it('is a trigger named as the lint rules and n8n expect', () => {
