@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { Progress } from '../../nodes/MaintenanceManagement/actions/progress';
 import { MATERIAL_FROM_ROW } from '../helpers/rows';
 import { ResourceFixture } from './helpers/resource';
 
@@ -129,5 +130,30 @@ describe('progress of a long run at the rate limit, as the editor receives it', 
 			/: 6 of 8 items done, 2 left, about 1 s more/,
 		);
 		for (const line of progress) expectTimeLeft(line, endedAt);
+	});
+});
+
+describe('progress while a request waits to be tried again', () => {
+	afterEach(() => jest.useRealTimers());
+
+	it('says so every 30 s of the wait; a run of one item says nothing and sleeps in one piece', async () => {
+		jest.useFakeTimers();
+		const lines: string[] = [];
+		const progress = new Progress(10, (line) => lines.push(line));
+		jest.advanceTimersByTime(10_000);
+		progress.finishedItems(5);
+		const waiting = progress.pause(60_000, 'retry');
+		await jest.advanceTimersByTimeAsync(60_000);
+		await waiting;
+		expect(lines).toEqual([
+			'5 of 10 items done, 5 left, about 70 s more at 10 items a minute; now waiting 40 s before trying again',
+			'5 of 10 items done, 5 left, about 70 s more at 5 items a minute; now waiting 10 s before trying again',
+		]);
+		const alone = new Progress(1, (line) => lines.push(line));
+		const once = alone.pause(90_000, 'rateLimit');
+		expect(jest.getTimerCount()).toBe(1);
+		await jest.advanceTimersByTimeAsync(90_000);
+		await once;
+		expect(lines).toHaveLength(2);
 	});
 });
