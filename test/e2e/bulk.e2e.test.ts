@@ -3,7 +3,8 @@
  * default: it finishes with every item written once, and a run the limit stops leaves in n8n's stored
  * execution which items were written. With "Continue (using error output)", n8n itself sends each
  * failed row to the Error output, paired with its input row, for a create and for a grouped update,
- * and the ERP example of `npm run dev` does so with its bad rows. The pace is measured by
+ * and the ERP example of `npm run dev` does so with its bad rows. A run that waits for the limit
+ * reports its progress in n8n's log while it waits. The pace is measured by
  * `npm run bench -- bulk`, not here.
  */
 import type { IDataObject } from 'n8n-workflow';
@@ -75,6 +76,7 @@ beforeAll(async () => {
 		[
 			bulkWorkflow('mmE2eBulkDefault', 40, 'E2E-BULK'),
 			bulkWorkflow('mmE2eBulkStopped', 8, 'E2E-STOP'),
+			bulkWorkflow('mmE2eBulkProgress', 5, 'E2E-PROG'),
 			rowsWorkflow('mmE2eRowsCreate', 'Create Materials', MATERIAL_ROWS, MATERIAL_FROM_ROW),
 			rowsWorkflow('mmE2eRowsUpdate', 'Update Locations', LOCATION_ROWS, {
 				resource: 'location',
@@ -131,6 +133,26 @@ describe('a bulk create in a real n8n, at the rate limit, with the defaults', ()
 			expect(stored.attributes.code).toBe(`E2E-STOP-000${index + 1}`);
 		}
 		expect(JSON.stringify(run)).not.toContain(api.sandbox.environments.sandbox.token);
+	});
+});
+
+describe("a long bulk run's progress in a real n8n", () => {
+	it("reaches n8n's log every 30 s, also while the run waits for the rate limit", async () => {
+		// 3 requests every 40 s: the 4th item waits about 40 s, and a line comes 30 s into the run.
+		await control('POST', '/rate-limit', { limit: 3, windowMs: 40_000 });
+		const run = await n8n.execute('mmE2eBulkProgress', { N8N_LOG_LEVEL: 'info' });
+		expect(run.data.resultData.error).toBeUndefined();
+		expect(outputOf(run, BULK_NODE)).toHaveLength(5);
+		const lines = n8n.printed
+			.split('\n')
+			.filter((line) => line.includes(`${BULK_NODE} (POST /stocks/materials): `));
+		expect(lines[0]).toMatch(
+			/: 3 of 5 items done, 2 left, about \d+ s more at \d+ items a minute; now waiting \d+ s for the API's rate limit/,
+		);
+		expect(lines[lines.length - 1]).toMatch(
+			/: all 5 items processed in \d+ s \(5 written, 0 failed\)/,
+		);
+		expect(n8n.printed).not.toContain(api.sandbox.environments.sandbox.token);
 	});
 });
 

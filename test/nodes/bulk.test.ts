@@ -126,12 +126,13 @@ describe('progress of a long run', () => {
 		}
 		run.finish();
 		const lines = info.mock.calls.map(([line]) => line as string);
-		expect(lines).toHaveLength(11);
+		expect(lines).toHaveLength(10);
 		expect(lines[0]).toBe(
-			'Create materials (POST /stocks/materials): 30 of 300 items done, 270 left, about 5 min more at the current pace of 60 items a minute',
+			'Create materials (POST /stocks/materials): 30 of 300 items done, 270 left, about 4 min 30 s more at 60 items a minute',
 		);
-		expect(lines[9]).toMatch(/: 300 of 300 items done, 0 left/);
-		expect(lines[10]).toBe(
+		// No line once nothing is left: the last line says it all.
+		expect(lines[8]).toMatch(/: 270 of 300 items done, 30 left, about 30 s more/);
+		expect(lines[9]).toBe(
 			'Create materials (POST /stocks/materials): all 300 items processed in 5 min (300 written, 0 failed)',
 		);
 		expect(toUI.mock.calls.map(([line]) => line)).toEqual(lines);

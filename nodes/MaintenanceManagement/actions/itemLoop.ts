@@ -7,9 +7,10 @@ import type {
 } from 'n8n-workflow';
 
 import { LINE_BREAK } from '../helpers/errorText';
-import { asNodeError } from '../transport';
+import { asNodeError, pauseWaitsWith } from '../transport';
 import type { Outcome, RecordOutcome } from '../transport/errors';
 import { API_TEXT, closedSentence, outcomeOf, plainText, withOutcome } from '../transport/errors';
+import { duration, Progress } from './progress';
 import type { OperationModule } from './types';
 
 type NodeError = NodeApiError | NodeOperationError;
@@ -27,9 +28,6 @@ const ERROR_ITEM_KEYS = new Set(['error', 'message', 'details']);
 
 const readAsError = (json: IDataObject): boolean =>
 	Boolean(json.error) && Object.keys(json).every((key) => ERROR_ITEM_KEYS.has(key));
-
-/** How often a long run reports its progress, in milliseconds. */
-export const PROGRESS_EVERY_MS = 30_000;
 
 /** The most IDs a stop's description lists; the error's context keeps them all. */
 const LISTED_IDS = 200;
@@ -57,10 +55,6 @@ export function ranges(values: Array<string | number>): string {
 	return parts.join(', ');
 }
 
-/** A length of time as a progress line gives it: "45 s" below 90 s, else "3 min". */
-const duration = (ms: number): string =>
-	ms < 90_000 ? `${Math.max(1, Math.round(ms / 1000))} s` : `${Math.round(ms / 60_000)} min`;
-
 /** "item 4" or "items 0–2, 5": item numbers as n8n's editor gives them, counting from 0. */
 const itemsNamed = (indexes: number[]): string =>
 	`${indexes.length === 1 ? 'item' : 'items'} ${ranges(indexes)}`;
@@ -69,10 +63,10 @@ const capital = (text: string): string => text.charAt(0).toUpperCase() + text.sl
 
 /**
  * One execution's walk over its input items: their outputs, a progress line in n8n's log (and, in a
- * manual run, the browser console) every 30 s on a long run, and, when an error stops the node, what
- * became of each item. Items are numbered as n8n numbers them, from 0, so a message and n8n's own
- * `[item N]` never disagree. With Continue On Fail a failed item gets its error as output (on the
- * Error output with "Continue (using error output)"), and the others go on.
+ * manual run, the browser console) every 30 s of a long run, waits included (progress.ts), and, when
+ * an error stops the node, what became of each item. Items are numbered as n8n numbers them, from 0,
+ * so a message and n8n's own `[item N]` never disagree. With Continue On Fail a failed item gets its
+ * error as output (on the Error output with "Continue (using error output)"), and the others go on.
  */
 export class ItemLoop {
 	readonly outputs: Outputs = [];
@@ -85,7 +79,10 @@ export class ItemLoop {
 
 	private readonly started = Date.now();
 
-	private reportedAt = this.started;
+	private readonly progress: Progress;
+
+	/** Items with an output so far: their records, or their error with Continue On Fail. */
+	private finished = 0;
 
 	private readonly summarized = new WeakSet<Error>();
 
@@ -99,7 +96,11 @@ export class ItemLoop {
 		readonly itemCount: number,
 		private readonly what: string,
 		private readonly writes: boolean,
-	) {}
+	) {
+		this.progress = new Progress(itemCount, (line) => this.log(`${what}: ${line}`));
+		// The requests of this execution wait in the progress, which reports while they wait.
+		pauseWaitsWith(context, async (ms, reason) => await this.progress.pause(ms, reason));
+	}
 
 	/**
 	 * Runs one step for some items (one item, or a group sent as one request). When it fails, the error
@@ -123,6 +124,7 @@ export class ItemLoop {
 			}
 			for (const itemIndex of itemIndexes)
 				this.outputs[itemIndex] = [this.errorItem(nodeError, itemIndex, outcome)];
+			this.progress.finishedItems((this.finished += itemIndexes.length));
 		}
 	}
 
@@ -138,7 +140,7 @@ export class ItemLoop {
 			pairedItem: { item: itemIndex },
 		}));
 		this.done.push(itemIndex);
-		this.report();
+		this.progress.finishedItems(++this.finished);
 	}
 
 	/** Counts items as sent without an answer that confirms them: they may have been written. */
@@ -148,23 +150,11 @@ export class ItemLoop {
 
 	/** The last progress line of a run long enough to have reported. */
 	finish(): void {
-		if (this.reportedAt === this.started) return;
+		if (!this.progress.reported) return;
 		const elapsed = Date.now() - this.started;
 		const unknown = this.unknown.size ? `, ${this.unknown.size} unknown` : '';
 		this.log(
 			`${this.what}: all ${this.itemCount} items processed in ${duration(elapsed)} (${this.done.length} ${this.writes ? 'written' : 'read'}${unknown}, ${this.itemCount - this.done.length - this.unknown.size} failed)`,
-		);
-	}
-
-	private report(): void {
-		const now = Date.now();
-		if (now - this.reportedAt < PROGRESS_EVERY_MS || this.itemCount < 2) return;
-		this.reportedAt = now;
-		const finished = this.outputs.filter(Boolean).length;
-		const left = this.itemCount - finished;
-		const perMinute = (finished / (now - this.started)) * 60_000;
-		this.log(
-			`${this.what}: ${finished} of ${this.itemCount} items done, ${left} left, about ${duration((left / perMinute) * 60_000)} more at the current pace of ${Math.round(perMinute)} items a minute`,
 		);
 	}
 

@@ -24,6 +24,7 @@ import type { RequestPolicy } from './retry';
 import {
 	backoffMs,
 	DEFAULT_POLICY,
+	pauseOf,
 	retriesFault,
 	retriesStatus,
 	statusWaitMs,
@@ -39,8 +40,8 @@ export type { PageOptions } from './paging';
 export { buildPath, pathValueProblem, RECORD_ID } from './path';
 export type { RateBudget } from './rateLimit';
 export { budgetOf, pacingWaitMs, rateLimitWaitMs } from './rateLimit';
-export type { RequestPolicy } from './retry';
-export { DEFAULT_POLICY, POLICY_CEILING } from './retry';
+export type { Pause, RequestPolicy, WaitReason } from './retry';
+export { DEFAULT_POLICY, pauseWaitsWith, POLICY_CEILING } from './retry';
 
 /** The spec's page-size limit: larger `limit` values are capped by the service. */
 export const MAX_PAGE_SIZE = 2000;
@@ -99,7 +100,7 @@ async function sendPaced(this: Context, call: Call): Promise<Answer> {
 	const { request, connection, target, waits, failures } = call;
 	// The API said no request is left until a known time: wait for it before sending, not after a 429.
 	const pause = pacingWaitMs(connection.budget);
-	const paused = pause > 0 ? await waits.waitWithin(pause) : 'waited';
+	const paused = pause > 0 ? await waits.waitWithin(pause, 'rateLimit') : 'waited';
 	if (paused !== 'waited') throw failures.budgetSpent(pause, paused);
 	call.sent = true;
 	const answer = await exchange(this, CREDENTIAL_TYPE, {
@@ -135,7 +136,7 @@ export async function apiRequest(
 		qs: request.qs,
 		redirects: 0,
 	};
-	const waits = new Waits(policy, connection);
+	const waits = new Waits(policy, connection, pauseOf(this));
 	const failures = new RequestFailures(
 		this.getNode(),
 		connection,
@@ -163,7 +164,8 @@ async function sendRetrying(this: Context, call: Call): Promise<ApiEnvelope> {
 		const retries = attempt < policy.maxAttempts;
 		if (answer instanceof NoAnswer) {
 			const canRetry = retries && retriesFault(answer.error, method);
-			if (canRetry && (await waits.waitWithin(backoffMs(policy, attempt))) === 'waited') continue;
+			if (canRetry && (await waits.waitWithin(backoffMs(policy, attempt), 'retry')) === 'waited')
+				continue;
 			throw failures.noAnswer(answer.error, attempt);
 		}
 		const { statusCode } = answer;
@@ -172,7 +174,7 @@ async function sendRetrying(this: Context, call: Call): Promise<ApiEnvelope> {
 		let refusedWait: string | undefined;
 		if (retries && retriesStatus(statusCode, method, attempt)) {
 			const wait = statusWaitMs(policy, attempt, statusCode, answer.headers);
-			const waited = await waits.waitWithin(wait);
+			const waited = await waits.waitWithin(wait, statusCode === 429 ? 'rateLimit' : 'retry');
 			if (waited === 'waited') continue;
 			refusedWait = failures.refusedWait(wait, waited);
 		}

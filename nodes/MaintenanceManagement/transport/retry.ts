@@ -80,6 +80,25 @@ export interface ExecutionWaits {
 /** The limit of the policy a wait would pass: Max Wait per Request, or Max Total Wait. */
 export type WaitLimit = 'request' | 'execution';
 
+/** Why a request waits: for the API's rate limit (a 429, or a spent budget), or before a retry. */
+export type WaitReason = 'rateLimit' | 'retry';
+
+/** How a wait is spent: n8n's `sleep`, or a run's own pause that reports progress while it lasts. */
+export type Pause = (ms: number, reason: WaitReason) => Promise<void>;
+
+/** A wait spent in n8n's `sleep`. */
+const sleepFor: Pause = async (ms) => await sleep(ms);
+
+const pauses = new WeakMap<object, Pause>();
+
+/** Makes the requests of an execution context spend their waits in `pause`. */
+export function pauseWaitsWith(context: object, pause: Pause): void {
+	pauses.set(context, pause);
+}
+
+/** The pause of an execution context's waits: its own, else n8n's `sleep`. */
+export const pauseOf = (context: object): Pause => pauses.get(context) ?? sleepFor;
+
 /** The waits of one request, within the policy's limits for it and for its execution. */
 export class Waits {
 	/** Milliseconds this request has waited. */
@@ -88,6 +107,7 @@ export class Waits {
 	constructor(
 		private readonly policy: RequestPolicy,
 		private readonly execution: ExecutionWaits,
+		private readonly pause: Pause = sleepFor,
 	) {}
 
 	/** The limit a wait would pass, or undefined when it passes neither. */
@@ -101,12 +121,12 @@ export class Waits {
 	 * Waits unless that would pass a limit, and says which it would pass. A wait that leaves the
 	 * budget spent (the reset not reached yet) leaves it unknown again, for a 429 to tell.
 	 */
-	async waitWithin(wait: number): Promise<WaitLimit | 'waited'> {
+	async waitWithin(wait: number, reason: WaitReason): Promise<WaitLimit | 'waited'> {
 		const passed = this.limitPassedBy(wait);
 		if (passed) return passed;
 		this.waitedMs += wait;
 		this.execution.waitedMs += wait;
-		await sleep(wait);
+		await this.pause(wait, reason);
 		if (pacingWaitMs(this.execution.budget) > 0) this.execution.budget = {};
 		return 'waited';
 	}

@@ -159,6 +159,8 @@ export interface EngineOptions {
 	sent?: SentRequest[];
 	/** The node's version in the workflow; the newest when not given. */
 	typeVersion?: number;
+	/** What n8n's server would push to the editor during a manual run (`sendMessageToUI` among it). */
+	sendDataToUI?: IWorkflowExecuteAdditionalData['sendDataToUI'];
 }
 
 /**
@@ -242,6 +244,7 @@ export function createEngine(options: EngineOptions): Engine {
 		mcpBaseUrl: 'http://localhost:5678/mcp',
 		mcpTestBaseUrl: 'http://localhost:5678/mcp-test',
 		variables: {},
+		sendDataToUI: options.sendDataToUI,
 		logAiEvent: () => undefined,
 		getRunExecutionData: async () => undefined,
 		getRuntimeCredential: async () => undefined,

@@ -7,6 +7,7 @@ import type {
 	INodeExecutionData,
 	INodeParameters,
 	INodeType,
+	IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
 import { createRunExecutionData } from 'n8n-workflow';
 
@@ -44,6 +45,8 @@ export interface RunOptions {
 	 * for existing workflows; version 2's Output choice has its own tests.
 	 */
 	typeVersion?: number;
+	/** What n8n's server would push to the editor during the run (the run is a manual one). */
+	sendDataToUI?: IWorkflowExecuteAdditionalData['sendDataToUI'];
 }
 
 export interface RunResult {
@@ -71,6 +74,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		onError: options.onError,
 		upstream: options.onError === 'continueErrorOutput' ? UPSTREAM : undefined,
 		typeVersion: options.typeVersion ?? 1,
+		sendDataToUI: options.sendDataToUI,
 	});
 	const items = (options.items ?? [{}]).map((json, index) => ({
 		json,

@@ -4,7 +4,7 @@ import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/Main
 import { startSandbox, type RunningSandbox } from '../../../sandbox';
 import type { ContractViolation } from '../../../sandbox/contract';
 import { keepsContract } from '../../helpers/contract';
-import { runNode, type Credentials, type RunResult } from './harness';
+import { runNode, type Credentials, type RunOptions, type RunResult } from './harness';
 
 export interface SandboxLog {
 	method: string;
@@ -24,6 +24,8 @@ export interface RunAgainst {
 	readOnly?: boolean;
 	/** The node's version; 1 when not given (see runNode). */
 	typeVersion?: number;
+	/** What n8n's server would push to the editor during the run. */
+	sendDataToUI?: RunOptions['sendDataToUI'];
 }
 
 const actionNode = new MaintenanceManagement();
@@ -66,6 +68,7 @@ export class SandboxFixture {
 			continueOnFail: options.continueOnFail,
 			onError: options.onError,
 			typeVersion: options.typeVersion,
+			sendDataToUI: options.sendDataToUI,
 		});
 	}
 
