@@ -4,8 +4,11 @@
  *   and scripted servers on loopback;
  * - sandbox: the local API sandbox against spec/openapi.yaml;
  * - tooling: the package's manifest, release, verify, benchmark report, CI workflow and README table checks;
+ * - devtools: the tooling tests that start the dev tools in processes of their own (`npm run sandbox`, the
+ *   gulp build, `npm test`'s runner, a first install's progress, dev's process tree): test/tooling/ files
+ *   listed in DEV_TOOL_TESTS, kept out of the inner loop for their time (BENCHMARKS.md) and run by `npm test`;
  * - e2e: a real n8n (scripts/e2e.js); queue: n8n's queue mode with Redis and PostgreSQL (scripts/queue.js).
- * `npm run test:fast` runs the first three, on the machine's Node.
+ * `npm run test:fast` runs the first three, on the machine's Node; `npm run test:devtools` the fourth.
  *
  * In the in-process suites, n8n-workflow and n8n-core are loaded once per worker, not once per file
  * (test/setup/environment.js), which halves their CPU time.
@@ -14,6 +17,16 @@
  * checks the types. Each project sets its test time-out: a test there that waits longer than that has
  * hung, however busy the machine (the in-process suites start servers and a workflow engine per file).
  */
+const DEV_TOOL_TESTS = [
+	'devProcesses',
+	'devRuns',
+	'devSandboxCli',
+	'documentationLinks',
+	'progress',
+	'sandboxPort',
+	'testCommand',
+].map((name) => `<rootDir>/test/tooling/${name}.test.ts`);
+
 const suite = (name, testTimeout, extra = {}) => ({
 	displayName: name,
 	testEnvironment: 'node',
@@ -50,7 +63,8 @@ module.exports = {
 	projects: [
 		suite('nodes', 60_000, inProcess),
 		suite('sandbox', 60_000, inProcess),
-		suite('tooling', 120_000, inProcess),
+		suite('tooling', 120_000, { ...inProcess, testPathIgnorePatterns: DEV_TOOL_TESTS }),
+		suite('devtools', 120_000, { ...inProcess, testMatch: DEV_TOOL_TESTS }),
 		suite('e2e', 600_000),
 		suite('queue', 600_000),
 	],

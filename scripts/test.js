@@ -4,7 +4,7 @@
  * leaves the end-to-end suite's result to see. A name ending in `!` is one the later steps need (the
  * build): when it fails, they are skipped, and shown so.
  *
- *   node scripts/test.js build! typecheck lint test:fast test:e2e
+ *   node scripts/test.js build! typecheck lint test:fast test:devtools test:e2e
  */
 const { spawnSync } = require('node:child_process');
 
