@@ -63,7 +63,7 @@ export class MaintenanceManagementApi implements ICredentialType {
 			required: true,
 			displayOptions: { show: { environment: ['production'] } },
 			description: 'Address of the production API, ending with /v3',
-			hint: 'The address your service gives for its API, with https and ending with /v3, such as https://api.example.com/v3. The local sandbox answers as production at http://127.0.0.1:4010/production/v3.',
+			hint: 'The address your service gives for its API, with https and ending with /v3, such as https://api.example.com/v3. Locally: the production URL npm run dev prints, ending with /production/v3.',
 		},
 		{
 			displayName: 'Sandbox Base URL',
@@ -74,7 +74,7 @@ export class MaintenanceManagementApi implements ICredentialType {
 			required: true,
 			displayOptions: { show: { environment: ['sandbox'] } },
 			description: 'Address of the sandbox API, ending with /v3',
-			hint: "The address of the service's sandbox environment, with https and ending with /v3, such as https://sandbox.example.com/v3. The local sandbox answers as the sandbox at http://127.0.0.1:4010/sandbox/v3.",
+			hint: "The address of the service's sandbox environment, with https and ending with /v3, such as https://sandbox.example.com/v3. Locally: the sandbox URL npm run dev prints, ending with /sandbox/v3.",
 		},
 	];
 

@@ -91,6 +91,7 @@ async function main(): Promise<void> {
 		contract: process.env.SANDBOX_CONTRACT !== '0',
 		pageCaps: parsePageCaps(process.env.SANDBOX_PAGE_CAPS ?? ''),
 		webhookSecret: process.env.SANDBOX_WEBHOOK_SECRET,
+		n8nUrl: process.env.SANDBOX_N8N_URL,
 	}).catch((error: NodeJS.ErrnoException) => {
 		// Taken in the moment between the check above and the listen.
 		if (error.code !== 'EADDRINUSE') throw error;

@@ -129,6 +129,7 @@ export class Control {
 				events: EVENT_SOURCES,
 				failureActions: FAILURE_ACTIONS,
 				webhookSecret: this.options.webhookSecret ?? null,
+				n8nUrl: this.options.n8nUrl ?? null,
 			});
 		return method === 'POST' ? this.limitSetting(path, body) : undefined;
 	}

@@ -27,6 +27,11 @@ export interface SandboxOptions {
 	 * credential holds it); SANDBOX_WEBHOOK_SECRET in `npm run sandbox`.
 	 */
 	webhookSecret?: string;
+	/**
+	 * The address of the n8n whose webhook URLs are pasted in the console (`npm run dev`'s editor), for
+	 * its example of a URL; SANDBOX_N8N_URL in `npm run sandbox`. Unset, the example names no address.
+	 */
+	n8nUrl?: string;
 	/** How long a webhook delivery may take, answer included: 10 seconds unless set. */
 	deliveryTimeoutMs?: number;
 	/** Bounds of the request log: 5000 requests and 16 MiB of logged text unless set. */

@@ -3,13 +3,16 @@
  * credential pointing at it and example workflows. Rebuilds the package on change. Ctrl-C stops it all.
  *
  * n8n's user folder is .dev/ (git-ignored) and is kept between runs, so workflows you create stay. The
- * example credential and the four example workflows are imported again on every run (edits to those
- * four are replaced). Delete .dev/ to start from scratch. Login: dev@example.com / Dev-password-1.
+ * example credential and the example workflows are imported again on every run, but an example the
+ * user changed is kept, its original imported beside it as "<name> (original)" (scripts/devWorkflows.js).
+ * The sandbox forgets its registrations on a restart: every published workflow's trigger is registered
+ * again, and one line says what the restart reset. Delete .dev/ to start from scratch. Login:
+ * dev@example.com / Dev-password-1, kept across restarts.
  * The editor, n8n's task broker and the sandbox take 5678, 5679 and 4010 when those are free, else any
  * free port; N8N_PORT, N8N_RUNNERS_BROKER_PORT and SANDBOX_PORT ask for a port (dev stops when it is
  * taken). DEV_USER_FOLDER is another folder for n8n's data (`npm run screenshots` uses a temporary one).
  * The sandbox and its console start first, so they serve while n8n installs and starts. "Ready" is
- * printed once n8n answers its health check and has registered the example trigger's webhook; if n8n
+ * printed once n8n answers its health check and serves every published trigger's webhook; if n8n
  * stops or does not answer in 3 minutes, dev stops with its last output and a non-zero exit code. n8n's
  * fetch of its verified community node list is turned off (N8N_VERIFIED_PACKAGES_ENABLED=false).
  *
@@ -18,18 +21,31 @@
  * this script be killed outright, and the next start stops what is still left.
  */
 const { spawn } = require('node:child_process');
-const { chmodSync, cpSync, mkdirSync, rmSync, writeFileSync } = require('node:fs');
+const { chmodSync, cpSync, existsSync, mkdirSync, rmSync, writeFileSync } = require('node:fs');
 const { createRequire } = require('node:module');
 const { join } = require('node:path');
 const readline = require('node:readline');
 
 const { claim, describe, stop } = require('./devRuns');
 const { devWebhook } = require('./devWebhook');
+const {
+	changedExamples,
+	importedVersions,
+	originalOf,
+	PUBLISHED_BY_DEV,
+	readWorkflows,
+	registrationsFor,
+} = require('./devWorkflows');
 const { exampleWorkflows } = require('./examples');
 const { ensureRuntime, ROOT, N8N_DIR } = require('./runtime');
 
 const USER_FOLDER = process.env.DEV_USER_FOLDER ?? join(ROOT, '.dev');
 const LOGIN = { email: 'dev@example.com', password: 'Dev-password-1' };
+/**
+ * The login's password hash, the same on every start: n8n signs a session with a hash of it, so a new
+ * hash would sign the user out on each restart. A fixed salt hides nothing here: the password is printed.
+ */
+const LOGIN_SALT = '$2a$10$keptSaltForDevSessions';
 // The folder holds the webhook secret, and n8n's database with the credentials (under a published key):
 // only its owner reads it, as it is made or from an earlier version.
 mkdirSync(USER_FOLDER, { recursive: true, mode: 0o700 });
@@ -113,10 +129,15 @@ setInterval(() => {
 	if (process.ppid !== parent) void stopAll();
 }, 1000).unref();
 
-async function startSandbox(port) {
+async function startSandbox(port, n8nUrl) {
 	const child = start(join(ROOT, 'node_modules', '.bin', 'tsx'), ['sandbox/cli.ts'], {
 		stdio: ['ignore', 'pipe', 'inherit'],
-		env: { ...process.env, SANDBOX_PORT: String(port), SANDBOX_WEBHOOK_SECRET: WEBHOOK_SECRET },
+		env: {
+			...process.env,
+			SANDBOX_PORT: String(port),
+			SANDBOX_WEBHOOK_SECRET: WEBHOOK_SECRET,
+			SANDBOX_N8N_URL: n8nUrl,
+		},
 	});
 	const firstLine = await new Promise((resolve, reject) => {
 		readline.createInterface({ input: child.stdout }).once('line', resolve);
@@ -159,7 +180,8 @@ async function main() {
 	const BROKER_PORT = await portFor('N8N_RUNNERS_BROKER_PORT', 5679);
 	const SANDBOX_PORT = await portFor('SANDBOX_PORT', 4010);
 	// The sandbox and its console first: they serve while n8n installs (on the first run) and starts.
-	const sandbox = await startSandbox(SANDBOX_PORT);
+	const EDITOR = `http://127.0.0.1:${PORT}`;
+	const sandbox = await startSandbox(SANDBOX_PORT, EDITOR);
 	log(
 		`sandbox on ${sandbox.url} (production ${sandbox.environments.production.baseUrl}, sandbox ${sandbox.environments.sandbox.baseUrl})`,
 	);
@@ -211,7 +233,7 @@ async function main() {
 		N8N_DEV_RELOAD: 'true',
 		N8N_INSTANCE_OWNER_MANAGED_BY_ENV: 'true',
 		N8N_INSTANCE_OWNER_EMAIL: LOGIN.email,
-		N8N_INSTANCE_OWNER_PASSWORD_HASH: bcrypt.hashSync(LOGIN.password, 10),
+		N8N_INSTANCE_OWNER_PASSWORD_HASH: bcrypt.hashSync(LOGIN.password, LOGIN_SALT),
 	};
 	const n8n = (args) =>
 		runToEnd(`n8n ${args[0]}`, runtime.node, [runtime.n8n, ...args], {
@@ -244,8 +266,22 @@ async function main() {
 			data: { secret: WEBHOOK_SECRET, username: '' },
 		},
 	]);
-	for (const workflow of exampleWorkflows(WEBHOOK_ID))
-		writePrivate(join(importDir, 'workflows', `${workflow.id}.json`), workflow);
+	// An example the user changed since its last import is kept, and its original imported beside it.
+	const database = join(USER_FOLDER, '.n8n', 'database.sqlite');
+	const restart = existsSync(database);
+	const versionsFile = join(USER_FOLDER, 'dev-examples.json');
+	const imported = importedVersions.read(versionsFile);
+	const examples = exampleWorkflows(WEBHOOK_ID);
+	const changed = changedExamples(readWorkflows(runtime.node, database), examples, imported);
+	for (const example of examples)
+		writePrivate(
+			join(importDir, 'workflows', `${example.id}.json`),
+			changed.includes(example) ? originalOf(example) : example,
+		);
+	for (const example of changed)
+		log(
+			`kept your changes to "${example.name}"; its original is beside it as "${originalOf(example).name}" (delete yours to get the example back on the next start)`,
+		);
 	log('importing the credential and the example workflows…');
 	try {
 		await n8n(['import:credentials', `--input=${join(importDir, 'credentials.json')}`]);
@@ -253,9 +289,15 @@ async function main() {
 	} finally {
 		rmSync(importDir, { recursive: true, force: true });
 	}
-	await n8n(['publish:workflow', '--id=devWebhookEvents']);
+	if (!changed.some(({ id }) => id === PUBLISHED_BY_DEV))
+		await n8n(['publish:workflow', `--id=${PUBLISHED_BY_DEV}`]);
+	const workflows = readWorkflows(runtime.node, database);
+	for (const { id, versionId } of workflows)
+		if (examples.some((example) => example.id === id && !changed.includes(example)))
+			imported[id] = versionId;
+	importedVersions.write(versionsFile, imported);
 
-	log(`starting n8n on http://127.0.0.1:${PORT} (task broker on ${BROKER_PORT})…`);
+	log(`starting n8n on ${EDITOR} (task broker on ${BROKER_PORT})…`);
 	const server = start(runtime.node, [runtime.n8n, 'start'], {
 		env,
 		stdio: ['ignore', 'pipe', 'pipe'],
@@ -268,24 +310,31 @@ async function main() {
 			lastLines.push(line);
 			if (lastLines.length > 30) lastLines.shift();
 		});
-	const webhookUrl = `http://127.0.0.1:${PORT}/webhook/${WEBHOOK_ID}/webhook?token=${WEBHOOK_SECRET}`;
-	await untilReady(server, `http://127.0.0.1:${PORT}`).catch((error) => {
+	// The new sandbox knows no registration: every published workflow's trigger is registered again.
+	const { registrations, skipped } = registrationsFor(workflows, EDITOR, WEBHOOK_SECRET);
+	const webhooks = [...new Set(registrations.map(({ url }) => url.split('?')[0]))];
+	await untilReady(server, EDITOR, webhooks).catch((error) => {
 		throw new Error(`${error.message}\nn8n's last output:\n${lastLines.join('\n')}`);
 	});
-	for (const method of ['POST', 'PATCH']) {
-		await fetch(`${sandbox.controlUrl}/webhooks`, {
+	for (const { url, method, events, headers } of registrations) {
+		const response = await fetch(`${sandbox.controlUrl}/webhooks`, {
 			method: 'POST',
 			headers: { 'Content-Type': 'application/json' },
-			body: JSON.stringify({
-				url: webhookUrl,
-				method,
-				events: method === 'POST' ? ['*'] : ['BUY_ORDER_UPDATED'],
-			}),
+			body: JSON.stringify({ url, method, events, headers }),
 		});
+		if (!response.ok)
+			throw new Error(`The sandbox refused a registration: ${(await response.text()).trim()}`);
 	}
+	const registered = [...new Set(registrations.map(({ workflow }) => `"${workflow}"`))];
+	for (const { workflow, why } of skipped)
+		log(`not registered: "${workflow}", as ${why}: register its Production URL in the console`);
 	log('');
+	if (restart)
+		log(
+			`Restart: sandbox records and rate limit reset; webhook registrations restored for ${registered.length} published workflow${registered.length === 1 ? '' : 's'} (${registered.join(', ')}); login kept`,
+		);
 	log('ready');
-	log(`editor:   http://127.0.0.1:${PORT}`);
+	log(`editor:   ${EDITOR}`);
 	log(`login:    ${LOGIN.email} / ${LOGIN.password}`);
 	log(
 		`console:  ${sandbox.consoleUrl} (register a trigger's URL, report and approve work orders, fire events)`,
@@ -300,12 +349,12 @@ async function main() {
 }
 
 /**
- * Waits until n8n answers its health check, then until the example trigger's webhook is registered,
- * which n8n does a moment later. The webhook is asked with a CORS preflight (OPTIONS), which n8n answers
- * with the webhook's methods without running anything or logging an unknown webhook. Fails when n8n
- * exits first or the time runs out.
+ * Waits until n8n answers its health check, then until each published trigger's webhook (`webhooks`,
+ * the URLs to register) is registered, which n8n does a moment later. A webhook is asked with a CORS
+ * preflight (OPTIONS), which n8n answers with the webhook's methods without running anything or
+ * logging an unknown webhook. Fails when n8n exits first or the time runs out.
  */
-async function untilReady(server, origin) {
+async function untilReady(server, origin, webhooks) {
 	const deadline = Date.now() + READY_TIMEOUT_MS;
 	const exited = new Promise((_resolve, reject) =>
 		server.once('exit', (code, signal) =>
@@ -315,16 +364,13 @@ async function untilReady(server, origin) {
 	exited.catch(() => undefined);
 	const checks = [
 		['its health check', () => fetch(`${origin}/healthz`).then((response) => response.ok)],
-		[
-			"the example trigger's webhook",
+		...webhooks.map((url) => [
+			`the published trigger's webhook ${url}`,
 			() =>
-				fetch(`${origin}/webhook/${WEBHOOK_ID}/webhook`, {
-					method: 'OPTIONS',
-					headers: { Origin: origin },
-				}).then((response) =>
+				fetch(url, { method: 'OPTIONS', headers: { Origin: origin } }).then((response) =>
 					/\bPOST\b/.test(response.headers.get('access-control-allow-methods') ?? ''),
 				),
-		],
+		]),
 	];
 	for (const [what, check] of checks) {
 		while (!(await Promise.race([check().catch(() => false), exited]))) {

@@ -14,12 +14,14 @@ import { byText } from '../MaintenanceManagement/helpers/byText';
 import { receiveDelivery } from './delivery';
 import { ALL_EVENTS, EVENTS } from './events';
 
-/** The page of the local sandbox (npm run sandbox, npm run dev) that registers URLs and fires events. */
-const SANDBOX_CONSOLE = 'http://127.0.0.1:4010/__sandbox/console';
-const consoleLink = `<a href="${SANDBOX_CONSOLE}" target="_blank">sandbox console</a>`;
+/**
+ * The page of the local sandbox (npm run sandbox, npm run dev) that registers URLs and fires events. Its
+ * address is the one those commands print: a node cannot know the port they chose.
+ */
+const SANDBOX_CONSOLE = 'sandbox console, at the URL npm run dev prints';
 
 /** Where a URL is registered: the service's webhook settings, or the local sandbox's console. */
-const WHERE_TO_REGISTER = `in the service's webhook settings, for POST or PATCH, with the credential's secret: add ?token=SECRET to the URL for query protection (the default), or have it sent in the header for header protection. Against the local sandbox, paste the URL in its ${consoleLink} (${SANDBOX_CONSOLE}, or the address npm run dev prints): it registers the URL with the dev secret and fires events.`;
+const WHERE_TO_REGISTER = `in the service's webhook settings, for POST or PATCH, with the credential's secret: add ?token=SECRET to the URL for query protection (the default), or have it sent in the header for header protection. Against the local sandbox, paste it in its ${SANDBOX_CONSOLE}: it registers the URL with the dev secret and fires events.`;
 
 const eventOptions = [
 	{
@@ -79,7 +81,7 @@ export class MaintenanceManagementTrigger implements INodeType {
 				active: `<b>The workflow is published</b>: every matching event sent to its <b>Production URL</b> starts it, and those runs show under Executions, not here. To see an event here, click 'Execute step' and register the <b>Test URL</b> ${WHERE_TO_REGISTER}`,
 			},
 			activationHint: {
-				inactive: `Click 'Execute step', then register the Test URL in the service's webhook settings with the secret, or paste it in the local ${consoleLink}. Publish the workflow to receive events at its Production URL for good.`,
+				inactive: `Click 'Execute step', then register the Test URL in the service's webhook settings with the secret, or paste it in the local ${SANDBOX_CONSOLE}. Publish the workflow to receive events at its Production URL for good.`,
 				active:
 					'The workflow is published: events sent to its Production URL start it. They show under Executions, not here.',
 			},
@@ -110,7 +112,7 @@ export class MaintenanceManagementTrigger implements INodeType {
 		],
 		properties: [
 			{
-				displayName: `Register this trigger's URL in the service's webhook settings, for POST or PATCH, with the credential's secret (carried as Protection says). Against the local sandbox, paste it in its ${consoleLink}.`,
+				displayName: `Register this URL in the service's webhook settings, for POST or PATCH, with the credential's secret (carried as Protection says). Locally: the ${SANDBOX_CONSOLE}.`,
 				name: 'setupNotice',
 				type: 'notice',
 				default: '',

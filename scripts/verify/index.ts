@@ -31,7 +31,7 @@ import {
 	metadataProblems,
 	type Manifest,
 } from './checks';
-import { placeholderProblems, textFilesUnder } from './placeholders';
+import { localAddressProblems, placeholderProblems, textFilesUnder } from './placeholders';
 
 const ROOT = join(__dirname, '..', '..');
 const SCANNER = require.resolve('@n8n/scan-community-package/scanner/scanner.mjs', {
@@ -120,6 +120,10 @@ async function main(): Promise<void> {
 		const contents = textFilesUnder(unpacked);
 		delete contents['package.json'];
 		step('no placeholder in the tarball besides package.json', placeholderProblems(contents));
+		const built = Object.fromEntries(
+			Object.entries(contents).filter(([path]) => path.startsWith('dist/')),
+		);
+		step('no local address in the built nodes and credentials', localAddressProblems(built));
 
 		const scanner = await import(SCANNER);
 		const [distCount, distProblems] = await scannerLint(unpacked, ['**/*.js', 'package.json']);

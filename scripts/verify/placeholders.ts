@@ -23,6 +23,25 @@ export function placeholderProblems(files: Record<string, string>): string[] {
 	);
 }
 
+/**
+ * The local addresses no built node or credential may name: a user of the published package has no
+ * local sandbox, and `npm run dev` chooses its ports, which a node cannot know. The loopback rule of a
+ * base URL may say the word localhost; an address is a loopback host with a port or after `//`, or the
+ * sandbox's default port.
+ */
+const LOCAL_ADDRESSES =
+	/\b127\.0\.0\.1(?::\d+)?|\/\/localhost\b(?::\d+)?|\blocalhost:\d+|\[::1\]:\d+|:4010\b/gi;
+
+/** Each local address a file holds, once per file and text, in words naming the file. */
+export function localAddressProblems(files: Record<string, string>): string[] {
+	return Object.entries(files).flatMap(([file, text]) =>
+		[...new Set(text.match(LOCAL_ADDRESSES))].map(
+			(found) =>
+				`${file} holds ${found}: a local address, which means nothing to a user of the package; name the address npm run dev prints instead`,
+		),
+	);
+}
+
 /** The text files under a folder (images left out), by path relative to it. */
 export function textFilesUnder(folder: string): Record<string, string> {
 	const files = readdirSync(folder, { recursive: true, withFileTypes: true }).filter(

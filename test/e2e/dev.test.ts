@@ -1,4 +1,5 @@
 import { type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import {
 	chmodSync,
 	existsSync,
@@ -202,6 +203,15 @@ describe('npm run dev', () => {
 /** The whole environment of a user's shell: without jest's NODE_ENV=test, under which n8n does not start. */
 const shellEnv = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({ NODE_ENV: undefined, ...env });
 
+/** A user's shell running dev in `folder` on `ports`: the editor's, n8n's task broker's, the sandbox's. */
+const devEnv = (folder: string, ports: number[]) =>
+	shellEnv({
+		DEV_USER_FOLDER: folder,
+		N8N_PORT: String(ports[0]),
+		N8N_RUNNERS_BROKER_PORT: String(ports[1]),
+		SANDBOX_PORT: String(ports[2]),
+	});
+
 /**
  * npm's exit code once it exits (`event` 'exit') or once its output is all read too ('close'; not where
  * a process it left holds that output open); fails after `ms`.
@@ -228,13 +238,7 @@ describe('npm run dev and its folder, while it runs and after a SIGKILL', () => 
 	const folder = mkdtempSync(join(tmpdir(), 'mm-dev-kill-'));
 	let ports: number[];
 	let first: ReturnType<typeof npmRun>;
-	const env = () =>
-		shellEnv({
-			DEV_USER_FOLDER: folder,
-			N8N_PORT: String(ports[0]),
-			N8N_RUNNERS_BROKER_PORT: String(ports[1]),
-			SANDBOX_PORT: String(ports[2]),
-		});
+	const env = () => devEnv(folder, ports);
 
 	beforeAll(async () => {
 		// A folder as an earlier version left it: readable by all.
@@ -261,15 +265,7 @@ describe('npm run dev and its folder, while it runs and after a SIGKILL', () => 
 	it('refuses a second npm run dev on the folder, on other ports: one n8n per database', async () => {
 		const dev = treeOf(first.npm.pid!).find((pid) => /scripts\/dev\.js/.test(commandOf(pid)));
 		const other = [await freePort(), await freePort(), await freePort()];
-		const second = npmRun(
-			'dev',
-			shellEnv({
-				DEV_USER_FOLDER: folder,
-				N8N_PORT: String(other[0]),
-				N8N_RUNNERS_BROKER_PORT: String(other[1]),
-				SANDBOX_PORT: String(other[2]),
-			}),
-		);
+		const second = npmRun('dev', devEnv(folder, other));
 		try {
 			expect(await exitOf(second.npm, 60_000, 'close')).toBe(1);
 			expect(second.output()).toContain(
@@ -320,4 +316,207 @@ describe('npm run dev and its folder, while it runs and after a SIGKILL', () => 
 			next?.cleanUp(signalled.splice(0));
 		}
 	});
+});
+
+describe('npm run dev on ports of its own, and again after a restart', () => {
+	const folder = mkdtempSync(join(tmpdir(), 'mm-dev-restart-'));
+	const DEFAULT_PORTS = [5678, 5679, 4010];
+	const TRIGGER = 'n8n-nodes-maintenance-management.maintenanceManagementTrigger';
+	const runs: Array<ReturnType<typeof npmRun>> = [];
+	afterAll(() => {
+		for (const run of runs) run.cleanUp(signalled.splice(0));
+		rmSync(folder, { recursive: true, force: true });
+	});
+
+	/** Starts dev in the folder on three free ports, none a default one, until it has said all. */
+	async function startDev() {
+		const ports = [await freePort(), await freePort(), await freePort()];
+		expect(ports.filter((port) => DEFAULT_PORTS.includes(port))).toEqual([]);
+		const run = npmRun('dev', devEnv(folder, ports));
+		runs.push(run);
+		await run.printed('[dev] Ctrl-C stops', 480_000);
+		const editor = `http://127.0.0.1:${ports[0]}`;
+		return { run, ports, editor, sandbox: `http://127.0.0.1:${ports[2]}` };
+	}
+
+	/** What dev's test reads of n8n's REST answers: a workflow or a credential with its data. */
+	interface RestAnswer {
+		data: {
+			id: string;
+			name: string;
+			versionId: string;
+			nodes: Array<{ name: string; parameters: Record<string, unknown> }>;
+			connections: object;
+			data: Record<string, string>;
+		};
+	}
+
+	/** A request to n8n's REST API with the login's cookie: its status and JSON body. */
+	async function rest(
+		editor: string,
+		cookie: string,
+		method: string,
+		path: string,
+		body?: unknown,
+	) {
+		const response = await fetch(`${editor}${path}`, {
+			method,
+			headers: { cookie, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		return {
+			status: response.status,
+			body: (await response.json().catch(() => null)) as RestAnswer,
+		};
+	}
+
+	/**
+	 * Everything dev printed and imported names the ports in use: every address in its output, the
+	 * console's, the credential's base URLs, the console's example of a URL and every registration.
+	 */
+	async function expectTrueAddresses(
+		started: Awaited<ReturnType<typeof startDev>>,
+		cookie: string,
+	) {
+		const { run, ports, editor, sandbox } = started;
+		const output = run.output();
+		const addresses = [...output.matchAll(/(?:127\.0\.0\.1|localhost|\[::1\]):(\d+)/g)];
+		expect(addresses.length).toBeGreaterThan(5);
+		expect(
+			addresses
+				.map((found) => found[0])
+				.filter((found) => !ports.includes(Number(found.split(':').pop()))),
+		).toEqual([]);
+		const consoleUrl = /\[dev\] console: +(\S+)/.exec(output)![1];
+		expect(consoleUrl).toBe(`${sandbox}/__sandbox/console`);
+		expect((await fetch(consoleUrl)).status).toBe(200);
+		expect(output).toContain(`[dev] editor:   ${editor}\n`);
+		const info = (await (await fetch(`${sandbox}/__sandbox/info`)).json()) as { n8nUrl: string };
+		expect(info.n8nUrl).toBe(editor);
+		const credential = await rest(
+			editor,
+			cookie,
+			'GET',
+			'/rest/credentials/devApiCredential1?includeData=true',
+		);
+		expect(credential.status).toBe(200);
+		expect(credential.body.data.data).toMatchObject({
+			sandboxBaseUrl: `${sandbox}/sandbox/v3`,
+			productionBaseUrl: `${sandbox}/production/v3`,
+		});
+		const { webhooks } = (await (await fetch(`${sandbox}/__sandbox/webhooks`)).json()) as {
+			webhooks: Array<{ url: string }>;
+		};
+		expect(webhooks.length).toBeGreaterThan(0);
+		for (const { url } of webhooks) expect(url.startsWith(`${editor}/webhook/`)).toBe(true);
+		for (const port of DEFAULT_PORTS)
+			expect(JSON.stringify(credential.body)).not.toContain(`:${port}`);
+	}
+
+	it('prints and imports only the addresses of the ports in use; after a restart on other ports too, a published workflow of the user gets its events, an edited example is kept beside its original, and the login stays', async () => {
+		const first = await startDev();
+		expect(first.run.output()).not.toContain('[dev] Restart:');
+		const login = await fetch(`${first.editor}/rest/login`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify({ emailOrLdapLoginId: 'dev@example.com', password: 'Dev-password-1' }),
+		});
+		expect(login.status).toBe(200);
+		const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
+		await expectTrueAddresses(first, cookie);
+
+		// The user's own workflow, published, with the trigger and the dev webhook secret.
+		const webhookId = randomUUID();
+		const created = await rest(first.editor, cookie, 'POST', '/rest/workflows', {
+			name: 'My work order alerts',
+			active: false,
+			settings: { executionOrder: 'v1' },
+			connections: {},
+			nodes: [
+				{
+					id: randomUUID(),
+					name: 'Work Order Events',
+					type: TRIGGER,
+					typeVersion: 2,
+					position: [0, 0],
+					webhookId,
+					parameters: { events: ['*'], authentication: 'query', parameterName: 'token' },
+					credentials: {
+						maintenanceManagementWebhookApi: {
+							id: 'devHookCredential',
+							name: 'Webhook secret (local sandbox)',
+						},
+					},
+				},
+			],
+		});
+		expect(created.status).toBe(200);
+		const { id, versionId } = created.body.data;
+		expect(
+			(await rest(first.editor, cookie, 'POST', `/rest/workflows/${id}/activate`, { versionId }))
+				.status,
+		).toBe(200);
+		// An example the user edits in the editor: at most 7 open work orders.
+		const example = (await rest(first.editor, cookie, 'GET', '/rest/workflows/devOpenWorkOrders'))
+			.body.data;
+		const edited = example.nodes.map((node) =>
+			node.name === 'Open Work Orders'
+				? { ...node, parameters: { ...node.parameters, returnAll: false, limit: 7 } }
+				: node,
+		);
+		const saved = await rest(first.editor, cookie, 'PATCH', '/rest/workflows/devOpenWorkOrders', {
+			versionId: example.versionId,
+			name: example.name,
+			nodes: edited,
+			connections: example.connections,
+		});
+		expect(saved.status).toBe(200);
+		await expectStops(first.run.npm, 'SIGTERM', (tree) => tree[0], first.ports);
+
+		const second = await startDev();
+		const output = second.run.output();
+		expect(output).toContain(
+			'[dev] kept your changes to "Example: list the open work orders"; its original is beside it as "Example: list the open work orders (original)"',
+		);
+		expect(output).toContain(
+			'[dev] Restart: sandbox records and rate limit reset; webhook registrations restored for 2 published workflows ("Example: react to work order events", "My work order alerts"); login kept\n',
+		);
+		// The login of before the restart still holds; without it, n8n refuses.
+		const read = (withLogin: string) =>
+			rest(second.editor, withLogin, 'GET', '/rest/workflows/devOpenWorkOrders');
+		expect((await read('')).status).toBe(401);
+		expect((await read(cookie)).status).toBe(200);
+		await expectTrueAddresses(second, cookie);
+
+		// The user's workflow gets the console's event, untouched since the restart, at the new port.
+		const fired = await fetch(`${second.sandbox}/__sandbox/events`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify({ event: 'FAILURE_CREATED' }),
+		});
+		const { deliveries } = (await fired.json()) as {
+			deliveries: Array<{ url: string; status: number }>;
+		};
+		expect(deliveries.map(({ status }) => status)).toEqual([200, 200]);
+		expect(deliveries.map(({ url }) => url.split('?')[0])).toContain(
+			`${second.editor}/webhook/${webhookId}/webhook`,
+		);
+
+		// The edited example is kept; its original is one click away, under a name that says so.
+		const kept = (await rest(second.editor, cookie, 'GET', '/rest/workflows/devOpenWorkOrders'))
+			.body.data;
+		expect(kept.nodes.find((node) => node.name === 'Open Work Orders')?.parameters).toMatchObject({
+			limit: 7,
+		});
+		const original = (
+			await rest(second.editor, cookie, 'GET', '/rest/workflows/devOpenWorkOrdersOriginal')
+		).body.data;
+		expect(original.name).toBe('Example: list the open work orders (original)');
+		expect(original.nodes.find((node) => node.name === 'Open Work Orders')?.parameters).toEqual({
+			resource: 'failure',
+			operation: 'getAllOpen',
+			returnAll: true,
+		});
+		await expectStops(second.run.npm, 'SIGTERM', (tree) => tree[0], second.ports);
+	}, 1_200_000);
 });

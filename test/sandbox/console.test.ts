@@ -228,6 +228,8 @@ describe('the control API and console accept only loopback, same-origin, JSON ca
 	it('tells the console the events with their record kinds, the actions and the dev secret', async () => {
 		const { body } = await call('GET', '/info');
 		expect(body.webhookSecret).toBe('console-secret-0123');
+		// No n8n given: the console's example of a URL names no address.
+		expect(body.n8nUrl).toBeNull();
 		expect(body.events).toHaveLength(EVENTS.length);
 		expect(body.events).toContainEqual(
 			expect.objectContaining({ value: 'FAILURE_CREATED', collection: 'failures' }),
@@ -430,5 +432,20 @@ describe('firing events for real records, and the delivery log', () => {
 		const answer = await call('POST', '/webhooks', { url: 'file:///etc/passwd' });
 		expect(answer.status).toBe(400);
 		expect(answer.body.error).toMatch(/http\(s\) url/);
+	});
+});
+
+describe("the console's example of a webhook URL", () => {
+	it("names the n8n it was given (npm run dev's editor), and no address in the page itself", async () => {
+		const given = await startSandbox({ port: 0, quiet: true, n8nUrl: 'http://127.0.0.1:5701' });
+		try {
+			const info = (await (await fetch(`${given.controlUrl}/info`)).json()) as { n8nUrl: string };
+			expect(info.n8nUrl).toBe('http://127.0.0.1:5701');
+			const page = await (await fetch(given.consoleUrl)).text();
+			expect(page).toContain('${info.n8nUrl}/webhook-test/…/webhook');
+			expect(page).not.toMatch(/127\.0\.0\.1|localhost|:5678/);
+		} finally {
+			await given.close();
+		}
 	});
 });

@@ -23,7 +23,11 @@ import {
 	headingAnchors,
 	type DocumentationLink,
 } from '../../scripts/verify/checks';
-import { placeholderProblems, textFilesUnder } from '../../scripts/verify/placeholders';
+import {
+	localAddressProblems,
+	placeholderProblems,
+	textFilesUnder,
+} from '../../scripts/verify/placeholders';
 
 const ROOT = join(__dirname, '..', '..');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -94,6 +98,37 @@ describe('placeholders', () => {
 			'b.json holds Owner@Example.com: the placeholder address of the owner',
 			'c.js holds https://readme.invalid: a stand-in address under .invalid, which never resolves',
 		]);
+	});
+});
+
+describe('local addresses', () => {
+	it('are in no built node or credential', () => {
+		const files = textFilesUnder(built);
+		expect(Object.keys(files)).toEqual(
+			expect.arrayContaining([...pkg.n8n.nodes, ...pkg.n8n.credentials].map((f) => f.slice(5))),
+		);
+		expect(localAddressProblems(files)).toEqual([]);
+	});
+
+	it('are each named with the file that holds them; the loopback rule of a base URL is none', () => {
+		expect(
+			localAddressProblems({
+				'a.js': "href = 'http://127.0.0.1:4010/__sandbox/console'; again('http://127.0.0.1:4010')",
+				'b.js': "'http://localhost/v3'; 'localhost:5678'; 'http://[::1]:8080'; 'host:4010/x'",
+				'c.js': "/^(localhost|127(\\.\\d{1,3}){3})$/; 'allowed only for localhost'; ':40100'",
+			}),
+		).toEqual(
+			[
+				['a.js', '127.0.0.1:4010'],
+				['b.js', '//localhost'],
+				['b.js', 'localhost:5678'],
+				['b.js', '[::1]:8080'],
+				['b.js', ':4010'],
+			].map(
+				([file, found]) =>
+					`${file} holds ${found}: a local address, which means nothing to a user of the package; name the address npm run dev prints instead`,
+			),
+		);
 	});
 });
 

@@ -85,7 +85,8 @@ describe('trigger description', () => {
 		executionsHelp: { active: string; inactive: string };
 		activationHint: { active: string; inactive: string };
 	};
-	const CONSOLE = 'http://127.0.0.1:4010/__sandbox/console';
+	/** The console's address is the one npm run dev prints: the node cannot know its port. */
+	const CONSOLE = 'sandbox console, at the URL npm run dev prints';
 
 	it('says in its notice what to register in the service, with the secret, and where to do it against the local sandbox', () => {
 		expect(notice.type).toBe('notice');
@@ -93,9 +94,7 @@ describe('trigger description', () => {
 		expect(text).toMatch(
 			/service's webhook settings, for POST or PATCH, with the credential's secret \(carried as Protection says\)/,
 		);
-		expect(text).toContain(`<a href="${CONSOLE}" target="_blank">sandbox console</a>`);
-		// The Test URL and the Production URL, and how to reach the console otherwise, are the trigger panel's.
-		expect(panel.executionsHelp.inactive).toMatch(/npm run dev prints/);
+		expect(text).toContain(CONSOLE);
 	});
 
 	it('explains in the trigger panel how a test event and then real events get here, before and after publishing', () => {

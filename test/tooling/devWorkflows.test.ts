@@ -1,0 +1,215 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import {
+	changedExamples,
+	importedVersions,
+	originalOf,
+	readWorkflows,
+	registrationsFor,
+	type StoredWorkflow,
+} from '../../scripts/devWorkflows';
+import { exampleWorkflows } from '../../scripts/examples';
+
+/** What `npm run dev` reads of n8n's workflows on a start: changed examples, triggers to register. */
+const TRIGGER = 'n8n-nodes-maintenance-management.maintenanceManagementTrigger';
+const ORIGIN = 'http://127.0.0.1:5700';
+const SECRET = 'dev-secret-0123456789-0123456789';
+const devCredential = { maintenanceManagementWebhookApi: { id: 'devHookCredential' } };
+
+/** The pinned Node, whose node:sqlite dev reads n8n's database with. */
+const { NODE_BIN } = createRequire(__filename)('../../scripts/runtime.js') as { NODE_BIN: string };
+
+const folder = mkdtempSync(join(tmpdir(), 'mm-dev-workflows-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+/** A published workflow with one trigger node. */
+const published = (name: string, node: Partial<StoredWorkflow['nodes'][number]>) => ({
+	id: name,
+	name,
+	versionId: 'v1',
+	published: true,
+	nodes: [{ type: TRIGGER, webhookId: `hook-${name}`, ...node }],
+});
+
+describe('the triggers npm run dev registers with the sandbox on a start', () => {
+	it("are every published workflow's, at its Production URL with the secret where Protection looks", () => {
+		const { registrations, skipped } = registrationsFor(
+			[
+				published('query', { credentials: devCredential }),
+				published('named', {
+					credentials: devCredential,
+					parameters: { authentication: 'query', parameterName: 'key' },
+				}),
+				published('header', {
+					credentials: devCredential,
+					parameters: { authentication: 'header' },
+				}),
+				published('open', { parameters: { authentication: 'none' } }),
+				{ ...published('draft', { credentials: devCredential }), published: false },
+				published('off', { credentials: devCredential, disabled: true }),
+			],
+			ORIGIN,
+			SECRET,
+		);
+		expect(skipped).toEqual([]);
+		expect(registrations.filter(({ method }) => method === 'POST')).toEqual([
+			{
+				workflow: 'query',
+				url: `${ORIGIN}/webhook/hook-query/webhook?token=${SECRET}`,
+				method: 'POST',
+				events: ['*'],
+				headers: {},
+			},
+			{
+				workflow: 'named',
+				url: `${ORIGIN}/webhook/hook-named/webhook?key=${SECRET}`,
+				method: 'POST',
+				events: ['*'],
+				headers: {},
+			},
+			{
+				workflow: 'header',
+				url: `${ORIGIN}/webhook/hook-header/webhook`,
+				method: 'POST',
+				events: ['*'],
+				headers: { 'X-Webhook-Secret': SECRET },
+			},
+			{
+				workflow: 'open',
+				url: `${ORIGIN}/webhook/hook-open/webhook`,
+				method: 'POST',
+				events: ['*'],
+				headers: {},
+			},
+		]);
+		// Buy order updates come by PATCH, as the service sends them, to the same URLs.
+		expect(registrations.filter(({ method }) => method === 'PATCH')).toEqual(
+			registrations
+				.filter(({ method }) => method === 'POST')
+				.map((post) => ({ ...post, method: 'PATCH', events: ['BUY_ORDER_UPDATED'] })),
+		);
+	});
+
+	it('leaves out, naming the workflow and why, a trigger whose secret dev does not hold', () => {
+		const { registrations, skipped } = registrationsFor(
+			[
+				published('mine', { credentials: { maintenanceManagementWebhookApi: { id: 'other' } } }),
+				published('basic', {
+					credentials: devCredential,
+					parameters: { authentication: 'basicAuth' },
+				}),
+			],
+			ORIGIN,
+			SECRET,
+		);
+		expect(registrations).toEqual([]);
+		expect(skipped).toEqual([
+			{ workflow: 'mine', why: 'its trigger uses a secret of another credential' },
+			{ workflow: 'basic', why: 'its Protection is basic auth' },
+		]);
+	});
+});
+
+describe('the examples npm run dev keeps', () => {
+	const examples = exampleWorkflows('hook');
+	const stored = (id: string, versionId: string, isPublished = false): StoredWorkflow => ({
+		id,
+		name: id,
+		versionId,
+		published: isPublished,
+		nodes: [],
+	});
+
+	it('are those changed or published by the user since dev imported them', () => {
+		const [list, create, events, approval] = examples;
+		const imported = { [list.id]: 'a', [create.id]: 'b', [events.id]: 'c', [approval.id]: 'd' };
+		expect(
+			changedExamples(
+				[
+					stored(list.id, 'a'),
+					stored(create.id, 'edited'),
+					// dev publishes the events example itself.
+					stored(events.id, 'c', true),
+					stored(approval.id, 'd', true),
+				],
+				examples,
+				imported,
+			),
+		).toEqual([create, approval]);
+	});
+
+	it('are none that dev never imported in this folder, or that the user deleted', () => {
+		const [list, create] = examples;
+		expect(changedExamples([stored(list.id, 'x')], examples, { [create.id]: 'b' })).toEqual([]);
+	});
+
+	it('have their original imported beside them under a name that says so', () => {
+		const original = originalOf(examples[0]);
+		expect(original).toEqual({
+			...examples[0],
+			id: `${examples[0].id}Original`,
+			name: `${examples[0].name} (original)`,
+		});
+	});
+
+	it('are known by the versions dev imported, kept in a file only its owner reads', () => {
+		const file = join(folder, 'dev-examples.json');
+		expect(importedVersions.read(file)).toEqual({});
+		importedVersions.write(file, { devOpenWorkOrders: 'v1' });
+		expect(importedVersions.read(file)).toEqual({ devOpenWorkOrders: 'v1' });
+		expect(statSync(file).mode & 0o077).toBe(0);
+	});
+});
+
+describe("n8n's workflows, as dev reads them from its database", () => {
+	it("are none before n8n's first start", () => {
+		expect(readWorkflows(NODE_BIN, join(folder, 'none.sqlite'))).toEqual([]);
+	});
+
+	it('give a published workflow the nodes of its published version, not of its draft', () => {
+		const database = join(folder, 'database.sqlite');
+		const node = (webhookId: string) => JSON.stringify([{ type: TRIGGER, webhookId }]);
+		// The tables and columns dev reads, as n8n 2.41 makes them.
+		const script = `
+const { DatabaseSync } = require('node:sqlite');
+const db = new DatabaseSync(process.argv[1]);
+db.exec('CREATE TABLE workflow_entity (id TEXT, name TEXT, versionId TEXT, activeVersionId TEXT, nodes TEXT, isArchived BOOLEAN)');
+db.exec('CREATE TABLE workflow_history (versionId TEXT, workflowId TEXT, nodes TEXT)');
+const add = db.prepare('INSERT INTO workflow_entity VALUES (?, ?, ?, ?, ?, ?)');
+add.run('live', 'Live', 'v2', 'v1', ${JSON.stringify(node('draft'))}, 0);
+add.run('draft', 'Draft', 'v3', null, ${JSON.stringify(node('unpublished'))}, 0);
+add.run('gone', 'Archived', 'v4', null, '[]', 1);
+db.prepare('INSERT INTO workflow_history VALUES (?, ?, ?)').run('v1', 'live', ${JSON.stringify(node('published'))});
+`;
+		execFileSync(NODE_BIN, ['--disable-warning=ExperimentalWarning', '-e', script, database]);
+		// By name, as the terminal lists them.
+		expect(readWorkflows(NODE_BIN, database)).toEqual([
+			{
+				id: 'draft',
+				name: 'Draft',
+				versionId: 'v3',
+				published: false,
+				nodes: [{ type: TRIGGER, webhookId: 'unpublished' }],
+			},
+			{
+				id: 'live',
+				name: 'Live',
+				versionId: 'v2',
+				published: true,
+				nodes: [{ type: TRIGGER, webhookId: 'published' }],
+			},
+		]);
+	});
+
+	it('fail naming the database when it cannot be read', () => {
+		const database = join(folder, 'not-a-database.sqlite');
+		execFileSync('sh', ['-c', `echo not sqlite > ${database}`]);
+		expect(() => readWorkflows(NODE_BIN, database)).toThrow(
+			`Could not read the workflows of ${database}:`,
+		);
+	});
+});
