@@ -17,7 +17,10 @@ export function reporter(options: {
 /** The folders (`node_modules/…`) of the packages a lockfile installs on the platform. */
 export function lockedPackages(
 	lock: {
-		packages: Record<string, { os?: string[]; cpu?: string[]; libc?: string[]; link?: boolean }>;
+		packages: Record<
+			string,
+			{ os?: string[]; cpu?: string[]; libc?: string[]; link?: boolean; extraneous?: boolean }
+		>;
 	},
 	platform?: { os: string; cpu: string; libc: string },
 ): string[];

@@ -29,13 +29,17 @@ function admits(list, value) {
 	return allowed.length === 0 || allowed.includes(value);
 }
 
-/** The folders (`node_modules/…`) of the packages a lockfile installs on `platform`. */
+/**
+ * The folders (`node_modules/…`) of the packages a lockfile installs on `platform`: not links, nor the
+ * entries npm marks extraneous (needed by nothing; it leaves them out).
+ */
 function lockedPackages(lock, platform = currentPlatform()) {
 	return Object.entries(lock.packages)
 		.filter(
 			([path, entry]) =>
 				path.includes('node_modules/') &&
 				!entry.link &&
+				!entry.extraneous &&
 				admits(entry.os, platform.os) &&
 				admits(entry.cpu, platform.cpu) &&
 				(platform.os !== 'linux' || admits(entry.libc, platform.libc)),

@@ -135,6 +135,7 @@ describe('the packages a lockfile installs', () => {
 			'node_modules/x-linux-x64-gnu': { os: ['linux'], cpu: ['x64'], libc: ['glibc'] },
 			'node_modules/not-windows': { os: ['!win32'] },
 			'node_modules/linked': { link: true },
+			'node_modules/needed-by-nothing': { extraneous: true },
 		},
 	};
 
