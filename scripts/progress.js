@@ -120,7 +120,9 @@ const packageOf = (dir, file) =>
  * What a step's processes do now, said for a person: the source file a compiler compiles, else the
  * packages whose files they have open under `dir`, else their newest program; undefined when none runs.
  */
-function activity(processes, openFiles, dir) {
+function activity(running, openFiles, dir) {
+	// A process that is ending (a zombie) has no arguments left: it does nothing to say.
+	const processes = running.filter(({ argv }) => argv.length);
 	if (!processes.length) return undefined;
 	const compiled = processes
 		.filter((proc) => COMPILERS.has(program(proc)))
