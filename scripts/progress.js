@@ -99,7 +99,8 @@ function descendants(table, root, self) {
 }
 
 const COMPILERS = new Set(['cc1', 'cc1plus', 'cc', 'c++', 'gcc', 'g++', 'clang', 'clang++']);
-const SOURCE = /\.(c|cc|cpp|cxx)$/;
+/** A source file's name: not an option such as cc1's `-dumpbase-ext .c`. */
+const SOURCE = /^[^.-].*\.(c|cc|cpp|cxx)$/;
 
 /**
  * A process's program: its executable's name, or the script's for node (node-gyp). npm sets its title,
@@ -126,7 +127,7 @@ function activity(running, openFiles, dir) {
 	if (!processes.length) return undefined;
 	const compiled = processes
 		.filter((proc) => COMPILERS.has(program(proc)))
-		.flatMap(({ argv }) => argv.filter((arg) => SOURCE.test(arg)).map((arg) => basename(arg)));
+		.flatMap(({ argv }) => argv.map((arg) => basename(arg)).filter((name) => SOURCE.test(name)));
 	if (compiled.length) return `compiling ${[...new Set(compiled)].join(', ')}`;
 	const writing = [
 		...new Set(

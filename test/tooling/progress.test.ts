@@ -111,7 +111,19 @@ describe('the install progress', () => {
 		state.procs = table(
 			{ pid: 13, ppid: 12, start: 300, argv: ['make', 'BUILDTYPE=Release'] },
 			{ pid: 15, ppid: 13, start: 400, argv: ['cc', '-O3', '-c', '../deps/sqlite3/sqlite3.c'] },
-			{ pid: 16, ppid: 15, start: 401, argv: ['/usr/lib/gcc/cc1', '../deps/sqlite3/sqlite3.c'] },
+			{
+				pid: 16,
+				ppid: 15,
+				start: 401,
+				argv: [
+					'/usr/lib/gcc/cc1',
+					'../deps/sqlite3/sqlite3.c',
+					'-dumpbase',
+					'sqlite3.c',
+					'-dumpbase-ext',
+					'.c',
+				],
+			},
 			// The sandbox's own child: not the step's.
 			{ pid: 20, ppid: 5, start: 500, argv: ['g++', 'other.cc'] },
 		);
