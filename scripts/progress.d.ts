@@ -5,25 +5,33 @@ export type Proc = { pid: number; ppid: number; start: number; argv: string[] };
 export function reporter(options: {
 	step: string;
 	dir: string;
-	packages?: string[];
+	packages?: Array<{ path: string; integrity?: string }>;
 	now?: () => number;
 	exists?: (path: string) => boolean;
+	tarballSize?: (integrity: string) => number | undefined;
 	processes?: () => Proc[];
 	openFiles?: (pid: number) => string[];
 	parent?: number;
 	self?: number;
 }): () => string;
 
-/** The folders (`node_modules/…`) of the packages a lockfile installs on the platform. */
+/** The packages a lockfile installs on the platform: each one's folder and its tarball's integrity. */
 export function lockedPackages(
 	lock: {
 		packages: Record<
 			string,
-			{ os?: string[]; cpu?: string[]; libc?: string[]; link?: boolean; extraneous?: boolean }
+			{
+				os?: string[];
+				cpu?: string[];
+				libc?: string[];
+				link?: boolean;
+				extraneous?: boolean;
+				integrity?: string;
+			}
 		>;
 	},
 	platform?: { os: string; cpu: string; libc: string },
-): string[];
+): Array<{ path: string; integrity?: string }>;
 
 /** A duration as a person reads it: `40 s`, `2 min 10 s`. */
 export function duration(ms: number): string;

@@ -11,7 +11,8 @@
  * node scripts/progress.js <step> <dir> [<package-lock.json>]: the step runs in <dir>, and is a child of
  * this script's parent (scripts/runtime.js starts both).
  */
-const { existsSync, readdirSync, readFileSync, readlinkSync } = require('node:fs');
+const { existsSync, readdirSync, readFileSync, readlinkSync, statSync } = require('node:fs');
+const { homedir } = require('node:os');
 const { basename, join } = require('node:path');
 
 /** This machine as npm matches a package's os, cpu and libc fields. */
@@ -30,8 +31,9 @@ function admits(list, value) {
 }
 
 /**
- * The folders (`node_modules/…`) of the packages a lockfile installs on `platform`: not links, nor the
- * entries npm marks extraneous (needed by nothing; it leaves them out).
+ * The packages a lockfile installs on `platform`, each with its folder (`node_modules/…`) and its
+ * tarball's integrity: not links, nor the entries npm marks extraneous (needed by nothing; it leaves
+ * them out).
  */
 function lockedPackages(lock, platform = currentPlatform()) {
 	return Object.entries(lock.packages)
@@ -44,8 +46,35 @@ function lockedPackages(lock, platform = currentPlatform()) {
 				admits(entry.cpu, platform.cpu) &&
 				(platform.os !== 'linux' || admits(entry.libc, platform.libc)),
 		)
-		.map(([path]) => path);
+		.map(([path, entry]) => ({ path, integrity: entry.integrity }));
 }
+
+/**
+ * The size of a package's tarball in npm's cache (cacache keeps it under its integrity's digest), or
+ * undefined while it is not there. Tarballs' sizes follow what unpacking them costs far better than
+ * their number: the last packages to unpack are the largest.
+ */
+const cachedTarballSize =
+	(cache = process.env.npm_config_cache || join(homedir(), '.npm')) =>
+	(integrity) => {
+		const [algorithm, digest] = (integrity ?? '').split(/-(.*)/s);
+		if (!digest) return undefined;
+		const hex = Buffer.from(digest, 'base64').toString('hex');
+		const file = join(
+			cache,
+			'_cacache',
+			'content-v2',
+			algorithm,
+			hex.slice(0, 2),
+			hex.slice(2, 4),
+			hex.slice(4),
+		);
+		try {
+			return statSync(file).size;
+		} catch {
+			return undefined;
+		}
+	};
 
 /** Every process of the machine: its id, its parent's, its start (in clock ticks) and its arguments. */
 function processTable() {
@@ -111,31 +140,38 @@ const program = ({ argv }) => {
 	return name === 'node' && argv[1] ? basename(argv[1]).replace(/(-cli)?\.js$/, '') : name;
 };
 
-/** The package of a file under `dir`'s node_modules: its innermost node_modules/<name> or /@scope/<name>. */
-const packageOf = (dir, file) =>
-	file.startsWith(join(dir, 'node_modules') + '/')
-		? /.*node_modules\/((@[^/]+\/)?[^/]+)\//.exec(file)?.[1]
-		: undefined;
+/**
+ * The packages whose files the step's processes have open under `dir`, as the lockfile names their
+ * folders (`node_modules/a/node_modules/@s/b`).
+ */
+function packagesWritten(processes, openFiles, dir) {
+	const prefix = `${dir}/`;
+	const folders = processes.flatMap(({ pid }) =>
+		openFiles(pid).flatMap((file) => {
+			if (!file.startsWith(`${prefix}node_modules/`)) return [];
+			const folder = /^(.*node_modules\/(@[^/]+\/)?[^/]+)\//.exec(file.slice(prefix.length));
+			return folder ? [folder[1]] : [];
+		}),
+	);
+	return new Set(folders);
+}
+
+/** A package's name, from its folder. */
+const nameOf = (folder) => /(?:^|\/)node_modules\/((@[^/]+\/)?[^/]+)$/.exec(folder)?.[1] ?? folder;
 
 /**
  * What a step's processes do now, said for a person: the source file a compiler compiles, else the
  * packages whose files they have open under `dir`, else their newest program; undefined when none runs.
  */
-function activity(running, openFiles, dir) {
-	// A process that is ending (a zombie) has no arguments left: it does nothing to say.
-	const processes = running.filter(({ argv }) => argv.length);
+function activity(processes, writing) {
 	if (!processes.length) return undefined;
 	const compiled = processes
 		.filter((proc) => COMPILERS.has(program(proc)))
 		.flatMap(({ argv }) => argv.map((arg) => basename(arg)).filter((name) => SOURCE.test(name)));
 	if (compiled.length) return `compiling ${[...new Set(compiled)].join(', ')}`;
-	const writing = [
-		...new Set(
-			processes.flatMap(({ pid }) => openFiles(pid).flatMap((file) => packageOf(dir, file) ?? [])),
-		),
-	].sort();
-	if (writing.length)
-		return `writing ${writing.slice(0, 3).join(', ')}${writing.length > 3 ? ` and ${writing.length - 3} more` : ''}`;
+	const names = [...new Set([...writing].map(nameOf))].sort();
+	if (names.length)
+		return `writing ${names.slice(0, 3).join(', ')}${names.length > 3 ? ` and ${names.length - 3} more` : ''}`;
 	const newest = processes.reduce((a, b) => (b.start > a.start ? b : a));
 	return `running ${program(newest)}`;
 }
@@ -156,9 +192,12 @@ const count = (n) => n.toLocaleString('en');
 
 /**
  * A step's reporter: each call of the function it returns gives the next report line. With `packages`
- * (the lockfile's, see lockedPackages), it counts those unpacked in `dir` and estimates the time left
- * from the pace since the step began. `now`, `exists`, `processes` and `openFiles` read the clock, the
- * disk and /proc (replaced in tests); `parent` is the process that started the step and this script.
+ * (the lockfile's, see lockedPackages), it counts those unpacked in `dir` (their package.json is there
+ * and npm writes none of their files any more), and estimates the time left from the share unpacked,
+ * each package weighed by its tarball's size (a package not yet downloaded by the mean of the others),
+ * and the time since the step began. `now`, `exists`, `tarballSize`, `processes` and `openFiles` read
+ * the clock, the disk, npm's cache and /proc (replaced in tests); `parent` is the process that started
+ * the step and this script.
  */
 function reporter({
 	step,
@@ -166,23 +205,43 @@ function reporter({
 	packages = [],
 	now = Date.now,
 	exists = existsSync,
+	tarballSize = cachedTarballSize(),
 	processes = processTable,
 	openFiles = openFilesOf,
 	parent = process.ppid,
 	self = process.pid,
 }) {
 	const started = now();
+	/** The tarballs' sizes found so far (a tarball in the cache does not change). */
+	const sizes = new Map();
+	const sizeOf = ({ path, integrity }) => {
+		if (!sizes.has(path)) {
+			const size = tarballSize(integrity);
+			if (size !== undefined) sizes.set(path, size);
+		}
+		return sizes.get(path);
+	};
 	return () => {
 		const elapsed = now() - started;
-		const doing = activity(descendants(processes(), parent, self), openFiles, dir);
+		// A process that is ending (a zombie) has no arguments left: it does nothing to say.
+		const running = descendants(processes(), parent, self).filter(({ argv }) => argv.length);
+		const writing = packagesWritten(running, openFiles, dir);
+		const doing = activity(running, writing);
 		const parts = [];
 		if (packages.length) {
-			const done = packages.filter((path) => exists(join(dir, path, 'package.json'))).length;
+			const unpacked = packages.filter(
+				({ path }) => !writing.has(path) && exists(join(dir, path, 'package.json')),
+			);
 			const total = count(packages.length);
-			if (done === 0) parts.push(`reading the lockfile and downloading, 0 of ${total} packages`);
-			else if (done < packages.length)
+			const known = packages.map(sizeOf).filter((size) => size !== undefined);
+			const mean = known.length ? known.reduce((a, b) => a + b, 0) / known.length : 1;
+			const weight = (list) => list.reduce((sum, pkg) => sum + (sizeOf(pkg) ?? mean), 0);
+			const share = weight(unpacked) / weight(packages);
+			if (unpacked.length === 0)
+				parts.push(`reading the lockfile and downloading, 0 of ${total} packages`);
+			else if (unpacked.length < packages.length)
 				parts.push(
-					`${count(done)} of ${total} packages unpacked, ${estimate((elapsed * (packages.length - done)) / done)} left`,
+					`${count(unpacked.length)} of ${total} packages unpacked (${Math.floor(share * 100)}% by size), ${estimate((elapsed * (1 - share)) / share)} left`,
 				);
 			else parts.push(`all ${total} packages unpacked, npm is finishing`);
 		}

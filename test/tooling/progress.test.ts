@@ -33,12 +33,13 @@ const table = (...more: Proc[]): Proc[] => [
 ];
 
 describe('the install progress', () => {
-	const fake = (packages: string[] = []) => {
+	const fake = (packages: Array<{ path: string; integrity: string }> = []) => {
 		const state = {
 			clock: 0,
 			unpacked: new Set<string>(),
 			procs: table(),
 			open: {} as Record<number, string[]>,
+			tarballs: {} as Record<string, number | undefined>,
 		};
 		const report = reporter({
 			step: 'npm install',
@@ -46,6 +47,7 @@ describe('the install progress', () => {
 			packages,
 			now: () => state.clock,
 			exists: (path) => state.unpacked.has(path),
+			tarballSize: (integrity) => state.tarballs[integrity],
 			processes: () => state.procs,
 			openFiles: (pid) => state.open[pid] ?? [],
 			parent: 10,
@@ -56,35 +58,57 @@ describe('the install progress', () => {
 		};
 		return { state, report, unpack };
 	};
-	const PACKAGES = Array.from({ length: 10 }, (_, i) => `node_modules/p${i}`);
+	const PACKAGES = Array.from({ length: 10 }, (_, i) => ({
+		path: `node_modules/p${i}`,
+		integrity: `sha512-p${i}`,
+	}));
+	const folders = (from: number, to: number) => PACKAGES.slice(from, to).map(({ path }) => path);
 
-	it('counts the packages whose package.json is on disk, not their folders, and estimates the time left from the pace', () => {
+	it('counts the packages whose package.json is on disk, and estimates the time left from their tarballs’ share', () => {
 		const { state, report, unpack } = fake(PACKAGES);
+		// Nine tarballs of 1 MB in the cache, and one of 9 MB: half of the work.
+		for (const [i, { integrity }] of PACKAGES.entries())
+			state.tarballs[integrity] = (i === 9 ? 9 : 1) * 1e6;
 		state.clock = 8_000;
 		expect(report()).toBe(
 			'[runtime]   npm install: reading the lockfile and downloading, 0 of 10 packages; running npm; 8 s so far',
 		);
-		unpack('node_modules/p0', 'node_modules/p1');
+		unpack(...folders(0, 2));
 		state.clock = 40_000;
-		// 2 of 10 in 40 s: 8 more at that pace take 160 s.
+		// 2 MB of 18 in 40 s: 16 more at that pace take 320 s.
 		expect(report()).toBe(
-			'[runtime]   npm install: 2 of 10 packages unpacked, about 3 min left; running npm; 40 s so far',
+			'[runtime]   npm install: 2 of 10 packages unpacked (11% by size), about 5 min left; running npm; 40 s so far',
 		);
-		unpack(...PACKAGES.slice(2, 8));
-		state.clock = 80_000;
+		unpack(...folders(2, 9));
+		state.clock = 90_000;
 		expect(report()).toBe(
-			'[runtime]   npm install: 8 of 10 packages unpacked, about 20 s left; running npm; 1 min 20 s so far',
+			'[runtime]   npm install: 9 of 10 packages unpacked (50% by size), about 90 s left; running npm; 1 min 30 s so far',
 		);
-		unpack(...PACKAGES);
-		state.clock = 88_000;
+		// The large one's package.json is there, but npm still writes its files.
+		unpack(...folders(9, 10));
+		state.open[12] = [join(DIR, 'node_modules/p9/lib/big.js')];
+		expect(report()).toContain('9 of 10 packages unpacked (50% by size)');
+		state.open[12] = [];
+		state.clock = 120_000;
 		expect(report()).toBe(
-			'[runtime]   npm install: all 10 packages unpacked, npm is finishing; running npm; 1 min 28 s so far',
+			'[runtime]   npm install: all 10 packages unpacked, npm is finishing; running npm; 2 min 0 s so far',
 		);
+	});
+
+	it('weighs a package not yet downloaded by the mean of those in the cache', () => {
+		const { state, report, unpack } = fake(PACKAGES);
+		for (const { integrity } of PACKAGES.slice(0, 5)) state.tarballs[integrity] = 3e6;
+		unpack(...folders(0, 5));
+		state.clock = 10_000;
+		expect(report()).toContain('5 of 10 packages unpacked (50% by size), about 10 s left');
+		// Downloaded since: the rest are small, so more than half is done.
+		for (const { integrity } of PACKAGES.slice(5)) state.tarballs[integrity] = 1e6;
+		expect(report()).toContain('5 of 10 packages unpacked (75% by size)');
 	});
 
 	it('names the packages npm is writing, from its open files under the install folder', () => {
 		const { state, report, unpack } = fake(PACKAGES);
-		unpack('node_modules/p0');
+		unpack(...folders(0, 1));
 		state.open[12] = [
 			'/root/.npm/_cacache/content-v2/sha512/aa/bb/cc',
 			join(DIR, 'node_modules/n8n-nodes-base/dist/nodes/A.js'),
@@ -94,7 +118,7 @@ describe('the install progress', () => {
 		];
 		state.clock = 10_000;
 		expect(report()).toBe(
-			'[runtime]   npm install: 1 of 10 packages unpacked, about 90 s left; writing @scope/inner, n8n-nodes-base; 10 s so far',
+			'[runtime]   npm install: 1 of 10 packages unpacked (10% by size), about 90 s left; writing @scope/inner, n8n-nodes-base; 10 s so far',
 		);
 		state.open[12] = ['a', 'b', 'c', 'd'].map((name) => join(DIR, `node_modules/${name}/index.js`));
 		expect(report()).toContain('; writing a, b, c and 1 more;');
@@ -140,7 +164,7 @@ describe('the packages a lockfile installs', () => {
 	const lock = {
 		packages: {
 			'': {},
-			'node_modules/a': {},
+			'node_modules/a': { integrity: 'sha512-a' },
 			'node_modules/@s/b': {},
 			'node_modules/a/node_modules/c': {},
 			'node_modules/x-darwin-arm64': { os: ['darwin'], cpu: ['arm64'] },
@@ -152,15 +176,21 @@ describe('the packages a lockfile installs', () => {
 		},
 	};
 
-	it('are the folders of the entries whose os, cpu and libc fit this machine', () => {
-		expect(lockedPackages(lock, LINUX)).toEqual([
+	it('are the folders of the entries whose os, cpu and libc fit this machine, with their integrity', () => {
+		expect(lockedPackages(lock, LINUX)[0]).toEqual({
+			path: 'node_modules/a',
+			integrity: 'sha512-a',
+		});
+		const folders = (platform: typeof LINUX) =>
+			lockedPackages(lock, platform).map(({ path }) => path);
+		expect(folders(LINUX)).toEqual([
 			'node_modules/a',
 			'node_modules/@s/b',
 			'node_modules/a/node_modules/c',
 			'node_modules/x-linux-x64-gnu',
 			'node_modules/not-windows',
 		]);
-		expect(lockedPackages(lock, { os: 'win32', cpu: 'x64', libc: 'glibc' })).toEqual([
+		expect(folders({ os: 'win32', cpu: 'x64', libc: 'glibc' })).toEqual([
 			'node_modules/a',
 			'node_modules/@s/b',
 			'node_modules/a/node_modules/c',
@@ -210,7 +240,7 @@ describe('the progress script', () => {
 		);
 		child.kill();
 		expect(first).toMatch(
-			/^\[runtime\] {3}npm install: 1 of 2 packages unpacked, about 10 s left; waiting on npm; 0 s so far$/,
+			/^\[runtime\] {3}npm install: 1 of 2 packages unpacked \(50% by size\), about 10 s left; waiting on npm; 0 s so far$/,
 		);
 	});
 });
