@@ -123,7 +123,7 @@ function ensureN8n(install) {
 	if (existsSync(stamp) && readFileSync(stamp, 'utf8') === hash && existsSync(bin)) return bin;
 	const started = Date.now();
 	const name = install.version === PINNED_VERSION ? 'the pinned n8n' : `n8n ${install.version}`;
-	log(`installing ${name} (first run only; a few minutes and about 3 GB)…`);
+	log(`installing ${name} (first run only; about 3 GB, 5 to 20 minutes with the sqlite3 build)…`);
 	mkdirSync(install.dir, { recursive: true });
 	copyFileSync(join(install.manifest, 'package.json'), join(install.dir, 'package.json'));
 	copyFileSync(join(install.manifest, 'package-lock.json'), join(install.dir, 'package-lock.json'));
@@ -145,7 +145,7 @@ function ensureN8n(install) {
 		npm_config_build_from_source: 'true',
 		npm_config_ignore_scripts: 'false',
 	};
-	log('building sqlite3 against Node 24 (a minute or two, compiling C)…');
+	log('building sqlite3 against Node 24 (2 to 7 minutes, compiling C)…');
 	withProgress(showProgress('npm rebuild sqlite3', install.dir), () =>
 		run('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false'], {
 			cwd: install.dir,
