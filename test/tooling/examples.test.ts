@@ -50,6 +50,22 @@ describe('the ERP example', () => {
 		});
 	});
 
+	it('gives the rows without a name their code as a name and sends them through the same mapping again', () => {
+		expect(erp?.connections).toMatchObject({
+			'Failed Rows': { main: [[{ node: 'Name Missing?', type: 'main', index: 0 }]] },
+			'Name Missing?': {
+				main: [
+					[{ node: 'Name From Code', type: 'main', index: 0 }],
+					[{ node: 'Check By Hand', type: 'main', index: 0 }],
+				],
+			},
+			'Name From Code': { main: [[{ node: 'Send Fixed Rows', type: 'main', index: 0 }]] },
+		});
+		const resend = erp?.nodes.find((node) => node.name === 'Send Fixed Rows');
+		expect(resend?.parameters).toEqual(create?.parameters);
+		expect(resend?.credentials).toEqual(create?.credentials);
+	});
+
 	it('says on a sticky note what to replace with your own rows', () => {
 		const note = erp?.nodes.find((node) => node.type === 'n8n-nodes-base.stickyNote');
 		expect(note?.parameters.content).toMatch(/Replace \*\*ERP Rows\*\* with your own rows/);
