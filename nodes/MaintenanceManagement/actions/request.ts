@@ -1,5 +1,4 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import {
 	emptyValueError,
@@ -9,6 +8,7 @@ import {
 	pathIdField,
 	queryParameterField,
 } from '../helpers/empty';
+import { refusal, unusablePathId } from '../helpers/messages';
 import { normalize } from '../helpers/normalize';
 import { validate } from '../helpers/validate';
 import type { AnswerShape, ApiRequest } from '../transport';
@@ -76,10 +76,7 @@ export function readPathValues(
 		}
 		const problem = pathValueProblem(value);
 		if (problem) {
-			throw new NodeOperationError(node, `"${name}" ${problem}`, {
-				itemIndex,
-				description: `Enter the ID in "${name}" as the API gives it. No request was sent.`,
-			});
+			throw refusal(node, unusablePathId(name, problem), { itemIndex });
 		}
 		pathValues[slot] = String(value).trim();
 	}

@@ -1,8 +1,7 @@
-import type { INode } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { INode, NodeOperationError } from 'n8n-workflow';
 
 import { plainText } from '../transport/errors';
-import { itemNumber } from './errorText';
+import { emptyValue, refusal } from './messages';
 
 /*
  * A filter, query parameter or path ID that a user added and that resolves to nothing is an error,
@@ -69,10 +68,7 @@ export function emptyValueError(
 	const result = expression
 		? `its expression ${expression} gave ${describe(value)}`
 		: 'it has no value';
-	return new NodeOperationError(node, `${label} is empty: ${result}`, {
-		itemIndex,
-		description: `${fix} No request was sent for item ${itemNumber(itemIndex)}.`,
-	});
+	return refusal(node, emptyValue(label, result, fix, itemIndex), { itemIndex });
 }
 
 /** A filter of a collection such as Filters, named by its display and API names. */
