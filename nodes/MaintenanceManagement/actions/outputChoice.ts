@@ -22,7 +22,7 @@ export function readOutput(this: IExecuteFunctions, itemIndex: number): OutputCh
 	if (mode !== 'selected') return { mode: 'simplified' };
 	const fields = nameList(this.getNodeParameter('fields', itemIndex, ''));
 	if (fields.length === 0) {
-		throw refusal(this.getNode(), noSelectedFields(), { itemIndex });
+		throw refusal(this.getNode(), noSelectedFields(), { itemIndex, fields: ['fields'] });
 	}
 	return { mode, fields };
 }

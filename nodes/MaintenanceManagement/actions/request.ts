@@ -72,11 +72,11 @@ export function readPathValues(
 		const name = names.get(parameter) ?? parameter;
 		if (isEmptyValue(value)) {
 			const raw = node.parameters[parameter];
-			throw emptyValueError(node, itemIndex, pathIdField(name, raw), raw, value);
+			throw emptyValueError(node, itemIndex, pathIdField(name, raw, parameter), raw, value);
 		}
 		const problem = pathValueProblem(value);
 		if (problem) {
-			throw refusal(node, unusablePathId(name, problem), { itemIndex });
+			throw refusal(node, unusablePathId(name, problem), { itemIndex, fields: [parameter] });
 		}
 		pathValues[slot] = String(value).trim();
 	}
@@ -105,6 +105,7 @@ function addFilters(
 					name,
 					displayName: names.get(name) ?? name,
 					collection: names.get(collection) ?? collection,
+					path: `${collection}.${name}`,
 				};
 				throw emptyValueError(node, itemIndex, filterField(filter), raw[name], value);
 			}

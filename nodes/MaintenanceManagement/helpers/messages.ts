@@ -17,14 +17,27 @@ export interface Words {
 	description?: string;
 }
 
-type ErrorOptions = NonNullable<ConstructorParameters<typeof NodeOperationError>[2]>;
+type ErrorOptions = Omit<
+	NonNullable<ConstructorParameters<typeof NodeOperationError>[2]>,
+	'message' | 'description'
+> & {
+	/** The parameters or request fields at fault, as paths (`filters.status`, `lines[0].quantity`). */
+	fields?: string[];
+};
 
-/** The node's error with these words; `options` say the item and what else n8n records. */
-export const refusal = (
+/**
+ * The node's error with these words. `options` say the item, the fields at fault (kept in the
+ * error's context, for whoever reads the error rather than its words) and what else n8n records.
+ */
+export function refusal(
 	node: INode,
 	{ message, description }: Words,
-	options: Omit<ErrorOptions, 'message' | 'description'> = {},
-): NodeOperationError => new NodeOperationError(node, message, { ...options, description });
+	{ fields, ...options }: ErrorOptions = {},
+): NodeOperationError {
+	const error = new NodeOperationError(node, message, { ...options, description });
+	if (fields) error.context.fields = fields;
+	return error;
+}
 
 /** The Output option "Selected Fields" with no field named. */
 export const noSelectedFields = (): Words => ({

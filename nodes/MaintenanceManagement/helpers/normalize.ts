@@ -37,9 +37,10 @@ export function normalize(value: unknown, node: INode, itemIndex: number, path =
 		if (key.endsWith(JSON_SUFFIX) && key.length > JSON_SUFFIX.length) {
 			const field = key.slice(0, -JSON_SUFFIX.length);
 			if (!isEmpty(value[field])) {
-				throw refusal(node, fieldsAndJson(field, key), { itemIndex });
+				const fields = [fieldPath.slice(0, -JSON_SUFFIX.length), fieldPath];
+				throw refusal(node, fieldsAndJson(field, key), { itemIndex, fields });
 			}
-			out[field] = parseJson(entry, key, node, itemIndex) as IDataObject;
+			out[field] = parseJson(entry, key, fieldPath, node, itemIndex) as IDataObject;
 			continue;
 		}
 		const normalized = normalize(entry, node, itemIndex, fieldPath);
@@ -50,11 +51,20 @@ export function normalize(value: unknown, node: INode, itemIndex: number, path =
 	return out;
 }
 
-function parseJson(value: unknown, field: string, node: INode, itemIndex: number): unknown {
+function parseJson(
+	value: unknown,
+	field: string,
+	fieldPath: string,
+	node: INode,
+	itemIndex: number,
+): unknown {
 	if (typeof value !== 'string') return value;
 	try {
 		return JSON.parse(value);
 	} catch (error) {
-		throw refusal(node, invalidJson(field, (error as Error).message), { itemIndex });
+		throw refusal(node, invalidJson(field, (error as Error).message), {
+			itemIndex,
+			fields: [fieldPath],
+		});
 	}
 }

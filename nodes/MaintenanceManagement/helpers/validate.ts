@@ -32,5 +32,6 @@ export function validate<T>(
 		// The path and the message may repeat the item's data (a key, a value refused).
 		return plainText(`"${path}"${label} ${issue.message}`);
 	});
-	throw refusal(node, invalidInput(itemIndex, problems), { itemIndex });
+	const fields = [...new Set(result.error.issues.map((issue) => issuePath(issue) || 'body'))];
+	throw refusal(node, invalidInput(itemIndex, problems), { itemIndex, fields });
 }

@@ -373,6 +373,14 @@ describe('validation errors are easy to read', () => {
 		expect(await fixture.requests()).toHaveLength(0);
 	});
 
+	it('names each failing field in the error, and the item', async () => {
+		const { error } = await fixture.run(twoProblems, { items: [{}, {}] });
+		expect(error?.context).toMatchObject({
+			itemIndex: 0,
+			fields: ['warehouse_from_id', 'warehouse_to_id'],
+		});
+	});
+
 	it("gives an error item plain text lines, not the panel's HTML breaks", async () => {
 		const { output } = await fixture.run(twoProblems, { items: [{}], continueOnFail: true });
 		const description = String(output[0].json.description);

@@ -115,7 +115,7 @@ const grouping: Grouping = {
 		throw refusal(
 			this.getNode(),
 			locationUpdatedTwice(part.itemIndex, String(part.body.id), earlier.itemIndex),
-			{ itemIndex: part.itemIndex },
+			{ itemIndex: part.itemIndex, fields: ['id'] },
 		);
 	},
 	body: (group) => ({ locations: group.map((part) => part.body) }),
