@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { expr } from '../helpers/harness';
 import { expectItems, ResourceFixture } from '../helpers/resource';
 
 const fixture = new ResourceFixture('stockTransaction');
@@ -558,33 +559,17 @@ describe('Stock Transaction: Transfer', () => {
 	fixture.itRefuses(
 		transfer,
 		[
-			[
-				'the same warehouse on both ends',
-				{ warehouse_to_id: 1 },
-				/"warehouse_to_id" \(To Warehouse ID\) must differ from From Warehouse ID/,
-			],
+			['the same warehouse on both ends', { warehouse_to_id: 1 }, 'warehouse_to_id'],
 			[
 				'the same warehouse, once as text',
 				{ warehouse_from_id: '2', warehouse_to_id: 2 },
-				/"warehouse_to_id" \(To Warehouse ID\) must differ/,
+				'warehouse_to_id',
 			],
-			[
-				'no origin warehouse',
-				{ warehouse_from_id: 0 },
-				/"warehouse_from_id" \(From Warehouse ID\) must be a positive ID/,
-			],
-			['no material', { material_id: 0 }, /"material_id" \(Material ID\) must be a positive ID/],
-			['a quantity of 0', { quantity: 0 }, /"quantity" \(Quantity\) must be more than 0/],
-			[
-				'a fractional quantity',
-				{ quantity: 2.5 },
-				/"quantity" \(Quantity\) must be a whole number/,
-			],
-			[
-				'a quantity that is not a number',
-				{ quantity: 'ten' },
-				/"quantity" \(Quantity\) must be a whole number/,
-			],
+			['no origin warehouse', { warehouse_from_id: 0 }, 'warehouse_from_id'],
+			['no material', { material_id: 0 }, 'material_id'],
+			['a quantity of 0', { quantity: 0 }, 'quantity'],
+			['a fractional quantity', { quantity: 2.5 }, 'quantity'],
+			['a quantity that is not a number', { quantity: 'ten' }, 'quantity'],
 		],
 		0,
 	);
@@ -640,4 +625,29 @@ describe('Stock Transaction: Transfer', () => {
 		expect(await stock(2, 10)).toBe(0);
 		expect(await stock(3, 10)).toBe(SEEDED + 140);
 	});
+});
+
+describe('Stock Transaction: createBatch refuses what its rules forbid, naming the field', () => {
+	fixture.itRefuses(fixture.operation('createBatch'), [
+		[
+			'a stock transaction without a material',
+			{
+				warehouseId: '1',
+				action: 'WAREHOUSE_ADD',
+				transactions: { items: [{ material_id: expr(''), quantity: 1, cost_price: 1 }] },
+			},
+			'transactions[0].material_id',
+		],
+		['a batch with no transactions', { warehouseId: '1', action: 'WAREHOUSE_ADD' }, 'transactions'],
+	]);
+});
+
+describe('Stock Transaction: transfer refuses what its rules forbid, naming the field', () => {
+	fixture.itRefuses(fixture.operation('transfer'), [
+		[
+			'a transfer to the same warehouse',
+			{ warehouse_from_id: 2, warehouse_to_id: 2, material_id: 3, quantity: 1 },
+			'warehouse_to_id',
+		],
+	]);
 });
