@@ -5,6 +5,7 @@ import { isConnectionFault, rateLimitWaitMs } from '../../nodes/MaintenanceManag
 import { expr, runNode, type Credentials } from './helpers/harness';
 import { apiError, collectionPage, ScriptedServer, type Reply } from '../helpers/scriptedServer';
 import { tokenNotOneText } from '../../nodes/MaintenanceManagement/transport/messages';
+import { notConfirmed } from '../../nodes/MaintenanceManagement/helpers/messages';
 
 /**
  * The transport against servers that misbehave, through n8n-core's real request path: redirects,
@@ -471,7 +472,7 @@ describe('bulk update', () => {
 		expect(error).toBeUndefined();
 		expect(output.map((item) => item.json.id ?? item.json.error)).toEqual([
 			'1',
-			'Item 1 was sent but not confirmed by the API. The change may have been applied: check whether it is there before sending it again.',
+			notConfirmed(1, 'PATCH').message,
 			'3',
 		]);
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
