@@ -108,7 +108,7 @@ describe('Material: Create', () => {
 			{ code: '={{ $json.code }}' },
 			{ items: [{ code: 'C-1' }, { code: '' }, { code: 'C-3' }] },
 		);
-		expect(error?.message).toMatch(/item 1/);
+		expect(error?.context).toMatchObject({ itemIndex: 1 });
 		expect(await sentField(fixture, 'code')).toEqual(['C-1']);
 	});
 });

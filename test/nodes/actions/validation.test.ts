@@ -42,7 +42,7 @@ describe('items', () => {
 			},
 			{ items: [{ q: '1' }, { q: 'x' }] },
 		);
-		expect(error?.message).toMatch(/item 1/);
+		expect(error?.context).toMatchObject({ itemIndex: 1, fields: ['quantity'] });
 	});
 });
 

@@ -861,7 +861,7 @@ describe('Planned Job (Work): items and API errors', () => {
 			{ items: [{ workType: 1 }, { workType: 'x' }] },
 		);
 		expect(output).toHaveLength(0);
-		expect(error?.message).toMatch(/^Invalid input in item 1: "work_type_id"/);
+		expect(error?.context).toMatchObject({ itemIndex: 1, fields: ['work_type_id'] });
 	});
 
 	it('surfaces the spec message and the failing property for an unknown client', async () => {
