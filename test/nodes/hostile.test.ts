@@ -4,6 +4,8 @@ import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/Mainten
 import { isConnectionFault, rateLimitWaitMs } from '../../nodes/MaintenanceManagement/transport';
 import { expr, runNode, type Credentials } from './helpers/harness';
 import { apiError, collectionPage, ScriptedServer, type Reply } from '../helpers/scriptedServer';
+import { tokenNotOneText } from '../../nodes/MaintenanceManagement/transport/messages';
+import { notConfirmed } from '../../nodes/MaintenanceManagement/helpers/messages';
 
 /**
  * The transport against servers that misbehave, through n8n-core's real request path: redirects,
@@ -470,7 +472,7 @@ describe('bulk update', () => {
 		expect(error).toBeUndefined();
 		expect(output.map((item) => item.json.id ?? item.json.error)).toEqual([
 			'1',
-			'Item 1 was sent but not confirmed by the API. The change may have been applied: check whether it is there before sending it again.',
+			notConfirmed(1, 'PATCH').message,
 			'3',
 		]);
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
@@ -726,8 +728,7 @@ describe('the token never shows', () => {
 		async (_label, token) => {
 			const { error, output } = await listLocations({}, { ...credentials, accessToken: token });
 			expect(output).toHaveLength(0);
-			expect(error?.message).toBe('The access token contains a space or line break');
-			expect(error?.description).toMatch(/on one line\. No request was sent\.$/);
+			expect(error).toMatchObject(tokenNotOneText());
 			expect(api.requests).toHaveLength(0);
 			const shown = JSON.stringify([error?.message, error?.description]);
 			expect(shown).not.toContain(TOKEN.slice(0, 12));

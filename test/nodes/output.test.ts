@@ -4,6 +4,7 @@ import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/Mainten
 import { CYCLIC_JOB } from '../cases/operations';
 import { expr } from './helpers/harness';
 import { SandboxFixture, type RunAgainst } from './helpers/sandbox';
+import { noSelectedFields } from '../../nodes/MaintenanceManagement/helpers/messages';
 
 /**
  * Version 2 of the action node: the Output choice (Simplified by default, Raw, Selected Fields), run
@@ -241,7 +242,8 @@ describe('Output, version 2', () => {
 			output: 'selected',
 			fields: ' , ',
 		});
-		expect(error?.message).toMatch(/"Fields" is empty: name the fields to output/);
+		expect(error?.message).toBe(noSelectedFields().message);
+		expect(error?.context).toMatchObject({ itemIndex: 0, fields: ['fields'] });
 		expect(await fixture.requests()).toEqual([]);
 	});
 
@@ -255,7 +257,7 @@ describe('Output, version 2', () => {
 			output: 'selected',
 			fields: '',
 		});
-		expect(error?.message).toMatch(/"Fields" is empty/);
+		expect(error?.context).toMatchObject({ itemIndex: 0, fields: ['fields'] });
 		expect(await fixture.requests()).toEqual([]);
 	});
 });

@@ -3,6 +3,7 @@ import { resources } from '../../nodes/MaintenanceManagement/actions/resources';
 import { sendOperation } from '../../nodes/MaintenanceManagement/actions/shared/registry';
 import type { OperationPair } from '../cases/operations';
 import { SandboxFixture } from './helpers/sandbox';
+import { unsupportedOperation } from '../../nodes/MaintenanceManagement/helpers/messages';
 
 const fixture = new SandboxFixture();
 beforeAll(async () => await fixture.start());
@@ -36,7 +37,7 @@ describe('the registry of resources and operations', () => {
 		async (resource, operation) => {
 			await fixture.clear();
 			const { error } = await fixture.run({ resource, operation });
-			expect(error?.message).toBe(`The operation "${operation}" of "${resource}" is not supported`);
+			expect(error?.message).toBe(unsupportedOperation(resource, operation).message);
 			expect(await fixture.requests()).toEqual([]);
 		},
 	);

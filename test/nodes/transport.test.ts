@@ -6,6 +6,10 @@ import { rateLimitWaitMs } from '../../nodes/MaintenanceManagement/transport';
 import { expr, runNode, type Credentials } from './helpers/harness';
 import { onlyLabelsBetween, partsOf } from '../helpers/apiText';
 import { collectionPage, ScriptedServer } from '../helpers/scriptedServer';
+import {
+	tokenMissing,
+	unusableBaseUrl,
+} from '../../nodes/MaintenanceManagement/transport/messages';
 
 jest.mock('n8n-workflow', () => ({
 	...jest.requireActual('n8n-workflow'),
@@ -144,14 +148,14 @@ describe('headers and base URL', () => {
 	])('refuses the base URL "%s": it %s, sending nothing', async (productionBaseUrl, problem) => {
 		server.reset(() => ({ status: 200, body: collectionPage(0, 1, 50) }));
 		const { error } = await listLocations({}, { ...credentials, productionBaseUrl });
-		expect(error?.message).toBe(`The credential's Production Base URL ${problem}`);
+		expect(error).toMatchObject(unusableBaseUrl('Production Base URL', problem));
 		expect(server.requests).toHaveLength(0);
 	});
 
 	it('says the token is missing when it is blank, sending nothing', async () => {
 		server.reset(() => ({ status: 200, body: collectionPage(0, 1, 50) }));
 		const { error } = await listLocations({}, { ...credentials, accessToken: '   ' });
-		expect(error?.message).toBe('The access token is missing');
+		expect(error).toMatchObject(tokenMissing());
 		expect(server.requests).toHaveLength(0);
 	});
 });

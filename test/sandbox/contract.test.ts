@@ -89,9 +89,9 @@ const CALLS = cases.flatMap(({ resource, operation, request }) => {
 	const { method, path, body } = request;
 	const query = new URLSearchParams(request.query);
 	const label = `${resource} ${operation}: ${method} ${path}`;
-	const expanded = (resources[resource].operations as Record<string, OperationModule>)[
-		operation
-	].description.find((p) => p.name === 'expanded');
+	// A case whose operation the node has lost still checks the sandbox: its own tests name the loss.
+	const operations = resources[resource]?.operations as Record<string, OperationModule> | undefined;
+	const expanded = operations?.[operation]?.description.find((p) => p.name === 'expanded');
 	const withQuery = () => (String(query) ? `${path}?${query}` : path);
 	const calls = [{ label, method, path: withQuery(), body }];
 	if (expanded) {

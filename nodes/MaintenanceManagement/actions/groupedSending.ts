@@ -1,11 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
-import { itemNumber } from '../helpers/errorText';
+import { notConfirmed as notConfirmedWords, refusal } from '../helpers/messages';
 import type { OutputChoice } from '../helpers/simplify';
 import type { ApiEnvelope, ApiRequest } from '../transport';
 import { apiRequest, buildPath, getConnection } from '../transport';
-import { withOutcome, withWriteAdvice } from '../transport/errors';
+import { withOutcome } from '../transport/errors';
 import { afterAnswer } from './answer';
 import type { ItemLoop } from './itemLoop';
 import { itemLoopFor } from './itemLoop';
@@ -64,21 +63,7 @@ async function gatherParts(
 
 /** The error of an item sent in a group whose answer leaves out its record. */
 const notConfirmed = (node: INode, method: HttpMethod, itemIndex: number) =>
-	withOutcome(
-		new NodeOperationError(
-			node,
-			withWriteAdvice(
-				`Item ${itemNumber(itemIndex)} was sent but not confirmed by the API`,
-				method,
-			),
-			{
-				itemIndex,
-				description:
-					"The request succeeded, but the API's answer leaves out this item's record, so whether it was written is unknown.",
-			},
-		),
-		'unknown',
-	);
+	withOutcome(refusal(node, notConfirmedWords(itemIndex, method), { itemIndex }), 'unknown');
 
 /** Sends one group as one request, and outputs each item's record or fails the unconfirmed ones. */
 async function sendGroup(

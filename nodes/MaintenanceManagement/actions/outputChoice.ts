@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
+import { noSelectedFields, refusal } from '../helpers/messages';
 import type { OutputChoice } from '../helpers/simplify';
 
 /** A list of names given as an array or as text separated by commas (as a model or a person writes it). */
@@ -22,11 +22,7 @@ export function readOutput(this: IExecuteFunctions, itemIndex: number): OutputCh
 	if (mode !== 'selected') return { mode: 'simplified' };
 	const fields = nameList(this.getNodeParameter('fields', itemIndex, ''));
 	if (fields.length === 0) {
-		throw new NodeOperationError(
-			this.getNode(),
-			'"Fields" is empty: name the fields to output, separated by commas (for example "status, description"), or choose another Output. No request was sent.',
-			{ itemIndex },
-		);
+		throw refusal(this.getNode(), noSelectedFields(), { itemIndex, fields: ['fields'] });
 	}
 	return { mode, fields };
 }

@@ -1,5 +1,4 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import {
 	emptyValueError,
@@ -9,6 +8,7 @@ import {
 	pathIdField,
 	queryParameterField,
 } from '../helpers/empty';
+import { refusal, unusablePathId } from '../helpers/messages';
 import { normalize } from '../helpers/normalize';
 import { validate } from '../helpers/validate';
 import type { AnswerShape, ApiRequest } from '../transport';
@@ -72,14 +72,11 @@ export function readPathValues(
 		const name = names.get(parameter) ?? parameter;
 		if (isEmptyValue(value)) {
 			const raw = node.parameters[parameter];
-			throw emptyValueError(node, itemIndex, pathIdField(name, raw), raw, value);
+			throw emptyValueError(node, itemIndex, pathIdField(name, raw, parameter), raw, value);
 		}
 		const problem = pathValueProblem(value);
 		if (problem) {
-			throw new NodeOperationError(node, `"${name}" ${problem}`, {
-				itemIndex,
-				description: `Enter the ID in "${name}" as the API gives it. No request was sent.`,
-			});
+			throw refusal(node, unusablePathId(name, problem), { itemIndex, fields: [parameter] });
 		}
 		pathValues[slot] = String(value).trim();
 	}
@@ -108,6 +105,7 @@ function addFilters(
 					name,
 					displayName: names.get(name) ?? name,
 					collection: names.get(collection) ?? collection,
+					path: `${collection}.${name}`,
 				};
 				throw emptyValueError(node, itemIndex, filterField(filter), raw[name], value);
 			}

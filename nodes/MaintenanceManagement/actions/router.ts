@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
+import { refusal, unsupportedOperation } from '../helpers/messages';
 import { unknownFieldsHint } from '../helpers/simplify';
 import { nameList } from './outputChoice';
 import { runEndpoint } from './perItemSending';
@@ -39,10 +39,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const operationName = this.getNodeParameter('operation', 0) as string;
 	const operation = resources[resource]?.operations[operationName];
 	if (!operation) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`The operation "${operationName}" of "${resource}" is not supported`,
-		);
+		throw refusal(this.getNode(), unsupportedOperation(resource, operationName));
 	}
 	const output = operation.executeAll
 		? await operation.executeAll.call(this, items)

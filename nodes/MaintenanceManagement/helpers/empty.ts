@@ -1,8 +1,7 @@
-import type { INode } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { INode, NodeOperationError } from 'n8n-workflow';
 
 import { plainText } from '../transport/errors';
-import { itemNumber } from './errorText';
+import { emptyValue, refusal } from './messages';
 
 /*
  * A filter, query parameter or path ID that a user added and that resolves to nothing is an error,
@@ -48,9 +47,10 @@ function expressionOf(raw: unknown): string | undefined {
 
 const WIDENS = 'an empty filter is never left out, as that would widen the list to every record';
 
-/** A field as the error names it (`label`), and what to do when it is empty (`fix`). */
+/** A field as the error names it (`label`), its parameter path (`field`), and what to do when it is empty (`fix`). */
 export interface EmptyField {
 	label: string;
+	field: string;
 	fix: string;
 }
 
@@ -61,7 +61,7 @@ export interface EmptyField {
 export function emptyValueError(
 	node: INode,
 	itemIndex: number,
-	{ label, fix }: EmptyField,
+	{ label, field, fix }: EmptyField,
 	raw: unknown,
 	value: unknown,
 ): NodeOperationError {
@@ -69,10 +69,7 @@ export function emptyValueError(
 	const result = expression
 		? `its expression ${expression} gave ${describe(value)}`
 		: 'it has no value';
-	return new NodeOperationError(node, `${label} is empty: ${result}`, {
-		itemIndex,
-		description: `${fix} No request was sent for item ${itemNumber(itemIndex)}.`,
-	});
+	return refusal(node, emptyValue(label, result, fix, itemIndex), { itemIndex, fields: [field] });
 }
 
 /** A filter of a collection such as Filters, named by its display and API names. */
@@ -80,12 +77,15 @@ export const filterField = (filter: {
 	name: string;
 	displayName: string;
 	collection: string;
+	path: string;
 }): EmptyField => ({
 	label: `"${filter.displayName}" (${filter.name})`,
+	field: filter.path,
 	fix: `Set a value for "${filter.displayName}", or remove it from ${filter.collection}: ${WIDENS}.`,
 });
 
 const QUERY_PARAMETERS = 'under Options → Query Parameters';
+const QUERY_PARAMETER_PATH = 'options.queryParameters.parameters';
 
 /** The name or the value of an entry of the Query Parameters option, by the entry's position. */
 export const queryParameterField = (
@@ -96,15 +96,18 @@ export const queryParameterField = (
 	part === 'name'
 		? {
 				label: `The name of query parameter ${index + 1}`,
+				field: `${QUERY_PARAMETER_PATH}[${index}].name`,
 				fix: `Enter the name of the service's filter, or remove the parameter ${QUERY_PARAMETERS}.`,
 			}
 		: {
 				label: `Query parameter "${plainText(String(name).trim())}"`,
+				field: `${QUERY_PARAMETER_PATH}[${index}].value`,
 				fix: `Set its value, or remove the parameter ${QUERY_PARAMETERS}: ${WIDENS}.`,
 			};
 
 /** An ID in the path: a record picker, or a plain ID field. */
-export const pathIdField = (displayName: string, raw: unknown): EmptyField => ({
+export const pathIdField = (displayName: string, raw: unknown, parameter: string): EmptyField => ({
 	label: `"${displayName}"`,
+	field: parameter,
 	fix: `${isLocator(raw) ? `Pick "${displayName}" from the list or enter its ID` : `Enter the ID in "${displayName}"`}; in an expression, map a field that holds the ID.`,
 });

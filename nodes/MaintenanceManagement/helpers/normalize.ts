@@ -1,8 +1,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
-import { plainText } from '../transport/errors';
 import { isPlainObject } from './isPlainObject';
+import { fieldsAndJson, invalidJson, refusal } from './messages';
 
 const JSON_SUFFIX = '_json';
 
@@ -38,16 +37,10 @@ export function normalize(value: unknown, node: INode, itemIndex: number, path =
 		if (key.endsWith(JSON_SUFFIX) && key.length > JSON_SUFFIX.length) {
 			const field = key.slice(0, -JSON_SUFFIX.length);
 			if (!isEmpty(value[field])) {
-				throw new NodeOperationError(
-					node,
-					`Set "${field}" either with its fields or as JSON, not both`,
-					{
-						itemIndex,
-						description: `Remove "${field}" or "${key}" from the parameters. No request was sent.`,
-					},
-				);
+				const fields = [fieldPath.slice(0, -JSON_SUFFIX.length), fieldPath];
+				throw refusal(node, fieldsAndJson(field, key), { itemIndex, fields });
 			}
-			out[field] = parseJson(entry, key, node, itemIndex) as IDataObject;
+			out[field] = parseJson(entry, key, fieldPath, node, itemIndex) as IDataObject;
 			continue;
 		}
 		const normalized = normalize(entry, node, itemIndex, fieldPath);
@@ -58,14 +51,20 @@ export function normalize(value: unknown, node: INode, itemIndex: number, path =
 	return out;
 }
 
-function parseJson(value: unknown, field: string, node: INode, itemIndex: number): unknown {
+function parseJson(
+	value: unknown,
+	field: string,
+	fieldPath: string,
+	node: INode,
+	itemIndex: number,
+): unknown {
 	if (typeof value !== 'string') return value;
 	try {
 		return JSON.parse(value);
 	} catch (error) {
-		throw new NodeOperationError(node, `"${field}" is not valid JSON`, {
+		throw refusal(node, invalidJson(field, (error as Error).message), {
 			itemIndex,
-			description: `Fix the JSON in "${field}" (${plainText((error as Error).message)}). No request was sent.`,
+			fields: [fieldPath],
 		});
 	}
 }

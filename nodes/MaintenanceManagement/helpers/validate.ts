@@ -1,9 +1,8 @@
 import type { INode } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 import type { ZodIssue, ZodTypeAny } from 'zod';
 
 import { plainText } from '../transport/errors';
-import { itemNumber, LINE_BREAK } from './errorText';
+import { invalidInput, refusal } from './messages';
 
 /** Where a zod issue points, as a field path: `lines[0].quantity`. */
 export const issuePath = (issue: ZodIssue): string =>
@@ -33,16 +32,6 @@ export function validate<T>(
 		// The path and the message may repeat the item's data (a key, a value refused).
 		return plainText(`"${path}"${label} ${issue.message}`);
 	});
-	const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem(s))` : '';
-	throw new NodeOperationError(
-		node,
-		`Invalid input in item ${itemNumber(itemIndex)}: ${problems[0]}${more}`,
-		{
-			itemIndex,
-			description: [
-				...problems,
-				'Fix the field(s) above and run again. No request was sent for this item.',
-			].join(LINE_BREAK),
-		},
-	);
+	const fields = [...new Set(result.error.issues.map((issue) => issuePath(issue) || 'body'))];
+	throw refusal(node, invalidInput(itemIndex, problems), { itemIndex, fields });
 }

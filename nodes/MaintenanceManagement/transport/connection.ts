@@ -5,6 +5,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { normalBaseUrl } from './address';
 import { CONFIGURATION_INVALID, CREDENTIAL_INVALID } from './causes';
+import { tokenMissing, tokenNotOneText, unusableBaseUrl } from './messages';
 import type { Redaction } from './redact';
 import { redactionFor } from './redact';
 import type { ExecutionWaits } from './retry';
@@ -59,29 +60,26 @@ export async function getConnection(this: Context, itemIndex?: number): Promise<
 			.replace(/\/+$/, '');
 		const token = String(credentials.accessToken ?? '').trim();
 		if (!token) {
-			throw new NodeOperationError(this.getNode(), 'The access token is missing', {
-				description:
-					'Enter the personal access token in the "Maintenance Management API" credential. No request was sent.',
+			const { message, description } = tokenMissing();
+			throw new NodeOperationError(this.getNode(), message, {
+				description,
 				itemIndex,
 				failure: CREDENTIAL_INVALID,
 			});
 		}
 		if (/\s/.test(token)) {
-			throw new NodeOperationError(
-				this.getNode(),
-				'The access token contains a space or line break',
-				{
-					description:
-						'A token is one unbroken text: the API refuses any space or line break in it. Paste the token again in the "Maintenance Management API" credential, on one line. No request was sent.',
-					itemIndex,
-					failure: CREDENTIAL_INVALID,
-				},
-			);
+			const { message, description } = tokenNotOneText();
+			throw new NodeOperationError(this.getNode(), message, {
+				description,
+				itemIndex,
+				failure: CREDENTIAL_INVALID,
+			});
 		}
 		const problem = baseUrlProblem(typedBaseUrl);
 		if (problem) {
-			throw new NodeOperationError(this.getNode(), `The credential's ${label} ${problem}`, {
-				description: `Set "${label}" in the credential to the address of the API: https://, the host, and the path ending with /v3 (for example https://api.example.com/v3). No request was sent.`,
+			const { message, description } = unusableBaseUrl(label, problem);
+			throw new NodeOperationError(this.getNode(), message, {
+				description,
 				itemIndex,
 				failure: CONFIGURATION_INVALID,
 			});

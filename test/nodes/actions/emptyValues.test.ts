@@ -3,6 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { namesOf } from '../../../nodes/MaintenanceManagement/actions/namesOf';
 import { pathSlots } from '../../../nodes/MaintenanceManagement/actions/request';
 import { resources } from '../../../nodes/MaintenanceManagement/actions/resources';
+import { emptyValue } from '../../../nodes/MaintenanceManagement/helpers/messages';
 import { operationCases } from '../../cases/operations';
 import { firstQuery } from '../../helpers/sent';
 import { SandboxFixture } from '../helpers/sandbox';
@@ -98,13 +99,15 @@ describe('a filter that resolves to nothing', () => {
 	it.each(FILTERS.map((f) => [f.label, f] as const))(
 		'%s: fails naming the filter, and nothing is sent',
 		async (_label, listed) => {
-			const { filter } = listed;
+			const { collection, filter } = listed;
 			const { error, output, requests } = await runFiltered(listed, NOTHING);
+			expect(error?.context).toMatchObject({
+				itemIndex: 0,
+				fields: [`${collection}.${filter.name}`],
+			});
 			expect(error?.message).toBe(
-				`"${filter.displayName}" (${filter.name}) is empty: ${GAVE_NOTHING}`,
+				emptyValue(`"${filter.displayName}" (${filter.name})`, GAVE_NOTHING, '', 0).message,
 			);
-			expect(error?.description).toContain(`Set a value for "${filter.displayName}", or remove it`);
-			expect(error?.description).toContain('No request was sent for item 0.');
 			expect(output).toEqual([]);
 			expect(requests).toHaveLength(0);
 			expect(await fixture.requests()).toEqual([]);
@@ -255,16 +258,20 @@ describe('a query parameter that resolves to nothing', () => {
 		const { error, requests } = await run(
 			withParameters({ name: 's_problem_id', value: '={{ $json.problem }}' }),
 		);
-		expect(error?.message).toBe(
-			'Query parameter "s_problem_id" is empty: its expression {{ $json.problem }} gave nothing (undefined)',
-		);
-		expect(error?.description).toContain('remove the parameter under Options → Query Parameters');
+		expect(error?.context).toMatchObject({
+			itemIndex: 0,
+			fields: ['options.queryParameters.parameters[0].value'],
+		});
+		expect(error?.message).toContain('"s_problem_id"');
 		expect(requests).toHaveLength(0);
 	});
 
 	it('fails when its name is blank, and nothing is sent', async () => {
 		const { error, requests } = await run(withParameters({ name: '', value: '3' }));
-		expect(error?.message).toBe('The name of query parameter 1 is empty: it has no value');
+		expect(error?.context).toMatchObject({
+			itemIndex: 0,
+			fields: ['options.queryParameters.parameters[0].name'],
+		});
 		expect(requests).toHaveLength(0);
 	});
 
@@ -300,12 +307,8 @@ describe('a path ID that resolves to nothing', () => {
 				operation,
 				[parameter]: typeof given === 'object' ? { ...given, value: NOTHING } : NOTHING,
 			});
-			expect(error?.message).toBe(`"${displayName}" is empty: ${GAVE_NOTHING}`);
-			expect(error?.description).toContain(
-				typeof given === 'object'
-					? `Pick "${displayName}" from the list or enter its ID`
-					: `Enter the ID in "${displayName}"`,
-			);
+			expect(error?.context).toMatchObject({ itemIndex: 0, fields: [parameter] });
+			expect(error?.message).toBe(emptyValue(`"${displayName}"`, GAVE_NOTHING, '', 0).message);
 			expect(requests).toHaveLength(0);
 			expect(await fixture.requests()).toEqual([]);
 		},

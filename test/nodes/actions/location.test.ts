@@ -5,6 +5,10 @@ import { keepsContract } from '../../helpers/contract';
 import { firstPageQuery } from '../../helpers/paging';
 import { fromInput, runNode, type Credentials } from '../helpers/harness';
 import { apiError, ScriptedServer } from '../../helpers/scriptedServer';
+import {
+	locationUpdatedTwice,
+	notConfirmed,
+} from '../../../nodes/MaintenanceManagement/helpers/messages';
 
 const TOKEN = 'loc_token_8d7e6f5a4b3c';
 const server = new ScriptedServer({ contract: true });
@@ -142,10 +146,6 @@ describe('Location: Update Many', () => {
 	});
 });
 
-/** What an item of Update Many whose answer is lost or leaves it out says. */
-const CHANGE_UNKNOWN =
-	'The change may have been applied: check whether it is there before sending it again.';
-
 describe('Location: Update Many, answers and input that do not pair up', () => {
 	/** Answers with the echoed locations, each replaced by null where `nulls` says so. */
 	const answerWithNulls = (nulls: number[]) =>
@@ -169,11 +169,8 @@ describe('Location: Update Many, answers and input that do not pair up', () => {
 		expect(error).toBeUndefined();
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(output[0].json).toMatchObject({ id: '1', type: 'location' });
-		expect(output[1].json).toEqual({
-			error: `Item 1 was sent but not confirmed by the API. ${CHANGE_UNKNOWN}`,
-			description: expect.stringMatching(/leaves out this item's record/),
-			outcome: 'unknown',
-		});
+		const { message, description } = notConfirmed(1, 'PATCH');
+		expect(output[1].json).toEqual({ error: message, description, outcome: 'unknown' });
 		expect(output[2].json).toMatchObject({ id: '3', type: 'location' });
 		expect(JSON.stringify(output)).not.toMatch(/Cannot read properties/);
 	});
@@ -181,7 +178,8 @@ describe('Location: Update Many, answers and input that do not pair up', () => {
 	it('without Continue On Fail, a null element stops the run naming its item', async () => {
 		answerWithNulls([0]);
 		const { error } = await updateMany([{ id: 1, fields: { name: 'A' } }]);
-		expect(error?.message).toBe(`Item 0 was sent but not confirmed by the API. ${CHANGE_UNKNOWN}`);
+		expect(error).toMatchObject(notConfirmed(0, 'PATCH'));
+		expect(error?.context).toMatchObject({ itemIndex: 0, outcome: 'unknown' });
 	});
 
 	it('refuses the same location twice, naming both items, before anything is sent', async () => {
@@ -191,8 +189,8 @@ describe('Location: Update Many, answers and input that do not pair up', () => {
 			{ id: 8, fields: { name: 'Other' } },
 			{ id: 7, fields: { code: 'Second' } },
 		]);
-		expect(error?.message).toBe('Item 2 updates location 7, which item 0 already updates');
-		expect(error?.description).toMatch(/Merge the fields of both items into one item/);
+		expect(error).toMatchObject(locationUpdatedTwice(2, '7', 0));
+		expect(error?.context).toMatchObject({ itemIndex: 2, fields: ['id'] });
 		expect(server.requests).toHaveLength(0);
 	});
 
@@ -210,7 +208,7 @@ describe('Location: Update Many, answers and input that do not pair up', () => {
 			{ id: 7, name: 'First' },
 		]);
 		expect(output[0].json).toMatchObject({ id: '7', name: 'First' });
-		expect(output[1].json.error).toBe('Item 1 updates location 7, which item 0 already updates');
+		expect(output[1].json.error).toBe(locationUpdatedTwice(1, '7', 0).message);
 		expect(output[1].pairedItem).toEqual({ item: 1 });
 	});
 });

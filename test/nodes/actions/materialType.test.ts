@@ -73,14 +73,10 @@ describe('Material Type: Create', () => {
 	fixture.itRefuses(
 		create,
 		[
-			['an empty name', { name: expr('') }, /"name" \(Name\)/],
-			['a name of spaces', { name: '   ' }, /"name" \(Name\) must not be empty/],
-			['no parent folder', { parent_id: expr('') }, /"parent_id" \(Parent ID\)/],
-			[
-				'a code of spaces',
-				{ additionalFields: { code: '  ' } },
-				/"code" \(Code\) must not be empty/,
-			],
+			['an empty name', { name: expr('') }, 'name'],
+			['a name of spaces', { name: '   ' }, 'name'],
+			['no parent folder', { parent_id: expr('') }, 'parent_id'],
+			['a code of spaces', { additionalFields: { code: '  ' } }, 'code'],
 		],
 		0,
 	);
@@ -110,4 +106,10 @@ describe('Material Type: Create', () => {
 		]);
 		expect(await sentField(fixture, 'name')).toEqual(['Bolts', 'Nuts']);
 	});
+});
+
+describe('Material Type: create refuses what its rules forbid, naming the field', () => {
+	fixture.itRefuses(fixture.operation('create'), [
+		['an empty material type name', { name: expr(''), parent_id: '1' }, 'name'],
+	]);
 });

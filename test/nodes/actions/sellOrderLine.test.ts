@@ -256,3 +256,40 @@ describe('Sell Order Line: Create', () => {
 		expect(await sentField(fixture, 'quantity')).toEqual(['1', '2', '3']);
 	});
 });
+
+describe('Sell Order Line: create refuses what its rules forbid, naming the field', () => {
+	fixture.itRefuses(fixture.operation('create'), [
+		[
+			'a SERVICE sell order line without description',
+			{ sellOrderId: '1', type: 'SERVICE', quantity: '1', unit_price: 5 },
+			'description',
+		],
+		[
+			'a MATERIAL sell order line without material',
+			{ sellOrderId: '1', type: 'MATERIAL', quantity: '1', unit_price: 5 },
+			'material_id',
+		],
+		[
+			'a sell order line quantity that is not numeric',
+			{
+				sellOrderId: '1',
+				type: 'SERVICE',
+				quantity: 'two',
+				unit_price: 5,
+				additionalFields: { description: 'x' },
+			},
+			'quantity',
+		],
+		[
+			'a sell order line without its sell order',
+			{
+				sellOrderId: ' ',
+				type: 'SERVICE',
+				quantity: '1',
+				unit_price: 1,
+				additionalFields: { description: 'x' },
+			},
+			'sellOrderId',
+		],
+	]);
+});

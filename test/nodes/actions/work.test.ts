@@ -861,7 +861,7 @@ describe('Planned Job (Work): items and API errors', () => {
 			{ items: [{ workType: 1 }, { workType: 'x' }] },
 		);
 		expect(output).toHaveLength(0);
-		expect(error?.message).toMatch(/^Invalid input in item 1: "work_type_id"/);
+		expect(error?.context).toMatchObject({ itemIndex: 1, fields: ['work_type_id'] });
 	});
 
 	it('surfaces the spec message and the failing property for an unknown client', async () => {
@@ -896,4 +896,90 @@ describe('Planned Job (Work): items and API errors', () => {
 			}),
 		).not.toContain(token);
 	});
+});
+
+describe('Planned Job: create refuses what its rules forbid, naming the field', () => {
+	fixture.itRefuses(fixture.operation('create'), [
+		[
+			'any_responsible false without operators',
+			{ ...CYCLIC, additionalFields: { any_responsible: false } },
+			'operator_id',
+		],
+		[
+			'auto_close on a SPECIAL job',
+			{ ...CYCLIC, type: 'SPECIAL', interventions: {}, additionalFields: { auto_close: true } },
+			'auto_close',
+		],
+		[
+			'auto_pilot on a SPECIAL job',
+			{ ...CYCLIC, type: 'SPECIAL', interventions: {}, additionalFields: { auto_pilot: true } },
+			'auto_pilot',
+		],
+		['interventions on a SPECIAL job', { ...CYCLIC, type: 'SPECIAL' }, 'interventions'],
+		[
+			'a PLAN job without interventions',
+			{ ...CYCLIC, type: 'PLAN', interventions: {} },
+			'interventions',
+		],
+		[
+			'procedures on a CYCLIC job',
+			{ ...CYCLIC, procedures: { items: [{ task: 'Check', quantity: 1, unit: 'u' }] } },
+			'procedures',
+		],
+		[
+			'CYCLIC HOURLY without a calendar',
+			{ ...CYCLIC, recurrence: { values: { FREQ: 'HOURLY', INTERVAL: 2 } } },
+			'calendar_id',
+		],
+		[
+			'CYCLIC HOURLY without an interval',
+			{
+				...CYCLIC,
+				recurrence: { values: { FREQ: 'HOURLY', INTERVAL: '' } },
+				additionalFields: { calendar_id: 1 },
+			},
+			'recurrence.INTERVAL',
+		],
+		[
+			'a negative interval',
+			{ ...CYCLIC, recurrence: { values: { FREQ: 'DAILY', INTERVAL: -1 } } },
+			'recurrence.INTERVAL',
+		],
+		[
+			'an auto_schedule time that is not HH:mm',
+			{
+				...CYCLIC,
+				auto_schedule: { items: [{ start_time: '8am', end_time: '17:00', operators: '1' }] },
+			},
+			'auto_schedule[0].start_time',
+		],
+		[
+			'an auto_schedule entry without operators',
+			{
+				...CYCLIC,
+				auto_schedule: { items: [{ start_time: '08:00', end_time: '17:00', operators: '' }] },
+			},
+			'auto_schedule[0].operators',
+		],
+		[
+			'specify_pause_reason without reasons',
+			{ ...CYCLIC, sla_rules: { items: [{ specify_pause_reason: true, pause_reasons: '' }] } },
+			'sla_rules[0].pause_reasons',
+		],
+		['location IDs that are not numbers', { ...CYCLIC, local_id: '3, lobby' }, 'local_id[1]'],
+		[
+			'invalid SLA rules JSON',
+			{ ...CYCLIC, additionalFields: { sla_rules_json: '[{' } },
+			'sla_rules_json',
+		],
+		[
+			'SLA rules both as fields and as JSON',
+			{
+				...CYCLIC,
+				sla_rules: { items: [{ target_hours: 4 }] },
+				additionalFields: { sla_rules_json: '[]' },
+			},
+			'sla_rules',
+		],
+	]);
 });

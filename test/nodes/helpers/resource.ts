@@ -127,28 +127,28 @@ export class ResourceFixture<R extends ResourceName = ResourceName> extends Sand
 	}
 
 	/**
-	 * Checks that the run failed with the message, saying nothing was sent, and that nothing was; with `item`,
-	 * that the message names the input item (counted from 0, as n8n counts them).
+	 * Checks that the run was refused before sending, for input item `item` (0 unless given), naming
+	 * `field` (a parameter or request field path, such as `quantity` or `lines[0].type`) among the
+	 * fields at fault, and that nothing was sent.
 	 */
-	async expectRefused(result: Ran, message: RegExp, item?: number): Promise<void> {
-		expect(result.error?.message).toMatch(message);
-		if (item !== undefined) expect(result.error?.message).toContain(`item ${item}`);
-		expect(result.error?.description).toMatch(/No request was sent/);
+	async expectRefused(result: Ran, field: string, item = 0): Promise<void> {
+		expect(result.error?.context).toMatchObject({ itemIndex: item });
+		expect(result.error?.context?.fields).toContain(field);
 		if (result.requests) expect(result.requests).toHaveLength(0);
 		expect(await this.requests()).toHaveLength(0);
 	}
 
 	/**
-	 * One test per case: the operation refuses the parameters with a message matching the case's and sends
-	 * nothing; with `item`, the message names that input item (counted from 0, as n8n counts them).
+	 * One test per case: the operation refuses the parameters, naming the case's field, and sends
+	 * nothing; with `item`, for that input item (counted from 0, as n8n counts them).
 	 */
 	itRefuses(
 		run: Operation,
-		cases: Array<[label: string, parameters: Record<string, unknown>, message: RegExp]>,
+		cases: Array<[label: string, parameters: Record<string, unknown>, field: string]>,
 		item?: number,
 	): void {
-		it.each(cases)('refuses %s before sending anything', async (_label, parameters, message) => {
-			await this.expectRefused(await run(parameters), message, item);
+		it.each(cases)('refuses %s before sending anything', async (_label, parameters, field) => {
+			await this.expectRefused(await run(parameters), field, item);
 		});
 	}
 

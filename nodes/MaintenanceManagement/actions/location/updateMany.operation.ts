@@ -1,9 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { choices } from '../../helpers/choices';
-import { itemNumber } from '../../helpers/errorText';
+import { locationUpdatedTwice, refusal } from '../../helpers/messages';
 import { id, lazy, number, oneOf, text } from '../../helpers/schemas';
 import { toItems } from '../../helpers/simplify';
 import { recordsOf } from '../../transport';
@@ -112,14 +111,10 @@ const grouping: Grouping = {
 	check(part, gathered) {
 		const earlier = gathered.find((other) => String(other.body.id) === String(part.body.id));
 		if (!earlier) return;
-		throw new NodeOperationError(
+		throw refusal(
 			this.getNode(),
-			`Item ${itemNumber(part.itemIndex)} updates location ${String(part.body.id)}, which item ${itemNumber(earlier.itemIndex)} already updates`,
-			{
-				itemIndex: part.itemIndex,
-				description:
-					'Update Many changes each location once. Merge the fields of both items into one item before this node, or send the second change in a later run. No request was sent for this item.',
-			},
+			locationUpdatedTwice(part.itemIndex, String(part.body.id), earlier.itemIndex),
+			{ itemIndex: part.itemIndex, fields: ['id'] },
 		);
 	},
 	body: (group) => ({ locations: group.map((part) => part.body) }),

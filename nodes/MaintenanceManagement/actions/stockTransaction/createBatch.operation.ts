@@ -4,11 +4,11 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { choices } from '../../helpers/choices';
 import { itemNumber } from '../../helpers/errorText';
+import { cannotJoinBatch, refusal } from '../../helpers/messages';
 import { id, integer, lazy, oneOf } from '../../helpers/schemas';
 import { toItems } from '../../helpers/simplify';
 import { recordsOf } from '../../transport';
@@ -181,14 +181,9 @@ const combined: Grouping = {
 	check(part, gathered) {
 		const mismatch = gathered.length ? joinProblem(gathered, part) : '';
 		if (mismatch) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`Item ${itemNumber(part.itemIndex)} cannot join the combined batch: ${mismatch}`,
-				{
-					itemIndex: part.itemIndex,
-					description: `A combined batch has one warehouse, one action and one batch observation. Make them match across the items, or turn off "One Batch for All Items". No request was sent for this item.`,
-				},
-			);
+			throw refusal(this.getNode(), cannotJoinBatch(part.itemIndex, mismatch), {
+				itemIndex: part.itemIndex,
+			});
 		}
 	},
 	body(group) {

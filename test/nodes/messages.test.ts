@@ -1,0 +1,183 @@
+import type { INode } from 'n8n-workflow';
+
+import {
+	filterField,
+	pathIdField,
+	queryParameterField,
+} from '../../nodes/MaintenanceManagement/helpers/empty';
+import * as words from '../../nodes/MaintenanceManagement/helpers/messages';
+import * as credentialWords from '../../nodes/MaintenanceManagement/transport/messages';
+
+const NODE: INode = {
+	id: 'node',
+	name: 'Maintenance Management',
+	type: 'n8n-nodes-maintenance-management.maintenanceManagement',
+	typeVersion: 2,
+	position: [0, 0],
+	parameters: {},
+};
+
+/**
+ * The one place each message's words are read. Every other test checks which builder an error came
+ * from (its message and description equal the builder's), the item and the field it names.
+ */
+
+const NO_REQUEST = /No request was sent/;
+
+describe('the words of the node', () => {
+	it('ask for field names when Selected Fields names none', () => {
+		expect(words.noSelectedFields()).toEqual({
+			message:
+				'"Fields" is empty: name the fields to output, separated by commas (for example "status, description"), or choose another Output. No request was sent.',
+		});
+	});
+
+	it('name the resource and operation the node does not have', () => {
+		expect(words.unsupportedOperation('location', 'explode').message).toBe(
+			'The operation "explode" of "location" is not supported',
+		);
+	});
+
+	it('name an unusable path ID and how to enter it', () => {
+		expect(words.unusablePathId('Quote ID', 'must be a whole-number ID')).toEqual({
+			message: '"Quote ID" must be a whole-number ID',
+			description: 'Enter the ID in "Quote ID" as the API gives it. No request was sent.',
+		});
+	});
+
+	it('name both ways a field was set, and which to remove', () => {
+		expect(words.fieldsAndJson('interventions', 'interventions_json')).toEqual({
+			message: 'Set "interventions" either with its fields or as JSON, not both',
+			description:
+				'Remove "interventions" or "interventions_json" from the parameters. No request was sent.',
+		});
+	});
+
+	it("name JSON that does not parse, with the parser's reason as plain text", () => {
+		expect(words.invalidJson('sla_rules_json', 'Unexpected token <b> in JSON')).toEqual({
+			message: '"sla_rules_json" is not valid JSON',
+			description:
+				'Fix the JSON in "sla_rules_json" (Unexpected token &lt;b&gt; in JSON). No request was sent.',
+		});
+	});
+
+	it('name an empty value, what gave it, the fix and the item', () => {
+		expect(words.emptyValue('"Quote ID"', 'it has no value', 'Enter the ID.', 3)).toEqual({
+			message: '"Quote ID" is empty: it has no value',
+			description: 'Enter the ID. No request was sent for item 3.',
+		});
+	});
+
+	it('give the first input problem and the count of the others, all of them one a line', () => {
+		const { message, description } = words.invalidInput(1, ['"a" is wrong', '"b" is wrong']);
+		expect(message).toBe('Invalid input in item 1: "a" is wrong (and 1 more problem(s))');
+		expect(description?.split('<br>')).toEqual([
+			'"a" is wrong',
+			'"b" is wrong',
+			'Fix the field(s) above and run again. No request was sent for this item.',
+		]);
+		expect(words.invalidInput(0, ['"a" is wrong']).message).toBe(
+			'Invalid input in item 0: "a" is wrong',
+		);
+	});
+
+	it.each([
+		['POST', 'It may have been written: check whether it exists before sending it again.'],
+		[
+			'PATCH',
+			'The change may have been applied: check whether it is there before sending it again.',
+		],
+	])('say that an unconfirmed %s item may have been written', (method, advice) => {
+		expect(words.notConfirmed(2, method)).toEqual({
+			message: `Item 2 was sent but not confirmed by the API. ${advice}`,
+			description:
+				"The request succeeded, but the API's answer leaves out this item's record, so whether it was written is unknown.",
+		});
+	});
+
+	it('name both items that update one location, and how to merge them', () => {
+		const { message, description } = words.locationUpdatedTwice(2, '17', 0);
+		expect(message).toBe('Item 2 updates location 17, which item 0 already updates');
+		expect(description).toMatch(/^Update Many changes each location once\. Merge the fields/);
+		expect(description).toMatch(NO_REQUEST);
+	});
+
+	it('name the item that cannot join a combined batch, and why', () => {
+		const { message, description } = words.cannotJoinBatch(1, 'its Action is OUT');
+		expect(message).toBe('Item 1 cannot join the combined batch: its Action is OUT');
+		expect(description).toMatch(/one warehouse, one action and one batch observation/);
+		expect(description).toMatch(/turn off "One Batch for All Items"/);
+		expect(description).toMatch(NO_REQUEST);
+	});
+
+	it('become an error of the node with the item and the fields, and no description when they have none', () => {
+		const error = words.refusal(NODE, words.unusablePathId('ID', 'is empty'), {
+			itemIndex: 4,
+			fields: ['id'],
+		});
+		expect(error.message).toBe('"ID" is empty');
+		expect(error.description).toBe(words.unusablePathId('ID', 'is empty').description);
+		expect(error.context).toMatchObject({ itemIndex: 4, fields: ['id'] });
+		expect(words.refusal(NODE, words.noSelectedFields()).description).toBeFalsy();
+	});
+});
+
+describe('the words of an empty field', () => {
+	it('name a filter by its display and API names, and how to remove it', () => {
+		const field = { name: 's_local_id', displayName: 'Location ID', collection: 'Filters' };
+		expect(filterField({ ...field, path: 'filters.s_local_id' })).toEqual({
+			label: '"Location ID" (s_local_id)',
+			field: 'filters.s_local_id',
+			fix: 'Set a value for "Location ID", or remove it from Filters: an empty filter is never left out, as that would widen the list to every record.',
+		});
+	});
+
+	it('name a query parameter by its position or its name', () => {
+		expect(queryParameterField(0, '', 'name')).toMatchObject({
+			label: 'The name of query parameter 1',
+			fix: "Enter the name of the service's filter, or remove the parameter under Options → Query Parameters.",
+		});
+		expect(queryParameterField(1, ' <b>sort</b> ', 'value')).toMatchObject({
+			label: 'Query parameter "&lt;b&gt;sort&lt;/b&gt;"',
+			fix: expect.stringMatching(
+				/^Set its value, or remove the parameter under Options → Query Parameters: an empty filter is never left out/,
+			),
+		});
+	});
+
+	it('ask to pick a record from the list, or to enter a plain ID', () => {
+		expect(pathIdField('Location', { __rl: true, mode: 'id', value: '' }, 'id').fix).toBe(
+			'Pick "Location" from the list or enter its ID; in an expression, map a field that holds the ID.',
+		);
+		expect(pathIdField('Quote ID', '', 'quoteId').fix).toBe(
+			'Enter the ID in "Quote ID"; in an expression, map a field that holds the ID.',
+		);
+	});
+});
+
+describe('the words of the credential', () => {
+	it('ask for the token where it is entered', () => {
+		expect(credentialWords.tokenMissing()).toEqual({
+			message: 'The access token is missing',
+			description:
+				'Enter the personal access token in the "Maintenance Management API" credential. No request was sent.',
+		});
+	});
+
+	it('ask for the token on one line', () => {
+		const { message, description } = credentialWords.tokenNotOneText();
+		expect(message).toBe('The access token contains a space or line break');
+		expect(description).toMatch(
+			/Paste the token again in the "Maintenance Management API" credential, on one line/,
+		);
+		expect(description).toMatch(NO_REQUEST);
+	});
+
+	it('name the base URL, its problem and the form it must take', () => {
+		expect(credentialWords.unusableBaseUrl('Sandbox Base URL', 'must end with /v3')).toEqual({
+			message: "The credential's Sandbox Base URL must end with /v3",
+			description:
+				'Set "Sandbox Base URL" in the credential to the address of the API: https://, the host, and the path ending with /v3 (for example https://api.example.com/v3). No request was sent.',
+		});
+	});
+});
