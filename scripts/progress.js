@@ -1,8 +1,8 @@
 /**
  * Reports every 8 seconds (PROGRESS_INTERVAL_MS) on a long step that prints nothing itself: an install
- * step of scripts/runtime.js (npm prints nothing without a terminal), and the build, the import and
- * n8n's start in scripts/dev.js, so that no gap of a start is silent for more than 10 seconds. Each line
- * names the step and says what is true and moving:
+ * step of scripts/runtime.js (npm prints nothing without a terminal), and each step of a start in
+ * scripts/dev.js (the sandbox's start, the build, the import, n8n's start), so that no gap of a start is
+ * silent for more than 10 seconds. Each line names the step and says what is true and moving:
  * - npm install, given its lockfile: how many of the packages the lockfile installs on this machine are
  *   unpacked (their package.json is on disk; npm makes every package folder up front, so folders alone
  *   say nothing), an estimate of the time left from the pace so far, and the packages npm is writing;
