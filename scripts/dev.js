@@ -37,6 +37,7 @@ const {
 	registrationsFor,
 } = require('./devWorkflows');
 const { exampleWorkflows } = require('./examples');
+const { showProgress } = require('./progress');
 const { ensureRuntime, ROOT, N8N_DIR } = require('./runtime');
 
 const USER_FOLDER = process.env.DEV_USER_FOLDER ?? join(ROOT, '.dev');
@@ -97,6 +98,22 @@ async function runToEnd(what, command, args, options = {}) {
 		child.once('exit', (...ended) => resolve(ended)),
 	);
 	if (code !== 0) throw new Error(`${what} failed (exit code ${code ?? signal})`);
+}
+
+/**
+ * Runs a step of the start (`action`, which may block this process a while) after a line saying what it
+ * does (`what`, then `detail`), with a line naming it at least every 10 seconds until it ends
+ * (scripts/progress.js): no gap of a start is silent for longer, however long the step takes.
+ */
+async function step(what, action, detail = '') {
+	log(`${what}${detail}…`);
+	const progress = showProgress({ label: 'dev', step: what });
+	run.add(progress.pid, false);
+	try {
+		return await action();
+	} finally {
+		progress.kill();
+	}
 }
 
 let stopping;
@@ -181,16 +198,15 @@ async function main() {
 	const SANDBOX_PORT = await portFor('SANDBOX_PORT', 4010);
 	// The sandbox and its console first: they serve while n8n installs (on the first run) and starts.
 	const EDITOR = `http://127.0.0.1:${PORT}`;
-	const sandbox = await startSandbox(SANDBOX_PORT, EDITOR);
+	const sandbox = await step('starting the sandbox', () => startSandbox(SANDBOX_PORT, EDITOR));
 	log(
 		`sandbox on ${sandbox.url} (production ${sandbox.environments.production.baseUrl}, sandbox ${sandbox.environments.sandbox.baseUrl})`,
 	);
 	log(`console:  ${sandbox.consoleUrl} works now, while n8n installs and starts`);
 	const runtime = ensureRuntime();
-	log('building the package…');
-	await runToEnd('the build', 'npm', ['run', 'build'], {
-		stdio: ['ignore', 'inherit', 'inherit'],
-	});
+	await step('building the package', () =>
+		runToEnd('the build', 'npm', ['run', 'build'], { stdio: ['ignore', 'inherit', 'inherit'] }),
+	);
 
 	// The package as a community package: its package.json and built files in n8n's nodes folder. The
 	// rebuild on change writes its bundles there, and n8n reloads the nodes when they change. (n8n
@@ -269,62 +285,69 @@ async function main() {
 	// An example the user changed since its last import is kept, and its original imported beside it.
 	const database = join(USER_FOLDER, '.n8n', 'database.sqlite');
 	const restart = existsSync(database);
-	const versionsFile = join(USER_FOLDER, 'dev-examples.json');
-	const imported = importedVersions.read(versionsFile);
-	const examples = exampleWorkflows(WEBHOOK_ID);
-	const changed = changedExamples(readWorkflows(runtime.node, database), examples, imported);
-	for (const example of examples)
-		writePrivate(
-			join(importDir, 'workflows', `${example.id}.json`),
-			changed.includes(example) ? originalOf(example) : example,
-		);
-	for (const example of changed)
-		log(
-			`kept your changes to "${example.name}"; its original is beside it as "${originalOf(example).name}" (delete yours to get the example back on the next start)`,
-		);
-	log('importing the credential and the example workflows…');
-	try {
-		await n8n(['import:credentials', `--input=${join(importDir, 'credentials.json')}`]);
-		await n8n(['import:workflow', '--separate', `--input=${join(importDir, 'workflows')}`]);
-	} finally {
-		rmSync(importDir, { recursive: true, force: true });
-	}
-	if (!changed.some(({ id }) => id === PUBLISHED_BY_DEV))
-		await n8n(['publish:workflow', `--id=${PUBLISHED_BY_DEV}`]);
-	const workflows = readWorkflows(runtime.node, database);
-	for (const { id, versionId } of workflows)
-		if (examples.some((example) => example.id === id && !changed.includes(example)))
-			imported[id] = versionId;
-	importedVersions.write(versionsFile, imported);
-
-	log(`starting n8n on ${EDITOR} (task broker on ${BROKER_PORT})…`);
-	const server = start(runtime.node, [runtime.n8n, 'start'], {
-		env,
-		stdio: ['ignore', 'pipe', 'pipe'],
+	const workflows = await step('importing the credential and the example workflows', async () => {
+		const versionsFile = join(USER_FOLDER, 'dev-examples.json');
+		const imported = importedVersions.read(versionsFile);
+		const examples = exampleWorkflows(WEBHOOK_ID);
+		const changed = changedExamples(readWorkflows(runtime.node, database), examples, imported);
+		for (const example of examples)
+			writePrivate(
+				join(importDir, 'workflows', `${example.id}.json`),
+				changed.includes(example) ? originalOf(example) : example,
+			);
+		for (const example of changed)
+			log(
+				`kept your changes to "${example.name}"; its original is beside it as "${originalOf(example).name}" (delete yours to get the example back on the next start)`,
+			);
+		try {
+			await n8n(['import:credentials', `--input=${join(importDir, 'credentials.json')}`]);
+			await n8n(['import:workflow', '--separate', `--input=${join(importDir, 'workflows')}`]);
+		} finally {
+			rmSync(importDir, { recursive: true, force: true });
+		}
+		if (!changed.some(({ id }) => id === PUBLISHED_BY_DEV))
+			await n8n(['publish:workflow', `--id=${PUBLISHED_BY_DEV}`]);
+		const all = readWorkflows(runtime.node, database);
+		for (const { id, versionId } of all)
+			if (examples.some((example) => example.id === id && !changed.includes(example)))
+				imported[id] = versionId;
+		importedVersions.write(versionsFile, imported);
+		return all;
 	});
-	// n8n's output goes on to the terminal; its last lines are kept to show why it did not start.
-	const lastLines = [];
-	for (const stream of [server.stdout, server.stderr])
-		readline.createInterface({ input: stream }).on('line', (line) => {
-			process.stdout.write(`${line}\n`);
-			lastLines.push(line);
-			if (lastLines.length > 30) lastLines.shift();
-		});
+
 	// The new sandbox knows no registration: every published workflow's trigger is registered again.
 	const { registrations, skipped } = registrationsFor(workflows, EDITOR, WEBHOOK_SECRET);
 	const webhooks = [...new Set(registrations.map(({ url }) => url.split('?')[0]))];
-	await untilReady(server, EDITOR, webhooks).catch((error) => {
-		throw new Error(`${error.message}\nn8n's last output:\n${lastLines.join('\n')}`);
-	});
-	for (const { url, method, events, headers } of registrations) {
-		const response = await fetch(`${sandbox.controlUrl}/webhooks`, {
-			method: 'POST',
-			headers: { 'Content-Type': 'application/json' },
-			body: JSON.stringify({ url, method, events, headers }),
-		});
-		if (!response.ok)
-			throw new Error(`The sandbox refused a registration: ${(await response.text()).trim()}`);
-	}
+	await step(
+		'starting n8n',
+		async () => {
+			const server = start(runtime.node, [runtime.n8n, 'start'], {
+				env,
+				stdio: ['ignore', 'pipe', 'pipe'],
+			});
+			// n8n's output goes on to the terminal; its last lines are kept to show why it did not start.
+			const lastLines = [];
+			for (const stream of [server.stdout, server.stderr])
+				readline.createInterface({ input: stream }).on('line', (line) => {
+					process.stdout.write(`${line}\n`);
+					lastLines.push(line);
+					if (lastLines.length > 30) lastLines.shift();
+				});
+			await untilReady(server, EDITOR, webhooks).catch((error) => {
+				throw new Error(`${error.message}\nn8n's last output:\n${lastLines.join('\n')}`);
+			});
+			for (const { url, method, events, headers } of registrations) {
+				const response = await fetch(`${sandbox.controlUrl}/webhooks`, {
+					method: 'POST',
+					headers: { 'Content-Type': 'application/json' },
+					body: JSON.stringify({ url, method, events, headers }),
+				});
+				if (!response.ok)
+					throw new Error(`The sandbox refused a registration: ${(await response.text()).trim()}`);
+			}
+		},
+		` on ${EDITOR} (task broker on ${BROKER_PORT})`,
+	);
 	const registered = [...new Set(registrations.map(({ workflow }) => `"${workflow}"`))];
 	for (const { workflow, why } of skipped)
 		log(`not registered: "${workflow}", as ${why}: register its Production URL in the console`);

@@ -3,8 +3,9 @@ export type Proc = { pid: number; ppid: number; start: number; argv: string[] };
 
 /** A step's progress reporter: each call of the function it returns gives the next report line. */
 export function reporter(options: {
+	label?: string;
 	step: string;
-	dir: string;
+	dir?: string;
 	packages?: Array<{ path: string; integrity?: string }>;
 	now?: () => number;
 	exists?: (path: string) => boolean;
@@ -14,6 +15,25 @@ export function reporter(options: {
 	parent?: number;
 	self?: number;
 }): () => string;
+
+/**
+ * Writes `report()` every `intervalMs` (8 s by default) until the returned function is called or
+ * `orphaned()` holds.
+ */
+export function heartbeat(options: {
+	report: () => string;
+	write: (line: string) => void;
+	intervalMs?: number;
+	orphaned?: () => boolean;
+}): () => void;
+
+/** Starts scripts/progress.js beside a step; kill the process it returns when the step ends. */
+export function showProgress(options: {
+	label: string;
+	step: string;
+	dir?: string;
+	lockfile?: string;
+}): import('node:child_process').ChildProcess;
 
 /** The packages a lockfile installs on the platform: each one's folder and its tarball's integrity. */
 export function lockedPackages(

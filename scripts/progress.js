@@ -1,16 +1,18 @@
 /**
- * Reports every 8 seconds (PROGRESS_INTERVAL_MS) on a long install step of scripts/runtime.js, which
- * prints nothing itself without a terminal, so that no gap of the first start is silent for more than
- * 10 seconds. Each line says what is true and moving:
+ * Reports every 8 seconds (PROGRESS_INTERVAL_MS) on a long step that prints nothing itself: an install
+ * step of scripts/runtime.js (npm prints nothing without a terminal), and each step of a start in
+ * scripts/dev.js (the sandbox's start, the build, the import, n8n's start), so that no gap of a start is
+ * silent for more than 10 seconds. Each line names the step and says what is true and moving:
  * - npm install, given its lockfile: how many of the packages the lockfile installs on this machine are
  *   unpacked (their package.json is on disk; npm makes every package folder up front, so folders alone
  *   say nothing), an estimate of the time left from the pace so far, and the packages npm is writing;
  * - any step: what its processes run, read from /proc (the compiler and its source file while sqlite3
  *   builds), with the time so far.
  *
- * node scripts/progress.js <step> <dir> [<package-lock.json>]: the step runs in <dir>, and is a child of
- * this script's parent (scripts/runtime.js starts both).
+ * node scripts/progress.js <label> <step> [<dir> [<package-lock.json>]], started by showProgress: the
+ * step is a child of this script's parent (which starts both), and runs in <dir> when one is given.
  */
+const { spawn } = require('node:child_process');
 const { existsSync, readdirSync, readFileSync, readlinkSync, statSync } = require('node:fs');
 const { homedir } = require('node:os');
 const { basename, join } = require('node:path');
@@ -132,19 +134,25 @@ const COMPILERS = new Set(['cc1', 'cc1plus', 'cc', 'c++', 'gcc', 'g++', 'clang',
 const SOURCE = /^[^.-].*\.(c|cc|cpp|cxx)$/;
 
 /**
- * A process's program: its executable's name, or the script's for node (node-gyp). npm sets its title,
- * which replaces its arguments with one string: `npm install …`.
+ * A process's program: its executable's name, or for node its script's (after node's options): the
+ * package the script is in (`@n8n/task-runner` for its `dist/start.js`), else the script's name
+ * (node-gyp, or a command of `node_modules/.bin`). npm sets its title, which replaces its arguments
+ * with one string: `npm install …`.
  */
 const program = ({ argv }) => {
 	const name = basename((argv[0] ?? '').split(' ')[0]);
-	return name === 'node' && argv[1] ? basename(argv[1]).replace(/(-cli)?\.js$/, '') : name;
+	const script = argv.slice(1).find((arg) => !arg.startsWith('-'));
+	if (name !== 'node' || !script) return name;
+	const inPackage = /.*\/node_modules\/((@[^/]+\/)?[^/.][^/]*)\//.exec(script);
+	return inPackage ? inPackage[1] : basename(script).replace(/(-cli)?\.js$/, '');
 };
 
 /**
  * The packages whose files the step's processes have open under `dir`, as the lockfile names their
- * folders (`node_modules/a/node_modules/@s/b`).
+ * folders (`node_modules/a/node_modules/@s/b`); none without a `dir`.
  */
 function packagesWritten(processes, openFiles, dir) {
+	if (!dir) return new Set();
 	const prefix = `${dir}/`;
 	const folders = processes.flatMap(({ pid }) =>
 		openFiles(pid).flatMap((file) => {
@@ -197,9 +205,10 @@ const count = (n) => n.toLocaleString('en');
  * each package weighed by its tarball's size (a package not yet downloaded by the mean of the others),
  * and the time since the step began. `now`, `exists`, `tarballSize`, `processes` and `openFiles` read
  * the clock, the disk, npm's cache and /proc (replaced in tests); `parent` is the process that started
- * the step and this script.
+ * the step and this script, whose lines begin with `[label]`.
  */
 function reporter({
+	label = 'runtime',
 	step,
 	dir,
 	packages = [],
@@ -246,21 +255,50 @@ function reporter({
 			else parts.push(`all ${total} packages unpacked, npm is finishing`);
 		}
 		parts.push(doing ?? 'waiting on npm');
-		return `[runtime]   ${step}: ${parts.join('; ')}; ${duration(elapsed)} so far`;
+		return `[${label}]   ${step}: ${parts.join('; ')}; ${duration(elapsed)} so far`;
 	};
 }
 
-module.exports = { reporter, lockedPackages, duration, estimate };
+/**
+ * Writes a report line (`report()`) every `intervalMs` from now, until the function it returns is
+ * called or the process that started the step is gone (`orphaned`): a step's progress outlives neither.
+ */
+function heartbeat({ report, write, intervalMs = 8_000, orphaned = () => false }) {
+	let timer;
+	const tick = () => {
+		if (orphaned()) return;
+		write(`${report()}\n`);
+		timer = setTimeout(tick, intervalMs);
+	};
+	timer = setTimeout(tick, intervalMs);
+	return () => clearTimeout(timer);
+}
+
+/**
+ * Starts this script beside a step the calling process starts next (see above), its lines on stderr
+ * beginning with `[label]`. Returns its process: kill it when the step ends, however it ends.
+ */
+function showProgress({ label, step, dir, lockfile }) {
+	const args = [
+		join(__dirname, 'progress.js'),
+		label,
+		step,
+		...(dir ? [dir] : []),
+		...(lockfile ? [lockfile] : []),
+	];
+	return spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+module.exports = { reporter, heartbeat, showProgress, lockedPackages, duration, estimate };
 
 if (require.main === module) {
-	const [step, dir, lockfile] = process.argv.slice(2);
-	const intervalMs = Number(process.env.PROGRESS_INTERVAL_MS) || 8_000;
+	const [label, step, dir, lockfile] = process.argv.slice(2);
 	const packages = lockfile ? lockedPackages(JSON.parse(readFileSync(lockfile, 'utf8'))) : [];
-	const report = reporter({ step, dir, packages });
-	/** Reports on every interval until the step's process stops this one. */
-	const tick = () => {
-		process.stderr.write(`${report()}\n`);
-		setTimeout(tick, intervalMs);
-	};
-	setTimeout(tick, intervalMs);
+	const parent = process.ppid;
+	heartbeat({
+		report: reporter({ label, step, dir, packages, parent }),
+		write: (line) => process.stderr.write(line),
+		intervalMs: Number(process.env.PROGRESS_INTERVAL_MS) || undefined,
+		orphaned: () => process.ppid !== parent,
+	});
 }

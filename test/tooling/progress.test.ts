@@ -231,7 +231,7 @@ describe('the progress script', () => {
 		mkdirSync(join(dir, 'node_modules', 'a'), { recursive: true });
 		writeFileSync(join(dir, 'node_modules', 'a', 'package.json'), '{}');
 		mkdirSync(join(dir, 'node_modules', 'b'), { recursive: true });
-		const child = spawn(process.execPath, [SCRIPT, 'npm install', dir, lockfile], {
+		const child = spawn(process.execPath, [SCRIPT, 'runtime', 'npm install', dir, lockfile], {
 			env: { ...process.env, PROGRESS_INTERVAL_MS: '100' },
 			stdio: ['ignore', 'ignore', 'pipe'],
 		});
