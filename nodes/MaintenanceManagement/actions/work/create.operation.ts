@@ -132,7 +132,11 @@ const properties: INodeProperties[] = [
 		'interventions',
 		'Intervention',
 		[
-			idField('Intervention ID', 'id', 'The ID of the intervention, a whole number'),
+			idField(
+				'Intervention ID',
+				'id',
+				'The ID of an intervention in the service, a whole number. The API lists no interventions: take it from the list of interventions in the service.',
+			),
 			{
 				displayName: 'Element IDs',
 				name: 'elements',
