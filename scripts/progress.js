@@ -199,9 +199,17 @@ function estimate(ms) {
 const count = (n) => n.toLocaleString('en');
 
 /**
+ * The share by size from which the time left is said. Before it, a projection misleads: a fresh install
+ * of n8n unpacks many small packages while its large ones download, and said "about 940 min left" at 0%
+ * and "54 min" at 3% of an npm install that took 6 minutes (BENCHMARKS.md).
+ */
+const ESTIMATE_FROM = 0.25;
+
+/**
  * A step's reporter: each call of the function it returns gives the next report line. With `packages`
  * (the lockfile's, see lockedPackages), it counts those unpacked in `dir` (their package.json is there
- * and npm writes none of their files any more), and estimates the time left from the share unpacked,
+ * and npm writes none of their files any more), and estimates the time left from the share unpacked
+ * (once it is ESTIMATE_FROM or more),
  * each package weighed by its tarball's size (a package not yet downloaded by the mean of the others),
  * and the time since the step began. `now`, `exists`, `tarballSize`, `processes` and `openFiles` read
  * the clock, the disk, npm's cache and /proc (replaced in tests); `parent` is the process that started
@@ -250,7 +258,7 @@ function reporter({
 				parts.push(`reading the lockfile and downloading, 0 of ${total} packages`);
 			else if (unpacked.length < packages.length)
 				parts.push(
-					`${count(unpacked.length)} of ${total} packages unpacked (${Math.floor(share * 100)}% by size), ${estimate((elapsed * (1 - share)) / share)} left`,
+					`${count(unpacked.length)} of ${total} packages unpacked (${Math.floor(share * 100)}% by size), ${share < ESTIMATE_FROM ? 'time left not known yet' : `${estimate((elapsed * (1 - share)) / share)} left`}`,
 				);
 			else parts.push(`all ${total} packages unpacked, npm is finishing`);
 		}

@@ -75,11 +75,15 @@ describe('the install progress', () => {
 		);
 		unpack(...folders(0, 2));
 		state.clock = 40_000;
-		// 2 MB of 18 in 40 s: 16 more at that pace take 320 s.
+		// 2 MB of 18 in 40 s: too little to project the rest from.
 		expect(report()).toBe(
-			'[runtime]   npm install: 2 of 10 packages unpacked (11% by size), about 5 min left; running npm; 40 s so far',
+			'[runtime]   npm install: 2 of 10 packages unpacked (11% by size), time left not known yet; running npm; 40 s so far',
 		);
-		unpack(...folders(2, 9));
+		unpack(...folders(2, 5));
+		state.clock = 50_000;
+		// 5 MB of 18 in 50 s: 13 more at that pace take 130 s.
+		expect(report()).toContain('5 of 10 packages unpacked (27% by size), about 2 min left;');
+		unpack(...folders(5, 9));
 		state.clock = 90_000;
 		expect(report()).toBe(
 			'[runtime]   npm install: 9 of 10 packages unpacked (50% by size), about 90 s left; running npm; 1 min 30 s so far',
@@ -118,7 +122,7 @@ describe('the install progress', () => {
 		];
 		state.clock = 10_000;
 		expect(report()).toBe(
-			'[runtime]   npm install: 1 of 10 packages unpacked (10% by size), about 90 s left; writing @scope/inner, n8n-nodes-base; 10 s so far',
+			'[runtime]   npm install: 1 of 10 packages unpacked (10% by size), time left not known yet; writing @scope/inner, n8n-nodes-base; 10 s so far',
 		);
 		state.open[12] = ['a', 'b', 'c', 'd'].map((name) => join(DIR, `node_modules/${name}/index.js`));
 		expect(report()).toContain('; writing a, b, c and 1 more;');
