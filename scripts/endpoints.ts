@@ -142,12 +142,21 @@ export async function writeGenerated(path: string, source: string): Promise<bool
 export const writeEndpoints = (): Promise<boolean> =>
 	writeGenerated(ENDPOINTS_PATH, endpointsSource(readSpec<OpenApiDocument>()));
 
+/** `npm run endpoints`: both tables generated from the document, in one process. */
+async function main() {
+	// Loaded here: scripts/events.ts builds on this module's reading and writing.
+	const { writeEvents } = await import('./events');
+	const tables = [
+		['endpoints.generated.ts', writeEndpoints],
+		['events.generated.ts', writeEvents],
+	] as const;
+	for (const [name, write] of tables)
+		console.log(`${name} ${(await write()) ? 'updated' : 'up to date'}`);
+}
+
 if (require.main === module) {
-	writeEndpoints().then(
-		(changed) => console.log(`endpoints.generated.ts ${changed ? 'updated' : 'up to date'}`),
-		(error: unknown) => {
-			console.error(error);
-			process.exitCode = 1;
-		},
-	);
+	main().catch((error: unknown) => {
+		console.error(error);
+		process.exitCode = 1;
+	});
 }

@@ -126,13 +126,3 @@ export function eventsSource(document: WebhookDocument): string {
 /** Rewrites the event table from spec/openapi.yaml; returns whether it changed. */
 export const writeEvents = (): Promise<boolean> =>
 	writeGenerated(EVENTS_PATH, eventsSource(readSpec<WebhookDocument>()));
-
-if (require.main === module) {
-	writeEvents().then(
-		(changed) => console.log(`events.generated.ts ${changed ? 'updated' : 'up to date'}`),
-		(error: unknown) => {
-			console.error(error);
-			process.exitCode = 1;
-		},
-	);
-}
