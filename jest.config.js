@@ -5,7 +5,8 @@
  * - sandbox: the local API sandbox against spec/openapi.yaml;
  * - tooling: the package's manifest, release, verify, benchmark report, CI workflow and README table checks;
  * - devtools: the tooling tests that start the dev tools in processes of their own (`npm run sandbox`, the
- *   gulp build, `npm test`'s runner, a first install's progress, dev's process tree): test/tooling/ files
+ *   gulp build, `npm test`'s runner, a first install's progress, dev's process tree, dev's reading of n8n's
+ *   database with Node 24, which `npm run test:devtools` installs first): test/tooling/ files
  *   listed in DEV_TOOL_TESTS, kept out of the inner loop for their time (BENCHMARKS.md) and run by `npm test`;
  * - e2e: a real n8n (scripts/e2e.js); queue: n8n's queue mode with Redis and PostgreSQL (scripts/queue.js).
  * `npm run test:fast` runs the first three, on the machine's Node; `npm run test:devtools` the fourth.
@@ -21,6 +22,7 @@ const DEV_TOOL_TESTS = [
 	'devProcesses',
 	'devRuns',
 	'devSandboxCli',
+	'devWorkflows',
 	'documentationLinks',
 	'progress',
 	'sandboxPort',

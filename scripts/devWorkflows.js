@@ -34,6 +34,10 @@ function readWorkflows(node, database) {
 	const read = spawnSync(node, ['--disable-warning=ExperimentalWarning', '-e', READ, database], {
 		encoding: 'utf8',
 	});
+	if (read.error)
+		throw new Error(
+			`Could not start ${node} to read the workflows of ${database} (${read.error.code}). Install Node 24 with \`node scripts/runtime.js\`.`,
+		);
 	if (read.status !== 0)
 		throw new Error(`Could not read the workflows of ${database}: ${read.stderr.trim()}`);
 	return JSON.parse(read.stdout).map((row) => ({

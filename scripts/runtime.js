@@ -202,7 +202,9 @@ module.exports = {
 	RUNTIME,
 };
 
+// `node scripts/runtime.js [version]`: Node 24 and an n8n; `--node`: Node 24 alone (the dev tools' tests).
 if (require.main === module) {
-	ensureRuntime(process.argv[2]);
+	if (process.argv[2] === '--node') ensureNode();
+	else ensureRuntime(process.argv[2]);
 	log('ready');
 }

@@ -212,4 +212,12 @@ db.prepare('INSERT INTO workflow_history VALUES (?, ?, ?)').run('v1', 'live', ${
 			`Could not read the workflows of ${database}:`,
 		);
 	});
+
+	it('fail naming the Node that could not start, and how to install it', () => {
+		const database = join(folder, 'database.sqlite');
+		const missing = join(folder, 'no-node');
+		expect(() => readWorkflows(missing, database)).toThrow(
+			`Could not start ${missing} to read the workflows of ${database} (ENOENT). Install Node 24 with \`node scripts/runtime.js\`.`,
+		);
+	});
 });
