@@ -9,7 +9,8 @@
  *   database with Node 24, which `npm run test:devtools` installs first): test/tooling/ files
  *   listed in DEV_TOOL_TESTS, kept out of the inner loop for their time (BENCHMARKS.md) and run by `npm test`;
  * - e2e: a real n8n (scripts/e2e.js); queue: n8n's queue mode with Redis and PostgreSQL (scripts/queue.js).
- * `npm run test:fast` runs the first three, on the machine's Node; `npm run test:devtools` the fourth.
+ * `npm run test:fast` runs the first three and `npm run test:devtools` the fourth, both through scripts/jest.js,
+ * on the pinned n8n's Node 24.
  *
  * In the in-process suites, n8n-workflow and n8n-core are loaded once per worker, not once per file
  * (test/setup/environment.js), which halves their CPU time.

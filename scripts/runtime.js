@@ -190,6 +190,7 @@ function runJestProject(project, runtime, env = {}) {
 }
 
 module.exports = {
+	ensureNode,
 	ensureRuntime,
 	runJestProject,
 	supportedVersions,
@@ -202,9 +203,7 @@ module.exports = {
 	RUNTIME,
 };
 
-// `node scripts/runtime.js [version]`: Node 24 and an n8n; `--node`: Node 24 alone (the dev tools' tests).
 if (require.main === module) {
-	if (process.argv[2] === '--node') ensureNode();
-	else ensureRuntime(process.argv[2]);
+	ensureRuntime(process.argv[2]);
 	log('ready');
 }
