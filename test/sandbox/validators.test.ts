@@ -71,6 +71,27 @@ describe('the sandbox validators', () => {
 		expect(JSON.stringify(found)).toMatch(/"keyword":"not".*"failingKeyword":"else"/);
 	});
 
+	it('coerce text as the validators Ajv compiles in memory do', () => {
+		const cache = folder();
+		const texts = () => ['3', '-1', 'x', '', 'true'].map((value) => ({ value }));
+		const options = { coerceTypes: true };
+		const coerced = (validate: ReturnType<Validators['later']>) => {
+			const bodies = texts();
+			return [verdicts(validate, bodies), bodies];
+		};
+		const cached = coerced(validators(cache, options).later(() => COUNT));
+		expect(readdirSync(cache)).toHaveLength(1);
+		const unwritable = join(cache, readdirSync(cache)[0], 'below-a-file');
+		expect(coerced(validators(unwritable, options).later(() => COUNT))).toEqual(cached);
+		expect(cached[1]).toEqual([
+			{ value: 3 },
+			{ value: -1 },
+			{ value: 'x' },
+			{ value: '' },
+			{ value: 'true' },
+		]);
+	});
+
 	it('load a written validator in a later run instead of compiling it', () => {
 		const first = folder();
 		verdicts(validators(first).later(() => JOB));
