@@ -62,7 +62,7 @@ const view = (resource: Resource, extra?: Record<string, unknown>): Resource => 
 	const attributes: Record<string, unknown> = {};
 	for (const key in resource.attributes)
 		if (!INTERNAL.has(key)) attributes[key] = resource.attributes[key];
-	return { id: resource.id, type: resource.type, attributes: { ...attributes, ...extra } };
+	return { id: resource.id, type: resource.type, attributes: Object.assign(attributes, extra) };
 };
 
 /** Adds relationships for the expanded relations and collects the included resources. */

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import { parse } from 'yaml';
+
+import { Validators } from './validators';
 
 /** The API contract: the OpenAPI 3.1 document of the spec. */
 export const SPEC_PATH = join(__dirname, '..', 'spec', 'openapi.yaml');
@@ -65,21 +66,6 @@ interface Operation {
 const MAX_MESSAGES = 10;
 const ROOT_ID = 'openapi.yaml';
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
-
-/**
- * A validator that compiles its schema on its first use: a sandbox compiles only the operations it is
- * asked about, instead of the whole document before it answers.
- */
-const compileLater = (ajv: Ajv2020, schema: Json): ValidateFunction => {
-	let compiled: ValidateFunction | undefined;
-	const validate = ((data: unknown) => {
-		compiled ??= ajv.compile(schema);
-		const valid = compiled(data);
-		validate.errors = compiled.errors;
-		return valid;
-	}) as ValidateFunction;
-	return validate;
-};
 
 const messagesOf = (errors: ErrorObject[] | null | undefined, where: string): string[] => {
 	const messages = (errors ?? []).map((e) => {
@@ -251,12 +237,10 @@ export class Contract {
 	private readonly errorBody: ValidateFunction;
 
 	constructor(readonly document: Json) {
-		const ajv = this.ajv({ verbose: true });
-		const coercing = this.ajv({ coerceTypes: true });
-		this.errorBody = compileLater(
-			ajv,
-			this.rewrite({ $ref: '#/components/schemas/Error' }) as Json,
-		);
+		const defs = this.rewrite((document.components as Json).schemas) as Json;
+		const ajv = new Validators({ verbose: true }, ROOT_ID, defs);
+		const coercing = new Validators({ coerceTypes: true }, ROOT_ID, defs);
+		this.errorBody = ajv.later(() => this.rewrite({ $ref: '#/components/schemas/Error' }) as Json);
 		const paths = document.paths as Record<string, Json>;
 		for (const [template, item] of Object.entries(paths)) {
 			for (const method of METHODS) {
@@ -270,27 +254,12 @@ export class Contract {
 		);
 	}
 
-	/** An Ajv with the formats, the document's schemas and `options`. */
-	private ajv(options: { verbose?: boolean; coerceTypes?: boolean }): Ajv2020 {
-		const instance = new Ajv2020({
-			allErrors: true,
-			allowUnionTypes: true,
-			strictTypes: false,
-			...options,
-		});
-		addFormats(instance);
-		instance.addKeyword('x-assumption');
-		const components = this.document.components as Json;
-		instance.addSchema({ $id: ROOT_ID, $defs: this.rewrite(components.schemas) as Json });
-		return instance;
-	}
-
 	/**
 	 * The operation of `method` on the path `template` (`item` its path item): its parameters, checked
 	 * with `coercing` as they come as text, and its body and answers, checked with `ajv`.
 	 */
 	private compileOperation(
-		{ ajv, coercing }: { ajv: Ajv2020; coercing: Ajv2020 },
+		{ ajv, coercing }: { ajv: Validators; coercing: Validators },
 		template: string,
 		method: string,
 		item: Json,
@@ -312,7 +281,7 @@ export class Contract {
 			] as Json | undefined;
 			responses.set(
 				status.toUpperCase(),
-				content?.schema ? compileLater(ajv, this.rewrite(content.schema) as Json) : undefined,
+				content?.schema ? ajv.later(() => this.rewrite(content.schema) as Json) : undefined,
 			);
 		}
 		return {
@@ -324,15 +293,15 @@ export class Contract {
 				name: String(p.name),
 				in: String(p.in),
 				required: Boolean(p.required),
-				validate: compileLater(coercing, {
+				validate: coercing.later(() => ({
 					type: 'object',
 					properties: { value: this.rewrite(p.schema ?? {}) },
-				}),
+				})),
 			})),
 			body: bodySchema?.schema
 				? {
 						required: Boolean(requestBody?.required),
-						validate: compileLater(ajv, this.rewrite(bodySchema.schema) as Json),
+						validate: ajv.later(() => this.rewrite(bodySchema.schema) as Json),
 					}
 				: undefined,
 			responses,

@@ -225,11 +225,17 @@ describe('the events the sandbox fires', () => {
 	it('are spelt as the document spells them wherever the sandbox, the nodes or the scripts name one', () => {
 		const events = specEventNames();
 		const misspelt = sourceFiles().flatMap(({ path, text }) =>
-			[...text.matchAll(/['"`]([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)['"`]/g)]
-				.map(([, name]) => name)
+			[
+				...new Set(
+					[...text.matchAll(/['"`]([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)['"`]/g)].map(([, name]) => name),
+				),
+			]
 				.filter((name) => !events.includes(name))
 				.flatMap((name) => {
-					const meant = events.find((event) => editDistance(event, name) <= 2);
+					// Names whose lengths differ by more than two are more than two letters apart.
+					const meant = events.find(
+						(event) => Math.abs(event.length - name.length) <= 2 && editDistance(event, name) <= 2,
+					);
 					return meant ? [`${path}: ${name} is no event of spec/openapi.yaml (${meant}?)`] : [];
 				}),
 		);
