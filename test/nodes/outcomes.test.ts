@@ -171,7 +171,7 @@ describe('a write whose answer is lost', () => {
 		[
 			'a time-out',
 			'hang',
-			1,
+			0.2,
 			/^The API's answer to POST \/stocks\/stock-transactions\/transfer was lost: .+\. /,
 		],
 		[
