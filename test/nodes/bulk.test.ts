@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { ItemLoop, ranges } from '../../nodes/MaintenanceManagement/actions/itemLoop';
 import { ResourceFixture } from './helpers/resource';
-import { inSimulatedTime } from './helpers/simulatedTime';
+import { inSimulatedTime, type Timers } from './helpers/simulatedTime';
 
 /**
  * Bulk writes at the API's rate limit, as an ERP sync sends them: many items, every Request Option at its
@@ -10,10 +10,9 @@ import { inSimulatedTime } from './helpers/simulatedTime';
  * X-RateLimit-Reset on a 429). The pace itself is measured by the benchmark (`npm run bench -- bulk`).
  * A run that waits for the rate limit runs in simulated time (see `inSimulatedTime`).
  */
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual<object>('n8n-workflow'),
-	sleep: async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms)),
-}));
+jest.mock('n8n-workflow', () =>
+	jest.requireActual<Timers>('./helpers/simulatedTime').sleepingOnTestTimers(),
+);
 
 const fixture = new ResourceFixture('material');
 

@@ -3,17 +3,16 @@ import type { IDataObject } from 'n8n-workflow';
 import { Progress } from '../../nodes/MaintenanceManagement/actions/progress';
 import { MATERIAL_FROM_ROW } from '../helpers/rows';
 import { ResourceFixture } from './helpers/resource';
-import { inSimulatedTime } from './helpers/simulatedTime';
+import { inSimulatedTime, type Timers } from './helpers/simulatedTime';
 
 /**
  * The progress of a long run, as n8n's editor receives it: the node runs in n8n-core in a manual run
  * against the sandbox's rate limit, and each line is what n8n's server would push to the editor
  * (`sendConsoleMessage`, printed in the browser's console). Time is simulated (see `inSimulatedTime`).
  */
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual<object>('n8n-workflow'),
-	sleep: async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms)),
-}));
+jest.mock('n8n-workflow', () =>
+	jest.requireActual<Timers>('./helpers/simulatedTime').sleepingOnTestTimers(),
+);
 
 const fixture = new ResourceFixture('material');
 
