@@ -2,14 +2,19 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { ItemLoop, ranges } from '../../nodes/MaintenanceManagement/actions/itemLoop';
 import { ResourceFixture } from './helpers/resource';
+import { inSimulatedTime, type Timers } from './helpers/simulatedTime';
 
 /**
  * Bulk writes at the API's rate limit, as an ERP sync sends them: many items, every Request Option at its
  * default, against the sandbox's rate limit (X-Ratelimit-Remaining on every answer; Retry-After and
  * X-RateLimit-Reset on a 429). The pace itself is measured by the benchmark (`npm run bench -- bulk`).
+ * A run that waits for the rate limit runs in simulated time (see `inSimulatedTime`).
  */
+jest.mock('n8n-workflow', () =>
+	jest.requireActual<Timers>('./helpers/simulatedTime').sleepingOnTestTimers(),
+);
+
 const fixture = new ResourceFixture('material');
-jest.setTimeout(120_000);
 
 const codeOf = (index: number) => `ERP-${String(index + 1).padStart(4, '0')}`;
 const materials = (count: number, codes: (index: number) => string = codeOf): IDataObject[] =>
@@ -33,8 +38,13 @@ describe('a bulk create at the rate limit, with the defaults', () => {
 		const count = 60;
 		const limit = 15;
 		await fixture.control('POST', '/rate-limit', { limit, windowMs: 1500 });
-		const { output, error } = await createEach({}, { items: materials(count) });
+		const { result, endedAt } = await inSimulatedTime(
+			async () => await createEach({}, { items: materials(count) }),
+		);
+		const { output, error } = result;
 		expect(error).toBeUndefined();
+		// Four windows of 15: the run waited for the limit three times.
+		expect(endedAt).toBeGreaterThanOrEqual(3 * 1500);
 		expect(output.map(({ json }) => json.code)).toEqual(materials(count).map(({ code }) => code));
 		expect(new Set(output.map(({ json }) => json.id)).size).toBe(count);
 		const sent = await posts();

@@ -442,7 +442,7 @@ describe('faults and retries', () => {
 	it('abandons a request that hangs past the Timeout', async () => {
 		api.reset(() => 'hang');
 		const { error } = await listLocations({
-			requestOptions: { timeoutSeconds: 1, maxAttempts: 1 },
+			requestOptions: { timeoutSeconds: 0.2, maxAttempts: 1 },
 		});
 		expect(error?.message).toMatch(/^Could not reach the API/);
 	});

@@ -237,7 +237,7 @@ const endings: Ending[] = [
 		reply: 'hang',
 		write: 'unknown',
 		read: 'unknown',
-		options: { timeoutSeconds: 1 },
+		options: { timeoutSeconds: 0.2 },
 	},
 	{ label: 'a refused connection', closed: true, write: 'notSent', read: 'notSent' },
 	{

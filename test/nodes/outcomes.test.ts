@@ -5,6 +5,7 @@ import type { IDataObject, IExecuteFunctions, INode, NodeOperationError } from '
 import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { afterAnswer } from '../../nodes/MaintenanceManagement/actions/answer';
 import { apiError as apiErrorOf } from '../../nodes/MaintenanceManagement/transport/errors';
+import { redactionFor } from '../../nodes/MaintenanceManagement/transport/redact';
 import { keepsContract } from '../helpers/contract';
 import { MATERIAL_FROM_ROW, STOCK_FROM_ROW, TRANSFER_FROM_ROW } from '../helpers/rows';
 import { apiError, ScriptedServer, type Reply } from '../helpers/scriptedServer';
@@ -171,7 +172,7 @@ describe('a write whose answer is lost', () => {
 		[
 			'a time-out',
 			'hang',
-			1,
+			0.2,
 			/^The API's answer to POST \/stocks\/stock-transactions\/transfer was lost: .+\. /,
 		],
 		[
@@ -604,7 +605,7 @@ describe("a fault of the node's own while reading an answer", () => {
 		const context = { getNode: () => ({ name: 'Maintenance Management' }) } as IExecuteFunctions;
 		let thrown: unknown;
 		try {
-			afterAnswer(context, 0, 'POST', token, () => {
+			afterAnswer(context, 0, 'POST', redactionFor(token), () => {
 				throw new TypeError(`Cannot read ${token}`);
 			});
 		} catch (error) {

@@ -3,19 +3,16 @@ import type { IDataObject } from 'n8n-workflow';
 import { Progress } from '../../nodes/MaintenanceManagement/actions/progress';
 import { MATERIAL_FROM_ROW } from '../helpers/rows';
 import { ResourceFixture } from './helpers/resource';
+import { inSimulatedTime, type Timers } from './helpers/simulatedTime';
 
 /**
  * The progress of a long run, as n8n's editor receives it: the node runs in n8n-core in a manual run
  * against the sandbox's rate limit, and each line is what n8n's server would push to the editor
- * (`sendConsoleMessage`, printed in the browser's console). Time is simulated: jest's fake clock drives
- * the node's waits and the sandbox's rate-limit windows alike, so minutes of waiting take no real time.
- * (n8n-workflow is loaded once per worker, outside the test's timers: the node's `sleep` is given the
- * test's own timer here, which the fake clock replaces.)
+ * (`sendConsoleMessage`, printed in the browser's console). Time is simulated (see `inSimulatedTime`).
  */
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual<object>('n8n-workflow'),
-	sleep: async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms)),
-}));
+jest.mock('n8n-workflow', () =>
+	jest.requireActual<Timers>('./helpers/simulatedTime').sleepingOnTestTimers(),
+);
 
 const fixture = new ResourceFixture('material');
 
@@ -31,37 +28,23 @@ interface Line {
 	text: string;
 }
 
-/**
- * Runs the node over the items in simulated time: whenever the run waits on a timer (and only then,
- * its requests being real ones on loopback), the clock jumps to that timer.
- */
+/** Runs the node over the items in simulated time, keeping each line the editor receives. */
 async function runSimulated(items: IDataObject[]) {
 	const lines: Line[] = [];
 	const sources = new Set<string>();
-	jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
-	try {
-		const start = Date.now();
-		let settled = false;
-		const running = fixture
-			.run(MATERIAL_FROM_ROW, {
+	const { result, endedAt } = await inSimulatedTime(
+		async (elapsed) =>
+			await fixture.run(MATERIAL_FROM_ROW, {
 				items,
 				sendDataToUI: (type, data) => {
 					if (type !== 'sendConsoleMessage') return;
 					const { source, messages } = data as { source: string; messages: string[] };
 					sources.add(source);
-					lines.push({ at: Date.now() - start, text: messages.join(' ') });
+					lines.push({ at: elapsed(), text: messages.join(' ') });
 				},
-			})
-			.finally(() => (settled = true));
-		while (!settled) {
-			await new Promise((resolve) => setImmediate(resolve));
-			if (jest.getTimerCount() > 0) await jest.advanceTimersToNextTimerAsync();
-		}
-		const result = await running;
-		return { ...result, lines, sources, endedAt: Date.now() - start };
-	} finally {
-		jest.useRealTimers();
-	}
+			}),
+	);
+	return { ...result, lines, sources, endedAt };
 }
 
 /**

@@ -133,3 +133,22 @@ describe('the token split by every separator JSON writes', () => {
 		expect(shows(answer.list.join('').replaceAll(separator, ''))).toBe(false);
 	});
 });
+
+describe('a __proto__ key in an answer', () => {
+	const parsed = () =>
+		JSON.parse('{"error":{"__proto__":{"polluted":"yes"},"items":[{"__proto__":{"x":1}}]}}') as {
+			error: { polluted?: string; items: Array<{ x?: number }> };
+		};
+
+	it.each([
+		['with a token', TOKEN],
+		['without one', ''],
+	])('is removed, never becoming a prototype, %s', (_label, token) => {
+		const answer = redactDeep(parsed(), token);
+		expect(Object.hasOwn(answer.error, '__proto__')).toBe(false);
+		expect(Object.hasOwn(answer.error.items[0], '__proto__')).toBe(false);
+		expect(Object.getPrototypeOf(answer.error)).toBe(Object.prototype);
+		expect(answer.error.polluted).toBeUndefined();
+		expect(answer.error.items[0].x).toBeUndefined();
+	});
+});

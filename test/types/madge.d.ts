@@ -7,7 +7,8 @@ declare module 'madge' {
 	interface MadgeConfig {
 		baseDir?: string;
 		fileExtensions?: string[];
-		tsConfig?: string;
+		/** The path of a tsconfig.json, or its content as written. */
+		tsConfig?: string | object;
 	}
 	export default function madge(
 		path: string | string[],

@@ -3,23 +3,27 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { ApiEnvelope, ApiResource } from '../transport';
 import { recordsOf } from '../transport';
 import { ownFault, sentAndUnknown } from '../transport/errors';
+import type { Redaction } from '../transport/redact';
 
 /**
  * Reads an answer: a failure after the API answered leaves the request's outcome unknown, never
- * unsent, and its message holds no `token`.
+ * unsent, and its message goes through the connection's `redaction`, so it holds no form of the token.
  */
 export function afterAnswer<T>(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	method: string,
-	token: string,
+	redaction: Redaction,
 	read: () => T,
 ): T {
 	try {
 		return read();
 	} catch (error) {
 		const doing = "The node could not read the API's answer";
-		throw sentAndUnknown(ownFault(context.getNode(), error, { itemIndex, token, doing }), method);
+		throw sentAndUnknown(
+			ownFault(context.getNode(), error, { itemIndex, redaction, doing }),
+			method,
+		);
 	}
 }
 

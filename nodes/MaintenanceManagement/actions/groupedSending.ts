@@ -84,8 +84,8 @@ async function sendGroup(
 	const output = readOutput.call(this, first);
 	const policy = readRequestPolicy.call(this, first);
 	const envelope = await apiRequest.call(this, request, policy, first);
-	const { token } = await getConnection.call(this, first);
-	const records = afterAnswer(this, first, request.method, token, () =>
+	const { redaction } = await getConnection.call(this, first);
+	const records = afterAnswer(this, first, request.method, redaction, () =>
 		grouping.share(group, envelope, output),
 	);
 	// Every item the answer confirms is written, whichever item it leaves out.

@@ -20,13 +20,15 @@ export async function executeEndpoint(
 	const request = buildRequest.call(this, operation, itemIndex);
 	const policy = readRequestPolicy.call(this, itemIndex);
 	const output = readOutput.call(this, itemIndex);
-	const { token } = await getConnection.call(this, itemIndex);
+	const { redaction } = await getConnection.call(this, itemIndex);
 	if (operation.endpoint.answers === 'page') {
 		const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 		const limit = returnAll ? undefined : (this.getNodeParameter('limit', itemIndex, 50) as number);
 		// Each page is read once it has arrived: a fault there comes after sending.
 		const toRecords = (data: ApiResource[], included?: ApiResource[]) =>
-			afterAnswer(this, itemIndex, request.method, token, () => toItems(data, included, output));
+			afterAnswer(this, itemIndex, request.method, redaction, () =>
+				toItems(data, included, output),
+			);
 		return await apiRequestAllItems.call(
 			this,
 			request,
@@ -42,7 +44,7 @@ export async function executeEndpoint(
 	} catch (error) {
 		throw withTakenValue(operation, request, itemIndex, error);
 	}
-	return afterAnswer(this, itemIndex, request.method, token, () =>
+	return afterAnswer(this, itemIndex, request.method, redaction, () =>
 		toItems(recordsWithMeta(envelope), envelope.included, output),
 	);
 }

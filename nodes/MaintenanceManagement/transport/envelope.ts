@@ -39,26 +39,6 @@ export const recordsOf = (envelope: ApiEnvelope): ApiResource[] =>
 			? [envelope.data]
 			: [];
 
-/**
- * Makes every key of parsed JSON an own field, in place: a `__proto__` key is removed (copied by
- * assignment, it would set an object's prototype instead of a field), and an object whose prototype
- * was set that way gets a plain one back. Iterative, so a deep answer cannot exhaust the stack.
- */
-export function ownFieldsOnly<T>(value: T): T {
-	const pending: unknown[] = [value];
-	while (pending.length > 0) {
-		const current = pending.pop();
-		if (typeof current !== 'object' || current === null) continue;
-		const prototype: unknown = Object.getPrototypeOf(current);
-		if (prototype !== Object.prototype && prototype !== Array.prototype && prototype !== null)
-			Object.setPrototypeOf(current, Array.isArray(current) ? Array.prototype : Object.prototype);
-		if (Object.hasOwn(current, '__proto__'))
-			delete (current as Record<string, unknown>)['__proto__'];
-		for (const child of Object.values(current)) pending.push(child);
-	}
-	return value;
-}
-
 export type AnswerShape = 'one record' | 'a list of records';
 
 /** The shape of an envelope's `data`. */

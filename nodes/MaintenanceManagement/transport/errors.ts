@@ -2,7 +2,7 @@ import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { causeOfAnswer } from './causes';
-import { redact } from './redact';
+import type { Redaction } from './redact';
 
 /**
  * What became of an item's request, said on its error: written is the record output; the others are
@@ -366,11 +366,11 @@ export function asNodeError(node: INode, error: unknown, itemIndex?: number): No
 export function ownFault(
 	node: INode,
 	error: unknown,
-	fault: { itemIndex?: number; token: string; doing: string; description?: string },
+	fault: { itemIndex?: number; redaction: Redaction; doing: string; description?: string },
 ): NodeError {
 	const nodeError = asNodeError(node, error, fault.itemIndex);
 	if (nodeError === error) return nodeError;
-	nodeError.message = redact(`${fault.doing}: ${plainText(nodeError.message)}`, fault.token);
+	nodeError.message = fault.redaction.text(`${fault.doing}: ${plainText(nodeError.message)}`);
 	if (fault.description !== undefined) nodeError.description = fault.description;
 	return nodeError;
 }

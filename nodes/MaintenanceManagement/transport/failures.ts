@@ -27,7 +27,7 @@ import { header } from './exchange';
 import { isConnectionFault, neverConnected } from './faults';
 import type { PagingRefusal } from './paging';
 import { LONGEST_WAIT_MS, rateLimitWaitMs } from './rateLimit';
-import { redact, redactDeep } from './redact';
+import type { Redaction } from './redact';
 import type { RefusedRedirect, Target } from './redirects';
 import { MAX_REDIRECTS } from './redirects';
 import type { RequestPolicy, WaitLimit } from './retry';
@@ -43,7 +43,7 @@ const waitText = (ms: number): string =>
  */
 const transportError = (
 	node: INode,
-	token: string,
+	redaction: Redaction,
 	itemIndex: number | undefined,
 	outcome: Outcome,
 	message: string,
@@ -51,8 +51,8 @@ const transportError = (
 	failure?: Failure,
 ) =>
 	withOutcome(
-		new NodeOperationError(node, redact(message, token), {
-			description: redact(description, token),
+		new NodeOperationError(node, redaction.text(message), {
+			description: redaction.text(description),
 			itemIndex,
 			failure,
 		}),
@@ -67,9 +67,9 @@ export function pagingFailure(
 	maxPages: number,
 	refusal: PagingRefusal,
 ) {
-	const { baseUrl, token } = connection;
+	const { baseUrl, redaction } = connection;
 	const fail = (message: string, description: string) =>
-		transportError(node, token, itemIndex, 'unknown', message, description);
+		transportError(node, redaction, itemIndex, 'unknown', message, description);
 	if (refusal.reason === 'too many pages') {
 		return fail(
 			`Stopped after ${maxPages} pages: the API kept offering more`,
@@ -113,8 +113,16 @@ export class RequestFailures {
 	}
 
 	private fail(outcome: Outcome, message: string, description: string, failure?: Failure) {
-		const { token } = this.connection;
-		return transportError(this.node, token, this.itemIndex, outcome, message, description, failure);
+		const { redaction } = this.connection;
+		return transportError(
+			this.node,
+			redaction,
+			this.itemIndex,
+			outcome,
+			message,
+			description,
+			failure,
+		);
 	}
 
 	/** A write whose answer the node cannot use may have been applied: its message says so. */
@@ -148,7 +156,7 @@ export class RequestFailures {
 	/** A request that got no answer after `attempts`: refused by n8n, never connected, or lost. */
 	noAnswer(error: unknown, attempts: number) {
 		const { method, itemIndex } = this;
-		const { baseUrl, token } = this.connection;
+		const { baseUrl, redaction } = this.connection;
 		const block = ssrfBlockOf(error);
 		if (block) {
 			// n8n refused it before anything left: the row can go again, unchanged, once allowed.
@@ -160,7 +168,7 @@ export class RequestFailures {
 				'notSent',
 			);
 		}
-		const message = redact(error instanceof Error ? error.message : String(error), token);
+		const message = redaction.text(error instanceof Error ? error.message : String(error));
 		// A refused connection sent nothing; any other fault may have come after the request arrived.
 		const unsent = neverConnected(error);
 		const lost = method !== 'GET' && !unsent;
@@ -223,7 +231,7 @@ export class RequestFailures {
 	unforeseen(error: unknown, sent: boolean) {
 		const nodeError = ownFault(this.node, error, {
 			itemIndex: this.itemIndex,
-			token: this.connection.token,
+			redaction: this.connection.redaction,
 			doing: sent
 				? `The node failed on the API's answer to ${this.where()}`
 				: `The node failed before sending ${this.where()}, so nothing went out`,
@@ -258,7 +266,7 @@ export class RequestFailures {
 		return apiError(
 			this.node,
 			response.statusCode,
-			redactDeep(response.body, connection.token),
+			connection.redaction.answer(response.body),
 			{
 				method,
 				path: this.pathBelowBase(),

@@ -11,7 +11,7 @@ import { name as packageName, version } from '../../../package.json';
 import type { Connection, Context } from './connection';
 import { CREDENTIAL_TYPE, getConnection } from './connection';
 import type { AnswerShape, ApiEnvelope, ApiResource } from './envelope';
-import { isEnvelope, ownFieldsOnly, recordsOf, shapeOf } from './envelope';
+import { isEnvelope, recordsOf, shapeOf } from './envelope';
 import type { Answer, FullResponse } from './exchange';
 import { exchange, NoAnswer } from './exchange';
 import { pagingFailure, RequestFailures } from './failures';
@@ -80,7 +80,7 @@ function envelopeOf(
 	const given = shapeOf(response.body);
 	if (request.answers && given !== request.answers)
 		throw failures.wrongShape(given, request.answers);
-	return connection.redaction.answer(ownFieldsOnly(response.body));
+	return connection.redaction.answer(response.body);
 }
 
 /** One request on its way: where it goes, what it has waited, how its failures are worded. */

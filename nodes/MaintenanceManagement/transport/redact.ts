@@ -1,6 +1,6 @@
 /**
  * Keeps a secret (the API token) out of everything the node outputs or reports, and keeps what the
- * API answers within a depth every later step can walk.
+ * API answers within a depth every later step can walk, every key of it an own field.
  *
  * The forms of the secret are worked out once per connection and compiled into one regular
  * expression. It finds, in any letter case:
@@ -106,7 +106,7 @@ export interface Redaction {
 	/** The text with every form of the secret replaced by `REDACTED`. */
 	text(value: string): string;
 	/**
-	 * Cuts parsed JSON at `MAX_DEPTH` and redacts every string in it, keys included: in place, without
+	 * Tidies parsed JSON (see `tidy`) and redacts every string in it, keys included: in place, without
 	 * recursion, so an answer of any depth is walked safely.
 	 */
 	answer<T>(value: T): T;
@@ -147,12 +147,24 @@ function replaced(text: string, spans: Span[]): string {
 	return result + text.slice(from);
 }
 
-/** Replaces every object or list nested deeper than `MAX_DEPTH` with `CUT`, without recursion. */
-function cutDeep(value: unknown): void {
+/**
+ * Makes parsed JSON safe to walk, in place and without recursion: every object or list nested deeper
+ * than `MAX_DEPTH` becomes `CUT`, and every key an own field: a `__proto__` key is removed (copied by
+ * assignment, it would set an object's prototype instead of a field), and an object whose prototype
+ * was set that way gets a plain one back. One walk does both, answers being large.
+ */
+function tidy(value: unknown): void {
 	const pending: Array<[Container, number]> = [];
 	if (typeof value === 'object' && value !== null) pending.push([value as Container, 0]);
 	for (let next = pending.pop(); next; next = pending.pop()) {
 		const [container, depth] = next;
+		const prototype: unknown = Object.getPrototypeOf(container);
+		if (prototype !== Object.prototype && prototype !== Array.prototype && prototype !== null)
+			Object.setPrototypeOf(
+				container,
+				Array.isArray(container) ? Array.prototype : Object.prototype,
+			);
+		if (Object.hasOwn(container, '__proto__')) delete container['__proto__'];
 		for (const key of Object.keys(container)) {
 			const child = container[key];
 			if (typeof child !== 'object' || child === null) continue;
@@ -198,11 +210,11 @@ function quickPattern(secret: string, forms: string[][]): RegExp {
 	return new RegExp([...blocks, ...starts].map((form) => form.join(seamOrBreak)).join('|'), 'i');
 }
 
-/** Cuts an answer at `MAX_DEPTH`, and redacts nothing: the redaction of an empty secret. */
-const CUT_ONLY: Redaction = {
+/** Tidies an answer, and redacts nothing: the redaction of an empty secret. */
+const TIDY_ONLY: Redaction = {
 	text: (value) => value,
 	answer: <T>(value: T): T => {
-		cutDeep(value);
+		tidy(value);
 		return value;
 	},
 };
@@ -281,7 +293,7 @@ class SecretRedaction implements Redaction {
 	readonly answer = <T>(value: T): T => {
 		if (typeof value === 'string') return this.text(value) as T;
 		if (typeof value !== 'object' || value === null) return value;
-		cutDeep(value);
+		tidy(value);
 		// Most answers hold no form of the secret: one quick look at the whole answer tells.
 		if (!this.quick.test(JSON.stringify(value))) return value;
 		const pending: Container[] = [value as Container];
@@ -294,15 +306,15 @@ class SecretRedaction implements Redaction {
 	};
 }
 
-/** The redaction of one secret; with an empty secret it only cuts answers at `MAX_DEPTH`. */
+/** The redaction of one secret; with an empty secret it only tidies answers. */
 export function redactionFor(secret: string): Redaction {
 	const forms = secret ? formsOf(secret) : [];
-	return forms.length === 0 ? CUT_ONLY : new SecretRedaction(secret, forms);
+	return forms.length === 0 ? TIDY_ONLY : new SecretRedaction(secret, forms);
 }
 
 /** Removes the token from a text (a shortcut for messages built once). */
 export const redact = (text: string, token: string): string => redactionFor(token).text(text);
 
-/** Cuts parsed JSON at `MAX_DEPTH` and redacts the token from it. */
+/** Tidies parsed JSON and redacts the token from it. */
 export const redactDeep = <T>(value: T, token: string): T =>
 	value === undefined ? value : redactionFor(token).answer(value);

@@ -6,9 +6,15 @@ import { firstPageQuery } from '../../helpers/paging';
 import { runNode } from '../helpers/harness';
 import { everyPageWithQuery, ResourceFixture } from '../helpers/resource';
 import type { RunAgainst } from '../helpers/sandbox';
+import { inSimulatedTime, type Timers } from '../helpers/simulatedTime';
 import type { OperationName } from '../../../nodes/MaintenanceManagement/actions/resources';
 
 const node = new MaintenanceManagement();
+// A retry waits on the node's sleep; the tests that retry run in simulated time.
+jest.mock('n8n-workflow', () =>
+	jest.requireActual<Timers>('../helpers/simulatedTime').sleepingOnTestTimers(),
+);
+
 const fixture = new ResourceFixture('failure');
 
 /**
@@ -376,9 +382,11 @@ describe('Work Order (Failure): API errors', () => {
 
 	it('500 with the spec message once the attempts are used up', async () => {
 		await fixture.control('POST', '/faults', { status: 500, count: 5, path: '/failures/open' });
-		const { error } = await run('getAllOpen', {
-			requestOptions: { maxAttempts: 2, maxWaitSeconds: 0 },
-		});
+		const { result } = await inSimulatedTime(
+			async () =>
+				await run('getAllOpen', { requestOptions: { maxAttempts: 2, maxWaitSeconds: 0 } }),
+		);
+		const { error } = result;
 		expect(error?.message).toBe(
 			'The service failed on GET /failures/open (500), also on retry. Check the filters and query parameters (the API answers 500 for an s_ filter it does not support), then try again.',
 		);

@@ -5,8 +5,14 @@ import { expectEveryRecord, pagesRead } from '../../helpers/sent';
 import { firstPageQuery } from '../../helpers/paging';
 import { runNode } from '../helpers/harness';
 import { everyPageWithQuery, ResourceFixture } from '../helpers/resource';
+import { inSimulatedTime, type Timers } from '../helpers/simulatedTime';
 
 const node = new MaintenanceManagement();
+// A retry waits on the node's sleep; the tests that retry run in simulated time.
+jest.mock('n8n-workflow', () =>
+	jest.requireActual<Timers>('../helpers/simulatedTime').sleepingOnTestTimers(),
+);
+
 const fixture = new ResourceFixture('stockMovement');
 
 const getAll = (parameters: Record<string, unknown> = {}, credentials = fixture.credentials) =>
@@ -113,12 +119,12 @@ describe('Stock Movement: Get Many (deprecated)', () => {
 			method: 'GET',
 			path: '/stock-movements',
 		});
-		const { output, error } = await getAll({
-			limit: 3,
-			requestOptions: { maxAttempts: 2, maxWaitSeconds: 10 },
-		});
-		expect(error).toBeUndefined();
-		expect(output).toHaveLength(3);
+		const { result } = await inSimulatedTime(
+			async () =>
+				await getAll({ limit: 3, requestOptions: { maxAttempts: 2, maxWaitSeconds: 10 } }),
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.output).toHaveLength(3);
 		expect((await fixture.requests()).map((r) => r.status)).toEqual([500, 200]);
 	});
 

@@ -187,7 +187,7 @@ export const requestOptions: INodeProperties = {
 			displayName: 'Timeout (Seconds)',
 			name: 'timeoutSeconds',
 			type: 'number',
-			typeOptions: { minValue: 1 },
+			typeOptions: { minValue: 0.1, numberPrecision: 1 },
 			default: 60,
 			description: 'How long one request may take before it is abandoned (and, for reads, retried)',
 		},
