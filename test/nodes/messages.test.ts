@@ -1,4 +1,5 @@
 import type { INode } from 'n8n-workflow';
+import { z, type ZodTypeAny } from 'zod';
 
 import {
 	filterField,
@@ -6,6 +7,9 @@ import {
 	queryParameterField,
 } from '../../nodes/MaintenanceManagement/helpers/empty';
 import * as words from '../../nodes/MaintenanceManagement/helpers/messages';
+import * as schemas from '../../nodes/MaintenanceManagement/helpers/schemas';
+import { validate } from '../../nodes/MaintenanceManagement/helpers/validate';
+import { checkLineType } from '../../nodes/MaintenanceManagement/actions/shared/lineRules';
 import * as credentialWords from '../../nodes/MaintenanceManagement/transport/messages';
 
 const NODE: INode = {
@@ -119,6 +123,57 @@ describe('the words of the node', () => {
 		expect(error.description).toBe(words.unusablePathId('ID', 'is empty').description);
 		expect(error.context).toMatchObject({ itemIndex: 4, fields: ['id'] });
 		expect(words.refusal(NODE, words.noSelectedFields()).description).toBeFalsy();
+	});
+});
+
+describe("the words of a field's problem", () => {
+	/** The message of the refusal of `value` by `schema`, for a field "f" shown as "F". */
+	const refused = (schema: ZodTypeAny, value: unknown): string | undefined => {
+		try {
+			validate(z.object({ f: schema }), { f: value }, NODE, 0, new Map([['f', 'F']]));
+		} catch (error) {
+			return (error as Error).message;
+		}
+		return undefined;
+	};
+
+	it.each<[string, ZodTypeAny, unknown, string]>([
+		['an ID that is not a whole number', schemas.id(), 'abc', 'must be a whole number (an ID)'],
+		['an ID below 1', schemas.id(), 0, 'must be a positive ID'],
+		['a missing ID', schemas.id(), undefined, 'is required'],
+		['a number that is not one', schemas.number(), 'ten', 'must be a number'],
+		['a whole number with a fraction', schemas.integer(), 1.5, 'must be a whole number'],
+		[
+			'a numeric text that is not a number',
+			schemas.numericString(),
+			'1,5',
+			'must be a number, such as 2 or 1.5',
+		],
+		['a text of spaces', schemas.text(), '   ', 'must not be empty'],
+		[
+			'a value outside the list',
+			schemas.oneOf(['North', 'South']),
+			'Up',
+			'must be one of North, South',
+		],
+		['a time that is not HH:mm', schemas.hhmm(), '8h', 'must be a time as HH:mm, such as 08:30'],
+		[
+			'an ID list that is no list',
+			schemas.idList(),
+			true,
+			'must list IDs separated by commas, such as 12, 15',
+		],
+	])('name the field, its display name and the rule, for %s', (_label, schema, value, rule) => {
+		expect(refused(schema, value)).toBe(`Invalid input in item 0: "f" (F) ${rule}`);
+	});
+
+	it('name the field a line of its type needs, and where to set it', () => {
+		const line = z
+			.object({ type: z.string(), description: z.string().optional() })
+			.superRefine(checkLineType);
+		expect(refused(line, { type: 'SERVICE' })).toBe(
+			'Invalid input in item 0: "f.description" is required when type is SERVICE: set Description under Additional Fields',
+		);
 	});
 });
 
