@@ -10,6 +10,7 @@ import * as words from '../../nodes/MaintenanceManagement/helpers/messages';
 import * as schemas from '../../nodes/MaintenanceManagement/helpers/schemas';
 import { validate } from '../../nodes/MaintenanceManagement/helpers/validate';
 import { checkLineType } from '../../nodes/MaintenanceManagement/actions/shared/lineRules';
+import { dateValue, oneOfList } from '../../nodes/MaintenanceManagement/actions/failure/filters';
 import * as credentialWords from '../../nodes/MaintenanceManagement/transport/messages';
 
 const NODE: INode = {
@@ -162,6 +163,13 @@ describe("the words of a field's problem", () => {
 			schemas.idList(),
 			true,
 			'must list IDs separated by commas, such as 12, 15',
+		],
+		['a list with a value outside it', oneOfList(['A', 'B']), 'A,C', 'must list values among A, B'],
+		[
+			'a filter date that is no date',
+			dateValue(),
+			'yesterday',
+			'must be a date, such as 2026-05-01 or 2026-05-01T08:00:00',
 		],
 	])('name the field, its display name and the rule, for %s', (_label, schema, value, rule) => {
 		expect(refused(schema, value)).toBe(`Invalid input in item 0: "f" (F) ${rule}`);
