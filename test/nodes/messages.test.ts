@@ -9,6 +9,8 @@ import {
 import * as words from '../../nodes/MaintenanceManagement/helpers/messages';
 import * as schemas from '../../nodes/MaintenanceManagement/helpers/schemas';
 import { validate } from '../../nodes/MaintenanceManagement/helpers/validate';
+import { create as createLegacyMaterial } from '../../nodes/MaintenanceManagement/actions/legacyMaterial/create.operation';
+import { nullableText } from '../../nodes/MaintenanceManagement/actions/shared/fields';
 import { checkLineType } from '../../nodes/MaintenanceManagement/actions/shared/lineRules';
 import { dateValue, oneOfList } from '../../nodes/MaintenanceManagement/actions/failure/filters';
 import * as credentialWords from '../../nodes/MaintenanceManagement/transport/messages';
@@ -164,6 +166,7 @@ describe("the words of a field's problem", () => {
 			true,
 			'must list IDs separated by commas, such as 12, 15',
 		],
+		['a clearable text that is no text', nullableText(), 12, 'must be text, or null to clear it'],
 		['a list with a value outside it', oneOfList(['A', 'B']), 'A,C', 'must list values among A, B'],
 		[
 			'a filter date that is no date',
@@ -173,6 +176,18 @@ describe("the words of a field's problem", () => {
 		],
 	])('name the field, its display name and the rule, for %s', (_label, schema, value, rule) => {
 		expect(refused(schema, value)).toBe(`Invalid input in item 0: "f" (F) ${rule}`);
+	});
+
+	it('name the fields a legacy MATERIAL needs, and where to set them', () => {
+		const result = createLegacyMaterial.endpoint.body!.schema().safeParse({
+			_type: 'MATERIAL',
+			name: 'Bolt',
+			code: 'B-1',
+		});
+		expect(result.error?.issues.map(({ path, message }) => [path, message])).toEqual([
+			[['units'], 'is required for a MATERIAL: set Units under Additional Fields'],
+			[['parent_id'], 'is required for a MATERIAL: set Parent ID under Additional Fields'],
+		]);
 	});
 
 	it('name the field a line of its type needs, and where to set it', () => {
