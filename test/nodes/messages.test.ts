@@ -12,6 +12,7 @@ import { validate } from '../../nodes/MaintenanceManagement/helpers/validate';
 import { create as createLegacyMaterial } from '../../nodes/MaintenanceManagement/actions/legacyMaterial/create.operation';
 import { nullableText } from '../../nodes/MaintenanceManagement/actions/shared/fields';
 import { checkLineType } from '../../nodes/MaintenanceManagement/actions/shared/lineRules';
+import { workSchema } from '../../nodes/MaintenanceManagement/actions/work/schema';
 import { dateValue, oneOfList } from '../../nodes/MaintenanceManagement/actions/failure/filters';
 import * as credentialWords from '../../nodes/MaintenanceManagement/transport/messages';
 
@@ -187,6 +188,67 @@ describe("the words of a field's problem", () => {
 		expect(result.error?.issues.map(({ path, message }) => [path, message])).toEqual([
 			[['units'], 'is required for a MATERIAL: set Units under Additional Fields'],
 			[['parent_id'], 'is required for a MATERIAL: set Parent ID under Additional Fields'],
+		]);
+	});
+
+	it("name the rules that tie a Planned Job's fields, and the fix of each", () => {
+		const issues = (work: Record<string, unknown>) =>
+			workSchema()
+				.safeParse({ name: 'Job', work_type_id: 1, local_id: '1', client_id: 1, ...work })
+				.error?.issues.map(({ path, message }) => [path.join('.'), message]);
+		expect(
+			issues({
+				type: 'SPECIAL',
+				any_responsible: false,
+				auto_close: true,
+				auto_pilot: false,
+				interventions: [],
+			}),
+		).toEqual([
+			[
+				'operator_id',
+				'is required when Any Responsible is off: set Operator IDs or Technical Skill IDs',
+			],
+			['auto_close', 'applies only to CYCLIC and PLAN jobs: remove Auto Close'],
+			['auto_pilot', 'applies only to CYCLIC and PLAN jobs: remove Auto Pilot'],
+			['interventions', 'applies only to CYCLIC and PLAN jobs: remove Interventions'],
+		]);
+		expect(
+			issues({
+				type: 'CYCLIC',
+				procedures: [{ task: 'Check' }],
+				recurrence: { FREQ: 'HOURLY', DTSTART: '2026-05-01 08:00:00', UNTIL: '2026-04-30' },
+			}),
+		).toEqual([
+			[
+				'interventions',
+				'is required for a CYCLIC job: add at least one intervention under Interventions (or in Additional Fields → Interventions (JSON))',
+			],
+			['procedures', 'applies only to SPECIAL jobs: remove Procedures'],
+			['calendar_id', 'is required for a CYCLIC job repeating HOURLY: set Calendar ID'],
+			[
+				'recurrence.INTERVAL',
+				'is required for a CYCLIC job repeating HOURLY: set Interval (0 or more)',
+			],
+			['recurrence.UNTIL', 'must not be before the start (DTSTART)'],
+		]);
+		expect(
+			issues({
+				type: 'SPECIAL',
+				local_id: ' , ',
+				recurrence: { DTSTART: 'next monday', INTERVAL: -1 },
+				auto_schedule: [{ start_time: '08:00', end_time: '17:00', operators: '' }],
+				sla_rules: [{ specify_pause_reason: true, pause_reasons: [] }],
+			}),
+		).toEqual([
+			['local_id', 'needs at least one location ID'],
+			['auto_schedule.0.operators', 'needs at least one operator ID'],
+			['recurrence.DTSTART', 'must be a date and time, such as 2026-05-01T08:00:00'],
+			['recurrence.INTERVAL', 'must be 0 or more'],
+			[
+				'sla_rules.0.pause_reasons',
+				'needs at least one pause reason when Specify Pause Reason is on',
+			],
 		]);
 	});
 
