@@ -1,4 +1,5 @@
 import type { INode } from 'n8n-workflow';
+import { z, type ZodTypeAny } from 'zod';
 
 import {
 	filterField,
@@ -6,6 +7,13 @@ import {
 	queryParameterField,
 } from '../../nodes/MaintenanceManagement/helpers/empty';
 import * as words from '../../nodes/MaintenanceManagement/helpers/messages';
+import * as schemas from '../../nodes/MaintenanceManagement/helpers/schemas';
+import { validate } from '../../nodes/MaintenanceManagement/helpers/validate';
+import { create as createLegacyMaterial } from '../../nodes/MaintenanceManagement/actions/legacyMaterial/create.operation';
+import { nullableText } from '../../nodes/MaintenanceManagement/actions/shared/fields';
+import { checkLineType } from '../../nodes/MaintenanceManagement/actions/shared/lineRules';
+import { workSchema } from '../../nodes/MaintenanceManagement/actions/work/schema';
+import { dateValue, oneOfList } from '../../nodes/MaintenanceManagement/actions/failure/filters';
 import * as credentialWords from '../../nodes/MaintenanceManagement/transport/messages';
 
 const NODE: INode = {
@@ -119,6 +127,138 @@ describe('the words of the node', () => {
 		expect(error.description).toBe(words.unusablePathId('ID', 'is empty').description);
 		expect(error.context).toMatchObject({ itemIndex: 4, fields: ['id'] });
 		expect(words.refusal(NODE, words.noSelectedFields()).description).toBeFalsy();
+	});
+});
+
+describe("the words of a field's problem", () => {
+	/** The message of the refusal of `value` by `schema`, for a field "f" shown as "F". */
+	const refused = (schema: ZodTypeAny, value: unknown): string | undefined => {
+		try {
+			validate(z.object({ f: schema }), { f: value }, NODE, 0, new Map([['f', 'F']]));
+		} catch (error) {
+			return (error as Error).message;
+		}
+		return undefined;
+	};
+
+	it.each<[string, ZodTypeAny, unknown, string]>([
+		['an ID that is not a whole number', schemas.id(), 'abc', 'must be a whole number (an ID)'],
+		['an ID below 1', schemas.id(), 0, 'must be a positive ID'],
+		['a missing ID', schemas.id(), undefined, 'is required'],
+		['a number that is not one', schemas.number(), 'ten', 'must be a number'],
+		['a whole number with a fraction', schemas.integer(), 1.5, 'must be a whole number'],
+		[
+			'a numeric text that is not a number',
+			schemas.numericString(),
+			'1,5',
+			'must be a number, such as 2 or 1.5',
+		],
+		['a text of spaces', schemas.text(), '   ', 'must not be empty'],
+		[
+			'a value outside the list',
+			schemas.oneOf(['North', 'South']),
+			'Up',
+			'must be one of North, South',
+		],
+		['a time that is not HH:mm', schemas.hhmm(), '8h', 'must be a time as HH:mm, such as 08:30'],
+		[
+			'an ID list that is no list',
+			schemas.idList(),
+			true,
+			'must list IDs separated by commas, such as 12, 15',
+		],
+		['a clearable text that is no text', nullableText(), 12, 'must be text, or null to clear it'],
+		['a list with a value outside it', oneOfList(['A', 'B']), 'A,C', 'must list values among A, B'],
+		[
+			'a filter date that is no date',
+			dateValue(),
+			'yesterday',
+			'must be a date, such as 2026-05-01 or 2026-05-01T08:00:00',
+		],
+	])('name the field, its display name and the rule, for %s', (_label, schema, value, rule) => {
+		expect(refused(schema, value)).toBe(`Invalid input in item 0: "f" (F) ${rule}`);
+	});
+
+	it('name the fields a legacy MATERIAL needs, and where to set them', () => {
+		const result = createLegacyMaterial.endpoint.body!.schema().safeParse({
+			_type: 'MATERIAL',
+			name: 'Bolt',
+			code: 'B-1',
+		});
+		expect(result.error?.issues.map(({ path, message }) => [path, message])).toEqual([
+			[['units'], 'is required for a MATERIAL: set Units under Additional Fields'],
+			[['parent_id'], 'is required for a MATERIAL: set Parent ID under Additional Fields'],
+		]);
+	});
+
+	it("name the rules that tie a Planned Job's fields, and the fix of each", () => {
+		const issues = (work: Record<string, unknown>) =>
+			workSchema()
+				.safeParse({ name: 'Job', work_type_id: 1, local_id: '1', client_id: 1, ...work })
+				.error?.issues.map(({ path, message }) => [path.join('.'), message]);
+		expect(
+			issues({
+				type: 'SPECIAL',
+				any_responsible: false,
+				auto_close: true,
+				auto_pilot: false,
+				interventions: [],
+			}),
+		).toEqual([
+			[
+				'operator_id',
+				'is required when Any Responsible is off: set Operator IDs or Technical Skill IDs',
+			],
+			['auto_close', 'applies only to CYCLIC and PLAN jobs: remove Auto Close'],
+			['auto_pilot', 'applies only to CYCLIC and PLAN jobs: remove Auto Pilot'],
+			['interventions', 'applies only to CYCLIC and PLAN jobs: remove Interventions'],
+		]);
+		expect(
+			issues({
+				type: 'CYCLIC',
+				procedures: [{ task: 'Check' }],
+				recurrence: { FREQ: 'HOURLY', DTSTART: '2026-05-01 08:00:00', UNTIL: '2026-04-30' },
+			}),
+		).toEqual([
+			[
+				'interventions',
+				'is required for a CYCLIC job: add at least one intervention under Interventions (or in Additional Fields → Interventions (JSON))',
+			],
+			['procedures', 'applies only to SPECIAL jobs: remove Procedures'],
+			['calendar_id', 'is required for a CYCLIC job repeating HOURLY: set Calendar ID'],
+			[
+				'recurrence.INTERVAL',
+				'is required for a CYCLIC job repeating HOURLY: set Interval (0 or more)',
+			],
+			['recurrence.UNTIL', 'must not be before the start (DTSTART)'],
+		]);
+		expect(
+			issues({
+				type: 'SPECIAL',
+				local_id: ' , ',
+				recurrence: { DTSTART: 'next monday', INTERVAL: -1 },
+				auto_schedule: [{ start_time: '08:00', end_time: '17:00', operators: '' }],
+				sla_rules: [{ specify_pause_reason: true, pause_reasons: [] }],
+			}),
+		).toEqual([
+			['local_id', 'needs at least one location ID'],
+			['auto_schedule.0.operators', 'needs at least one operator ID'],
+			['recurrence.DTSTART', 'must be a date and time, such as 2026-05-01T08:00:00'],
+			['recurrence.INTERVAL', 'must be 0 or more'],
+			[
+				'sla_rules.0.pause_reasons',
+				'needs at least one pause reason when Specify Pause Reason is on',
+			],
+		]);
+	});
+
+	it('name the field a line of its type needs, and where to set it', () => {
+		const line = z
+			.object({ type: z.string(), description: z.string().optional() })
+			.superRefine(checkLineType);
+		expect(refused(line, { type: 'SERVICE' })).toBe(
+			'Invalid input in item 0: "f.description" is required when type is SERVICE: set Description under Additional Fields',
+		);
 	});
 });
 

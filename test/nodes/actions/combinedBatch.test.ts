@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
+import { cannotJoinBatch } from '../../../nodes/MaintenanceManagement/helpers/messages';
 import { STOCK_FROM_ROW } from '../../helpers/rows';
 import { runNode } from '../helpers/harness';
 import { SandboxFixture } from '../helpers/sandbox';
@@ -67,8 +68,12 @@ describe('combined stock batch', () => {
 			true,
 		);
 		expect(await fixture.requests()).toHaveLength(1);
-		expect(output[1].json.error).toMatch(/cannot join the combined batch/);
-		expect(output[2].json.error).toMatch(/quantity/);
+		expect(output[1].json).toMatchObject({
+			error: cannotJoinBatch(1, "its Warehouse ID is 2, item 0's is 1").message,
+			outcome: 'refusedBeforeSending',
+		});
+		expect(output[2].json).toMatchObject({ outcome: 'refusedBeforeSending' });
+		expect(output[2].json.error).toContain('quantity"');
 		expect(output[3].json.transactions).toEqual([expect.objectContaining({ material_id: 8 })]);
 	});
 });

@@ -80,21 +80,22 @@ describe('Location: Update Many', () => {
 	});
 
 	it.each([
-		[{ orientation: 'Up' }, /"orientation".*must be one of North, South, West, East/],
-		[{}, /nothing to change/],
-		[{ code: '   ' }, /"code".*must not be empty/],
-	])('rejects %j before sending anything', async (fields, message) => {
+		[{ orientation: 'Up' }, 'orientation'],
+		[{}, 'updateFields'],
+		[{ code: '   ' }, 'code'],
+	])('rejects %j before sending anything, naming the field', async (fields, field) => {
 		echoLocations();
 		const { error } = await updateMany([{ id: 4, fields }]);
-		expect(error?.message).toMatch(message);
-		expect(error?.message).toMatch(/item 0/);
+		expect(error?.context).toMatchObject({ itemIndex: 0 });
+		expect(error?.context?.fields).toEqual([field]);
 		expect(server.requests).toHaveLength(0);
 	});
 
 	it('rejects a location ID that is not a number', async () => {
 		echoLocations();
 		const { error } = await updateMany([{ id: 'abc', fields: { name: 'X' } }]);
-		expect(error?.message).toMatch(/"id".*whole number/);
+		expect(error?.context).toMatchObject({ itemIndex: 0 });
+		expect(error?.context?.fields).toEqual(['id']);
 		expect(server.requests).toHaveLength(0);
 	});
 
@@ -115,7 +116,8 @@ describe('Location: Update Many', () => {
 			{ id: 3, area: 12.5 },
 		]);
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect(output[1].json.error).toMatch(/orientation/);
+		expect(output[1].json).toMatchObject({ outcome: 'refusedBeforeSending' });
+		expect(output[1].json.error).toContain('"orientation"');
 		expect(output[2].json).toMatchObject({ id: '3', area: 12.5 });
 	});
 

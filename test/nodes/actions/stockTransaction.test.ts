@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { expr } from '../helpers/harness';
 import { expectItems, ResourceFixture } from '../helpers/resource';
+import { cannotJoinBatch } from '../../../nodes/MaintenanceManagement/helpers/messages';
 
 const fixture = new ResourceFixture('stockTransaction');
 
@@ -371,37 +372,45 @@ describe('Stock Transaction: Create Batch', () => {
 			});
 		});
 
-		it.each<[string, IDataObject, RegExp]>([
-			[
-				'another warehouse',
-				{ lines: [transaction(8, 1)], warehouse: 2 },
-				/Item 1 cannot join the combined batch: its Warehouse ID is 2, item 0's is 1/,
-			],
-			[
-				'another action',
-				{ lines: [transaction(8, 1)], action: 'WAREHOUSE_SUBTRACT' },
-				/Item 1 cannot join the combined batch: its Action is WAREHOUSE_SUBTRACT, item 0's is WAREHOUSE_ADD/,
-			],
-			[
-				'other batch observations',
-				{ lines: [transaction(8, 1)], note: 'Second' },
-				/Item 1 cannot join the combined batch: its batch Observations differ from item 0's/,
-			],
-			[
-				'an invalid transaction',
-				{ lines: [transaction(8, 1, 'free')] },
-				/item 1: "transactions\[0\].cost_price" \(Cost Price\) must be a whole number/,
-			],
-		])('sends nothing when an item has %s, naming the item', async (_label, second, message) => {
+		/** Runs three items, `second` between two that join; expects the second refused and nothing sent. */
+		const refusedSecond = async (second: IDataObject) => {
 			const { error, requests } = await combined([
 				{ lines: [transaction(7, 1)], note: 'First' },
 				second,
 				{ lines: [transaction(9, 1)], note: 'First' },
 			]);
-			expect(error?.message).toMatch(message);
+			expect(error?.context).toMatchObject({ itemIndex: 1 });
 			expect(requests).toHaveLength(0);
 			expect(await fixture.requests()).toHaveLength(0);
 			expect(await stock(1, 7)).toBe(SEEDED);
+			return error;
+		};
+
+		it.each<[string, IDataObject, string]>([
+			['another warehouse', { warehouse: 2 }, "its Warehouse ID is 2, item 0's is 1"],
+			[
+				'another action',
+				{ action: 'WAREHOUSE_SUBTRACT' },
+				"its Action is WAREHOUSE_SUBTRACT, item 0's is WAREHOUSE_ADD",
+			],
+			[
+				'other batch observations',
+				{ note: 'Second' },
+				"its batch Observations differ from item 0's",
+			],
+		])(
+			'sends nothing when an item has %s, naming the item and the difference',
+			async (_label, second, mismatch) => {
+				const error = await refusedSecond({ lines: [transaction(8, 1)], ...second });
+				expect({ message: error?.message, description: error?.description }).toEqual(
+					cannotJoinBatch(1, mismatch),
+				);
+			},
+		);
+
+		it('sends nothing when an item has an invalid transaction, naming the item and the field', async () => {
+			const error = await refusedSecond({ lines: [transaction(8, 1, 'free')] });
+			expect(error?.context?.fields).toEqual(['transactions[0].cost_price']);
 		});
 
 		it('with Continue On Fail, bad items get error items and are left out of the one request', async () => {
@@ -429,12 +438,12 @@ describe('Stock Transaction: Create Batch', () => {
 				{ item: 3 },
 			]);
 			expect(output[0].json).toMatchObject({ transactions: [{ material_id: 7, quantity: 1 }] });
-			expect(output[1].json.error).toMatch(
-				/Item 1 cannot join the combined batch: its Warehouse ID is 2/,
-			);
-			expect(output[2].json.error).toMatch(
-				/item 2: "transactions\[0\].quantity" \(Quantity\) must be more than 0/,
-			);
+			expect(output[1].json).toMatchObject({
+				error: cannotJoinBatch(1, "its Warehouse ID is 2, item 0's is 1").message,
+				outcome: 'refusedBeforeSending',
+			});
+			expect(output[2].json).toMatchObject({ outcome: 'refusedBeforeSending' });
+			expect(output[2].json.error).toContain('"transactions[0].quantity"');
 			expect((output[3].json.transactions as IDataObject[]).map((t) => t.material_id)).toEqual([
 				8, 9,
 			]);
