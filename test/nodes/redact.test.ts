@@ -1,4 +1,4 @@
-import { redact, redactDeep } from '../../nodes/MaintenanceManagement/transport/redact';
+import { redactionFor } from '../../nodes/MaintenanceManagement/transport/redact';
 
 /** The forms of the token an echo can carry, and what redaction leaves of them. */
 
@@ -53,14 +53,14 @@ describe('the token in a text', () => {
 		['as a 16-character suffix', TOKEN.slice(-16)],
 	])('is redacted %s, and the text around it kept', (_label, form) => {
 		const text = `before ${form} after`;
-		const result = redact(text, TOKEN);
+		const result = redactionFor(TOKEN).text(text);
 		expect(shows(result)).toBe(false);
 		expect(result).toMatch(/^before .*\*\*\*.* after$/s);
 	});
 
 	it('leaves a text without the token unchanged, even one sharing its first characters', () => {
 		const text = `tok_5f3c9a7e and ${TOKEN.slice(0, 15)}. ${hex('tok_')} Qm9va2luZw==`;
-		expect(redact(text, TOKEN)).toBe(text);
+		expect(redactionFor(TOKEN).text(text)).toBe(text);
 	});
 });
 
@@ -78,7 +78,7 @@ describe('the token in an answer', () => {
 				},
 			],
 		};
-		const result = redactDeep(answer, TOKEN);
+		const result = redactionFor(TOKEN).answer(answer);
 		expect(shows(JSON.stringify(result))).toBe(false);
 		expect(result.data[0].attributes.echo).toBe('Bearer ***');
 		expect(Object.keys(result.data[0].attributes)).toEqual(['echo', 'key ***', 'headers']);
@@ -89,7 +89,9 @@ describe('the token in an answer', () => {
 		['two fields in a row', (a: string, b: string) => ({ first: a, second: b, other: 1 })],
 	])('is redacted when split over %s', (_label, shape) => {
 		for (const cut of [4, 10, 15, TOKEN.length - 4]) {
-			const result = redactDeep(shape(`Bearer ${TOKEN.slice(0, cut)}`, TOKEN.slice(cut)), TOKEN);
+			const result = redactionFor(TOKEN).answer(
+				shape(`Bearer ${TOKEN.slice(0, cut)}`, TOKEN.slice(cut)),
+			);
 			expect(shows(Object.values(result).flat().join(''))).toBe(false);
 		}
 	});
@@ -108,28 +110,33 @@ describe('the token split by every separator JSON writes', () => {
 	const escapeOf = (separator: string) => JSON.stringify(separator).slice(1, -1);
 
 	it.each(table)('%s, raw in a text', (_label, separator) => {
-		expect(shows(redact(`before ${split(separator)} after`, TOKEN).replaceAll(separator, ''))).toBe(
-			false,
-		);
+		expect(
+			shows(
+				redactionFor(TOKEN)
+					.text(`before ${split(separator)} after`)
+					.replaceAll(separator, ''),
+			),
+		).toBe(false);
 	});
 
 	it.each(table)('%s, raw in a string of an answer', (_label, separator) => {
-		const answer = redactDeep({ data: { note: `before ${split(separator)} after` } }, TOKEN);
+		const answer = redactionFor(TOKEN).answer({
+			data: { note: `before ${split(separator)} after` },
+		});
 		expect(answer.data.note).toMatch(/^before .*\*\*\*.* after$/s);
 		expect(shows(answer.data.note.replaceAll(separator, ''))).toBe(false);
 	});
 
 	it.each(table)('%s, written as its JSON escape in a text', (_label, separator) => {
 		const text = `before ${split(escapeOf(separator))} after`;
-		expect(shows(redact(text, TOKEN).replaceAll(escapeOf(separator), ''))).toBe(false);
+		expect(shows(redactionFor(TOKEN).text(text).replaceAll(escapeOf(separator), ''))).toBe(false);
 	});
 
 	it.each(table)('%s, between two strings side by side', (_label, separator) => {
 		const half = Math.floor(TOKEN.length / 2);
-		const answer = redactDeep(
-			{ list: [split(separator).slice(0, half * 2), split(separator).slice(half * 2)] },
-			TOKEN,
-		);
+		const answer = redactionFor(TOKEN).answer({
+			list: [split(separator).slice(0, half * 2), split(separator).slice(half * 2)],
+		});
 		expect(shows(answer.list.join('').replaceAll(separator, ''))).toBe(false);
 	});
 });
@@ -144,7 +151,7 @@ describe('a __proto__ key in an answer', () => {
 		['with a token', TOKEN],
 		['without one', ''],
 	])('is removed, never becoming a prototype, %s', (_label, token) => {
-		const answer = redactDeep(parsed(), token);
+		const answer = redactionFor(token).answer(parsed());
 		expect(Object.hasOwn(answer.error, '__proto__')).toBe(false);
 		expect(Object.hasOwn(answer.error.items[0], '__proto__')).toBe(false);
 		expect(Object.getPrototypeOf(answer.error)).toBe(Object.prototype);

@@ -311,10 +311,3 @@ export function redactionFor(secret: string): Redaction {
 	const forms = secret ? formsOf(secret) : [];
 	return forms.length === 0 ? TIDY_ONLY : new SecretRedaction(secret, forms);
 }
-
-/** Removes the token from a text (a shortcut for messages built once). */
-export const redact = (text: string, token: string): string => redactionFor(token).text(text);
-
-/** Tidies parsed JSON and redacts the token from it. */
-export const redactDeep = <T>(value: T, token: string): T =>
-	value === undefined ? value : redactionFor(token).answer(value);
