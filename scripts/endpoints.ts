@@ -119,6 +119,9 @@ export function endpointsSource(document: OpenApiDocument): string {
 		'/** The operationIds of the document: a name outside them does not compile. */',
 		'export type OperationId = keyof typeof ENDPOINTS;',
 		'',
+		'/** The query parameter names the document lists for an operation: a name outside them does not compile. */',
+		"export type QueryName<Id extends OperationId> = (typeof ENDPOINTS)[Id]['query'][number];",
+		'',
 	].join('\n');
 }
 

@@ -374,6 +374,8 @@ function typeProblems(op: NodeOperation): string[] {
 const KNOWN: Record<string, string> = {
 	"failure getAllOpen: the document's query parameter local_id has no node parameter to send it":
 		'The node filters by location with s_local_id, the form the specification names for this endpoint.',
+	"failure getAll: the document's query parameter s_failure_id has no node parameter to send it":
+		'One work order by its ID, whatever its status, goes through Query Parameters (docs/lists-filters-ids.md).',
 	"work create: the node's schema requires interventions[].elements[].id, the document does not":
 		'An element without its ID names no asset.',
 	"work create: the node's schema requires work_notifications[].trigger, the document does not":

@@ -103,14 +103,16 @@ describe('Work Order (Failure): Get Many', () => {
 	it('passes the service filters of Query Parameters through', async () => {
 		const { output } = await run(
 			'getAll',
-			everyPageWithQuery({ s_priority: '4', sort: 'failure_id-' }),
+			everyPageWithQuery({ s_priority_in: '4', sort: 'start_date' }),
 		);
 		expect(await firstQuery(fixture)).toEqual(
-			firstPageQuery(2000, { s_priority: '4', sort: 'failure_id-' }),
+			firstPageQuery(2000, { s_priority_in: '4', sort: 'start_date' }),
 		);
 		expect(output).toHaveLength(12);
 		expect(output.every((item) => item.json.priority === 4)).toBe(true);
-		expect(output[0].json.failure_id).toBe(47);
+		const starts = output.map(({ json }) => String(json.start_date));
+		expect(starts).toEqual([...starts].sort());
+		expect(new Set(starts).size).toBe(12);
 	});
 });
 

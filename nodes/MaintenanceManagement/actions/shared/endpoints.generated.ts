@@ -27,7 +27,21 @@ export const ENDPOINTS = {
 		method: 'GET',
 		path: '/failures',
 		deprecated: false,
-		query: ['page', 'limit', 'expanded'],
+		query: [
+			'page',
+			'limit',
+			'expanded',
+			's_failure_id',
+			's_local_id',
+			's_problem_id',
+			's_priority_in',
+			's_status_in',
+			'date_min_start_date',
+			'date_max_start_date',
+			'date_min_completed_date',
+			'date_max_completed_date',
+			'sort',
+		],
 		records: true,
 	},
 	getOpenFailures: {
@@ -173,3 +187,6 @@ export const ENDPOINTS = {
 
 /** The operationIds of the document: a name outside them does not compile. */
 export type OperationId = keyof typeof ENDPOINTS;
+
+/** The query parameter names the document lists for an operation: a name outside them does not compile. */
+export type QueryName<Id extends OperationId> = (typeof ENDPOINTS)[Id]['query'][number];
