@@ -42,6 +42,15 @@ export interface Endpoint {
 	};
 }
 
+/**
+ * A filter of a list: its property, named as a query parameter of the document (the name is typed
+ * against the endpoint table, see `listOperation`), and the check of its value before anything is sent.
+ */
+export interface QueryFilter<N extends string = string> {
+	property: INodeProperties & { name: N };
+	check?: () => ZodTypeAny;
+}
+
 export interface OperationModule {
 	/** UI properties of the operation; its resource shows them for this operation only (defineResource). */
 	description: INodeProperties[];

@@ -1,8 +1,9 @@
-import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { choices } from '../../helpers/choices';
+import { id } from '../../helpers/schemas';
 import { idField } from '../shared/fields';
+import type { QueryFilter } from '../types';
 
 /** The relations a work order list can include (`expanded`). */
 export const FAILURE_RELATIONS = ['assignees', 'eventsPlanned'];
@@ -17,8 +18,11 @@ export const FAILURE_STATUSES = choices({
 });
 
 /** A filter on an ID: it starts empty, and an ID that is not a positive whole number is refused before sending. */
-export const idFilter = (name: string, displayName: string, description: string): INodeProperties =>
-	idField(displayName, name, description);
+export const idFilter = <N extends string>(
+	name: N,
+	displayName: string,
+	description: string,
+): QueryFilter<N> => ({ property: idField(displayName, name, description), check: id });
 
 /** The location filter of both lists: the spec's exact-match form, s_local_id. */
 export const locationFilter = idFilter(
@@ -28,11 +32,11 @@ export const locationFilter = idFilter(
 );
 
 /** A list of values sent joined by commas, each one of the allowed values. */
-export const oneOfList = (values: readonly [string, ...string[]]) =>
+export const oneOfList = (values: readonly string[]) =>
 	z
 		.string()
 		.refine(
-			(list) => list.split(',').every((value) => (values as readonly string[]).includes(value)),
+			(list) => list.split(',').every((value) => values.includes(value)),
 			`must list values among ${values.join(', ')}`,
 		);
 

@@ -8,4 +8,6 @@ export const withAssetsCount = booleanField(
 	'Whether to add assets_count: the number of assets in each location and all locations below it',
 );
 
-export const getAll = listOperation('getLocations', { filters: [withAssetsCount] });
+export const getAll = listOperation('getLocations', {
+	filters: [{ property: withAssetsCount }],
+});

@@ -37,14 +37,14 @@ export const lineDescriptionProperty: INodeProperties = {
 };
 
 /** A field named and labelled, with the rest of its definition. */
-const field = (
+const field = <N extends string>(
 	displayName: string,
-	name: string,
+	name: N,
 	rest: Omit<INodeProperties, 'displayName' | 'name'>,
-): INodeProperties => ({ displayName, name, ...rest });
+): INodeProperties & { name: N } => ({ displayName, name, ...rest });
 
 /** A yes/no field, off by default. */
-export const booleanField = (displayName: string, name: string, description: string) =>
+export const booleanField = <N extends string>(displayName: string, name: N, description: string) =>
 	field(displayName, name, { type: 'boolean', default: false, description });
 
 /** A whole-number field, 0 unless told otherwise. */
@@ -65,7 +65,7 @@ export const wholeNumber = (
  * An ID field: it starts empty, as no record has the ID 0, and its placeholder shows the form it
  * expects. An added filter left empty is refused before sending; an empty body field is not sent.
  */
-export const idField = (displayName: string, name: string, description: string) =>
+export const idField = <N extends string>(displayName: string, name: N, description: string) =>
 	field(displayName, name, { type: 'string', default: '', placeholder: 'e.g. 12', description });
 
 /** The word null (any case, spaces around it ignored): send null, which the API takes to clear the field. */

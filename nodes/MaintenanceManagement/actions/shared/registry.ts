@@ -1,9 +1,17 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { z } from 'zod';
 
-import type { Endpoint, OperationEntry, OperationModule, ResourceModule } from '../types';
-import { ENDPOINTS, type OperationId } from './endpoints.generated';
+import type {
+	Endpoint,
+	OperationEntry,
+	OperationModule,
+	QueryFilter,
+	ResourceModule,
+} from '../types';
+import { ENDPOINTS, type OperationId, type QueryName } from './endpoints.generated';
 import { expandedProperty, listOptions, listProperties, outputProperties } from './properties';
 import { byText } from '../../helpers/byText';
+import { lazy } from '../../helpers/schemas';
 
 /*
  * The registry factories: an operation from its endpoint and properties, and a resource from its
@@ -34,18 +42,36 @@ const endpointOf = (operationId: OperationId): Pick<Endpoint, 'method' | 'path'>
 };
 
 /**
- * A "Get Many" operation of the document's operation named: Return All / Limit, optional Filters (sent
- * as query parameters), an optional `expanded` multi-select, and the Query Parameters option.
+ * The check of a list's filters before anything is sent: each filter's own check, under its name. Other
+ * query parameters (`expanded`, unchecked filters) pass as they are.
  */
-export function listOperation(
-	operationId: OperationId,
+const filterSchema = (filters: QueryFilter[]): Endpoint['querySchema'] => {
+	const checked = filters.filter((filter) => filter.check);
+	if (!checked.length) return undefined;
+	return lazy(() =>
+		z
+			.object(
+				Object.fromEntries(
+					checked.map(({ property, check }) => [property.name, check!().optional()]),
+				),
+			)
+			.passthrough(),
+	);
+};
+
+/**
+ * A "Get Many" operation of the document's operation named: Return All / Limit, optional Filters (sent
+ * as query parameters), an optional `expanded` multi-select, and the Query Parameters option. Each
+ * filter's name and `expanded` must be query parameters the document lists for the operation: any
+ * other name does not compile.
+ */
+export function listOperation<const Id extends OperationId>(
+	operationId: Id,
 	extra: {
-		filters?: INodeProperties[];
+		filters?: Array<QueryFilter<QueryName<Id>>>;
 		/** The relation names `expanded` offers. */
-		expanded?: string[];
+		expanded?: 'expanded' extends QueryName<Id> ? string[] : never;
 		notice?: INodeProperties;
-		/** Checks the filters before anything is sent. */
-		querySchema?: Endpoint['querySchema'];
 	} = {},
 ): OperationModule {
 	const properties: INodeProperties[] = [
@@ -59,11 +85,12 @@ export function listOperation(
 			type: 'collection',
 			placeholder: 'Add Filter',
 			default: {},
-			options: extra.filters,
+			options: extra.filters.map((filter) => filter.property),
 		});
 	}
 	if (extra.expanded) properties.push(expandedProperty(extra.expanded));
 	properties.push(listOptions);
+	const querySchema = filterSchema(extra.filters ?? []);
 	return {
 		description: properties,
 		endpoint: {
@@ -71,7 +98,7 @@ export function listOperation(
 			answers: 'page',
 			query: extra.expanded ? ['expanded'] : undefined,
 			queryCollections: extra.filters ? ['filters'] : undefined,
-			...(extra.querySchema ? { querySchema: extra.querySchema } : {}),
+			...(querySchema ? { querySchema } : {}),
 		},
 	};
 }
@@ -80,10 +107,11 @@ export function listOperation(
  * An operation that sends one request per item (or per group, with `executeAll`) to the document's
  * operation named.
  */
-export const sendOperation = (
-	operationId: OperationId,
+export const sendOperation = <const Id extends OperationId>(
+	operationId: Id,
 	description: INodeProperties[],
-	endpoint: Omit<Endpoint, 'method' | 'path' | 'answers'> & Partial<Pick<Endpoint, 'answers'>>,
+	endpoint: Omit<Endpoint, 'method' | 'path' | 'answers' | 'query'> &
+		Partial<Pick<Endpoint, 'answers'>> & { query?: Array<QueryName<Id>> },
 	executeAll?: OperationModule['executeAll'],
 ): OperationModule => ({
 	description,
