@@ -376,6 +376,12 @@ const KNOWN: Record<string, string> = {
 		'The node filters by location with s_local_id, the form the specification names for this endpoint.',
 	"failure getAll: the document's query parameter s_failure_id has no node parameter to send it":
 		'One work order by its ID, whatever its status, goes through Query Parameters (docs/lists-filters-ids.md).',
+	"location getAll: the document's query parameter s_name_like has no node parameter to send it":
+		"The Location picker's list search sends it (methods/listSearch.ts).",
+	"supplier getAll: the document's query parameter s_name_like has no node parameter to send it":
+		"The Supplier picker's list search sends it (methods/listSearch.ts).",
+	"buyOrder getAll: the document's query parameter s_code_like has no node parameter to send it":
+		"The Buy Order picker's list search sends it (methods/listSearch.ts).",
 	"work create: the node's schema requires interventions[].elements[].id, the document does not":
 		'An element without its ID names no asset.',
 	"work create: the node's schema requires work_notifications[].trigger, the document does not":

@@ -43,7 +43,7 @@ describe('the endpoint table (actions/shared/endpoints.generated.ts)', () => {
 				.filter(([, { deprecated }]) => deprecated)
 				.map(([id]) => id),
 		).toEqual(['createLegacyMaterial', 'getStockMovements', 'checkContact']);
-		expect(facts.getLocations.query).toEqual(['page', 'limit', 'with_assets_count']);
+		expect(facts.getLocations.query).toEqual(['page', 'limit', 'with_assets_count', 's_name_like']);
 	});
 
 	it('says which answers hold records: every operation of the document, and not one without data', () => {

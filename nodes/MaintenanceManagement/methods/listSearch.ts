@@ -1,5 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
+import { ENDPOINTS, type OperationId, type QueryName } from '../actions/shared/endpoints.generated';
 import { apiRequest } from '../transport';
 
 const PAGE_SIZE = 100;
@@ -10,16 +11,20 @@ type ListSearch = (
 	paginationToken?: string,
 ) => Promise<INodeListSearchResult>;
 
-/** A searchable, paginated list over one collection, filtered with `s_<field>_like`. */
-const searchCollection = (
-	path: string,
-	searchField: string,
+/**
+ * A searchable, paginated list over the document's list operation named, its search sent as `search`,
+ * an `s_<field>_like` filter the document lists for that operation (any other name does not compile).
+ */
+const searchCollection = <const Id extends OperationId>(
+	operationId: Id,
+	search: QueryName<Id>,
 	label: (attributes: IDataObject, id: string) => string,
 ): ListSearch =>
 	async function (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string) {
 		const page = paginationToken ? Number(paginationToken) : 1;
 		const qs: IDataObject = { page, limit: PAGE_SIZE };
-		if (filter) qs[`s_${searchField}_like`] = filter;
+		if (filter) qs[search] = filter;
+		const { path } = ENDPOINTS[operationId];
 		const envelope = await apiRequest.call(this, { method: 'GET', path, qs });
 		const data = Array.isArray(envelope.data) ? envelope.data : [];
 		return {
@@ -35,17 +40,17 @@ const searchCollection = (
 const withCode = (name: unknown, code: unknown, id: string): string =>
 	`${String(name ?? id)}${code ? ` (${String(code)})` : ''}`;
 
-export const searchLocations = searchCollection('/locations', 'name', (attributes, id) =>
+export const searchLocations = searchCollection('getLocations', 's_name_like', (attributes, id) =>
 	withCode(attributes.full_name ?? attributes.name, attributes.full_code ?? attributes.code, id),
 );
 
-export const searchSuppliers = searchCollection('/suppliers', 'name', (attributes, id) =>
+export const searchSuppliers = searchCollection('getSuppliers', 's_name_like', (attributes, id) =>
 	withCode(attributes.name, attributes.code, id),
 );
 
 export const searchBuyOrders = searchCollection(
-	'/sales/buy-orders',
-	'code',
+	'getBuyOrders',
+	's_code_like',
 	(attributes, id) =>
 		`${String(attributes.code ?? id)}${attributes.state ? ` · ${String(attributes.state)}` : ''}`,
 );

@@ -6,7 +6,7 @@ export const ENDPOINTS = {
 		method: 'GET',
 		path: '/locations',
 		deprecated: false,
-		query: ['page', 'limit', 'with_assets_count'],
+		query: ['page', 'limit', 'with_assets_count', 's_name_like'],
 		records: true,
 	},
 	updateMultipleLocations: {
@@ -82,7 +82,7 @@ export const ENDPOINTS = {
 		method: 'GET',
 		path: '/sales/buy-orders',
 		deprecated: false,
-		query: ['page', 'limit'],
+		query: ['page', 'limit', 's_code_like'],
 		records: true,
 	},
 	updateBuyOrder: {
@@ -173,7 +173,7 @@ export const ENDPOINTS = {
 		method: 'GET',
 		path: '/suppliers',
 		deprecated: false,
-		query: ['page', 'limit', 'expanded'],
+		query: ['page', 'limit', 'expanded', 's_name_like'],
 		records: true,
 	},
 	updateSupplier: {
