@@ -26,6 +26,8 @@ import {
 import { SandboxClient } from './sandboxClient';
 import {
 	ACTION_NODE,
+	markParameters,
+	marksIn,
 	START,
 	TRIGGER_NODE,
 	WEBHOOK_ID,
@@ -330,16 +332,7 @@ describe("n8n's community package installer, from a registry on loopback", () =>
 						type: ACTION_NODE,
 						typeVersion: version,
 						position: [220, 0],
-						parameters: {
-							resource: 'location',
-							operation: 'getAll',
-							limit: 1,
-							options: {
-								queryParameters: {
-									parameters: [{ name: 'marker', value: `installer-v${version}` }],
-								},
-							},
-						},
+						parameters: markParameters(`installer-v${version}`),
 						credentials: { maintenanceManagementApi: api_ },
 					},
 				],
@@ -377,7 +370,7 @@ describe("n8n's community package installer, from a registry on loopback", () =>
 
 	/** The markers the sandbox received since the last call. */
 	const markersSent = async () => {
-		const markers = (await api.requests()).map((r) => r.query.marker).filter(Boolean);
+		const markers = marksIn(await api.requests());
 		await api.control('DELETE', '/requests');
 		return markers;
 	};

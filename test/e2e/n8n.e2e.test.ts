@@ -22,6 +22,7 @@ import {
 	API_CREDENTIAL,
 	caseNodeName,
 	credentials,
+	marksIn,
 	triggerWorkflow,
 	WEBHOOK_ID,
 	WEBHOOK_SECRET,
@@ -314,7 +315,7 @@ describe('the trigger and the AI tool in a running n8n', () => {
 		expect(await api.deliver('FILE_DELETED')).toEqual([200]);
 		expect(await api.deliver('BUY_ORDER_UPDATED')).toEqual([200]);
 
-		const markers = async () => (await requests()).map((r) => r.query.marker).filter(Boolean);
+		const markers = async () => marksIn(await requests());
 		await n8n.waitFor(
 			async () => (await markers()).length >= 2,
 			'the triggered workflows to run',

@@ -176,8 +176,27 @@ export function actionsWorkflow(cases: OperationCase[]) {
 }
 
 /**
- * The trigger at its newest version, for two events, protected by a secret in the query, with Include Headers; each run asks the sandbox for one
- * work order with a marker parameter naming the event and the method, so the test sees what started.
+ * How a workflow leaves a mark in the sandbox's request log: a Location → Get Many searching the names
+ * (`s_name_like`, a query parameter the document lists, so the sandbox checking the contract takes it)
+ * for a text that says what ran. No location matches it.
+ */
+export const markParameters = (mark: string): IDataObject => ({
+	resource: 'location',
+	operation: 'getAll',
+	limit: 1,
+	options: { queryParameters: { parameters: [{ name: 's_name_like', value: mark }] } },
+});
+
+/** The marks among the requests of the sandbox's log, in its order. */
+export const marksIn = (requests: Array<{ path: string; query: Record<string, string> }>) =>
+	requests
+		.filter((request) => request.path === '/locations')
+		.map((request) => request.query.s_name_like)
+		.filter((mark): mark is string => Boolean(mark));
+
+/**
+ * The trigger at its newest version, for two events, protected by a secret in the query, with Include
+ * Headers; each run marks the sandbox's log with the event and the method, so the test sees what started.
  */
 export function triggerWorkflow() {
 	return {
@@ -205,16 +224,7 @@ export function triggerWorkflow() {
 				type: ACTION_NODE,
 				typeVersion: 1,
 				position: [300, 0],
-				parameters: {
-					resource: 'failure',
-					operation: 'getAll',
-					limit: 1,
-					options: {
-						queryParameters: {
-							parameters: [{ name: 'marker', value: '={{ $json.event }}:{{ $json.method }}' }],
-						},
-					},
-				},
+				parameters: markParameters('={{ $json.event }}:{{ $json.method }}'),
 				credentials: { maintenanceManagementApi: API_CREDENTIAL },
 			},
 		],

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { expectCaseRan } from '../e2e/assertions';
 import { N8nInstance, outputOf, PACKAGE_NAME } from '../e2e/n8n';
 import { SandboxClient } from '../e2e/sandboxClient';
-import { BULK_NODE, credentials, WEBHOOK_ID, WEBHOOK_SECRET } from '../e2e/workflows';
+import { BULK_NODE, credentials, marksIn, WEBHOOK_ID, WEBHOOK_SECRET } from '../e2e/workflows';
 import { listeningAddresses } from './listeners';
 import { ExecutionStore, type StoredExecution } from './postgres';
 import {
@@ -45,8 +45,7 @@ const all = [main, webhook, ...workers];
 const api = new SandboxClient();
 const { control, requests, cases } = api;
 /** The markers the trigger workflow's runs sent: event:method:work order:process. */
-const markers = async () =>
-	(await requests()).map((r) => r.query.marker).filter((m): m is string => Boolean(m));
+const markers = async () => marksIn(await requests());
 
 /** Every file under a folder with its size and modification time. */
 const filesOf = (dir: string): string[] =>

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { OperationCase } from '../cases/operations';
-import { actionsWorkflow, bulkWorkflow, triggerWorkflow } from '../e2e/workflows';
+import { actionsWorkflow, bulkWorkflow, markParameters, triggerWorkflow } from '../e2e/workflows';
 
 export const ACTIONS_PATH = 'every-operation';
 export const BULK_PATH = 'bulk-materials';
@@ -97,20 +97,10 @@ export function bulkManual(count: number) {
  */
 export function triggerOnWorkers() {
 	const workflow = triggerWorkflow() as Workflow;
-	const mark = workflow.nodes.find((node) => node.name === 'Mark') as {
-		parameters: { options: IDataObject };
-	};
-	mark.parameters.options = {
-		queryParameters: {
-			parameters: [
-				{
-					name: 'marker',
-					value:
-						'={{ $json.event }}:{{ $json.method }}:{{ $json.payload.data.id }}:{{ $env.MM_PROCESS }}',
-				},
-			],
-		},
-	};
+	const mark = workflow.nodes.find((node) => node.name === 'Mark') as { parameters: IDataObject };
+	mark.parameters = markParameters(
+		'={{ $json.event }}:{{ $json.method }}:{{ $json.payload.data.id }}:{{ $env.MM_PROCESS }}',
+	);
 	workflow.nodes.push(
 		ranOn([300, 160], { workOrder: '={{ $json.payload.data.id }}', method: '={{ $json.method }}' }),
 	);
