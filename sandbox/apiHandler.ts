@@ -178,7 +178,28 @@ export class ApiHandler {
 					body: ['The body is not valid JSON.'],
 				}).body(),
 			};
+		const unlisted = this.refusedQuery(call);
+		if (unlisted.length)
+			return {
+				status: 400,
+				body: new ApiError(
+					400,
+					MESSAGES[400],
+					Object.fromEntries(
+						unlisted.map((name) => [name, ['This query parameter was not expected.']]),
+					),
+				).body(),
+			};
 		return this.route(call, found.route, found.params);
+	}
+
+	/**
+	 * The query parameters refused: with the contract option (and not `lenientQuery`), those the document
+	 * does not list for the operation, as a request body's unknown field is refused.
+	 */
+	private refusedQuery({ method, path, url }: Call): string[] {
+		if (!this.contract || this.options.lenientQuery) return [];
+		return this.contract.unlistedQuery(method, path, url.searchParams);
 	}
 
 	/** Runs the route's handler on the environment's store. */

@@ -89,6 +89,7 @@ async function main(): Promise<void> {
 		port,
 		seed,
 		contract: process.env.SANDBOX_CONTRACT !== '0',
+		lenientQuery: process.env.SANDBOX_LENIENT_QUERY === '1',
 		pageCaps: parsePageCaps(process.env.SANDBOX_PAGE_CAPS ?? ''),
 		webhookSecret: process.env.SANDBOX_WEBHOOK_SECRET,
 		n8nUrl: process.env.SANDBOX_N8N_URL,

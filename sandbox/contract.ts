@@ -341,6 +341,8 @@ export class Contract {
 			);
 		if (!String(headers.accept ?? '').includes('application/json'))
 			problems.push('header Accept does not name application/json');
+		for (const name of this.unlistedQuery(method, path, query))
+			problems.push(`query ${name} is not a parameter of ${operation.id}`);
 		const pathValues = this.pathValues(operation, path);
 		for (const parameter of operation.parameters) {
 			const value =
@@ -370,6 +372,14 @@ export class Contract {
 				problems.push(...messagesOf(operation.body.validate.errors, 'body'));
 		} else if (operation.body?.required) problems.push('body: this operation requires a body');
 		return problems.slice(0, MAX_MESSAGES);
+	}
+
+	/** The names of a request's query that the document does not list for its operation, each once. */
+	unlistedQuery(method: string, path: string, query: URLSearchParams): string[] {
+		const operation = this.operation(method, path);
+		if (!operation) return [];
+		const listed = operation.parameters.filter((p) => p.in === 'query').map((p) => p.name);
+		return [...new Set(query.keys())].filter((name) => !listed.includes(name));
 	}
 
 	/**

@@ -17,6 +17,12 @@ export interface SandboxOptions {
 	 */
 	contract?: boolean;
 	/**
+	 * With `contract`, a query parameter the document does not list for the operation is a violation,
+	 * and the request is refused with the spec's 400 naming it. With this option too, the request is
+	 * answered as the live API answers it, the name ignored (it stays a violation): `npm run dev` sets it.
+	 */
+	lenientQuery?: boolean;
+	/**
 	 * Page-size caps per collection, as the live API has: a list answers at most this many records
 	 * whatever `limit` asks, with a `links.next`. Keys are collection paths without the leading slash
 	 * (see COLLECTIONS), for example `{ failures: 100, locations: 50 }`.

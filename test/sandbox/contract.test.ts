@@ -204,6 +204,51 @@ describe('every operation against the document', () => {
 		expect(sandbox.violations()).toEqual([]);
 	});
 
+	it('refuses a query parameter the document does not list, as it refuses an unknown body field', async () => {
+		const refused = await api(
+			'GET',
+			'/failures?limit=1&s_priority_in=4&completion_date=2026-01-01',
+		);
+		expect(refused.status).toBe(400);
+		expect(refused.body.error).toMatchObject({
+			message: 'Property validation error.',
+			properties: { completion_date: ['This query parameter was not expected.'] },
+		});
+		expect(sandbox.violations().map((v) => `${v.kind}: ${v.message}`)).toEqual([
+			'request: query completion_date is not a parameter of getFailures',
+		]);
+		sandbox.clearViolations();
+		const listed = await api('GET', '/failures?limit=2000&s_priority_in=4&sort=priority-');
+		expect(listed.status).toBe(200);
+		expect(listed.body.data.length).toBeGreaterThan(0);
+		expect(listed.body.data.every((f: any) => f.attributes.priority === 4)).toBe(true);
+		expect(sandbox.violations()).toEqual([]);
+	});
+
+	it('with lenientQuery, answers as the live API does, the unlisted name ignored, and still reports it', async () => {
+		const lenient = await startSandbox({
+			port: 0,
+			quiet: true,
+			contract: true,
+			lenientQuery: true,
+		});
+		try {
+			const answer = await api(
+				'GET',
+				'/failures?limit=3&completion_date=2026-01-01',
+				undefined,
+				lenient,
+			);
+			expect(answer.status).toBe(200);
+			expect(answer.body.data).toHaveLength(3);
+			expect(lenient.violations().map((v) => v.message)).toEqual([
+				'query completion_date is not a parameter of getFailures',
+			]);
+		} finally {
+			await lenient.close();
+		}
+	});
+
 	it('generates UUIDs in version 4 form, none repeated', async () => {
 		const V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 		const uuids: string[] = [];

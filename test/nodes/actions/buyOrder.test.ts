@@ -70,16 +70,20 @@ describe('Buy Order: Get Many', () => {
 	});
 
 	it('passes the Query Parameters option on, so the service filters the list', async () => {
-		const { output, error } = await getAll(
-			everyPageWithQuery({ s_state: 'SAVED_AS_DRAFT', sort: 'order_id-' }),
-		);
+		const { output, error } = await getAll(everyPageWithQuery({ s_code_like: 'PO-002%' }));
 		expect(error).toBeUndefined();
 		const [logged] = await fixture.requests();
-		expect(logged.query).toEqual(
-			firstPageQuery(2000, { s_state: 'SAVED_AS_DRAFT', sort: 'order_id-' }),
+		expect(logged.query).toEqual(firstPageQuery(2000, { s_code_like: 'PO-002%' }));
+		expect(output.map((item) => item.json.code)).toEqual(
+			Array.from({ length: 10 }, (_, i) => `PO-002${i}`),
 		);
-		expect(output.map((item) => item.json.id)).toEqual(['30', '25', '20', '15', '10', '5']);
-		output.forEach((item) => expect(item.json.state).toBe('SAVED_AS_DRAFT'));
+	});
+
+	it('the sandbox refuses a Query Parameter the document does not list, naming it', async () => {
+		const result = await getAll(everyPageWithQuery({ s_state: 'SAVED_AS_DRAFT' }));
+		const [logged] = await fixture.requests();
+		expect(logged.query).toEqual(firstPageQuery(2000, { s_state: 'SAVED_AS_DRAFT' }));
+		fixture.expectUnlistedQuery(result, 'getBuyOrders', ['s_state']);
 	});
 
 	describe('across pages', () => {

@@ -249,16 +249,13 @@ describe('Location: Get and Get Many', () => {
 				filters: { with_assets_count: true },
 				options: {
 					queryParameters: {
-						parameters: [
-							{ name: 's_name_like', value: 'Hall' },
-							{ name: 'sort', value: 'name-' },
-						],
+						parameters: [{ name: 's_name_like', value: 'Hall' }],
 					},
 				},
 			},
 		});
 		expect(server.requests[0].query).toEqual(
-			firstPageQuery(50, { with_assets_count: 'true', s_name_like: 'Hall', sort: 'name-' }),
+			firstPageQuery(50, { with_assets_count: 'true', s_name_like: 'Hall' }),
 		);
 	});
 });

@@ -152,6 +152,19 @@ export class ResourceFixture<R extends ResourceName = ResourceName> extends Sand
 		});
 	}
 
+	/**
+	 * Checks a run whose query named parameters the document does not list for the operation
+	 * (`operationId`): the sandbox, checking the contract, refused the request with a 400 naming each, as
+	 * the node's error does, and recorded each as a violation (taken here).
+	 */
+	expectUnlistedQuery(result: Ran, operationId: string, names: string[]): void {
+		expect(result.error?.httpCode).toBe('400');
+		expect(Object.keys((result.error?.context?.refused ?? {}) as IDataObject)).toEqual(names);
+		expect(this.takeViolations().map((violation) => violation.message)).toEqual(
+			names.map((name) => `query ${name} is not a parameter of ${operationId}`),
+		);
+	}
+
 	/** Checks the API's 403 for the read-only token: one request, the message and no token in the error. */
 	expectUnauthorized(result: RunResult): void {
 		expect(result.requests).toHaveLength(1);
