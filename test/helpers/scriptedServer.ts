@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 import { Contract, type ContractViolation } from '../../sandbox/contract';
 import { readBody } from '../../sandbox/http';
+import { failClientOf, type SocketFault } from './socketFaults';
 
 /** A request as the scripted server received it. */
 export interface ReceivedRequest {
@@ -16,10 +17,12 @@ export interface ReceivedRequest {
 
 /**
  * An answer: a JSON body, or `raw` text sent as it is (with its own Content-Type header), a dropped
- * connection, or none at all (`hang`).
+ * connection, none at all (`hang`), or none and the client's socket failing once the whole request is
+ * read (`fault`, for a client in this process only: see socketFaults.ts).
  */
 export type Reply =
 	| { status: number; headers?: Record<string, string>; body?: unknown; raw?: string }
+	| { fault: SocketFault }
 	| 'drop'
 	| 'hang';
 
@@ -79,6 +82,10 @@ export class ScriptedServer {
 				if (reply === 'hang') return;
 				if (reply === 'drop') {
 					req.socket.destroy();
+					return;
+				}
+				if ('fault' in reply) {
+					failClientOf(req.socket, reply.fault);
 					return;
 				}
 				res.writeHead(reply.status, { 'Content-Type': 'application/json', ...reply.headers });

@@ -245,4 +245,16 @@ describe('the cause declared when no answer came', () => {
 		expect(failuresOf('POST').noAnswer(fault('ENOTFOUND'), 1).failure).toBeUndefined();
 		expect(failuresOf('POST').noAnswer(fault('ECONNRESET'), 1).failure).toBeUndefined();
 	});
+
+	it('a write whose unreachable host comes without its system call may have been sent: no cause', () => {
+		// As n8n gives it: its message in n8n's words, the code alone beside it.
+		const unreachable = fault(
+			'EHOSTUNREACH',
+			'The host is unreachable, perhaps the server is offline',
+		);
+		const error = failuresOf('POST').noAnswer(unreachable, 1);
+		expect(error.failure).toBeUndefined();
+		expect(error.context.outcome).toBe('unknown');
+		expect(error.message).toMatch(/It may have been written: check whether it exists/);
+	});
 });

@@ -1,7 +1,11 @@
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { isConnectionFault, rateLimitWaitMs } from '../../nodes/MaintenanceManagement/transport';
+import {
+	isConnectionFault,
+	neverConnected,
+	rateLimitWaitMs,
+} from '../../nodes/MaintenanceManagement/transport';
 import { expr, runNode, type Credentials } from './helpers/harness';
 import { apiError, collectionPage, ScriptedServer, type Reply } from '../helpers/scriptedServer';
 import { tokenNotOneText } from '../../nodes/MaintenanceManagement/transport/messages';
@@ -523,6 +527,43 @@ describe('recognising a dropped connection in what n8n gives', () => {
 		});
 		expect(isConnectionFault(wrapped)).toBe(true);
 	});
+
+	it.each([
+		['EHOSTUNREACH', false],
+		['ENETUNREACH', false],
+		['ETIMEDOUT', false],
+		['ECONNRESET', false],
+		['ECONNREFUSED', true],
+		['ENOTFOUND', true],
+		['EAI_AGAIN', true],
+	])(
+		'n8n 1.x and early 2.x, where the system call is lost: %s alone says never connected: %s',
+		(code, unsent) => {
+			const wrapped = Object.assign(new NodeApiError(node, { code, message: 'x' }), {
+				cause: undefined,
+				errorResponse: undefined,
+			});
+			expect(wrapped.httpCode).toBe(code);
+			expect(neverConnected(wrapped)).toBe(unsent);
+		},
+	);
+
+	it.each([
+		['connect', 'EHOSTUNREACH', true],
+		['getaddrinfo', 'ENOTFOUND', true],
+		['read', 'EHOSTUNREACH', false],
+		['write', 'ENETUNREACH', false],
+	])(
+		'n8n 2.x: the cause names the system call, %s %s: never connected: %s',
+		(syscall, code, unsent) => {
+			const network = Object.assign(new Error(`${syscall} ${code}`), { code, syscall });
+			const wrapped = new NodeApiError(
+				node,
+				Object.assign(new Error('Request failed'), { cause: network }) as never,
+			);
+			expect(neverConnected(wrapped)).toBe(unsent);
+		},
+	);
 
 	it('an HTTP error answer is not a connection fault', () => {
 		const wrapped = new NodeApiError(node, { httpCode: '500', message: 'Server error' });

@@ -13,7 +13,8 @@ import {
 	type Reply,
 } from '../helpers/scriptedServer';
 import { TRANSFER_FROM_ROW } from '../helpers/rows';
-import { runNode, type Credentials, type RunResult } from './helpers/harness';
+import { connectionsFailing, type SocketFault } from '../helpers/socketFaults';
+import { runNode, type Credentials, type RunOptions, type RunResult } from './helpers/harness';
 
 /**
  * The outcome of a request, over every way it can end, in n8n-core against a scripted API on loopback:
@@ -91,8 +92,11 @@ interface Ending {
 	options?: IDataObject;
 	/** The failing item's quantity, for a check of the node's own; 2 unless given. */
 	quantity?: unknown;
-	/** The base URL is a closed port: every request of the run is refused. */
-	closed?: boolean;
+	/**
+	 * The base URL is a closed port: every request of the run fails to connect, refused (`true`) or
+	 * with the fault given, raised before the refusal comes.
+	 */
+	closed?: true | SocketFault;
 	/** An answer to the request before the failing one, instead of a success. */
 	before?: Reply;
 	/** What the items after the failing one come to, with Continue On Fail: written unless given. */
@@ -103,6 +107,41 @@ const FAKE_NODE = { name: 'x', type: 'x', typeVersion: 1, position: [0, 0], para
 
 const errorBody = (status: number, message: string) =>
 	apiError(status, { message, more_info: 'https://docs.example/errors' });
+
+/**
+ * Faults of a connection that was open and had sent the request, once the API has read all of it:
+ * Linux raises an unreachable host or network and a time-out there too, when retransmissions or
+ * keep-alive probes give up. The API may have processed the request.
+ */
+function faultsAfterWriting(): Ending[] {
+	const codes = ['EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'ECONNRESET', 'EPIPE'];
+	return (['read', 'write'] as const).flatMap((syscall) =>
+		codes.map((code): Ending => ({
+			label: `${syscall} ${code} once the API has read the request`,
+			reply: { fault: { syscall, code } },
+			write: 'unknown',
+			read: 'unknown',
+		})),
+	);
+}
+
+/** Faults of the connect step, and of the host name's lookup before it: nothing was sent. */
+function connectStepFaults(): Ending[] {
+	const faults: SocketFault[] = [
+		...['EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'ECONNREFUSED'].map((code) => ({
+			syscall: 'connect' as const,
+			code,
+		})),
+		{ syscall: 'getaddrinfo', code: 'ENOTFOUND' },
+		{ syscall: 'getaddrinfo', code: 'EAI_AGAIN' },
+	];
+	return faults.map((fault) => ({
+		label: `${fault.syscall} ${fault.code}`,
+		closed: fault,
+		write: 'notSent',
+		read: 'notSent',
+	}));
+}
 
 const endings: Ending[] = [
 	{ label: '201 with the record', reply: { status: 201 }, write: 'written', read: 'written' },
@@ -232,6 +271,7 @@ const endings: Ending[] = [
 		read: 'unknown',
 	},
 	{ label: 'a dropped connection', reply: 'drop', write: 'unknown', read: 'unknown' },
+	...faultsAfterWriting(),
 	{
 		label: 'no answer within the Timeout',
 		reply: 'hang',
@@ -240,6 +280,7 @@ const endings: Ending[] = [
 		options: { timeoutSeconds: 0.2 },
 	},
 	{ label: 'a refused connection', closed: true, write: 'notSent', read: 'notSent' },
+	...connectStepFaults(),
 	{
 		label: "a check of the node's own (a quantity that is no number)",
 		quantity: 'two',
@@ -283,7 +324,7 @@ const record = (id: number, type: string): IDataObject => ({
 
 /** A reply with the elsewhere server's address, and a success of the operation's record type. */
 function replyOf(reply: Reply, success: IDataObject): Reply {
-	if (typeof reply === 'string') return reply;
+	if (typeof reply === 'string' || 'fault' in reply) return reply;
 	const location = reply.headers?.Location?.replace('ELSEWHERE', elsewhere.url);
 	return {
 		...reply,
@@ -321,18 +362,25 @@ function script(ending: Ending, failing: Failing, type: string) {
 	});
 }
 
-const runCredentials = (ending: Ending): Credentials =>
-	ending.closed
-		? { ...credentials, sandboxBaseUrl: `http://127.0.0.1:${closedPort}/v3` }
-		: credentials;
+/** Runs the node for an ending: against a closed port, where every connection fails, when it says so. */
+async function run(ending: Ending, options: Omit<RunOptions, 'node' | 'credentials'>) {
+	const { closed } = ending;
+	const go = () =>
+		runNode({
+			node,
+			credentials: closed
+				? { ...credentials, sandboxBaseUrl: `http://127.0.0.1:${closedPort}/v3` }
+				: credentials,
+			...options,
+		});
+	return typeof closed === 'object' ? await connectionsFailing(closed, go) : await go();
+}
 
 /** Three transfers; item 1 is the failing one. */
 function transfers(ending: Ending, onError?: INode['onError']): Promise<RunResult> {
 	const second = (request: ReceivedRequest) => (request.body as IDataObject)?.quantity === 2;
 	script(ending, { request: second, call: (index) => index === 1 }, 'stock-transactions-batch');
-	return runNode({
-		node,
-		credentials: runCredentials(ending),
+	return run(ending, {
 		onError,
 		items: [1, ending.quantity ?? 2, 3].map((quantity) => ({ material: 7, quantity })),
 		parameters: { ...TRANSFER_FROM_ROW, requestOptions: { maxAttempts: 1, ...ending.options } },
@@ -352,9 +400,7 @@ function updateMany(ending: Ending, onError?: INode['onError']): Promise<RunResu
 		byPath((path) => path === '/v3/locations'),
 		'location',
 	);
-	return runNode({
-		node,
-		credentials: runCredentials(ending),
+	return run(ending, {
 		onError,
 		items: [11, 12, 13].map((id) => ({ id, name: `Site ${id}` })),
 		parameters: {
@@ -374,9 +420,7 @@ function reads(ending: Ending): Promise<RunResult> {
 		byPath((path) => path.endsWith('/locations/4')),
 		'location',
 	);
-	return runNode({
-		node,
-		credentials: runCredentials(ending),
+	return run(ending, {
 		continueOnFail: true,
 		items: [3, 4, 5].map((id) => ({ id })),
 		parameters: {
@@ -465,7 +509,8 @@ describe('Location → Update Many, three rows in one PATCH', () => {
 		async (_label, ending) => {
 			const { error } = await updateMany(ending);
 			// One PATCH the API may have processed; a 429 is refused unprocessed, and tried again.
-			const refusedUnprocessed = typeof ending.reply === 'object' && ending.reply.status === 429;
+			const refusedUnprocessed =
+				typeof ending.reply === 'object' && 'status' in ending.reply && ending.reply.status === 429;
 			expect(
 				api.requests.filter(({ path }) => path === '/v3/locations').length,
 			).toBeLessThanOrEqual(refusedUnprocessed ? Number(ending.options?.maxAttempts ?? 1) : 1);

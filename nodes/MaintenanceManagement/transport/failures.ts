@@ -169,7 +169,7 @@ export class RequestFailures {
 			);
 		}
 		const message = redaction.text(error instanceof Error ? error.message : String(error));
-		// A refused connection sent nothing; any other fault may have come after the request arrived.
+		// A connection never made sent nothing; any other fault may have come after the request arrived.
 		const unsent = neverConnected(error);
 		const lost = method !== 'GET' && !unsent;
 		const nodeError = new NodeApiError(this.node, { message, code: null } as JsonObject, {
@@ -184,7 +184,7 @@ export class RequestFailures {
 					? `The connection to ${plainText(baseUrl)} failed after ${attempts} attempt(s). Check the base URL in the credential and the network.`
 					: unsent
 						? `The connection to ${plainText(baseUrl)} could not be made, so the ${method} request was not sent. Check the base URL in the credential and the network, then run it again.`
-						: `The connection to ${plainText(baseUrl)} failed after the ${method} request was sent (a dropped connection, or no answer within the Timeout). It was not retried, so that nothing is created or changed twice.`,
+						: `The connection to ${plainText(baseUrl)} failed once the ${method} request may have reached the API (a dropped connection, a host or network that stopped answering, or no answer within the Timeout). It was not retried, so that nothing is created or changed twice.`,
 			itemIndex,
 			// Only a fault that passes makes the API unavailable for now: a host name not found (a
 			// typo, or a name server down) or a certificate refused is no outage the node can tell.
