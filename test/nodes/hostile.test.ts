@@ -448,7 +448,43 @@ describe('faults and retries', () => {
 		const { error } = await listLocations({
 			requestOptions: { timeoutSeconds: 0.2, maxAttempts: 1 },
 		});
-		expect(error?.message).toMatch(/^Could not reach the API/);
+		expect(error?.message).toBe(
+			'No complete answer from the API within the Timeout (0.2 s). Raise the Timeout under Request Options, or try again later.',
+		);
+	});
+
+	it('tries a read again once it passed the Timeout', async () => {
+		api.reset((_request, index) => ({
+			status: 200,
+			body: { data: location(1) },
+			...(index === 0 ? { trickleMs: 100 } : {}),
+		}));
+		const { error, output } = await run({
+			resource: 'location',
+			operation: 'get',
+			id: { __rl: true, mode: 'id', value: '1' },
+			// Time enough for an answer on loopback however busy the machine; the trickle takes seconds.
+			requestOptions: { timeoutSeconds: 2, maxAttempts: 2 },
+		});
+		expect(error).toBeUndefined();
+		expect(output.map(({ json }) => json.id)).toEqual(['1']);
+		expect(api.requests).toHaveLength(2);
+	});
+
+	it('ends a read whose answer trickles in past the Timeout: it limits the whole request, not each wait for a byte', async () => {
+		// A byte every 0.1 s, far below the Timeout; the whole answer takes seconds, and then ends.
+		api.reset(() => ({ status: 200, body: { data: location(1) }, trickleMs: 100 }));
+		const { error, output } = await run({
+			resource: 'location',
+			operation: 'get',
+			id: { __rl: true, mode: 'id', value: '1' },
+			// From an expression, any number of seconds: the limit is kept in whole milliseconds.
+			requestOptions: { timeoutSeconds: '={{ 0.4444 }}', maxAttempts: 1 },
+		});
+		expect(output).toEqual([]);
+		expect(error?.message).toBe(
+			'No complete answer from the API within the Timeout (0.444 s). Raise the Timeout under Request Options, or try again later.',
+		);
 	});
 });
 

@@ -90,6 +90,8 @@ interface Ending {
 	read?: Outcome;
 	/** Request Options of the run; one attempt unless given. */
 	options?: IDataObject;
+	/** The failing request's Timeout, in seconds; the others keep the default, however busy the machine. */
+	timeout?: number;
 	/** The failing item's quantity, for a check of the node's own; 2 unless given. */
 	quantity?: unknown;
 	/**
@@ -277,7 +279,15 @@ const endings: Ending[] = [
 		reply: 'hang',
 		write: 'unknown',
 		read: 'unknown',
-		options: { timeoutSeconds: 0.2 },
+		timeout: 0.2,
+	},
+	{
+		// A byte every 0.1 s: no wait for a byte passes the Timeout, and the record's answer takes seconds.
+		label: 'an answer trickled in past the Timeout, one byte every 0.1 s',
+		reply: { status: 201, trickleMs: 100 },
+		write: 'unknown',
+		read: 'unknown',
+		timeout: 0.5,
 	},
 	{ label: 'a refused connection', closed: true, write: 'notSent', read: 'notSent' },
 	...connectStepFaults(),
@@ -376,6 +386,12 @@ async function run(ending: Ending, options: Omit<RunOptions, 'node' | 'credentia
 	return typeof closed === 'object' ? await connectionsFailing(closed, go) : await go();
 }
 
+/** The Timeout option of a run: the ending's for the items `failing` (an expression) holds, else the default. */
+const timeoutOf = (ending: Ending, failing: string): IDataObject =>
+	ending.timeout === undefined
+		? {}
+		: { timeoutSeconds: `={{ ${failing} ? ${ending.timeout} : 60 }}` };
+
 /** Three transfers; item 1 is the failing one. */
 function transfers(ending: Ending, onError?: INode['onError']): Promise<RunResult> {
 	const second = (request: ReceivedRequest) => (request.body as IDataObject)?.quantity === 2;
@@ -383,7 +399,14 @@ function transfers(ending: Ending, onError?: INode['onError']): Promise<RunResul
 	return run(ending, {
 		onError,
 		items: [1, ending.quantity ?? 2, 3].map((quantity) => ({ material: 7, quantity })),
-		parameters: { ...TRANSFER_FROM_ROW, requestOptions: { maxAttempts: 1, ...ending.options } },
+		parameters: {
+			...TRANSFER_FROM_ROW,
+			requestOptions: {
+				maxAttempts: 1,
+				...ending.options,
+				...timeoutOf(ending, '$json.quantity === 2'),
+			},
+		},
 	});
 }
 
@@ -408,7 +431,7 @@ function updateMany(ending: Ending, onError?: INode['onError']): Promise<RunResu
 			operation: 'updateMany',
 			id: { __rl: true, mode: 'id', value: '={{ String($json.id) }}' },
 			updateFields: { name: '={{ $json.name }}' },
-			requestOptions: { maxAttempts: 1, ...ending.options },
+			requestOptions: { maxAttempts: 1, ...ending.options, ...timeoutOf(ending, 'true') },
 		},
 	});
 }
@@ -427,7 +450,7 @@ function reads(ending: Ending): Promise<RunResult> {
 			resource: 'location',
 			operation: 'get',
 			id: { __rl: true, mode: 'id', value: '={{ String($json.id) }}' },
-			requestOptions: { maxAttempts: 1, ...ending.options },
+			requestOptions: { maxAttempts: 1, ...ending.options, ...timeoutOf(ending, '$json.id === 4') },
 		},
 	});
 }

@@ -140,7 +140,7 @@ function scriptedApi(accessToken: string) {
 describe('a write whose answer is lost', () => {
 	const { api, credentials } = scriptedApi('tok_outcomes_1');
 
-	const transferred = (id: number): Reply => ({
+	const transferred = (id: number): Extract<Reply, { status: number }> => ({
 		status: 201,
 		body: {
 			data: {
@@ -150,7 +150,10 @@ describe('a write whose answer is lost', () => {
 			},
 		},
 	});
-	/** Three transfers; the API applies the first, and answers the second with `second`. */
+	/**
+	 * Three transfers; the API applies the first, and answers the second with `second`, whose Timeout is
+	 * `timeoutSeconds` (the others keep the default, however busy the machine).
+	 */
 	const transfers = (second: Reply, onError?: INode['onError'], timeoutSeconds = 60) => {
 		api.reset((_request, index) => (index === 1 ? second : transferred(index)));
 		return runNode({
@@ -158,7 +161,10 @@ describe('a write whose answer is lost', () => {
 			credentials,
 			onError,
 			items: [1, 2, 3].map((quantity) => ({ material: 7, quantity })),
-			parameters: { ...TRANSFER_FROM_ROW, requestOptions: { timeoutSeconds } },
+			parameters: {
+				...TRANSFER_FROM_ROW,
+				requestOptions: { timeoutSeconds: `={{ $json.quantity === 2 ? ${timeoutSeconds} : 60 }}` },
+			},
 		});
 	};
 
@@ -172,8 +178,14 @@ describe('a write whose answer is lost', () => {
 		[
 			'a time-out',
 			'hang',
-			0.2,
+			2,
 			/^The API's answer to POST \/stocks\/stock-transactions\/transfer was lost: .+\. /,
+		],
+		[
+			'an answer trickled in past the Timeout, one byte every 0.1 s',
+			{ ...transferred(1), trickleMs: 100 },
+			2,
+			/^The API's answer to POST \/stocks\/stock-transactions\/transfer was lost: no complete answer within the Timeout \(2 s\)\. /,
 		],
 		[
 			'a 303 See Other',

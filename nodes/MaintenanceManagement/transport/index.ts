@@ -163,10 +163,10 @@ async function sendRetrying(this: Context, call: Call): Promise<ApiEnvelope> {
 		const answer = await followingRedirects(target, connection.origin, method, send, refuse);
 		const retries = attempt < policy.maxAttempts;
 		if (answer instanceof NoAnswer) {
-			const canRetry = retries && retriesFault(answer.error, method);
+			const canRetry = retries && retriesFault(answer, method);
 			if (canRetry && (await waits.waitWithin(backoffMs(policy, attempt), 'retry')) === 'waited')
 				continue;
-			throw failures.noAnswer(answer.error, attempt);
+			throw failures.noAnswer(answer, attempt);
 		}
 		const { statusCode } = answer;
 		if (statusCode >= 200 && statusCode < 300)
