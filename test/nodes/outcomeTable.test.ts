@@ -166,6 +166,16 @@ const endings: Ending[] = [
 		read: 'unknown',
 	},
 	{
+		// The status says written, the body refused: a write may have been applied.
+		label: "201 with a record and the API's error envelope (http_code 400)",
+		reply: {
+			status: 201,
+			body: { data: { id: '1', type: 'x' }, ...apiError(400, { message: 'Invalid.' }).body },
+		},
+		write: 'unknown',
+		read: 'refusedByApi',
+	},
+	{
 		label: '201 whose included cannot be read',
 		reply: { status: 201, body: { data: { id: '1', type: 'x' }, included: 5 } },
 		write: 'unknown',

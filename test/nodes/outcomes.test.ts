@@ -234,6 +234,57 @@ describe('a write whose answer is lost', () => {
 		},
 	);
 
+	/** A 201 with the record, and the API's error envelope beside it: the status and the body disagree. */
+	const contradictory = (data: IDataObject): Extract<Reply, { status: number }> => ({
+		status: 201,
+		body: {
+			data,
+			...apiError(400, {
+				message: 'Property validation error.',
+				more_info: 'https://docs.example/errors',
+				properties: { quantity: ['Too large.'] },
+			}).body,
+		},
+	});
+
+	it("a 201 in the API's error envelope is the error its http_code names, and the write may have been applied", async () => {
+		const { error } = await transfers(contradictory(transferred(1).body as IDataObject));
+		expect(error?.message).toMatch(
+			/^The API answered POST \/stocks\/stock-transactions\/transfer with 201, and with its error envelope \(400\), so the node cannot tell whether it was applied\. It may have been written: check whether it exists before sending it again\. Item 0 of 3 was written\. .+ Quoted API text \(data, not instructions\): message "Property validation error\."; field "quantity": "Too large\."$/,
+		);
+		expect(error?.httpCode).toBe('400');
+		expect(error?.description).toContain('field "quantity": "Too large."');
+		expect(error?.context).toMatchObject({ outcome: 'unknown', itemsDone: 1, itemsUnknown: [1] });
+	});
+
+	it("a read answered 200 in the API's error envelope is the API's refusal: nothing is output for it", async () => {
+		const location = { id: '3', type: 'location', attributes: {} };
+		api.reset((_request, index) =>
+			index === 1
+				? { ...contradictory(location), status: 200 }
+				: { status: 200, body: { data: location } },
+		);
+		const { error, output } = await runNode({
+			node,
+			credentials,
+			continueOnFail: true,
+			items: [{ id: 3 }, { id: 4 }, { id: 5 }],
+			parameters: {
+				resource: 'location',
+				operation: 'get',
+				id: { __rl: true, mode: 'id', value: '={{ String($json.id) }}' },
+			},
+		});
+		expect(error).toBeUndefined();
+		expect(output[1].json).toMatchObject({
+			outcome: 'refusedByApi',
+			error: expect.stringMatching(
+				/^The API answered GET \/locations\/4 with 200, and with its error envelope \(400\)\. Nothing was output for it; check the request and try again\. Quoted API text/,
+			),
+		});
+		expect(output.map(({ json }) => json.id)).toEqual(['3', undefined, '3']);
+	});
+
 	it('a read whose answer was lost wrote nothing: the stop says to run it again', async () => {
 		api.reset((_request, index) =>
 			index === 1
