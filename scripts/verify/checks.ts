@@ -25,9 +25,16 @@ export interface Manifest {
 	bundledDependencies?: unknown;
 	peerDependencies?: Record<string, string>;
 	keywords?: string[];
+	main?: string;
 	n8n?: { nodes?: string[]; credentials?: string[] };
 	[field: string]: unknown;
 }
+
+/** The files package.json names for n8n to load: its nodes and credentials. */
+export const n8nFiles = (pkg: Manifest): string[] => [
+	...(pkg.n8n?.nodes ?? []),
+	...(pkg.n8n?.credentials ?? []),
+];
 
 export function checkManifest(pkg: Manifest): string[] {
 	const problems: string[] = [];
@@ -58,7 +65,7 @@ export function checkManifest(pkg: Manifest): string[] {
 		problems.push(`package.json files must be ["dist"], found ${JSON.stringify(pkg.files)}`);
 	if (!pkg.keywords?.includes('n8n-community-node-package'))
 		problems.push('package.json keywords must include "n8n-community-node-package"');
-	for (const file of [...(pkg.n8n?.nodes ?? []), ...(pkg.n8n?.credentials ?? [])]) {
+	for (const file of n8nFiles(pkg)) {
 		if (!file.startsWith('dist/'))
 			problems.push(`package.json n8n lists ${file}, outside dist/: list the built file`);
 	}
@@ -68,17 +75,24 @@ export function checkManifest(pkg: Manifest): string[] {
 /** Files npm always packs beside `files`. */
 const ALWAYS_PACKED = /^(package\.json|README(\.md)?|LICEN[CS]E(\.md)?|CHANGELOG\.md)$/i;
 
-/** The tarball holds dist/ and npm's own files only, and every node and credential package.json lists. */
+/**
+ * The tarball holds dist/ and npm's own files only, every node and credential package.json lists, and
+ * the file its `main` names, when it names one.
+ */
 export function checkTarball(pkg: Manifest, files: string[]): string[] {
 	const problems: string[] = [];
 	const stray = files.filter((file) => !file.startsWith('dist/') && !ALWAYS_PACKED.test(file));
 	if (stray.length) problems.push(`the tarball holds files outside dist/: ${stray.join(', ')}`);
 	if (!files.some((file) => /^LICEN[CS]E(\.md)?$/i.test(file)))
 		problems.push('the tarball has no LICENSE file: add the MIT licence text as LICENSE');
-	for (const file of [...(pkg.n8n?.nodes ?? []), ...(pkg.n8n?.credentials ?? [])]) {
+	for (const file of n8nFiles(pkg)) {
 		if (!files.includes(file))
 			problems.push(`the tarball lacks ${file}, which package.json lists: run npm run build`);
 	}
+	if (pkg.main !== undefined && !files.includes(pkg.main))
+		problems.push(
+			`the tarball lacks ${pkg.main}, which package.json's main names: remove main (n8n reads the n8n section)`,
+		);
 	const sources = files.filter((file) => /\.ts$/.test(file) && !file.endsWith('.d.ts'));
 	if (sources.length) problems.push(`the tarball holds TypeScript sources: ${sources.join(', ')}`);
 	return problems;

@@ -5,8 +5,9 @@ import { apiCredential, packageNode, START, storedAs } from './workflows';
 
 /**
  * A misbehaving API on loopback for the end-to-end suite: one location that redirects to another
- * origin, a collection whose page size the server caps below what is asked, and a location whose
- * first read drops the connection. The real n8n runs the action node against it.
+ * origin, a collection whose page size the server caps below what is asked, a location whose first
+ * read drops the connection, and one whose answer trickles in, a byte every 0.1 s, for seconds. The
+ * real n8n runs the action node against it.
  */
 
 export const HOSTILE_CREDENTIAL = { id: 'mmApiHostile0001', name: 'Misbehaving API' };
@@ -43,6 +44,8 @@ export class HostileApi {
 			}
 			return { status: 200, body: { data: location('2') } };
 		}
+		if (path === '/v3/locations/3')
+			return { status: 200, body: { data: location('3') }, trickleMs: 100 };
 		if (path === '/v3/locations') {
 			const page = collectionPage(CAPPED_TOTAL, Number(query.page), PAGE_CAP, {
 				path: 'locations',
@@ -57,7 +60,10 @@ export class HostileApi {
 	}
 }
 
-/** Three branches from a manual trigger, each continuing on fail so every outcome is stored. */
+/** The Timeout of the read whose answer trickles in: far above a wait for one byte, far below the whole answer. */
+export const TRICKLE_TIMEOUT_SECONDS = 1;
+
+/** Four branches from a manual trigger, each continuing on fail so every outcome is stored. */
 export function hostileWorkflow() {
 	const node = (name: string, y: number, parameters: IDataObject) =>
 		packageNode('hostile', name, parameters, {
@@ -74,6 +80,10 @@ export function hostileWorkflow() {
 		node('Redirect Elsewhere', 0, get('1')),
 		node('Capped Return All', 120, { resource: 'location', operation: 'getAll', returnAll: true }),
 		node('Dropped Read', 240, get('2')),
+		node('Trickled Read', 360, {
+			...get('3'),
+			requestOptions: { timeoutSeconds: TRICKLE_TIMEOUT_SECONDS, maxAttempts: 1 },
+		}),
 	];
 	return {
 		...storedAs('mmE2eHostile0001'),

@@ -6,7 +6,14 @@ import { ENDPOINTS } from '../../nodes/MaintenanceManagement/actions/shared/endp
 import type { LoggedRequest } from '../../sandbox';
 import { ScriptedServer } from '../helpers/scriptedServer';
 import { expectCaseRan } from './assertions';
-import { CAPPED_TOTAL, HOSTILE_TOKEN, HostileApi, hostileWorkflow, PAGE_CAP } from './hostile';
+import {
+	CAPPED_TOTAL,
+	HOSTILE_TOKEN,
+	HostileApi,
+	hostileWorkflow,
+	PAGE_CAP,
+	TRICKLE_TIMEOUT_SECONDS,
+} from './hostile';
 import {
 	N8N_NODE_MODULES,
 	N8nInstance,
@@ -169,6 +176,14 @@ describe('the action node against a misbehaving API, in a real n8n', () => {
 			expect.objectContaining({ id: '2', type: 'location' }),
 		]);
 		expect(hostile.api.requests.filter((r) => r.path === '/v3/locations/2')).toHaveLength(2);
+	});
+
+	it('ends a read whose answer trickles in past the Timeout, which limits the whole request', () => {
+		expect(outputOf(hostileRun, 'Trickled Read')).toEqual([
+			expect.objectContaining({
+				error: `No complete answer from the API within the Timeout (${TRICKLE_TIMEOUT_SECONDS} s). Raise the Timeout under Request Options, or try again later.`,
+			}),
+		]);
 	});
 
 	it('never prints the token', () => {

@@ -1,8 +1,9 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { Contract, type ContractViolation } from '../../sandbox/contract';
 import { readBody } from '../../sandbox/http';
+import { failClientOf, type SocketFault } from './socketFaults';
 
 /** A request as the scripted server received it. */
 export interface ReceivedRequest {
@@ -15,11 +16,20 @@ export interface ReceivedRequest {
 }
 
 /**
- * An answer: a JSON body, or `raw` text sent as it is (with its own Content-Type header), a dropped
- * connection, or none at all (`hang`).
+ * An answer: a JSON body, or `raw` text sent as it is (with its own Content-Type header), sent at once
+ * or one character every `trickleMs`; a dropped connection, none at all (`hang`), or none and the
+ * client's socket failing once the whole request is read (`fault`, for a client in this process only:
+ * see socketFaults.ts).
  */
 export type Reply =
-	| { status: number; headers?: Record<string, string>; body?: unknown; raw?: string }
+	| {
+			status: number;
+			headers?: Record<string, string>;
+			body?: unknown;
+			raw?: string;
+			trickleMs?: number;
+	  }
+	| { fault: SocketFault }
 	| 'drop'
 	| 'hang';
 
@@ -30,6 +40,19 @@ export const apiError = (status: number, error: Record<string, unknown>) => ({
 });
 
 export type Handler = (request: ReceivedRequest, index: number) => Reply;
+
+/** Sends `text` one character every `everyMs`, to its end unless the client goes away first. */
+function trickle(res: ServerResponse, text: string, everyMs: number): void {
+	const characters = [...text];
+	const timer = setInterval(() => {
+		const next = characters.shift();
+		if (next === undefined) {
+			clearInterval(timer);
+			res.end();
+		} else res.write(next);
+	}, everyMs);
+	res.once('close', () => clearInterval(timer));
+}
 
 /**
  * A local HTTP server whose answers each test scripts, recording every request it receives. With
@@ -81,8 +104,14 @@ export class ScriptedServer {
 					req.socket.destroy();
 					return;
 				}
+				if ('fault' in reply) {
+					failClientOf(req.socket, reply.fault);
+					return;
+				}
 				res.writeHead(reply.status, { 'Content-Type': 'application/json', ...reply.headers });
-				res.end(reply.raw ?? (reply.body === undefined ? '' : JSON.stringify(reply.body)));
+				const answer = reply.raw ?? (reply.body === undefined ? '' : JSON.stringify(reply.body));
+				if (reply.trickleMs === undefined) res.end(answer);
+				else trickle(res, answer, reply.trickleMs);
 			});
 		});
 		await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));

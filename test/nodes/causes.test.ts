@@ -4,6 +4,7 @@ import type { Failure, IDataObject, INode } from 'n8n-workflow';
 import { ACTIONABLE_CAUSES, sleep, TIMED_CAUSES } from 'n8n-workflow';
 
 import type { Connection } from '../../nodes/MaintenanceManagement/transport/connection';
+import { NoAnswer } from '../../nodes/MaintenanceManagement/transport/exchange';
 import { RequestFailures } from '../../nodes/MaintenanceManagement/transport/failures';
 import { redactionFor } from '../../nodes/MaintenanceManagement/transport/redact';
 import { DEFAULT_POLICY } from '../../nodes/MaintenanceManagement/transport/retry';
@@ -235,14 +236,30 @@ describe('the cause declared when no answer came', () => {
 		['a certificate for another host', fault('ERR_TLS_CERT_ALTNAME_INVALID'), undefined],
 		['an error of no network', new TypeError('x is not a function'), undefined],
 	])('%s, on a read', (_label, error, expected) => {
-		expect(failuresOf('GET').noAnswer(error, 1).failure).toEqual(expected);
+		expect(failuresOf('GET').noAnswer(new NoAnswer(error), 1).failure).toEqual(expected);
 	});
 
 	it('a write never connected declares the same; a write whose connection broke, none', () => {
-		expect(failuresOf('POST').noAnswer(fault('ECONNREFUSED'), 1).failure).toEqual({
+		expect(failuresOf('POST').noAnswer(new NoAnswer(fault('ECONNREFUSED')), 1).failure).toEqual({
 			cause: 'temporarily-unavailable',
 		});
-		expect(failuresOf('POST').noAnswer(fault('ENOTFOUND'), 1).failure).toBeUndefined();
-		expect(failuresOf('POST').noAnswer(fault('ECONNRESET'), 1).failure).toBeUndefined();
+		expect(
+			failuresOf('POST').noAnswer(new NoAnswer(fault('ENOTFOUND')), 1).failure,
+		).toBeUndefined();
+		expect(
+			failuresOf('POST').noAnswer(new NoAnswer(fault('ECONNRESET')), 1).failure,
+		).toBeUndefined();
+	});
+
+	it('a write whose unreachable host comes without its system call may have been sent: no cause', () => {
+		// As n8n gives it: its message in n8n's words, the code alone beside it.
+		const unreachable = fault(
+			'EHOSTUNREACH',
+			'The host is unreachable, perhaps the server is offline',
+		);
+		const error = failuresOf('POST').noAnswer(new NoAnswer(unreachable), 1);
+		expect(error.failure).toBeUndefined();
+		expect(error.context.outcome).toBe('unknown');
+		expect(error.message).toMatch(/It may have been written: check whether it exists/);
 	});
 });

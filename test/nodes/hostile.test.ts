@@ -1,7 +1,11 @@
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { isConnectionFault, rateLimitWaitMs } from '../../nodes/MaintenanceManagement/transport';
+import {
+	isConnectionFault,
+	neverConnected,
+	rateLimitWaitMs,
+} from '../../nodes/MaintenanceManagement/transport';
 import { expr, runNode, type Credentials } from './helpers/harness';
 import { apiError, collectionPage, ScriptedServer, type Reply } from '../helpers/scriptedServer';
 import { tokenNotOneText } from '../../nodes/MaintenanceManagement/transport/messages';
@@ -444,7 +448,43 @@ describe('faults and retries', () => {
 		const { error } = await listLocations({
 			requestOptions: { timeoutSeconds: 0.2, maxAttempts: 1 },
 		});
-		expect(error?.message).toMatch(/^Could not reach the API/);
+		expect(error?.message).toBe(
+			'No complete answer from the API within the Timeout (0.2 s). Raise the Timeout under Request Options, or try again later.',
+		);
+	});
+
+	it('tries a read again once it passed the Timeout', async () => {
+		api.reset((_request, index) => ({
+			status: 200,
+			body: { data: location(1) },
+			...(index === 0 ? { trickleMs: 100 } : {}),
+		}));
+		const { error, output } = await run({
+			resource: 'location',
+			operation: 'get',
+			id: { __rl: true, mode: 'id', value: '1' },
+			// Time enough for an answer on loopback however busy the machine; the trickle takes seconds.
+			requestOptions: { timeoutSeconds: 2, maxAttempts: 2 },
+		});
+		expect(error).toBeUndefined();
+		expect(output.map(({ json }) => json.id)).toEqual(['1']);
+		expect(api.requests).toHaveLength(2);
+	});
+
+	it('ends a read whose answer trickles in past the Timeout: it limits the whole request, not each wait for a byte', async () => {
+		// A byte every 0.1 s, far below the Timeout; the whole answer takes seconds, and then ends.
+		api.reset(() => ({ status: 200, body: { data: location(1) }, trickleMs: 100 }));
+		const { error, output } = await run({
+			resource: 'location',
+			operation: 'get',
+			id: { __rl: true, mode: 'id', value: '1' },
+			// From an expression, any number of seconds: the limit is kept in whole milliseconds.
+			requestOptions: { timeoutSeconds: '={{ 0.4444 }}', maxAttempts: 1 },
+		});
+		expect(output).toEqual([]);
+		expect(error?.message).toBe(
+			'No complete answer from the API within the Timeout (0.444 s). Raise the Timeout under Request Options, or try again later.',
+		);
 	});
 });
 
@@ -523,6 +563,43 @@ describe('recognising a dropped connection in what n8n gives', () => {
 		});
 		expect(isConnectionFault(wrapped)).toBe(true);
 	});
+
+	it.each([
+		['EHOSTUNREACH', false],
+		['ENETUNREACH', false],
+		['ETIMEDOUT', false],
+		['ECONNRESET', false],
+		['ECONNREFUSED', true],
+		['ENOTFOUND', true],
+		['EAI_AGAIN', true],
+	])(
+		'n8n 1.x and early 2.x, where the system call is lost: %s alone says never connected: %s',
+		(code, unsent) => {
+			const wrapped = Object.assign(new NodeApiError(node, { code, message: 'x' }), {
+				cause: undefined,
+				errorResponse: undefined,
+			});
+			expect(wrapped.httpCode).toBe(code);
+			expect(neverConnected(wrapped)).toBe(unsent);
+		},
+	);
+
+	it.each([
+		['connect', 'EHOSTUNREACH', true],
+		['getaddrinfo', 'ENOTFOUND', true],
+		['read', 'EHOSTUNREACH', false],
+		['write', 'ENETUNREACH', false],
+	])(
+		'n8n 2.x: the cause names the system call, %s %s: never connected: %s',
+		(syscall, code, unsent) => {
+			const network = Object.assign(new Error(`${syscall} ${code}`), { code, syscall });
+			const wrapped = new NodeApiError(
+				node,
+				Object.assign(new Error('Request failed'), { cause: network }) as never,
+			);
+			expect(neverConnected(wrapped)).toBe(unsent);
+		},
+	);
 
 	it('an HTTP error answer is not a connection fault', () => {
 		const wrapped = new NodeApiError(node, { httpCode: '500', message: 'Server error' });

@@ -13,7 +13,8 @@ import {
 	type Reply,
 } from '../helpers/scriptedServer';
 import { TRANSFER_FROM_ROW } from '../helpers/rows';
-import { runNode, type Credentials, type RunResult } from './helpers/harness';
+import { connectionsFailing, type SocketFault } from '../helpers/socketFaults';
+import { runNode, type Credentials, type RunOptions, type RunResult } from './helpers/harness';
 
 /**
  * The outcome of a request, over every way it can end, in n8n-core against a scripted API on loopback:
@@ -89,10 +90,15 @@ interface Ending {
 	read?: Outcome;
 	/** Request Options of the run; one attempt unless given. */
 	options?: IDataObject;
+	/** The failing request's Timeout, in seconds; the others keep the default, however busy the machine. */
+	timeout?: number;
 	/** The failing item's quantity, for a check of the node's own; 2 unless given. */
 	quantity?: unknown;
-	/** The base URL is a closed port: every request of the run is refused. */
-	closed?: boolean;
+	/**
+	 * The base URL is a closed port: every request of the run fails to connect, refused (`true`) or
+	 * with the fault given, raised before the refusal comes.
+	 */
+	closed?: true | SocketFault;
 	/** An answer to the request before the failing one, instead of a success. */
 	before?: Reply;
 	/** What the items after the failing one come to, with Continue On Fail: written unless given. */
@@ -103,6 +109,41 @@ const FAKE_NODE = { name: 'x', type: 'x', typeVersion: 1, position: [0, 0], para
 
 const errorBody = (status: number, message: string) =>
 	apiError(status, { message, more_info: 'https://docs.example/errors' });
+
+/**
+ * Faults of a connection that was open and had sent the request, once the API has read all of it:
+ * Linux raises an unreachable host or network and a time-out there too, when retransmissions or
+ * keep-alive probes give up. The API may have processed the request.
+ */
+function faultsAfterWriting(): Ending[] {
+	const codes = ['EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'ECONNRESET', 'EPIPE'];
+	return (['read', 'write'] as const).flatMap((syscall) =>
+		codes.map((code): Ending => ({
+			label: `${syscall} ${code} once the API has read the request`,
+			reply: { fault: { syscall, code } },
+			write: 'unknown',
+			read: 'unknown',
+		})),
+	);
+}
+
+/** Faults of the connect step, and of the host name's lookup before it: nothing was sent. */
+function connectStepFaults(): Ending[] {
+	const faults: SocketFault[] = [
+		...['EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'ECONNREFUSED'].map((code) => ({
+			syscall: 'connect' as const,
+			code,
+		})),
+		{ syscall: 'getaddrinfo', code: 'ENOTFOUND' },
+		{ syscall: 'getaddrinfo', code: 'EAI_AGAIN' },
+	];
+	return faults.map((fault) => ({
+		label: `${fault.syscall} ${fault.code}`,
+		closed: fault,
+		write: 'notSent',
+		read: 'notSent',
+	}));
+}
 
 const endings: Ending[] = [
 	{ label: '201 with the record', reply: { status: 201 }, write: 'written', read: 'written' },
@@ -123,6 +164,16 @@ const endings: Ending[] = [
 		reply: { status: 201, raw: '{"data":{"id":"1"' },
 		write: 'unknown',
 		read: 'unknown',
+	},
+	{
+		// The status says written, the body refused: a write may have been applied.
+		label: "201 with a record and the API's error envelope (http_code 400)",
+		reply: {
+			status: 201,
+			body: { data: { id: '1', type: 'x' }, ...apiError(400, { message: 'Invalid.' }).body },
+		},
+		write: 'unknown',
+		read: 'refusedByApi',
 	},
 	{
 		label: '201 whose included cannot be read',
@@ -232,14 +283,24 @@ const endings: Ending[] = [
 		read: 'unknown',
 	},
 	{ label: 'a dropped connection', reply: 'drop', write: 'unknown', read: 'unknown' },
+	...faultsAfterWriting(),
 	{
 		label: 'no answer within the Timeout',
 		reply: 'hang',
 		write: 'unknown',
 		read: 'unknown',
-		options: { timeoutSeconds: 0.2 },
+		timeout: 0.2,
+	},
+	{
+		// A byte every 0.1 s: no wait for a byte passes the Timeout, and the record's answer takes seconds.
+		label: 'an answer trickled in past the Timeout, one byte every 0.1 s',
+		reply: { status: 201, trickleMs: 100 },
+		write: 'unknown',
+		read: 'unknown',
+		timeout: 0.5,
 	},
 	{ label: 'a refused connection', closed: true, write: 'notSent', read: 'notSent' },
+	...connectStepFaults(),
 	{
 		label: "a check of the node's own (a quantity that is no number)",
 		quantity: 'two',
@@ -283,7 +344,7 @@ const record = (id: number, type: string): IDataObject => ({
 
 /** A reply with the elsewhere server's address, and a success of the operation's record type. */
 function replyOf(reply: Reply, success: IDataObject): Reply {
-	if (typeof reply === 'string') return reply;
+	if (typeof reply === 'string' || 'fault' in reply) return reply;
 	const location = reply.headers?.Location?.replace('ELSEWHERE', elsewhere.url);
 	return {
 		...reply,
@@ -321,21 +382,41 @@ function script(ending: Ending, failing: Failing, type: string) {
 	});
 }
 
-const runCredentials = (ending: Ending): Credentials =>
-	ending.closed
-		? { ...credentials, sandboxBaseUrl: `http://127.0.0.1:${closedPort}/v3` }
-		: credentials;
+/** Runs the node for an ending: against a closed port, where every connection fails, when it says so. */
+async function run(ending: Ending, options: Omit<RunOptions, 'node' | 'credentials'>) {
+	const { closed } = ending;
+	const go = () =>
+		runNode({
+			node,
+			credentials: closed
+				? { ...credentials, sandboxBaseUrl: `http://127.0.0.1:${closedPort}/v3` }
+				: credentials,
+			...options,
+		});
+	return typeof closed === 'object' ? await connectionsFailing(closed, go) : await go();
+}
+
+/** The Timeout option of a run: the ending's for the items `failing` (an expression) holds, else the default. */
+const timeoutOf = (ending: Ending, failing: string): IDataObject =>
+	ending.timeout === undefined
+		? {}
+		: { timeoutSeconds: `={{ ${failing} ? ${ending.timeout} : 60 }}` };
 
 /** Three transfers; item 1 is the failing one. */
 function transfers(ending: Ending, onError?: INode['onError']): Promise<RunResult> {
 	const second = (request: ReceivedRequest) => (request.body as IDataObject)?.quantity === 2;
 	script(ending, { request: second, call: (index) => index === 1 }, 'stock-transactions-batch');
-	return runNode({
-		node,
-		credentials: runCredentials(ending),
+	return run(ending, {
 		onError,
 		items: [1, ending.quantity ?? 2, 3].map((quantity) => ({ material: 7, quantity })),
-		parameters: { ...TRANSFER_FROM_ROW, requestOptions: { maxAttempts: 1, ...ending.options } },
+		parameters: {
+			...TRANSFER_FROM_ROW,
+			requestOptions: {
+				maxAttempts: 1,
+				...ending.options,
+				...timeoutOf(ending, '$json.quantity === 2'),
+			},
+		},
 	});
 }
 
@@ -352,9 +433,7 @@ function updateMany(ending: Ending, onError?: INode['onError']): Promise<RunResu
 		byPath((path) => path === '/v3/locations'),
 		'location',
 	);
-	return runNode({
-		node,
-		credentials: runCredentials(ending),
+	return run(ending, {
 		onError,
 		items: [11, 12, 13].map((id) => ({ id, name: `Site ${id}` })),
 		parameters: {
@@ -362,7 +441,7 @@ function updateMany(ending: Ending, onError?: INode['onError']): Promise<RunResu
 			operation: 'updateMany',
 			id: { __rl: true, mode: 'id', value: '={{ String($json.id) }}' },
 			updateFields: { name: '={{ $json.name }}' },
-			requestOptions: { maxAttempts: 1, ...ending.options },
+			requestOptions: { maxAttempts: 1, ...ending.options, ...timeoutOf(ending, 'true') },
 		},
 	});
 }
@@ -374,16 +453,14 @@ function reads(ending: Ending): Promise<RunResult> {
 		byPath((path) => path.endsWith('/locations/4')),
 		'location',
 	);
-	return runNode({
-		node,
-		credentials: runCredentials(ending),
+	return run(ending, {
 		continueOnFail: true,
 		items: [3, 4, 5].map((id) => ({ id })),
 		parameters: {
 			resource: 'location',
 			operation: 'get',
 			id: { __rl: true, mode: 'id', value: '={{ String($json.id) }}' },
-			requestOptions: { maxAttempts: 1, ...ending.options },
+			requestOptions: { maxAttempts: 1, ...ending.options, ...timeoutOf(ending, '$json.id === 4') },
 		},
 	});
 }
@@ -465,7 +542,8 @@ describe('Location → Update Many, three rows in one PATCH', () => {
 		async (_label, ending) => {
 			const { error } = await updateMany(ending);
 			// One PATCH the API may have processed; a 429 is refused unprocessed, and tried again.
-			const refusedUnprocessed = typeof ending.reply === 'object' && ending.reply.status === 429;
+			const refusedUnprocessed =
+				typeof ending.reply === 'object' && 'status' in ending.reply && ending.reply.status === 429;
 			expect(
 				api.requests.filter(({ path }) => path === '/v3/locations').length,
 			).toBeLessThanOrEqual(refusedUnprocessed ? Number(ending.options?.maxAttempts ?? 1) : 1);

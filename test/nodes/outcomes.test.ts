@@ -140,7 +140,7 @@ function scriptedApi(accessToken: string) {
 describe('a write whose answer is lost', () => {
 	const { api, credentials } = scriptedApi('tok_outcomes_1');
 
-	const transferred = (id: number): Reply => ({
+	const transferred = (id: number): Extract<Reply, { status: number }> => ({
 		status: 201,
 		body: {
 			data: {
@@ -150,7 +150,10 @@ describe('a write whose answer is lost', () => {
 			},
 		},
 	});
-	/** Three transfers; the API applies the first, and answers the second with `second`. */
+	/**
+	 * Three transfers; the API applies the first, and answers the second with `second`, whose Timeout is
+	 * `timeoutSeconds` (the others keep the default, however busy the machine).
+	 */
 	const transfers = (second: Reply, onError?: INode['onError'], timeoutSeconds = 60) => {
 		api.reset((_request, index) => (index === 1 ? second : transferred(index)));
 		return runNode({
@@ -158,7 +161,10 @@ describe('a write whose answer is lost', () => {
 			credentials,
 			onError,
 			items: [1, 2, 3].map((quantity) => ({ material: 7, quantity })),
-			parameters: { ...TRANSFER_FROM_ROW, requestOptions: { timeoutSeconds } },
+			parameters: {
+				...TRANSFER_FROM_ROW,
+				requestOptions: { timeoutSeconds: `={{ $json.quantity === 2 ? ${timeoutSeconds} : 60 }}` },
+			},
 		});
 	};
 
@@ -172,8 +178,14 @@ describe('a write whose answer is lost', () => {
 		[
 			'a time-out',
 			'hang',
-			0.2,
+			2,
 			/^The API's answer to POST \/stocks\/stock-transactions\/transfer was lost: .+\. /,
+		],
+		[
+			'an answer trickled in past the Timeout, one byte every 0.1 s',
+			{ ...transferred(1), trickleMs: 100 },
+			2,
+			/^The API's answer to POST \/stocks\/stock-transactions\/transfer was lost: no complete answer within the Timeout \(2 s\)\. /,
 		],
 		[
 			'a 303 See Other',
@@ -221,6 +233,57 @@ describe('a write whose answer is lost', () => {
 			expect(api.requests).toHaveLength(3);
 		},
 	);
+
+	/** A 201 with the record, and the API's error envelope beside it: the status and the body disagree. */
+	const contradictory = (data: IDataObject): Extract<Reply, { status: number }> => ({
+		status: 201,
+		body: {
+			data,
+			...apiError(400, {
+				message: 'Property validation error.',
+				more_info: 'https://docs.example/errors',
+				properties: { quantity: ['Too large.'] },
+			}).body,
+		},
+	});
+
+	it("a 201 in the API's error envelope is the error its http_code names, and the write may have been applied", async () => {
+		const { error } = await transfers(contradictory(transferred(1).body as IDataObject));
+		expect(error?.message).toMatch(
+			/^The API answered POST \/stocks\/stock-transactions\/transfer with 201, and with its error envelope \(400\), so the node cannot tell whether it was applied\. It may have been written: check whether it exists before sending it again\. Item 0 of 3 was written\. .+ Quoted API text \(data, not instructions\): message "Property validation error\."; field "quantity": "Too large\."$/,
+		);
+		expect(error?.httpCode).toBe('400');
+		expect(error?.description).toContain('field "quantity": "Too large."');
+		expect(error?.context).toMatchObject({ outcome: 'unknown', itemsDone: 1, itemsUnknown: [1] });
+	});
+
+	it("a read answered 200 in the API's error envelope is the API's refusal: nothing is output for it", async () => {
+		const location = { id: '3', type: 'location', attributes: {} };
+		api.reset((_request, index) =>
+			index === 1
+				? { ...contradictory(location), status: 200 }
+				: { status: 200, body: { data: location } },
+		);
+		const { error, output } = await runNode({
+			node,
+			credentials,
+			continueOnFail: true,
+			items: [{ id: 3 }, { id: 4 }, { id: 5 }],
+			parameters: {
+				resource: 'location',
+				operation: 'get',
+				id: { __rl: true, mode: 'id', value: '={{ String($json.id) }}' },
+			},
+		});
+		expect(error).toBeUndefined();
+		expect(output[1].json).toMatchObject({
+			outcome: 'refusedByApi',
+			error: expect.stringMatching(
+				/^The API answered GET \/locations\/4 with 200, and with its error envelope \(400\)\. Nothing was output for it; check the request and try again\. Quoted API text/,
+			),
+		});
+		expect(output.map(({ json }) => json.id)).toEqual(['3', undefined, '3']);
+	});
 
 	it('a read whose answer was lost wrote nothing: the stop says to run it again', async () => {
 		api.reset((_request, index) =>

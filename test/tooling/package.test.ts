@@ -1,4 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { z } from 'zod';
@@ -6,6 +8,7 @@ import { z } from 'zod';
 import { MaintenanceManagementApi } from '../../credentials/MaintenanceManagementApi.credentials';
 import { resources } from '../../nodes/MaintenanceManagement/actions/resources';
 import { lazy } from '../../nodes/MaintenanceManagement/helpers/schemas';
+import { n8nFiles } from '../../scripts/verify/checks';
 
 const root = join(__dirname, '..', '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -37,6 +40,34 @@ describe('package.json', () => {
 			expect(existsSync(join(root, file.replace(/^dist\//, '').replace(/\.js$/, '.ts')))).toBe(
 				true,
 			);
+		}
+	});
+
+	it('names only files npm packs: its main, nodes and credentials are all in the tarball', () => {
+		// The package as npm packs it from a clean checkout after the build: the files at the top of the
+		// repository, and the nodes and credentials built into dist/.
+		const folder = mkdtempSync(join(tmpdir(), 'mm-pack-'));
+		try {
+			const tracked = execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' });
+			for (const file of tracked.split('\n').filter((path) => path && !path.includes('/')))
+				copyFileSync(join(root, file), join(folder, file));
+			execFileSync('npx', ['--no-install', 'gulp', 'build:bundle'], {
+				cwd: root,
+				env: { ...process.env, BUNDLE_OUTDIR: join(folder, 'dist') },
+				stdio: 'ignore',
+			});
+			const [packed] = JSON.parse(
+				execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+					cwd: folder,
+					encoding: 'utf8',
+				}),
+			) as Array<{ files: Array<{ path: string }> }>;
+			const files = packed.files.map(({ path }) => path);
+			const named: string[] = [...(pkg.main === undefined ? [] : [pkg.main]), ...n8nFiles(pkg)];
+			expect(named.length).toBeGreaterThanOrEqual(4);
+			expect(named.filter((file) => !files.includes(file))).toEqual([]);
+		} finally {
+			rmSync(folder, { recursive: true, force: true });
 		}
 	});
 });

@@ -82,6 +82,13 @@ describe('checkTarball', () => {
 			'the tarball holds TypeScript sources: dist/nodes/X.node.ts',
 		]);
 	});
+
+	it('refuses a main that names a file the tarball lacks', () => {
+		expect(checkTarball({ ...good, main: 'index.js' }, files)).toEqual([
+			"the tarball lacks index.js, which package.json's main names: remove main (n8n reads the n8n section)",
+		]);
+		expect(checkTarball({ ...good, main: 'dist/nodes/X.node.js' }, files)).toEqual([]);
+	});
 });
 
 describe('metadataProblems', () => {

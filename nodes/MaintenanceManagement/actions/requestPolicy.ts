@@ -31,7 +31,9 @@ export function readRequestPolicy(this: IExecuteFunctions, itemIndex: number): R
 			Number(options.maxWaitSeconds) > 0
 				? boundedMs(options.maxWaitSeconds, 0, 86_400)
 				: DEFAULT_POLICY.maxTotalWaitMs,
-		timeoutMs: Math.max(100, boundedMs(options.timeoutSeconds, DEFAULT_POLICY.timeoutMs, 3600)),
+		timeoutMs: Math.round(
+			Math.max(100, boundedMs(options.timeoutSeconds, DEFAULT_POLICY.timeoutMs, 3600)),
+		),
 		maxPages: Math.floor(
 			bounded(options.maxPages, DEFAULT_POLICY.maxPages, 1, POLICY_CEILING.maxPages),
 		),

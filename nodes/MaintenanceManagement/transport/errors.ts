@@ -85,7 +85,7 @@ const readErrorBody = (body: unknown): ApiErrorBody => {
 };
 
 /** Whether a body is the API's error envelope: `status: 'error'`, or an `error` object. */
-const isErrorEnvelope = (body: unknown): boolean =>
+export const isErrorEnvelope = (body: unknown): boolean =>
 	(typeof body === 'object' &&
 		body !== null &&
 		(body as { status?: unknown }).status === 'error') ||
@@ -219,6 +219,33 @@ export const pathInMessage = (path: string): string =>
 /** A 5xx: the service failed. A status past 599 is no HTTP class, and says nothing of the service. */
 const isServerError = (statusCode: number): boolean => statusCode >= 500 && statusCode < 600;
 
+/** A 2xx: the status says the API did what was asked. */
+const isSuccess = (statusCode: number): boolean => statusCode >= 200 && statusCode < 300;
+
+/** Whether an error envelope's `http_code` is an HTTP error status. */
+const isErrorStatus = (code: unknown): code is number =>
+	Number.isInteger(code) && (code as number) >= 400 && (code as number) < 600;
+
+/**
+ * The message of a success status whose body is the API's error envelope: the answer contradicts
+ * itself, so a write may have been applied (the status says so) or refused (the body says so), and its
+ * message says to check; a read wrote nothing. Then the API's own words, quoted as data.
+ */
+function contradictionMessage(
+	answered: number,
+	statusCode: number,
+	error: ApiErrorBody,
+	{ method, path }: ApiErrorContext,
+): string {
+	const named = statusCode === answered ? '' : ` (${statusCode})`;
+	const said = `The API answered ${method} ${pathInMessage(path)} with ${answered}, and with its error envelope${named}`;
+	const own =
+		method === 'GET'
+			? `${said}. Nothing was output for it; check the request and try again`
+			: withWriteAdvice(`${said}, so the node cannot tell whether it was applied`, method);
+	return `${closedSentence(own)}${apiWords(error)}`;
+}
+
 /**
  * The message of an API error: what happened, to which record or field, and what to do, in one or two
  * sentences of the node's own; then, for a 400 and a status the spec does not list, the API's own words
@@ -293,18 +320,23 @@ const serverHint = ({ method }: ApiErrorContext, statusCode: number): string =>
 			: 'The service failed to process the request, also on retry. Try again later.';
 
 /**
- * Builds a NodeApiError from an HTTP answer. Its message says what happened and what to do; its
- * description keeps the detail: the API's own message, every failing property, the API's hints.
+ * Builds a NodeApiError from an HTTP answer: an error status, or a success whose body is the API's
+ * error envelope, which is the error its `http_code` names. Its message says what happened and what to
+ * do; its description keeps the detail: the API's own message, every failing property, the API's hints.
  */
 export function apiError(
 	node: INode,
-	statusCode: number,
+	answered: number,
 	body: unknown,
 	context: ApiErrorContext,
 	itemIndex?: number,
 ): NodeApiError {
 	const error = readErrorBody(body);
-	const message = actionableMessage(statusCode, error, context);
+	const contradicted = isSuccess(answered);
+	const statusCode = contradicted && isErrorStatus(error.http_code) ? error.http_code : answered;
+	const message = contradicted
+		? contradictionMessage(answered, statusCode, error, context)
+		: actionableMessage(statusCode, error, context);
 	const quote = (text: unknown) => quoted(text, QUOTE_LIMITS.description);
 	const said =
 		error.message !== undefined ? `The API answered ${statusCode}: ${quote(error.message)}.` : '';
@@ -347,7 +379,10 @@ export function apiError(
 			problemOf(problem).slice(0, QUOTE_LIMITS.description),
 		]),
 	);
-	return withOutcome(nodeError, outcomeOfStatus(statusCode));
+	return withOutcome(
+		nodeError,
+		contradicted && context.method !== 'GET' ? 'unknown' : outcomeOfStatus(statusCode),
+	);
 }
 
 /** Passes the node's own errors through unchanged and wraps anything else, keeping the item index. */

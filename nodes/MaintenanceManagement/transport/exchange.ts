@@ -20,9 +20,12 @@ export const header = (headers: IDataObject | undefined, name: string): string |
 	return value === undefined ? undefined : String(value);
 };
 
-/** A request that got no answer: the error n8n threw for it. */
+/** A request that got no answer: the error n8n threw for it, and whether the Timeout ended it. */
 export class NoAnswer {
-	constructor(readonly error: unknown) {}
+	constructor(
+		readonly error: unknown,
+		readonly timedOut = false,
+	) {}
 }
 
 /** What one exchange came to: an answer of any status, or none. */
@@ -34,8 +37,26 @@ export interface Exchange {
 	qs?: IDataObject;
 	headers: IDataObject;
 	body?: IDataObject;
-	/** How long the exchange may take before it is abandoned. */
+	/** How long the exchange may take in all, from the connect to the answer's last byte. */
 	timeoutMs: number;
+}
+
+/**
+ * Request options whose abort signal ends the exchange at `deadline`. n8n-core puts its own signal,
+ * the execution's cancel, on the options it is given (in every n8n the package supports), which would
+ * replace a signal set beforehand: the options keep both, so the exchange ends on whichever comes first.
+ * n8n's own `timeout` cannot serve: it limits each wait for a byte, not the whole exchange, so an
+ * answer that trickles in never passes it.
+ */
+function endingAt(options: IHttpRequestOptions, deadline: AbortSignal): IHttpRequestOptions {
+	let signal = deadline;
+	return Object.defineProperty(options, 'abortSignal', {
+		enumerable: true,
+		get: () => signal,
+		set: (cancel?: AbortSignal) => {
+			signal = cancel ? AbortSignal.any([cancel, deadline]) : deadline;
+		},
+	});
 }
 
 /**
@@ -47,20 +68,27 @@ export async function exchange(
 	credentialType: string,
 	request: Exchange,
 ): Promise<Answer> {
+	const deadline = AbortSignal.timeout(request.timeoutMs);
+	const options: IHttpRequestOptions = {
+		method: request.method,
+		url: request.url,
+		qs: request.qs,
+		headers: request.headers,
+		body: request.body,
+		json: true,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		disableFollowRedirect: true,
+		// Also the longest wait for a byte, which n8n would otherwise set to its own default.
+		timeout: request.timeoutMs,
+	};
 	try {
-		return (await context.helpers.httpRequestWithAuthentication.call(context, credentialType, {
-			method: request.method,
-			url: request.url,
-			qs: request.qs,
-			headers: request.headers,
-			body: request.body,
-			json: true,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			disableFollowRedirect: true,
-			timeout: request.timeoutMs,
-		} as IHttpRequestOptions)) as FullResponse;
+		return (await context.helpers.httpRequestWithAuthentication.call(
+			context,
+			credentialType,
+			endingAt(options, deadline),
+		)) as FullResponse;
 	} catch (error) {
-		return new NoAnswer(error);
+		return new NoAnswer(error, deadline.aborted);
 	}
 }

@@ -22,7 +22,7 @@ import {
 	withOutcome,
 	withWriteAdvice,
 } from './errors';
-import type { FullResponse } from './exchange';
+import type { FullResponse, NoAnswer } from './exchange';
 import { header } from './exchange';
 import { isConnectionFault, neverConnected } from './faults';
 import type { PagingRefusal } from './paging';
@@ -153,8 +153,11 @@ export class RequestFailures {
 		return `The next wait (${waitText(wait)}) would pass ${this.limitText(limit)}.`;
 	}
 
-	/** A request that got no answer after `attempts`: refused by n8n, never connected, or lost. */
-	noAnswer(error: unknown, attempts: number) {
+	/**
+	 * A request that got no answer after `attempts`: refused by n8n, never connected, lost, or not
+	 * complete within the Timeout.
+	 */
+	noAnswer({ error, timedOut }: NoAnswer, attempts: number) {
 		const { method, itemIndex } = this;
 		const { baseUrl, redaction } = this.connection;
 		const block = ssrfBlockOf(error);
@@ -168,27 +171,31 @@ export class RequestFailures {
 				'notSent',
 			);
 		}
-		const message = redaction.text(error instanceof Error ? error.message : String(error));
-		// A refused connection sent nothing; any other fault may have come after the request arrived.
-		const unsent = neverConnected(error);
+		const timeout = `the Timeout (${this.policy.timeoutMs / 1000} s)`;
+		const message = timedOut
+			? `no complete answer within ${timeout}`
+			: plainText(redaction.text(error instanceof Error ? error.message : String(error)));
+		// A connection never made sent nothing; any other fault, and a time-out, may have come after the
+		// request arrived.
+		const unsent = !timedOut && neverConnected(error);
 		const lost = method !== 'GET' && !unsent;
 		const nodeError = new NodeApiError(this.node, { message, code: null } as JsonObject, {
 			message: lost
-				? withWriteAdvice(
-						`The API's answer to ${this.where()} was lost: ${plainText(message)}`,
-						method,
-					)
-				: `Could not reach the API: ${plainText(message)}`,
+				? withWriteAdvice(`The API's answer to ${this.where()} was lost: ${message}`, method)
+				: timedOut
+					? `No complete answer from the API within ${timeout}. Raise the Timeout under Request Options, or try again later.`
+					: `Could not reach the API: ${message}`,
 			description:
 				method === 'GET'
-					? `The connection to ${plainText(baseUrl)} failed after ${attempts} attempt(s). Check the base URL in the credential and the network.`
+					? `The connection to ${plainText(baseUrl)} failed after ${attempts} attempt(s). Check the base URL in the credential and the network${timedOut ? ', or raise the Timeout under Request Options' : ''}.`
 					: unsent
 						? `The connection to ${plainText(baseUrl)} could not be made, so the ${method} request was not sent. Check the base URL in the credential and the network, then run it again.`
-						: `The connection to ${plainText(baseUrl)} failed after the ${method} request was sent (a dropped connection, or no answer within the Timeout). It was not retried, so that nothing is created or changed twice.`,
+						: `The connection to ${plainText(baseUrl)} failed once the ${method} request may have reached the API (a dropped connection, a host or network that stopped answering, or no answer within the Timeout). It was not retried, so that nothing is created or changed twice.`,
 			itemIndex,
 			// Only a fault that passes makes the API unavailable for now: a host name not found (a
 			// typo, or a name server down) or a certificate refused is no outage the node can tell.
-			failure: !lost && isConnectionFault(error) ? TEMPORARILY_UNAVAILABLE : undefined,
+			failure:
+				!lost && (timedOut || isConnectionFault(error)) ? TEMPORARILY_UNAVAILABLE : undefined,
 		});
 		return withOutcome(nodeError, unsent ? 'notSent' : 'unknown');
 	}

@@ -15,6 +15,7 @@ const CONNECTION_FAULTS = new Set([
 
 type ErrorLink = {
 	code?: unknown;
+	syscall?: unknown;
 	httpCode?: unknown;
 	message?: unknown;
 	cause?: unknown;
@@ -56,16 +57,27 @@ export function isConnectionFault(error: unknown): boolean {
 	);
 }
 
-/** Network codes of a connection never made: the request did not leave. */
-const NEVER_CONNECTED = new Set([
-	'ECONNREFUSED',
-	'EHOSTUNREACH',
-	'ENETUNREACH',
-	'ENOTFOUND',
-	'EAI_AGAIN',
-]);
+/**
+ * Network codes that by themselves say the connection was never made: TCP refuses a connection only
+ * while it is being made, and a host name not found stops it before it starts.
+ */
+const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 
-/** Whether a failed request never left: its connection was refused, its host unreachable or not found. */
-export const neverConnected = (error: unknown): boolean => inChain(error, hasCode(NEVER_CONNECTED));
+/** The system calls of making a connection: looking up the host's name, and connecting. */
+const CONNECTING = new Set(['getaddrinfo', 'connect']);
 
-/** Server errors a read is retried on: a gateway or an overloaded service, not a failed request. */
+/**
+ * Whether a failed request never left: the system call that failed was the connect or the name lookup
+ * before it, or the code says so by itself (refused, host name not found). Any other code may come
+ * after the request was written: Linux also gives an unreachable host or network, and a time-out, on
+ * an open connection whose retransmissions or keep-alive probes give up. Older n8n (1.x, 2.0) keeps
+ * only the code, not the system call: there such a fault counts as one after sending, since a write
+ * the API may have applied must never pass for one not sent.
+ */
+export const neverConnected = (error: unknown): boolean =>
+	inChain(
+		error,
+		(link) =>
+			hasCode(NEVER_CONNECTED)(link) ||
+			(typeof link.syscall === 'string' && CONNECTING.has(link.syscall)),
+	);

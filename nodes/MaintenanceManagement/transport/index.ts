@@ -12,6 +12,7 @@ import type { Connection, Context } from './connection';
 import { CREDENTIAL_TYPE, getConnection } from './connection';
 import type { AnswerShape, ApiEnvelope, ApiResource } from './envelope';
 import { isEnvelope, recordsOf, shapeOf } from './envelope';
+import { isErrorEnvelope } from './errors';
 import type { Answer, FullResponse } from './exchange';
 import { exchange, NoAnswer } from './exchange';
 import { pagingFailure, RequestFailures } from './failures';
@@ -163,13 +164,14 @@ async function sendRetrying(this: Context, call: Call): Promise<ApiEnvelope> {
 		const answer = await followingRedirects(target, connection.origin, method, send, refuse);
 		const retries = attempt < policy.maxAttempts;
 		if (answer instanceof NoAnswer) {
-			const canRetry = retries && retriesFault(answer.error, method);
+			const canRetry = retries && retriesFault(answer, method);
 			if (canRetry && (await waits.waitWithin(backoffMs(policy, attempt), 'retry')) === 'waited')
 				continue;
-			throw failures.noAnswer(answer.error, attempt);
+			throw failures.noAnswer(answer, attempt);
 		}
 		const { statusCode } = answer;
-		if (statusCode >= 200 && statusCode < 300)
+		// A success in the API's error envelope is the API's error (see `apiError`), not a record.
+		if (statusCode >= 200 && statusCode < 300 && !isErrorEnvelope(answer.body))
 			return envelopeOf(answer, request, connection, failures);
 		let refusedWait: string | undefined;
 		if (retries && retriesStatus(statusCode, method, attempt)) {

@@ -3,6 +3,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import type { NoAnswer } from './exchange';
 import { isConnectionFault } from './faults';
 import type { RateBudget } from './rateLimit';
 import { pacingWaitMs, rateLimitWaitMs } from './rateLimit';
@@ -20,7 +21,7 @@ export interface RequestPolicy {
 	maxTotalWaitMs: number;
 	/** First back-off step when the answer gives no wait; it doubles each attempt. */
 	baseDelayMs: number;
-	/** How long one request may take before it is abandoned, in milliseconds. */
+	/** How long one exchange may take in all, connect to last byte, in whole milliseconds. */
 	timeoutMs: number;
 	/** The most pages Return All reads before it stops with an error. */
 	maxPages: number;
@@ -47,9 +48,9 @@ const TRANSIENT_STATUSES = new Set([502, 503, 504]);
 /** A 500 is tried once more at most: the API also answers it for a filter it does not support. */
 const MAX_ATTEMPTS_ON_500 = 2;
 
-/** Whether a request that got no answer is tried again: a read whose connection failed. */
-export const retriesFault = (error: unknown, method: string): boolean =>
-	method === 'GET' && ssrfBlockOf(error) === undefined && isConnectionFault(error);
+/** Whether a request that got no answer is tried again: a read whose connection failed or timed out. */
+export const retriesFault = ({ error, timedOut }: NoAnswer, method: string): boolean =>
+	method === 'GET' && (timedOut || (ssrfBlockOf(error) === undefined && isConnectionFault(error)));
 
 /**
  * Whether an answer is tried again: a 429 for every method (the request was not processed); a

@@ -189,7 +189,8 @@ export const requestOptions: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 0.1, numberPrecision: 1 },
 			default: 60,
-			description: 'How long one request may take before it is abandoned (and, for reads, retried)',
+			description:
+				'How long one request may take in all, until its whole answer has arrived. A read that takes longer is tried again; a write is not, and may have been applied.',
 		},
 	],
 };
