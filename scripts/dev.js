@@ -37,6 +37,7 @@ const {
 	registrationsFor,
 } = require('./devWorkflows');
 const { exampleWorkflows } = require('./examples');
+const { plainText } = require('./plainText');
 const { showProgress } = require('./progress');
 const { ensureRuntime, ROOT, N8N_DIR } = require('./runtime');
 
@@ -56,7 +57,14 @@ const { id: WEBHOOK_ID, secret: WEBHOOK_SECRET } = devWebhook(USER_FOLDER);
 /** This run's record in the user folder (scripts/devRuns.js), once claimed. */
 let run;
 
-const log = (message) => process.stdout.write(`[dev] ${message}\n`);
+/**
+ * Prints one line of dev's: as plain text (scripts/plainText.js), since it may quote what dev read from
+ * n8n's database, the sandbox or a file (a workflow's name, a URL, a command line).
+ */
+const log = (message) => process.stdout.write(`[dev] ${plainText(message)}\n`);
+/** Prints an error of dev's, each of its lines as plain text. */
+const logError = (message) =>
+	process.stderr.write(`[dev] ${String(message).split('\n').map(plainText).join('\n')}\n`);
 /** How long n8n may take to answer its health check. */
 const READY_TIMEOUT_MS = 180_000;
 
@@ -130,7 +138,7 @@ function stopAll(exitCode = 0) {
 async function stopChildren(exitCode) {
 	if (run) {
 		await stop(run.processes).catch((error) => {
-			process.stderr.write(`[dev] ${error.message}\n`);
+			logError(error.message);
 			exitCode = 1;
 		});
 		run.release();
@@ -322,13 +330,14 @@ async function main() {
 		'starting n8n',
 		async () => {
 			const server = start(runtime.node, [runtime.n8n, 'start'], {
-				env,
+				env: { ...env, N8N_LOG_FORMAT: 'json' },
 				stdio: ['ignore', 'pipe', 'pipe'],
 			});
 			// n8n's output goes on to the terminal; its last lines are kept to show why it did not start.
 			const lastLines = [];
 			for (const stream of [server.stdout, server.stderr])
-				readline.createInterface({ input: stream }).on('line', (line) => {
+				readline.createInterface({ input: stream }).on('line', (output) => {
+					const line = n8nLine(output);
 					process.stdout.write(`${line}\n`);
 					lastLines.push(line);
 					if (lastLines.length > 30) lastLines.shift();
@@ -372,6 +381,21 @@ async function main() {
 }
 
 /**
+ * A line of n8n's output as dev prints it: the message of a line of n8n's log, which it writes as JSON
+ * (N8N_LOG_FORMAT=json) so that a message quoting a workflow's name with a line break in it still comes
+ * on one line, or the line itself (n8n's output beside its log); as plain text either way.
+ */
+function n8nLine(line) {
+	try {
+		const { message } = JSON.parse(line);
+		if (typeof message === 'string') return plainText(message.trim());
+	} catch {
+		// Not a line of n8n's log.
+	}
+	return plainText(line);
+}
+
+/**
  * Waits until n8n answers its health check, then until each published trigger's webhook (`webhooks`,
  * the URLs to register) is registered, which n8n does a moment later. A webhook is asked with a CORS
  * preflight (OPTIONS), which n8n answers with the webhook's methods without running anything or
@@ -405,6 +429,6 @@ async function untilReady(server, origin, webhooks) {
 }
 
 main().catch((error) => {
-	process.stderr.write(`[dev] ${error.message ?? error}\n`);
+	logError(error.message ?? error);
 	void stopAll(1);
 });

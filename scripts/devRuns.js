@@ -24,6 +24,8 @@ const {
 	writeFileSync,
 } = require('node:fs');
 
+const { plainText } = require('./plainText');
+
 /** How long stopping may take politely (SIGTERM), then after SIGKILL. */
 const POLITE_MS = 10_000;
 const KILL_MS = 5_000;
@@ -116,9 +118,9 @@ async function stop(processes) {
 	return left;
 }
 
-/** A process for a message: its pid and the start of its command line. */
+/** A process for a message: its pid and the start of its command line, as plain text. */
 const describe = (named) =>
-	`pid ${named.pid} (${named.command.length > 80 ? `${named.command.slice(0, 79)}…` : named.command})`;
+	`pid ${named.pid} (${plainText(named.command.length > 80 ? `${named.command.slice(0, 79)}…` : named.command)})`;
 
 function readRecord(file) {
 	try {

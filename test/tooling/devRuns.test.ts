@@ -54,13 +54,13 @@ const FOREVER = 'setInterval(() => {}, 1000)';
 
 /**
  * A node process that runs until killed, in a process group of its own when `detached`, and with a
- * child of its own when `parent`.
+ * child of its own when `parent`; `argv0` is the start of its command line.
  */
-function sleeper(detached: boolean, parent = true): ChildProcess {
+function sleeper(detached: boolean, parent = true, argv0?: string): ChildProcess {
 	const script = parent
 		? `require('node:child_process').spawn(process.execPath, ['-e', '${FOREVER}'], { stdio: 'inherit' }); ${FOREVER}`
 		: FOREVER;
-	const child = spawn(process.execPath, ['-e', script], { detached, stdio: 'ignore' });
+	const child = spawn(process.execPath, ['-e', script], { detached, stdio: 'ignore', argv0 });
 	started.push(child);
 	return child;
 }
@@ -101,6 +101,23 @@ describe("npm run dev's run record", () => {
 		expect(code).toBe(1);
 		expect(processInfo(running.pid!)).toBeDefined();
 		expect(readFileSync(join(folder, 'dev-run.json'), 'utf8')).toBe(before);
+	});
+
+	it('names the running dev by its command line as plain text: escapes, controls and line breaks shown, not acted on', async () => {
+		// A title escape, an erase-line, and a line break before a forged line of dev's.
+		const running = sleeper(
+			false,
+			false,
+			'\u001b]0;owned\u0007\u001b[2K\r\n[dev] editor: http://evil.example:5678\n',
+		);
+		record(running.pid!, []);
+		const { code, output } = await runDev();
+		expect(code).toBe(1);
+		expect(output).toContain(
+			`pid ${running.pid} (\\u001b]0;owned\\u0007\\u001b[2K\\u000d\\u000a[dev] editor: http://evil.example:5678\\u000a -e `,
+		);
+		expect(output.replaceAll('\n', '')).not.toMatch(/\p{Cc}/u);
+		expect(output.split('\n').filter((line) => line.startsWith('[dev] editor:'))).toEqual([]);
 	});
 
 	it('a start after a run that is gone stops its process groups, and only what is its own', async () => {
