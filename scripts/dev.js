@@ -86,7 +86,9 @@ async function portFor(variable, usual) {
 
 /**
  * Starts a child in a process group of its own, so that stopping it reaches what it starts in turn
- * (n8n's task runner, the esbuild services of tsx and gulp).
+ * (n8n's task runner, the esbuild services of tsx and gulp). A Node script is started by Node itself,
+ * not through its `#!/usr/bin/env node` line, so that its command line is the one the run record holds
+ * from the start (scripts/devRuns.js stops a process from a record only while the two match).
  */
 function start(command, args, options = {}) {
 	const child = spawn(command, args, {
@@ -155,7 +157,7 @@ setInterval(() => {
 }, 1000).unref();
 
 async function startSandbox(port, n8nUrl) {
-	const child = start(join(ROOT, 'node_modules', '.bin', 'tsx'), ['sandbox/cli.ts'], {
+	const child = start(process.execPath, [require.resolve('tsx/cli'), 'sandbox/cli.ts'], {
 		stdio: ['ignore', 'pipe', 'inherit'],
 		env: {
 			...process.env,
@@ -231,7 +233,7 @@ async function main() {
 	mkdirSync(packageDir, { recursive: true });
 	cpSync(join(ROOT, 'package.json'), join(packageDir, 'package.json'));
 	cpSync(join(ROOT, 'dist'), join(packageDir, 'dist'), { recursive: true });
-	start(join(ROOT, 'node_modules', '.bin', 'gulp'), ['watch'], {
+	start(process.execPath, [join(ROOT, 'node_modules', 'gulp', 'bin', 'gulp.js'), 'watch'], {
 		stdio: 'ignore',
 		env: { ...process.env, BUNDLE_OUTDIR: join(packageDir, 'dist') },
 	});

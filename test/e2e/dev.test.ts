@@ -296,7 +296,7 @@ describe('npm run dev and its folder, while it runs and after a SIGKILL', () => 
 			const tree = treeOf(killed.npm.pid!);
 			signalled.push(...named(tree));
 			const pidOf = (pattern: RegExp) => tree.find((pid) => pattern.test(commandOf(pid)))!;
-			const sandbox = pidOf(/bin\/tsx sandbox\/cli\.ts/);
+			const sandbox = pidOf(/tsx\/dist\/cli\.mjs sandbox\/cli\.ts/);
 			// Nothing notices: the sandbox is stopped (SIGSTOP), dev and its watchdog are killed outright.
 			process.kill(pidOf(/preflight/), 'SIGSTOP');
 			process.kill(pidOf(/devRuns\.js watch/), 'SIGKILL');
