@@ -328,6 +328,8 @@ async function main() {
 	// The new sandbox knows no registration: every published workflow's trigger is registered again.
 	const { registrations, skipped } = registrationsFor(workflows, EDITOR, WEBHOOK_SECRET);
 	const webhooks = [...new Set(registrations.map(({ url }) => url.split('?')[0]))];
+	/** The workflows whose triggers the sandbox registered, quoted. */
+	const registered = new Set();
 	await step(
 		'starting n8n',
 		async () => {
@@ -347,25 +349,27 @@ async function main() {
 			await untilReady(server, EDITOR, webhooks).catch((error) => {
 				throw new Error(`${error.message}\nn8n's last output:\n${lastLines.join('\n')}`);
 			});
-			for (const { url, method, events, headers } of registrations) {
+			for (const { workflow, url, method, events, headers } of registrations) {
 				const response = await fetch(`${sandbox.controlUrl}/webhooks`, {
 					method: 'POST',
 					headers: { 'Content-Type': 'application/json' },
 					body: JSON.stringify({ url, method, events, headers }),
 				});
-				if (!response.ok)
-					throw new Error(`The sandbox refused a registration: ${(await response.text()).trim()}`);
+				if (response.ok) registered.add(`"${workflow}"`);
+				else
+					skipped.push({
+						workflow,
+						why: `the sandbox refused its registration: ${(await response.text()).trim()}`,
+					});
 			}
 		},
 		` on ${EDITOR} (task broker on ${BROKER_PORT})`,
 	);
-	const registered = [...new Set(registrations.map(({ workflow }) => `"${workflow}"`))];
-	for (const { workflow, why } of skipped)
-		log(`not registered: "${workflow}", as ${why}: register its Production URL in the console`);
+	for (const { workflow, why } of skipped) log(`not registered: "${workflow}", as ${why}`);
 	log('');
 	if (restart)
 		log(
-			`Restart: sandbox records and rate limit reset; webhook registrations restored for ${registered.length} published workflow${registered.length === 1 ? '' : 's'} (${registered.join(', ')}); login kept`,
+			`Restart: sandbox records and rate limit reset; webhook registrations restored for ${registered.size} published workflow${registered.size === 1 ? '' : 's'} (${[...registered].join(', ')}); login kept`,
 		);
 	log('ready');
 	log(`editor:   ${EDITOR}`);

@@ -32,7 +32,7 @@ const published = (name: string, node: Partial<StoredWorkflow['nodes'][number]>)
 	name,
 	versionId: 'v1',
 	published: true,
-	nodes: [{ type: TRIGGER, webhookId: `hook-${name}`, ...node }],
+	nodes: [{ name: 'Events', type: TRIGGER, webhookId: `hook-${name}`, ...node }],
 });
 
 describe('the triggers npm run dev registers with the sandbox on a start', () => {
@@ -94,7 +94,73 @@ describe('the triggers npm run dev registers with the sandbox on a start', () =>
 		);
 	});
 
-	it('leaves out, naming the workflow and why, a trigger whose secret dev does not hold', () => {
+	it('are at the path n8n serves: without a webhook ID, the workflow ID and the node name; each segment encoded as n8n decodes it', () => {
+		const { registrations, skipped } = registrationsFor(
+			[
+				// As n8n import:workflow leaves a trigger without one.
+				published('wf1', {
+					name: 'Work Order Events',
+					webhookId: undefined,
+					credentials: devCredential,
+				}),
+				published('wf2', { name: '100% Done?', webhookId: undefined, credentials: devCredential }),
+				// n8n trims white space and a leading slash off the path.
+				published('wf3', { webhookId: ' /hook-trimmed', credentials: devCredential }),
+				published('wf4', { webhookId: 'a b?c#d', credentials: devCredential }),
+			],
+			ORIGIN,
+			SECRET,
+		);
+		expect(skipped).toEqual([]);
+		const posts = registrations.filter(({ method }) => method === 'POST');
+		expect(posts.map(({ url }) => url.split('?token=')[0])).toEqual([
+			// n8n stores "wf1/work%20order%20events/webhook"; its router decodes each segment once.
+			`${ORIGIN}/webhook/wf1/work%2520order%2520events/webhook`,
+			`${ORIGIN}/webhook/wf2/100%2525%2520done%253F/webhook`,
+			`${ORIGIN}/webhook/hook-trimmed/webhook`,
+			`${ORIGIN}/webhook/a%20b%3Fc%23d/webhook`,
+		]);
+		for (const { url } of registrations)
+			expect(new URL(url).searchParams.get('token')).toBe(SECRET);
+	});
+
+	it('leaves out, naming the workflow, its trigger and why, a webhook path that leads out of its own webhook: no secret goes elsewhere', () => {
+		const { registrations, skipped } = registrationsFor(
+			[
+				published('up', { webhookId: '../elsewhere', credentials: devCredential }),
+				published('other', {
+					name: 'Steal',
+					webhookId: 'x/../../webhook/hook-victim',
+					credentials: devCredential,
+				}),
+				published('dot', { webhookId: '%2e%2e/.', credentials: devCredential }),
+				// Encoded dots are a segment of its own name, not a way out: n8n serves it there.
+				published('literal', { webhookId: '%2e%2e', credentials: devCredential }),
+			],
+			ORIGIN,
+			SECRET,
+		);
+		expect(skipped).toEqual([
+			{
+				workflow: 'up',
+				why: 'the webhook path of its trigger "Events", "../elsewhere/webhook", leads out of its own webhook (to /elsewhere/webhook): replace the trigger with a new one in the editor',
+			},
+			{
+				workflow: 'other',
+				why: 'the webhook path of its trigger "Steal", "x/../../webhook/hook-victim/webhook", leads out of its own webhook (to /webhook/hook-victim/webhook): replace the trigger with a new one in the editor',
+			},
+			{
+				workflow: 'dot',
+				why: 'the webhook path of its trigger "Events", "%2e%2e/./webhook", leads out of its own webhook (to /webhook/%252e%252e/webhook): replace the trigger with a new one in the editor',
+			},
+		]);
+		expect(new Set(registrations.map(({ workflow, url }) => [workflow, url].join(' ')))).toEqual(
+			new Set([`literal ${ORIGIN}/webhook/%252e%252e/webhook?token=${SECRET}`]),
+		);
+		expect(JSON.stringify(skipped)).not.toContain(SECRET);
+	});
+
+	it('leaves out, naming the workflow, why and what to do, a trigger whose secret dev does not hold', () => {
 		const { registrations, skipped } = registrationsFor(
 			[
 				published('mine', { credentials: { maintenanceManagementWebhookApi: { id: 'other' } } }),
@@ -108,8 +174,14 @@ describe('the triggers npm run dev registers with the sandbox on a start', () =>
 		);
 		expect(registrations).toEqual([]);
 		expect(skipped).toEqual([
-			{ workflow: 'mine', why: 'its trigger uses a secret of another credential' },
-			{ workflow: 'basic', why: 'its Protection is basic auth' },
+			{
+				workflow: 'mine',
+				why: 'its trigger uses a secret of another credential: register its Production URL in the console',
+			},
+			{
+				workflow: 'basic',
+				why: 'its Protection is basic auth: register its Production URL in the console',
+			},
 		]);
 	});
 });
