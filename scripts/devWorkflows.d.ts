@@ -20,7 +20,7 @@ export interface StoredWorkflow {
 export interface Registration {
 	workflow: string;
 	url: string;
-	method: 'POST' | 'PATCH';
+	method: 'POST';
 	events: string[];
 	headers: Record<string, string>;
 }
@@ -43,8 +43,8 @@ export const importedVersions: {
 	write(file: string, versions: Record<string, string>): void;
 };
 /**
- * The registrations of the published workflows' triggers, at the paths n8n serves them; and those dev
- * cannot make, with why and what to do.
+ * The registrations of the published workflows' triggers, at the paths n8n serves them, for the events
+ * each takes; and those dev cannot make, with why and what to do.
  */
 export function registrationsFor(
 	workflows: StoredWorkflow[],

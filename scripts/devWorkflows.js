@@ -13,8 +13,9 @@ const TRIGGER = 'n8n-nodes-maintenance-management.maintenanceManagementTrigger';
 const DEV_HOOK_CREDENTIAL = 'devHookCredential';
 /** The example dev publishes itself: its being published is no change of the user's. */
 const PUBLISHED_BY_DEV = 'devWebhookEvents';
-/** The path of the trigger's webhooks (its description's `webhooks`). */
+/** The path of the trigger's webhooks (its description's `webhooks`), and its Events choice of all. */
 const TRIGGER_PATH = 'webhook';
+const ALL_EVENTS = '*';
 
 /** Run by the pinned Node (node:sqlite), with the database file as its argument. */
 const READ = `
@@ -111,6 +112,14 @@ function webhookUrl(origin, path) {
 	return { url, leadsTo: root === 'webhook' ? segments.map(decodeURIComponent).join('/') : '' };
 }
 
+/** The events a trigger node takes: its Events, all when unset (n8n leaves a default out) or set by an expression. */
+function eventsOf(node) {
+	const { events } = node.parameters ?? {};
+	return Array.isArray(events) && events.length > 0 && events.every((e) => typeof e === 'string')
+		? events
+		: [ALL_EVENTS];
+}
+
 /** What to do about a trigger whose secret dev does not hold. */
 const BY_HAND = 'register its Production URL in the console';
 
@@ -133,18 +142,14 @@ function registrationOf(workflow, node, origin, secret) {
 	const headers = {};
 	if (authentication === 'query') url.searchParams.set(parameterName || 'token', secret);
 	if (authentication === 'header') headers[parameterName || 'X-Webhook-Secret'] = secret;
-	return {
-		registrations: [
-			{ url: url.href, method: 'POST', events: ['*'], headers },
-			{ url: url.href, method: 'PATCH', events: ['BUY_ORDER_UPDATED'], headers },
-		],
-	};
+	return { registration: { url: url.href, method: 'POST', events: eventsOf(node), headers } };
 }
 
 /**
  * What to register with the sandbox for the published workflows' triggers at n8n's `origin`: each
- * trigger's Production URL, for every event by POST and buy order updates by PATCH, as the service
- * sends them, with the dev webhook `secret` where its Protection looks for it. A trigger dev cannot register is `skipped`, with why and what to do: one whose secret dev
+ * trigger's Production URL for the events it takes, by POST (the trigger takes POST and PATCH alike;
+ * one registration delivers each event once), with the dev webhook `secret` where its Protection looks
+ * for it. A trigger dev cannot register is `skipped`, with why and what to do: one whose secret dev
  * does not hold (another credential, basic auth), or whose webhook path leads out of its own webhook
  * (a webhook ID holding `../`), where dev would send the secret to another webhook.
  */
@@ -155,11 +160,9 @@ function registrationsFor(workflows, origin, secret) {
 		for (const node of workflow.nodes.filter(
 			({ type, disabled }) => type === TRIGGER && !disabled,
 		)) {
-			const { registrations: made = [], why } = registrationOf(workflow, node, origin, secret);
-			registrations.push(
-				...made.map((registration) => ({ workflow: workflow.name, ...registration })),
-			);
-			if (why) skipped.push({ workflow: workflow.name, why });
+			const { registration, why } = registrationOf(workflow, node, origin, secret);
+			if (registration) registrations.push({ workflow: workflow.name, ...registration });
+			else skipped.push({ workflow: workflow.name, why });
 		}
 	return { registrations, skipped };
 }

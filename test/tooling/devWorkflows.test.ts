@@ -36,7 +36,7 @@ const published = (name: string, node: Partial<StoredWorkflow['nodes'][number]>)
 });
 
 describe('the triggers npm run dev registers with the sandbox on a start', () => {
-	it("are every published workflow's, at its Production URL with the secret where Protection looks", () => {
+	it("are every published workflow's, at its Production URL with the secret where Protection looks, once each, by POST", () => {
 		const { registrations, skipped } = registrationsFor(
 			[
 				published('query', { credentials: devCredential }),
@@ -56,7 +56,7 @@ describe('the triggers npm run dev registers with the sandbox on a start', () =>
 			SECRET,
 		);
 		expect(skipped).toEqual([]);
-		expect(registrations.filter(({ method }) => method === 'POST')).toEqual([
+		expect(registrations).toEqual([
 			{
 				workflow: 'query',
 				url: `${ORIGIN}/webhook/hook-query/webhook?token=${SECRET}`,
@@ -86,12 +86,31 @@ describe('the triggers npm run dev registers with the sandbox on a start', () =>
 				headers: {},
 			},
 		]);
-		// Buy order updates come by PATCH, as the service sends them, to the same URLs.
-		expect(registrations.filter(({ method }) => method === 'PATCH')).toEqual(
-			registrations
-				.filter(({ method }) => method === 'POST')
-				.map((post) => ({ ...post, method: 'PATCH', events: ['BUY_ORDER_UPDATED'] })),
+	});
+
+	it('are for the events each trigger takes: those it selects, all when it keeps the default or sets them by an expression', () => {
+		const withEvents = (name: string, events: unknown) =>
+			published(name, { credentials: devCredential, parameters: { events } });
+		const { registrations } = registrationsFor(
+			[
+				withEvents('two', ['FAILURE_CREATED', 'BUY_ORDER_CREATED']),
+				withEvents('all', ['*']),
+				withEvents('expression', '={{ ["FAILURE_CREATED"] }}'),
+				withEvents('none', []),
+				published('default', { credentials: devCredential }),
+			],
+			ORIGIN,
+			SECRET,
 		);
+		expect(
+			registrations.map(({ workflow, method, events }) => ({ workflow, method, events })),
+		).toEqual([
+			{ workflow: 'two', method: 'POST', events: ['FAILURE_CREATED', 'BUY_ORDER_CREATED'] },
+			{ workflow: 'all', method: 'POST', events: ['*'] },
+			{ workflow: 'expression', method: 'POST', events: ['*'] },
+			{ workflow: 'none', method: 'POST', events: ['*'] },
+			{ workflow: 'default', method: 'POST', events: ['*'] },
+		]);
 	});
 
 	it('are at the path n8n serves: without a webhook ID, the workflow ID and the node name; each segment encoded as n8n decodes it', () => {
@@ -112,8 +131,7 @@ describe('the triggers npm run dev registers with the sandbox on a start', () =>
 			SECRET,
 		);
 		expect(skipped).toEqual([]);
-		const posts = registrations.filter(({ method }) => method === 'POST');
-		expect(posts.map(({ url }) => url.split('?token=')[0])).toEqual([
+		expect(registrations.map(({ url }) => url.split('?token=')[0])).toEqual([
 			// n8n stores "wf1/work%20order%20events/webhook"; its router decodes each segment once.
 			`${ORIGIN}/webhook/wf1/work%2520order%2520events/webhook`,
 			`${ORIGIN}/webhook/wf2/100%2525%2520done%253F/webhook`,
@@ -154,9 +172,9 @@ describe('the triggers npm run dev registers with the sandbox on a start', () =>
 				why: 'the webhook path of its trigger "Events", "%2e%2e/./webhook", leads out of its own webhook (to /webhook/%252e%252e/webhook): replace the trigger with a new one in the editor',
 			},
 		]);
-		expect(new Set(registrations.map(({ workflow, url }) => [workflow, url].join(' ')))).toEqual(
-			new Set([`literal ${ORIGIN}/webhook/%252e%252e/webhook?token=${SECRET}`]),
-		);
+		expect(registrations.map(({ workflow, url }) => [workflow, url])).toEqual([
+			['literal', `${ORIGIN}/webhook/%252e%252e/webhook?token=${SECRET}`],
+		]);
 		expect(JSON.stringify(skipped)).not.toContain(SECRET);
 	});
 
