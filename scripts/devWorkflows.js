@@ -65,11 +65,19 @@ function changedExamples(workflows, examples, imported) {
 	});
 }
 
-/** The copy of a changed example that dev imports beside the user's: the original, one click away. */
+/**
+ * The copy of a changed example that dev imports beside the user's: the original, one click away. A
+ * trigger of it has a webhook of its own (its webhook ID and "-original", the same on every start), so
+ * that publishing it does not clash with the user's version ("Conflicting Trigger Path"); one without a
+ * webhook ID has its own already, under the copy's workflow ID.
+ */
 const originalOf = (example) => ({
 	...example,
 	id: `${example.id}Original`,
 	name: `${example.name} (original)`,
+	nodes: example.nodes.map((node) =>
+		node.webhookId === undefined ? node : { ...node, webhookId: `${node.webhookId}-original` },
+	),
 });
 
 /** The versions of the examples dev imported, by ID, kept in the user folder between starts. */

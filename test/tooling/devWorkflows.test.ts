@@ -12,7 +12,7 @@ import {
 	registrationsFor,
 	type StoredWorkflow,
 } from '../../scripts/devWorkflows';
-import { exampleWorkflows } from '../../scripts/examples';
+import { exampleWorkflows, type ExampleWorkflow } from '../../scripts/examples';
 
 /** What `npm run dev` reads of n8n's workflows on a start: changed examples, triggers to register. */
 const TRIGGER = 'n8n-nodes-maintenance-management.maintenanceManagementTrigger';
@@ -244,6 +244,44 @@ describe('the examples npm run dev keeps', () => {
 			id: `${examples[0].id}Original`,
 			name: `${examples[0].name} (original)`,
 		});
+	});
+
+	it('have an original whose triggers have webhooks of their own, the same on every start, so that both can be published', () => {
+		const trigger = (name: string, webhookId?: string) => ({
+			id: name,
+			name,
+			type: TRIGGER,
+			typeVersion: 2,
+			position: [0, 0] as [number, number],
+			parameters: { events: ['FAILURE_CREATED'] },
+			credentials: { maintenanceManagementWebhookApi: { id: 'devHookCredential', name: 'hook' } },
+			...(webhookId === undefined ? {} : { webhookId }),
+		});
+		// A trigger with a webhook ID, as the events example has, and one without, as an imported file.
+		const example: ExampleWorkflow = {
+			...examples[0],
+			nodes: [trigger('With ID', 'hook-example'), trigger('Without ID')],
+		};
+		const original = originalOf(example);
+		expect(originalOf(example)).toEqual(original);
+		const urls = (workflow: ExampleWorkflow) =>
+			registrationsFor(
+				[{ ...workflow, versionId: 'v1', published: true }],
+				ORIGIN,
+				SECRET,
+			).registrations.map(({ url }) => url.split('?')[0]);
+		expect(urls(example)).toEqual([
+			`${ORIGIN}/webhook/hook-example/webhook`,
+			`${ORIGIN}/webhook/${example.id}/without%2520id/webhook`,
+		]);
+		expect(urls(original)).toEqual([
+			`${ORIGIN}/webhook/hook-example-original/webhook`,
+			`${ORIGIN}/webhook/${original.id}/without%2520id/webhook`,
+		]);
+		// Nothing else of the copy's nodes differs from the example's.
+		const withoutHooks = (workflow: ExampleWorkflow) =>
+			workflow.nodes.map(({ webhookId: _hook, ...node }) => node);
+		expect(withoutHooks(original)).toEqual(withoutHooks(example));
 	});
 
 	it('are known by the versions dev imported, kept in a file only its owner reads', () => {
