@@ -37,7 +37,7 @@ const {
 	registrationsFor,
 } = require('./devWorkflows');
 const { exampleWorkflows } = require('./examples');
-const { plainText } = require('./plainText');
+const { plainLogLine, plainText } = require('./plainText');
 const { showProgress } = require('./progress');
 const { ensureRuntime, ROOT, N8N_DIR } = require('./runtime');
 
@@ -337,11 +337,12 @@ async function main() {
 				env: { ...env, N8N_LOG_FORMAT: 'json' },
 				stdio: ['ignore', 'pipe', 'pipe'],
 			});
-			// n8n's output goes on to the terminal; its last lines are kept to show why it did not start.
+			// n8n's output goes on to the terminal, its log as JSON so that dev prints each message as plain
+			// text (scripts/plainText.js); its last lines are kept to show why it did not start.
 			const lastLines = [];
 			for (const stream of [server.stdout, server.stderr])
 				readline.createInterface({ input: stream }).on('line', (output) => {
-					const line = n8nLine(output);
+					const line = plainLogLine(output);
 					process.stdout.write(`${line}\n`);
 					lastLines.push(line);
 					if (lastLines.length > 30) lastLines.shift();
@@ -384,21 +385,6 @@ async function main() {
 		`webhooks: the "Webhook secret (local sandbox)" credential holds ${WEBHOOK_SECRET}; the console adds it to a pasted URL`,
 	);
 	log('Ctrl-C stops n8n, the sandbox and the rebuild.');
-}
-
-/**
- * A line of n8n's output as dev prints it: the message of a line of n8n's log, which it writes as JSON
- * (N8N_LOG_FORMAT=json) so that a message quoting a workflow's name with a line break in it still comes
- * on one line, or the line itself (n8n's output beside its log); as plain text either way.
- */
-function n8nLine(line) {
-	try {
-		const { message } = JSON.parse(line);
-		if (typeof message === 'string') return plainText(message.trim());
-	} catch {
-		// Not a line of n8n's log.
-	}
-	return plainText(line);
 }
 
 /**

@@ -13,4 +13,19 @@ const plainText = (text) =>
 		return code.length > 4 ? `\\u{${code}}` : `\\u${code.padStart(4, '0')}`;
 	});
 
-module.exports = { plainText };
+/**
+ * A line of a program's output as plain text: for a line of its JSON log (n8n's, with
+ * N8N_LOG_FORMAT=json), the message, whose own line breaks start lines indented by two spaces, so that
+ * no line of it (a workflow's name with a line break, say) can pass for a line of the tool's own.
+ */
+function plainLogLine(line) {
+	try {
+		const { message } = JSON.parse(line);
+		if (typeof message === 'string') return message.trim().split('\n').map(plainText).join('\n  ');
+	} catch {
+		// Not a line of the log.
+	}
+	return plainText(line);
+}
+
+module.exports = { plainLogLine, plainText };

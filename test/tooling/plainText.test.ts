@@ -1,4 +1,4 @@
-import { plainText } from '../../scripts/plainText';
+import { plainLogLine, plainText } from '../../scripts/plainText';
 
 /**
  * What the dev tools print of text they read (n8n's database, the sandbox, a file, a command line):
@@ -29,5 +29,32 @@ describe('plain text for a terminal', () => {
 		expect(plainText(text)).toBe(text);
 		expect(plainText(42)).toBe('42');
 		expect(plainText(undefined)).toBe('undefined');
+	});
+});
+
+describe("a line of a program's output, as the dev tools print it", () => {
+	const forged = 'My alerts\u001b]0;owned\u0007\n[dev] editor: http://evil.example:5678';
+
+	it('is the message of a line of its JSON log, each line of it plain, the lines after the first indented', () => {
+		const line = JSON.stringify({
+			level: 'error',
+			message: `Activation of workflow "${forged}" failed\n`,
+			metadata: { workflowId: 'x' },
+		});
+		expect(plainLogLine(line)).toBe(
+			'Activation of workflow "My alerts\\u001b]0;owned\\u0007\n  [dev] editor: http://evil.example:5678" failed',
+		);
+		expect(
+			plainLogLine(line)
+				.split('\n')
+				.filter((text) => text.startsWith('[dev]')),
+		).toEqual([]);
+	});
+
+	it('is the line itself, plain, when it is no line of the log', () => {
+		expect(plainLogLine('Version: 2.41.1 \u001b[2K')).toBe('Version: 2.41.1 \\u001b[2K');
+		expect(plainLogLine('null')).toBe('null');
+		expect(plainLogLine('{"message": 5}\u0007')).toBe('{"message": 5}\\u0007');
+		expect(plainLogLine('{"message": 5}')).toBe('{"message": 5}');
 	});
 });
