@@ -357,11 +357,13 @@ async function main() {
 					body: JSON.stringify({ url, method, events, headers }),
 				});
 				if (response.ok) registered.add(`"${workflow}"`);
-				else
+				else {
+					const { error } = await response.json().catch(() => ({}));
 					skipped.push({
 						workflow,
-						why: `the sandbox refused its registration: ${(await response.text()).trim()}`,
+						why: `the sandbox refused its registration: ${error ?? `status ${response.status}`}`,
 					});
+				}
 			}
 		},
 		` on ${EDITOR} (task broker on ${BROKER_PORT})`,

@@ -488,26 +488,20 @@ describe('npm run dev on ports of its own, and again after a restart', () => {
 		return webhooks.map(({ method, events }) => [method, events.join(',')]).sort();
 	}
 
-	/** Imports `workflow` into dev's n8n in `dir` with n8n's CLI and publishes it, as a user may. */
-	async function importPublished(dir: string, workflow: object) {
-		const file = join(dir, 'test-workflow.json');
-		writeFileSync(file, JSON.stringify(workflow));
+	/**
+	 * Imports `workflows` into dev's n8n in `dir` with n8n's CLI and publishes each, as a user may: the
+	 * exit code of each command.
+	 */
+	async function importPublished(dir: string, workflows: Array<{ id: string }>) {
+		const file = join(dir, 'test-workflows.json');
+		writeFileSync(file, JSON.stringify(workflows));
 		const { node, n8n } = runtime.ensureRuntime();
-		const env = shellEnv({ N8N_USER_FOLDER: dir });
-		const imported = await runToEnd(
-			node,
-			[n8n, 'import:workflow', `--input=${file}`],
-			env,
-			EXIT_MS,
-		);
+		const cli = async (args: string[]) =>
+			(await runToEnd(node, [n8n, ...args], shellEnv({ N8N_USER_FOLDER: dir }), EXIT_MS)).code;
+		const codes = [await cli(['import:workflow', `--input=${file}`])];
 		rmSync(file);
-		if (imported.code !== 0) return imported;
-		return await runToEnd(
-			node,
-			[n8n, 'publish:workflow', `--id=${(workflow as { id: string }).id}`],
-			env,
-			EXIT_MS,
-		);
+		for (const { id } of workflows) codes.push(await cli(['publish:workflow', `--id=${id}`]));
+		return codes;
 	}
 
 	it('prints and imports only the addresses of the ports in use; after a restart on other ports too, every published trigger gets its own events once, at the path n8n serves (one leading elsewhere named and left out), names are printed as plain text, an edited example is kept beside its original, which can be published too, and the login stays', async () => {
@@ -543,17 +537,27 @@ describe('npm run dev on ports of its own, and again after a restart', () => {
 		});
 		await expectStops(first.run.npm, 'SIGTERM', (tree) => tree[0], first.ports);
 		// A published workflow whose trigger has no webhook ID, as n8n import:workflow leaves it, and a
-		// name that n8n puts in its path URL-encoded.
-		const withoutId = await importPublished(folder, {
-			id: 'devTestNoWebhookId',
-			name: 'Alerts without a webhook ID',
-			nodes: [
-				{ ...trigger('No ID Events', undefined), parameters: { events: ['FAILURE_CREATED'] } },
-			],
+		// name that n8n puts in its path URL-encoded; and one whose trigger takes an event the sandbox
+		// does not know.
+		const imported = (id: string, name: string, node: object) => ({
+			id,
+			name,
+			nodes: [node],
 			connections: {},
 			settings: { executionOrder: 'v1' },
 		});
-		expect(withoutId.code).toBe(0);
+		expect(
+			await importPublished(folder, [
+				imported('devTestNoWebhookId', 'Alerts without a webhook ID', {
+					...trigger('No ID Events', undefined),
+					parameters: { events: ['FAILURE_CREATED'] },
+				}),
+				imported('devTestUnknownEvent', 'Alerts of an unknown event', {
+					...trigger('Unknown Events', randomUUID()),
+					parameters: { events: ['NO_SUCH_EVENT'] },
+				}),
+			]),
+		).toEqual([0, 0, 0]);
 
 		const second = await startDev();
 		const output = second.run.output();
@@ -569,6 +573,9 @@ describe('npm run dev on ports of its own, and again after a restart', () => {
 		);
 		expect(output).toContain(
 			`[dev] not registered: "Webhook elsewhere", as the webhook path of its trigger "Work Order Events", "x/../../webhook/${webhookId}/webhook", leads out of its own webhook (to /webhook/${webhookId}/webhook): replace the trigger with a new one in the editor\n`,
+		);
+		expect(output).toContain(
+			'[dev] not registered: "Alerts of an unknown event", as the sandbox refused its registration: An http(s) url and known events are required; unknown: NO_SUCH_EVENT\n',
 		);
 		expect(output.replaceAll('\n', '')).not.toMatch(/\p{Cc}/u);
 		expect(
