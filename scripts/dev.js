@@ -87,8 +87,9 @@ async function portFor(variable, usual) {
 /**
  * Starts a child in a process group of its own, so that stopping it reaches what it starts in turn
  * (n8n's task runner, the esbuild services of tsx and gulp). A Node script is started by Node itself,
- * not through its `#!/usr/bin/env node` line, so that its command line is the one the run record holds
- * from the start (scripts/devRuns.js stops a process from a record only while the two match).
+ * not through its `#!/usr/bin/env node` line, and none renames itself, so that its command line is the
+ * one the run record holds from the start (scripts/devRuns.js stops a process from a record only while
+ * the two match); npm, which renames itself, runs only the build, which ends by itself.
  */
 function start(command, args, options = {}) {
 	const child = spawn(command, args, {
@@ -233,7 +234,9 @@ async function main() {
 	mkdirSync(packageDir, { recursive: true });
 	cpSync(join(ROOT, 'package.json'), join(packageDir, 'package.json'));
 	cpSync(join(ROOT, 'dist'), join(packageDir, 'dist'), { recursive: true });
-	start(process.execPath, [join(ROOT, 'node_modules', 'gulp', 'bin', 'gulp.js'), 'watch'], {
+	// The gulpfile's watch task, run without gulp's command line tool, which renames its process
+	// (process.title), so that the command line stays the one the run record holds.
+	start(process.execPath, ['-e', "require('./gulpfile.js'); require('gulp').task('watch')()"], {
 		stdio: 'ignore',
 		env: { ...process.env, BUNDLE_OUTDIR: join(packageDir, 'dist') },
 	});
