@@ -1,6 +1,8 @@
 /** Reading and writing HTTP messages: a request's body, a JSON answer, request text made printable. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
+import { plainText } from '../scripts/plainText';
+
 /** The largest request body the sandbox reads: 10 MB. A larger one is answered with 413 in the spec's error body. */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
@@ -48,17 +50,15 @@ export const send = (
 	res.end(text);
 };
 
-/** Control and format characters (terminal escapes, bidirectional overrides): never printed as they are. */
-const UNPRINTABLE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
-
 /**
  * Text from a request made safe for a terminal and bounded: each control or format character written
- * as its `\u` escape, and anything past `max` characters cut with a note of how much was cut.
+ * as its `\u` escape (scripts/plainText.js), and anything past `max` characters cut with a note of how
+ * much was cut.
  */
 export function printable(text: string, max: number): string {
-	const cut =
-		text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text;
-	return cut.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+	return plainText(
+		text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text,
+	);
 }
 
 /** A request's body as the server read it. */

@@ -37,6 +37,7 @@ const {
 	registrationsFor,
 } = require('./devWorkflows');
 const { exampleWorkflows } = require('./examples');
+const { plainLogLine, plainText } = require('./plainText');
 const { showProgress } = require('./progress');
 const { ensureRuntime, ROOT, N8N_DIR } = require('./runtime');
 
@@ -56,7 +57,14 @@ const { id: WEBHOOK_ID, secret: WEBHOOK_SECRET } = devWebhook(USER_FOLDER);
 /** This run's record in the user folder (scripts/devRuns.js), once claimed. */
 let run;
 
-const log = (message) => process.stdout.write(`[dev] ${message}\n`);
+/**
+ * Prints one line of dev's: as plain text (scripts/plainText.js), since it may quote what dev read from
+ * n8n's database, the sandbox or a file (a workflow's name, a URL, a command line).
+ */
+const log = (message) => process.stdout.write(`[dev] ${plainText(message)}\n`);
+/** Prints an error of dev's, each of its lines as plain text. */
+const logError = (message) =>
+	process.stderr.write(`[dev] ${String(message).split('\n').map(plainText).join('\n')}\n`);
 /** How long n8n may take to answer its health check. */
 const READY_TIMEOUT_MS = 180_000;
 
@@ -78,7 +86,10 @@ async function portFor(variable, usual) {
 
 /**
  * Starts a child in a process group of its own, so that stopping it reaches what it starts in turn
- * (n8n's task runner, the esbuild services of tsx and gulp).
+ * (n8n's task runner, the esbuild services of tsx and gulp). A Node script is started by Node itself,
+ * not through its `#!/usr/bin/env node` line, and none renames itself, so that its command line is the
+ * one the run record holds from the start (scripts/devRuns.js stops a process from a record only while
+ * the two match); npm, which renames itself, runs only the build, which ends by itself.
  */
 function start(command, args, options = {}) {
 	const child = spawn(command, args, {
@@ -130,7 +141,7 @@ function stopAll(exitCode = 0) {
 async function stopChildren(exitCode) {
 	if (run) {
 		await stop(run.processes).catch((error) => {
-			process.stderr.write(`[dev] ${error.message}\n`);
+			logError(error.message);
 			exitCode = 1;
 		});
 		run.release();
@@ -147,7 +158,7 @@ setInterval(() => {
 }, 1000).unref();
 
 async function startSandbox(port, n8nUrl) {
-	const child = start(join(ROOT, 'node_modules', '.bin', 'tsx'), ['sandbox/cli.ts'], {
+	const child = start(process.execPath, [require.resolve('tsx/cli'), 'sandbox/cli.ts'], {
 		stdio: ['ignore', 'pipe', 'inherit'],
 		env: {
 			...process.env,
@@ -226,7 +237,9 @@ async function main() {
 	mkdirSync(packageDir, { recursive: true });
 	cpSync(join(ROOT, 'package.json'), join(packageDir, 'package.json'));
 	cpSync(join(ROOT, 'dist'), join(packageDir, 'dist'), { recursive: true });
-	start(join(ROOT, 'node_modules', '.bin', 'gulp'), ['watch'], {
+	// The gulpfile's watch task, run without gulp's command line tool, which renames its process
+	// (process.title), so that the command line stays the one the run record holds.
+	start(process.execPath, ['-e', "require('./gulpfile.js'); require('gulp').task('watch')()"], {
 		stdio: 'ignore',
 		env: { ...process.env, BUNDLE_OUTDIR: join(packageDir, 'dist') },
 	});
@@ -321,17 +334,21 @@ async function main() {
 	// The new sandbox knows no registration: every published workflow's trigger is registered again.
 	const { registrations, skipped } = registrationsFor(workflows, EDITOR, WEBHOOK_SECRET);
 	const webhooks = [...new Set(registrations.map(({ url }) => url.split('?')[0]))];
+	/** The workflows whose triggers the sandbox registered, quoted. */
+	const registered = new Set();
 	await step(
 		'starting n8n',
 		async () => {
 			const server = start(runtime.node, [runtime.n8n, 'start'], {
-				env,
+				env: { ...env, N8N_LOG_FORMAT: 'json' },
 				stdio: ['ignore', 'pipe', 'pipe'],
 			});
-			// n8n's output goes on to the terminal; its last lines are kept to show why it did not start.
+			// n8n's output goes on to the terminal, its log as JSON so that dev prints each message as plain
+			// text (scripts/plainText.js); its last lines are kept to show why it did not start.
 			const lastLines = [];
 			for (const stream of [server.stdout, server.stderr])
-				readline.createInterface({ input: stream }).on('line', (line) => {
+				readline.createInterface({ input: stream }).on('line', (output) => {
+					const line = plainLogLine(output);
 					process.stdout.write(`${line}\n`);
 					lastLines.push(line);
 					if (lastLines.length > 30) lastLines.shift();
@@ -339,25 +356,29 @@ async function main() {
 			await untilReady(server, EDITOR, webhooks).catch((error) => {
 				throw new Error(`${error.message}\nn8n's last output:\n${lastLines.join('\n')}`);
 			});
-			for (const { url, method, events, headers } of registrations) {
+			for (const { workflow, url, method, events, headers } of registrations) {
 				const response = await fetch(`${sandbox.controlUrl}/webhooks`, {
 					method: 'POST',
 					headers: { 'Content-Type': 'application/json' },
 					body: JSON.stringify({ url, method, events, headers }),
 				});
-				if (!response.ok)
-					throw new Error(`The sandbox refused a registration: ${(await response.text()).trim()}`);
+				if (response.ok) registered.add(`"${workflow}"`);
+				else {
+					const { error } = await response.json().catch(() => ({}));
+					skipped.push({
+						workflow,
+						why: `the sandbox refused its registration: ${error ?? `status ${response.status}`}`,
+					});
+				}
 			}
 		},
 		` on ${EDITOR} (task broker on ${BROKER_PORT})`,
 	);
-	const registered = [...new Set(registrations.map(({ workflow }) => `"${workflow}"`))];
-	for (const { workflow, why } of skipped)
-		log(`not registered: "${workflow}", as ${why}: register its Production URL in the console`);
+	for (const { workflow, why } of skipped) log(`not registered: "${workflow}", as ${why}`);
 	log('');
 	if (restart)
 		log(
-			`Restart: sandbox records and rate limit reset; webhook registrations restored for ${registered.length} published workflow${registered.length === 1 ? '' : 's'} (${registered.join(', ')}); login kept`,
+			`Restart: sandbox records and rate limit reset; webhook registrations restored for ${registered.size} published workflow${registered.size === 1 ? '' : 's'} (${[...registered].join(', ')}); login kept`,
 		);
 	log('ready');
 	log(`editor:   ${EDITOR}`);
@@ -408,6 +429,6 @@ async function untilReady(server, origin, webhooks) {
 }
 
 main().catch((error) => {
-	process.stderr.write(`[dev] ${error.message ?? error}\n`);
+	logError(error.message ?? error);
 	void stopAll(1);
 });

@@ -6,10 +6,15 @@
  *
  * A process is named by its pid, its start time and the machine's boot, never by its pid alone (another
  * process may have the pid by then). A process started in a group of its own (`group`) is stopped with
- * its group, which holds its children (n8n's task runner, tsx's esbuild); the group is still the one
- * recorded while any process is in it, even once its leader is gone, as no pid is given again while a
- * group holds it. It reads /proc: without it (not Linux, where dev's runtime does not run anyway) no
- * record is kept.
+ * its group, which holds its children (n8n's task runner, tsx's esbuild); once stopping it has begun,
+ * the group is still the one recorded while any process is in it, even once its leader is gone, as no
+ * pid is given again while a group holds it. It reads /proc: without it (not Linux, where dev's runtime
+ * does not run anyway) no record is kept.
+ *
+ * A record read back is data, not a command: a process it names is stopped only when its pid is a whole
+ * number above 1, neither this process's nor its parent's nor its process group's, and the process
+ * with that pid has the recorded start time and command line (a process that renames itself, as npm
+ * does, is left to end by itself). Nothing else of a record is ever signalled.
  *
  * `node scripts/devRuns.js watch <record> <owner pid>` is the watchdog of `npm run dev`: it reads its
  * standard input, a pipe from the owner, and when that ends (the owner is gone, however) it stops what
@@ -23,6 +28,8 @@ const {
 	rmSync,
 	writeFileSync,
 } = require('node:fs');
+
+const { plainText } = require('./plainText');
 
 /** How long stopping may take politely (SIGTERM), then after SIGKILL. */
 const POLITE_MS = 10_000;
@@ -65,6 +72,31 @@ function identity(pid) {
 /** Whether the process a record names still runs (the same one, not another with its pid). */
 const alive = (named) => stat(named.pid)?.start === named.start;
 
+/**
+ * Whether `named` may be signalled: a pid that is a whole number above 1 (0 and -1 would signal this
+ * process's group or every process), not this process's, its parent's or its process group's, and a
+ * start time to tell it from a later process with its pid.
+ */
+function signallable(named) {
+	const { pid, start } = named ?? {};
+	if (!Number.isSafeInteger(pid) || pid < 2 || typeof start !== 'string' || start === '')
+		return false;
+	return ![process.pid, process.ppid, stat(process.pid)?.pgid].includes(pid);
+}
+
+/** Whether a process a record read back names runs now, by pid, start time and command line. */
+function sameProcess(named) {
+	if (!Number.isSafeInteger(named?.pid) || named.pid < 1) return false;
+	const now = identity(named.pid);
+	return now !== undefined && now.start === named.start && now.command === named.command;
+}
+
+/** The processes a record read back names that may be stopped (see above). */
+const recordedProcesses = (record) =>
+	Array.isArray(record?.processes)
+		? record.processes.filter((named) => signallable(named) && sameProcess(named))
+		: [];
+
 /** The live processes in process group `pgid`. */
 const groupMembers = (pgid) =>
 	readdirSync('/proc').filter((entry) => /^\d+$/.test(entry) && stat(entry)?.pgid === pgid);
@@ -103,7 +135,7 @@ async function until(ms, done) {
  * 10 seconds. Resolves with what it stopped, once all of it is gone; fails naming what is left.
  */
 async function stop(processes) {
-	const left = processes.filter(running);
+	const left = processes.filter((named) => signallable(named) && running(named));
 	for (const named of left) {
 		signal(named, 'SIGTERM');
 		signal(named, 'SIGCONT');
@@ -116,9 +148,9 @@ async function stop(processes) {
 	return left;
 }
 
-/** A process for a message: its pid and the start of its command line. */
+/** A process for a message: its pid and the start of its command line, as plain text. */
 const describe = (named) =>
-	`pid ${named.pid} (${named.command.length > 80 ? `${named.command.slice(0, 79)}…` : named.command})`;
+	`pid ${named.pid} (${plainText(named.command.length > 80 ? `${named.command.slice(0, 79)}…` : named.command)})`;
 
 function readRecord(file) {
 	try {
@@ -161,9 +193,8 @@ async function claim(file, owner, { whileRunning = false } = {}) {
 	const record = { boot: BOOT, owner: identity(owner), processes: [] };
 	const live = (earlier) =>
 		earlier?.boot === BOOT &&
-		earlier.owner &&
-		alive(earlier.owner) &&
-		(!whileRunning || (earlier.processes ?? []).some(running));
+		sameProcess(earlier.owner) &&
+		(!whileRunning || recordedProcesses(earlier).length > 0);
 	const taken = `${file}.${process.pid}-${++claims}.taken`;
 	const stopped = [];
 	for (;;) {
@@ -192,7 +223,7 @@ async function claim(file, owner, { whileRunning = false } = {}) {
 			rmSync(taken, { force: true });
 			continue;
 		}
-		const processes = left?.boot === BOOT ? (left.processes ?? []) : [];
+		const processes = left?.boot === BOOT ? recordedProcesses(left) : [];
 		let claimed = true;
 		try {
 			// Recorded as this run's first, so that a start after it crashed stops them still.
@@ -229,8 +260,7 @@ function watch(file, ownerPid) {
 	process.stdin.once('close', async () => {
 		const record = readRecord(file);
 		if (record?.owner?.pid !== ownerPid) return;
-		const others = record.processes.filter((named) => named.pid !== process.pid);
-		const stopped = await stop(others);
+		const stopped = await stop(recordedProcesses(record));
 		rmSync(file, { force: true });
 		if (stopped.length > 0)
 			process.stderr.write(

@@ -7,6 +7,7 @@ export interface StoredWorkflow {
 	versionId: string;
 	published: boolean;
 	nodes: Array<{
+		name: string;
 		type: string;
 		webhookId?: string;
 		disabled?: boolean;
@@ -19,7 +20,7 @@ export interface StoredWorkflow {
 export interface Registration {
 	workflow: string;
 	url: string;
-	method: 'POST' | 'PATCH';
+	method: 'POST';
 	events: string[];
 	headers: Record<string, string>;
 }
@@ -41,7 +42,10 @@ export const importedVersions: {
 	read(file: string): Record<string, string>;
 	write(file: string, versions: Record<string, string>): void;
 };
-/** The registrations of the published workflows' triggers, and those dev cannot make, with why. */
+/**
+ * The registrations of the published workflows' triggers, at the paths n8n serves them, for the events
+ * each takes; and those dev cannot make, with why and what to do.
+ */
 export function registrationsFor(
 	workflows: StoredWorkflow[],
 	origin: string,

@@ -11,6 +11,7 @@ import {
 	statSync,
 	writeFileSync,
 } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -296,7 +297,7 @@ describe('npm run dev and its folder, while it runs and after a SIGKILL', () => 
 			const tree = treeOf(killed.npm.pid!);
 			signalled.push(...named(tree));
 			const pidOf = (pattern: RegExp) => tree.find((pid) => pattern.test(commandOf(pid)))!;
-			const sandbox = pidOf(/bin\/tsx sandbox\/cli\.ts/);
+			const sandbox = pidOf(/tsx\/dist\/cli\.mjs sandbox\/cli\.ts/);
 			// Nothing notices: the sandbox is stopped (SIGSTOP), dev and its watchdog are killed outright.
 			process.kill(pidOf(/preflight/), 'SIGSTOP');
 			process.kill(pidOf(/devRuns\.js watch/), 'SIGKILL');
@@ -317,6 +318,18 @@ describe('npm run dev and its folder, while it runs and after a SIGKILL', () => 
 		}
 	});
 });
+
+/** The pinned n8n (scripts/runtime.js), whose CLI the restart test imports a workflow with. */
+const runtime = createRequire(__filename)('../../scripts/runtime.js') as {
+	ensureRuntime: () => { node: string; n8n: string };
+};
+
+/** A workflow name that sets a terminal's title, erases a line and forges a line of dev's. */
+const HOSTILE_NAME =
+	'My work order alerts \u001b]0;owned\u0007\u001b[2K\r\n[dev] editor: http://evil.example:5678';
+/** That name as dev prints it: plain text. */
+const SHOWN_NAME =
+	'My work order alerts \\u001b]0;owned\\u0007\\u001b[2K\\u000d\\u000a[dev] editor: http://evil.example:5678';
 
 describe('npm run dev on ports of its own, and again after a restart', () => {
 	const folder = mkdtempSync(join(tmpdir(), 'mm-dev-restart-'));
@@ -413,7 +426,85 @@ describe('npm run dev on ports of its own, and again after a restart', () => {
 			expect(JSON.stringify(credential.body)).not.toContain(`:${port}`);
 	}
 
-	it('prints and imports only the addresses of the ports in use; after a restart on other ports too, a published workflow of the user gets its events, an edited example is kept beside its original, and the login stays', async () => {
+	/** A trigger node with the dev webhook secret in the query, for every event. */
+	const trigger = (name: string, webhookId: string | undefined) => ({
+		id: randomUUID(),
+		name,
+		type: TRIGGER,
+		typeVersion: 2,
+		position: [0, 0],
+		webhookId,
+		parameters: { events: ['*'], authentication: 'query', parameterName: 'token' },
+		credentials: {
+			maintenanceManagementWebhookApi: {
+				id: 'devHookCredential',
+				name: 'Webhook secret (local sandbox)',
+			},
+		},
+	});
+
+	/** Creates and publishes a workflow of one trigger through n8n's REST API. */
+	async function publish(editor: string, cookie: string, name: string, webhookId: string) {
+		const created = await rest(editor, cookie, 'POST', '/rest/workflows', {
+			name,
+			active: false,
+			settings: { executionOrder: 'v1' },
+			connections: {},
+			nodes: [trigger('Work Order Events', webhookId)],
+		});
+		expect(created.status).toBe(200);
+		const { id, versionId } = created.body.data;
+		const activated = await rest(editor, cookie, 'POST', `/rest/workflows/${id}/activate`, {
+			versionId,
+		});
+		expect(activated.status).toBe(200);
+	}
+
+	/** Saves a workflow with `parameters` added to those of its node `node`, as the editor does. */
+	async function edit(
+		editor: string,
+		cookie: string,
+		id: string,
+		node: string,
+		parameters: Record<string, unknown>,
+	) {
+		const workflow = (await rest(editor, cookie, 'GET', `/rest/workflows/${id}`)).body.data;
+		const saved = await rest(editor, cookie, 'PATCH', `/rest/workflows/${id}`, {
+			versionId: workflow.versionId,
+			name: workflow.name,
+			nodes: workflow.nodes.map((each) =>
+				each.name === node ? { ...each, parameters: { ...each.parameters, ...parameters } } : each,
+			),
+			connections: workflow.connections,
+		});
+		expect(saved.status).toBe(200);
+	}
+
+	/** The sandbox's registrations as method and events, sorted. */
+	async function registrationsIn(sandbox: string) {
+		const { webhooks } = (await (await fetch(`${sandbox}/__sandbox/webhooks`)).json()) as {
+			webhooks: Array<{ method: string; events: string[] }>;
+		};
+		return webhooks.map(({ method, events }) => [method, events.join(',')]).sort();
+	}
+
+	/**
+	 * Imports `workflows` into dev's n8n in `dir` with n8n's CLI and publishes each, as a user may: the
+	 * exit code of each command.
+	 */
+	async function importPublished(dir: string, workflows: Array<{ id: string }>) {
+		const file = join(dir, 'test-workflows.json');
+		writeFileSync(file, JSON.stringify(workflows));
+		const { node, n8n } = runtime.ensureRuntime();
+		const cli = async (args: string[]) =>
+			(await runToEnd(node, [n8n, ...args], shellEnv({ N8N_USER_FOLDER: dir }), EXIT_MS)).code;
+		const codes = [await cli(['import:workflow', `--input=${file}`])];
+		rmSync(file);
+		for (const { id } of workflows) codes.push(await cli(['publish:workflow', `--id=${id}`]));
+		return codes;
+	}
+
+	it('prints and imports only the addresses of the ports in use; after a restart on other ports too, every published trigger gets its own events once, at the path n8n serves (one leading elsewhere named and left out), names are printed as plain text, an edited example is kept beside its original, which can be published too, and the login stays', async () => {
 		const first = await startDev();
 		expect(first.run.output()).not.toContain('[dev] Restart:');
 		const login = await fetch(`${first.editor}/rest/login`, {
@@ -425,53 +516,48 @@ describe('npm run dev on ports of its own, and again after a restart', () => {
 		const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
 		await expectTrueAddresses(first, cookie);
 
-		// The user's own workflow, published, with the trigger and the dev webhook secret.
+		// The examples' triggers are registered for their own events, by POST, once each.
+		expect(await registrationsIn(first.sandbox)).toEqual([
+			['POST', 'FAILURE_CREATED,FAILURE_APPROVED,FAILURE_STATE_CHANGED'],
+		]);
+
+		// The user's own workflow, published, with the trigger and the dev webhook secret, under a name
+		// that sets the terminal's title, erases a line and forges a line of dev's.
 		const webhookId = randomUUID();
-		const created = await rest(first.editor, cookie, 'POST', '/rest/workflows', {
-			name: 'My work order alerts',
-			active: false,
-			settings: { executionOrder: 'v1' },
-			connections: {},
-			nodes: [
-				{
-					id: randomUUID(),
-					name: 'Work Order Events',
-					type: TRIGGER,
-					typeVersion: 2,
-					position: [0, 0],
-					webhookId,
-					parameters: { events: ['*'], authentication: 'query', parameterName: 'token' },
-					credentials: {
-						maintenanceManagementWebhookApi: {
-							id: 'devHookCredential',
-							name: 'Webhook secret (local sandbox)',
-						},
-					},
-				},
-			],
+		await publish(first.editor, cookie, HOSTILE_NAME, webhookId);
+		// A workflow whose trigger's webhook ID leads out of its webhook, to the one of the user's workflow.
+		await publish(first.editor, cookie, 'Webhook elsewhere', `x/../../webhook/${webhookId}`);
+		// Examples the user edits in the editor: at most 7 open work orders, 9 of a location.
+		await edit(first.editor, cookie, 'devOpenWorkOrders', 'Open Work Orders', {
+			returnAll: false,
+			limit: 7,
 		});
-		expect(created.status).toBe(200);
-		const { id, versionId } = created.body.data;
-		expect(
-			(await rest(first.editor, cookie, 'POST', `/rest/workflows/${id}/activate`, { versionId }))
-				.status,
-		).toBe(200);
-		// An example the user edits in the editor: at most 7 open work orders.
-		const example = (await rest(first.editor, cookie, 'GET', '/rest/workflows/devOpenWorkOrders'))
-			.body.data;
-		const edited = example.nodes.map((node) =>
-			node.name === 'Open Work Orders'
-				? { ...node, parameters: { ...node.parameters, returnAll: false, limit: 7 } }
-				: node,
-		);
-		const saved = await rest(first.editor, cookie, 'PATCH', '/rest/workflows/devOpenWorkOrders', {
-			versionId: example.versionId,
-			name: example.name,
-			nodes: edited,
-			connections: example.connections,
+		await edit(first.editor, cookie, 'devWebhookEvents', 'Open Work Orders Of Location', {
+			limit: 9,
 		});
-		expect(saved.status).toBe(200);
 		await expectStops(first.run.npm, 'SIGTERM', (tree) => tree[0], first.ports);
+		// A published workflow whose trigger has no webhook ID, as n8n import:workflow leaves it, and a
+		// name that n8n puts in its path URL-encoded; and one whose trigger takes an event the sandbox
+		// does not know.
+		const imported = (id: string, name: string, node: object) => ({
+			id,
+			name,
+			nodes: [node],
+			connections: {},
+			settings: { executionOrder: 'v1' },
+		});
+		expect(
+			await importPublished(folder, [
+				imported('devTestNoWebhookId', 'Alerts without a webhook ID', {
+					...trigger('No ID Events', undefined),
+					parameters: { events: ['FAILURE_CREATED'] },
+				}),
+				imported('devTestUnknownEvent', 'Alerts of an unknown event', {
+					...trigger('Unknown Events', randomUUID()),
+					parameters: { events: ['NO_SUCH_EVENT'] },
+				}),
+			]),
+		).toEqual([0, 0, 0]);
 
 		const second = await startDev();
 		const output = second.run.output();
@@ -479,8 +565,29 @@ describe('npm run dev on ports of its own, and again after a restart', () => {
 			'[dev] kept your changes to "Example: list the open work orders"; its original is beside it as "Example: list the open work orders (original)"',
 		);
 		expect(output).toContain(
-			'[dev] Restart: sandbox records and rate limit reset; webhook registrations restored for 2 published workflows ("Example: react to work order events", "My work order alerts"); login kept\n',
+			'[dev] kept your changes to "Example: react to work order events"; its original is beside it as "Example: react to work order events (original)"',
 		);
+		// Every name from n8n's database is printed as plain text, in dev's lines and in n8n's log.
+		expect(output).toContain(
+			`[dev] Restart: sandbox records and rate limit reset; webhook registrations restored for 3 published workflows ("Alerts without a webhook ID", "Example: react to work order events", "${SHOWN_NAME}"); login kept\n`,
+		);
+		expect(output).toContain(
+			`[dev] not registered: "Webhook elsewhere", as the webhook path of its trigger "Work Order Events", "x/../../webhook/${webhookId}/webhook", leads out of its own webhook (to /webhook/${webhookId}/webhook): replace the trigger with a new one in the editor\n`,
+		);
+		expect(output).toContain(
+			'[dev] not registered: "Alerts of an unknown event", as the sandbox refused its registration: An http(s) url and known events are required; unknown: NO_SUCH_EVENT\n',
+		);
+		expect(output.replaceAll('\n', '')).not.toMatch(/\p{Cc}/u);
+		expect(
+			output
+				.split('\n')
+				.filter((line) => line.includes('evil.example') && line.startsWith('[dev] editor')),
+		).toEqual([]);
+		expect(await registrationsIn(second.sandbox)).toEqual([
+			['POST', '*'],
+			['POST', 'FAILURE_CREATED'],
+			['POST', 'FAILURE_CREATED,FAILURE_APPROVED,FAILURE_STATE_CHANGED'],
+		]);
 		// The login of before the restart still holds; without it, n8n refuses.
 		const read = (withLogin: string) =>
 			rest(second.editor, withLogin, 'GET', '/rest/workflows/devOpenWorkOrders');
@@ -497,9 +604,13 @@ describe('npm run dev on ports of its own, and again after a restart', () => {
 		const { deliveries } = (await fired.json()) as {
 			deliveries: Array<{ url: string; status: number }>;
 		};
-		expect(deliveries.map(({ status }) => status)).toEqual([200, 200]);
-		expect(deliveries.map(({ url }) => url.split('?')[0])).toContain(
-			`${second.editor}/webhook/${webhookId}/webhook`,
+		expect(deliveries.map(({ status }) => status)).toEqual([200, 200, 200]);
+		expect(deliveries.map(({ url }) => url.split('?')[0]).sort()).toEqual(
+			[
+				`${second.editor}/webhook/${webhookId}/webhook`,
+				`${second.editor}/webhook/devTestNoWebhookId/no%2520id%2520events/webhook`,
+				`${second.editor}/webhook/${(JSON.parse(readFileSync(join(folder, 'dev-webhook.json'), 'utf8')) as { id: string }).id}/webhook`,
+			].sort(),
 		);
 
 		// The edited example is kept; its original is one click away, under a name that says so.
@@ -517,6 +628,18 @@ describe('npm run dev on ports of its own, and again after a restart', () => {
 			operation: 'getAllOpen',
 			returnAll: true,
 		});
+		// The original of an edited trigger example has a webhook of its own: it can be published beside it.
+		const eventsOriginal = (
+			await rest(second.editor, cookie, 'GET', '/rest/workflows/devWebhookEventsOriginal')
+		).body.data;
+		const publishedOriginal = await rest(
+			second.editor,
+			cookie,
+			'POST',
+			'/rest/workflows/devWebhookEventsOriginal/activate',
+			{ versionId: eventsOriginal.versionId },
+		);
+		expect(publishedOriginal).toMatchObject({ status: 200 });
 		await expectStops(second.run.npm, 'SIGTERM', (tree) => tree[0], second.ports);
 	}, 1_200_000);
 });

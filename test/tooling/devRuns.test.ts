@@ -54,13 +54,13 @@ const FOREVER = 'setInterval(() => {}, 1000)';
 
 /**
  * A node process that runs until killed, in a process group of its own when `detached`, and with a
- * child of its own when `parent`.
+ * child of its own when `parent`; `argv0` is the start of its command line.
  */
-function sleeper(detached: boolean, parent = true): ChildProcess {
+function sleeper(detached: boolean, parent = true, argv0?: string): ChildProcess {
 	const script = parent
 		? `require('node:child_process').spawn(process.execPath, ['-e', '${FOREVER}'], { stdio: 'inherit' }); ${FOREVER}`
 		: FOREVER;
-	const child = spawn(process.execPath, ['-e', script], { detached, stdio: 'ignore' });
+	const child = spawn(process.execPath, ['-e', script], { detached, stdio: 'ignore', argv0 });
 	started.push(child);
 	return child;
 }
@@ -101,6 +101,23 @@ describe("npm run dev's run record", () => {
 		expect(code).toBe(1);
 		expect(processInfo(running.pid!)).toBeDefined();
 		expect(readFileSync(join(folder, 'dev-run.json'), 'utf8')).toBe(before);
+	});
+
+	it('names the running dev by its command line as plain text: escapes, controls and line breaks shown, not acted on', async () => {
+		// A title escape, an erase-line, and a line break before a forged line of dev's.
+		const running = sleeper(
+			false,
+			false,
+			'\u001b]0;owned\u0007\u001b[2K\r\n[dev] editor: http://evil.example:5678\n',
+		);
+		record(running.pid!, []);
+		const { code, output } = await runDev();
+		expect(code).toBe(1);
+		expect(output).toContain(
+			`pid ${running.pid} (\\u001b]0;owned\\u0007\\u001b[2K\\u000d\\u000a[dev] editor: http://evil.example:5678\\u000a -e `,
+		);
+		expect(output.replaceAll('\n', '')).not.toMatch(/\p{Cc}/u);
+		expect(output.split('\n').filter((line) => line.startsWith('[dev] editor:'))).toEqual([]);
 	});
 
 	it('a start after a run that is gone stops its process groups, and only what is its own', async () => {
@@ -149,5 +166,98 @@ describe("npm run dev's run record", () => {
 		} finally {
 			for (const run of runs) if (run.holder === undefined) run.release();
 		}
+	});
+
+	/** A record left by an owner that is gone, naming `processes`; its file. */
+	async function leftRecord(processes: object[]): Promise<string> {
+		const owner = sleeper(false, false);
+		const ownerPid = owner.pid!;
+		record(ownerPid, processes);
+		owner.kill('SIGKILL');
+		await within(10_000, 'the owner still runs', () => !processInfo(ownerPid));
+		return join(folder, 'dev-run.json');
+	}
+
+	it('signals nothing a record names by a pid that is no whole number above 1, or is this process, its parent or its group', async () => {
+		const self = identity(process.pid)!;
+		const parent = identity(process.ppid)!;
+		const group = processInfo(process.pid)!.pgid;
+		const file = await leftRecord([
+			// Without a start time: -1 would signal every process the user may signal.
+			{ pid: -1, command: '' },
+			{ pid: -1, start: '1', command: '', group: true },
+			// 0 signals this process's own group.
+			{ pid: 0, start: '1', command: '', group: true },
+			{ pid: 1, start: identity(1)?.start, command: identity(1)?.command, group: false },
+			{ pid: 2.5, start: '1', command: '' },
+			{ pid: String(process.pid), start: self.start, command: self.command },
+			{ ...self, group: false },
+			{ ...parent, group: true },
+			{ ...identity(group), group: true },
+		]);
+		// No signal leaves this process, whatever the code under test does.
+		const kill = jest.spyOn(process, 'kill').mockImplementation(() => true);
+		try {
+			const run = await claim(file, process.pid);
+			expect(run.holder).toBeUndefined();
+			expect(kill).not.toHaveBeenCalled();
+			if (run.holder === undefined) {
+				expect(run.stopped).toEqual([]);
+				run.release();
+			}
+		} finally {
+			kill.mockRestore();
+		}
+	});
+
+	it('a start after a run that is gone stops a process it left only while its start time and command line are the recorded ones', async () => {
+		const left = sleeper(false, false);
+		const renamed = sleeper(false, false);
+		const file = await leftRecord([
+			{ ...identity(left.pid!), group: false },
+			{ ...identity(renamed.pid!), command: 'node scripts/dev.js', group: false },
+			{ ...identity(renamed.pid!), command: 'node scripts/dev.js', group: true },
+		]);
+		const run = await claim(file, process.pid);
+		try {
+			expect(run.holder).toBeUndefined();
+			if (run.holder === undefined)
+				expect(run.stopped.map(({ pid, group }) => ({ pid, group }))).toEqual([
+					{ pid: left.pid, group: false },
+				]);
+			expect(processInfo(left.pid!)).toBeUndefined();
+			expect(processInfo(renamed.pid!)).toBeDefined();
+		} finally {
+			if (run.holder === undefined) run.release();
+		}
+	});
+
+	it("dev's watchdog stops only what its record names by pid, start time and command line", async () => {
+		const left = sleeper(true);
+		const renamed = sleeper(false, false);
+		const leftTree = await withChild(left);
+		const file = join(folder, 'dev-run.json');
+		const owner = sleeper(false, false);
+		record(owner.pid!, [
+			{ ...identity(left.pid!), group: true },
+			{ ...identity(renamed.pid!), command: 'node scripts/dev.js', group: true },
+		]);
+		const watchdog = spawn(
+			process.execPath,
+			[join(ROOT, 'scripts', 'devRuns.js'), 'watch', file, String(owner.pid)],
+			{ stdio: ['pipe', 'ignore', 'pipe'] },
+		);
+		started.push(watchdog);
+		let output = '';
+		watchdog.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+		const exited = new Promise((resolve) => watchdog.once('close', resolve));
+		// The owner's pipe ends: the watchdog acts on the record.
+		watchdog.stdin.end();
+		await exited;
+		expect(output).toContain(`stopped pid ${left.pid} (`);
+		expect(output).not.toContain(`pid ${renamed.pid} (`);
+		for (const pid of leftTree) expect(processInfo(pid)).toBeUndefined();
+		expect(processInfo(renamed.pid!)).toBeDefined();
+		expect(existsSync(file)).toBe(false);
 	});
 });

@@ -12,7 +12,7 @@ import {
 	registrationsFor,
 	type StoredWorkflow,
 } from '../../scripts/devWorkflows';
-import { exampleWorkflows } from '../../scripts/examples';
+import { exampleWorkflows, type ExampleWorkflow } from '../../scripts/examples';
 
 /** What `npm run dev` reads of n8n's workflows on a start: changed examples, triggers to register. */
 const TRIGGER = 'n8n-nodes-maintenance-management.maintenanceManagementTrigger';
@@ -32,11 +32,11 @@ const published = (name: string, node: Partial<StoredWorkflow['nodes'][number]>)
 	name,
 	versionId: 'v1',
 	published: true,
-	nodes: [{ type: TRIGGER, webhookId: `hook-${name}`, ...node }],
+	nodes: [{ name: 'Events', type: TRIGGER, webhookId: `hook-${name}`, ...node }],
 });
 
 describe('the triggers npm run dev registers with the sandbox on a start', () => {
-	it("are every published workflow's, at its Production URL with the secret where Protection looks", () => {
+	it("are every published workflow's, at its Production URL with the secret where Protection looks, once each, by POST", () => {
 		const { registrations, skipped } = registrationsFor(
 			[
 				published('query', { credentials: devCredential }),
@@ -56,7 +56,7 @@ describe('the triggers npm run dev registers with the sandbox on a start', () =>
 			SECRET,
 		);
 		expect(skipped).toEqual([]);
-		expect(registrations.filter(({ method }) => method === 'POST')).toEqual([
+		expect(registrations).toEqual([
 			{
 				workflow: 'query',
 				url: `${ORIGIN}/webhook/hook-query/webhook?token=${SECRET}`,
@@ -86,15 +86,99 @@ describe('the triggers npm run dev registers with the sandbox on a start', () =>
 				headers: {},
 			},
 		]);
-		// Buy order updates come by PATCH, as the service sends them, to the same URLs.
-		expect(registrations.filter(({ method }) => method === 'PATCH')).toEqual(
-			registrations
-				.filter(({ method }) => method === 'POST')
-				.map((post) => ({ ...post, method: 'PATCH', events: ['BUY_ORDER_UPDATED'] })),
-		);
 	});
 
-	it('leaves out, naming the workflow and why, a trigger whose secret dev does not hold', () => {
+	it('are for the events each trigger takes: those it selects, all when it keeps the default or sets them by an expression', () => {
+		const withEvents = (name: string, events: unknown) =>
+			published(name, { credentials: devCredential, parameters: { events } });
+		const { registrations } = registrationsFor(
+			[
+				withEvents('two', ['FAILURE_CREATED', 'BUY_ORDER_CREATED']),
+				withEvents('all', ['*']),
+				withEvents('expression', '={{ ["FAILURE_CREATED"] }}'),
+				withEvents('none', []),
+				published('default', { credentials: devCredential }),
+			],
+			ORIGIN,
+			SECRET,
+		);
+		expect(
+			registrations.map(({ workflow, method, events }) => ({ workflow, method, events })),
+		).toEqual([
+			{ workflow: 'two', method: 'POST', events: ['FAILURE_CREATED', 'BUY_ORDER_CREATED'] },
+			{ workflow: 'all', method: 'POST', events: ['*'] },
+			{ workflow: 'expression', method: 'POST', events: ['*'] },
+			{ workflow: 'none', method: 'POST', events: ['*'] },
+			{ workflow: 'default', method: 'POST', events: ['*'] },
+		]);
+	});
+
+	it('are at the path n8n serves: without a webhook ID, the workflow ID and the node name; each segment encoded as n8n decodes it', () => {
+		const { registrations, skipped } = registrationsFor(
+			[
+				// As n8n import:workflow leaves a trigger without one.
+				published('wf1', {
+					name: 'Work Order Events',
+					webhookId: undefined,
+					credentials: devCredential,
+				}),
+				published('wf2', { name: '100% Done?', webhookId: undefined, credentials: devCredential }),
+				// n8n trims white space and a leading slash off the path.
+				published('wf3', { webhookId: ' /hook-trimmed', credentials: devCredential }),
+				published('wf4', { webhookId: 'a b?c#d', credentials: devCredential }),
+			],
+			ORIGIN,
+			SECRET,
+		);
+		expect(skipped).toEqual([]);
+		expect(registrations.map(({ url }) => url.split('?token=')[0])).toEqual([
+			// n8n stores "wf1/work%20order%20events/webhook"; its router decodes each segment once.
+			`${ORIGIN}/webhook/wf1/work%2520order%2520events/webhook`,
+			`${ORIGIN}/webhook/wf2/100%2525%2520done%253F/webhook`,
+			`${ORIGIN}/webhook/hook-trimmed/webhook`,
+			`${ORIGIN}/webhook/a%20b%3Fc%23d/webhook`,
+		]);
+		for (const { url } of registrations)
+			expect(new URL(url).searchParams.get('token')).toBe(SECRET);
+	});
+
+	it('leaves out, naming the workflow, its trigger and why, a webhook path that leads out of its own webhook: no secret goes elsewhere', () => {
+		const { registrations, skipped } = registrationsFor(
+			[
+				published('up', { webhookId: '../elsewhere', credentials: devCredential }),
+				published('other', {
+					name: 'Steal',
+					webhookId: 'x/../../webhook/hook-victim',
+					credentials: devCredential,
+				}),
+				published('dot', { webhookId: '%2e%2e/.', credentials: devCredential }),
+				// Encoded dots are a segment of its own name, not a way out: n8n serves it there.
+				published('literal', { webhookId: '%2e%2e', credentials: devCredential }),
+			],
+			ORIGIN,
+			SECRET,
+		);
+		expect(skipped).toEqual([
+			{
+				workflow: 'up',
+				why: 'the webhook path of its trigger "Events", "../elsewhere/webhook", leads out of its own webhook (to /elsewhere/webhook): replace the trigger with a new one in the editor',
+			},
+			{
+				workflow: 'other',
+				why: 'the webhook path of its trigger "Steal", "x/../../webhook/hook-victim/webhook", leads out of its own webhook (to /webhook/hook-victim/webhook): replace the trigger with a new one in the editor',
+			},
+			{
+				workflow: 'dot',
+				why: 'the webhook path of its trigger "Events", "%2e%2e/./webhook", leads out of its own webhook (to /webhook/%252e%252e/webhook): replace the trigger with a new one in the editor',
+			},
+		]);
+		expect(registrations.map(({ workflow, url }) => [workflow, url])).toEqual([
+			['literal', `${ORIGIN}/webhook/%252e%252e/webhook?token=${SECRET}`],
+		]);
+		expect(JSON.stringify(skipped)).not.toContain(SECRET);
+	});
+
+	it('leaves out, naming the workflow, why and what to do, a trigger whose secret dev does not hold', () => {
 		const { registrations, skipped } = registrationsFor(
 			[
 				published('mine', { credentials: { maintenanceManagementWebhookApi: { id: 'other' } } }),
@@ -108,8 +192,14 @@ describe('the triggers npm run dev registers with the sandbox on a start', () =>
 		);
 		expect(registrations).toEqual([]);
 		expect(skipped).toEqual([
-			{ workflow: 'mine', why: 'its trigger uses a secret of another credential' },
-			{ workflow: 'basic', why: 'its Protection is basic auth' },
+			{
+				workflow: 'mine',
+				why: 'its trigger uses a secret of another credential: register its Production URL in the console',
+			},
+			{
+				workflow: 'basic',
+				why: 'its Protection is basic auth: register its Production URL in the console',
+			},
 		]);
 	});
 });
@@ -154,6 +244,44 @@ describe('the examples npm run dev keeps', () => {
 			id: `${examples[0].id}Original`,
 			name: `${examples[0].name} (original)`,
 		});
+	});
+
+	it('have an original whose triggers have webhooks of their own, the same on every start, so that both can be published', () => {
+		const trigger = (name: string, webhookId?: string) => ({
+			id: name,
+			name,
+			type: TRIGGER,
+			typeVersion: 2,
+			position: [0, 0] as [number, number],
+			parameters: { events: ['FAILURE_CREATED'] },
+			credentials: { maintenanceManagementWebhookApi: { id: 'devHookCredential', name: 'hook' } },
+			...(webhookId === undefined ? {} : { webhookId }),
+		});
+		// A trigger with a webhook ID, as the events example has, and one without, as an imported file.
+		const example: ExampleWorkflow = {
+			...examples[0],
+			nodes: [trigger('With ID', 'hook-example'), trigger('Without ID')],
+		};
+		const original = originalOf(example);
+		expect(originalOf(example)).toEqual(original);
+		const urls = (workflow: ExampleWorkflow) =>
+			registrationsFor(
+				[{ ...workflow, versionId: 'v1', published: true }],
+				ORIGIN,
+				SECRET,
+			).registrations.map(({ url }) => url.split('?')[0]);
+		expect(urls(example)).toEqual([
+			`${ORIGIN}/webhook/hook-example/webhook`,
+			`${ORIGIN}/webhook/${example.id}/without%2520id/webhook`,
+		]);
+		expect(urls(original)).toEqual([
+			`${ORIGIN}/webhook/hook-example-original/webhook`,
+			`${ORIGIN}/webhook/${original.id}/without%2520id/webhook`,
+		]);
+		// Nothing else of the copy's nodes differs from the example's.
+		const withoutHooks = (workflow: ExampleWorkflow) =>
+			workflow.nodes.map(({ webhookId: _hook, ...node }) => node);
+		expect(withoutHooks(original)).toEqual(withoutHooks(example));
 	});
 
 	it('are known by the versions dev imported, kept in a file only its owner reads', () => {
