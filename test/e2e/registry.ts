@@ -35,7 +35,10 @@ const run = (command: string, args: string[], options: { cwd?: string; env?: Nod
 
 /**
  * verdaccio on loopback, on the runtime's Node 24, storing in a temporary folder. Only this
- * package is served from its storage; every other name comes from the uplink, this machine's registry.
+ * package is served from its storage; every other name comes from the uplink, this machine's registry,
+ * or, with `uplink: false`, is not found. `publicUrl` is the address its answers give for tarballs
+ * (verdaccio's VERDACCIO_PUBLIC_URL), for a registry reached under another name than its own.
+ * Its log goes to .runtime/logs/<name>.log.
  */
 export class LocalRegistry {
 	/** The temporary folder, made by start(). */
@@ -45,19 +48,27 @@ export class LocalRegistry {
 
 	private server?: ChildProcess;
 
-	private readonly logFile = join(ROOT, '.runtime', 'logs', 'installer-registry.log');
+	private readonly logFile: string;
+
+	constructor(
+		name = 'installer-registry',
+		private readonly options: { uplink?: boolean; publicUrl?: string } = {},
+	) {
+		this.logFile = join(ROOT, '.runtime', 'logs', `${name}.log`);
+	}
 
 	async start(): Promise<void> {
 		this.dir = mkdtempSync(join(tmpdir(), 'mm-registry-'));
-		const uplink = (await run('npm', ['config', 'get', 'registry'], {})).trim();
+		const { uplink = true, publicUrl } = this.options;
+		const machine = uplink ? (await run('npm', ['config', 'get', 'registry'], {})).trim() : '';
 		const port = await freePort();
 		this.url = `http://127.0.0.1:${port}/`;
 		const config = {
 			storage: join(this.dir, 'storage'),
-			uplinks: { machine: { url: uplink } },
+			uplinks: machine ? { machine: { url: machine } } : {},
 			packages: {
 				[PACKAGE_NAME]: { access: '$all', publish: '$all' },
-				'**': { access: '$all', proxy: 'machine' },
+				'**': machine ? { access: '$all', proxy: 'machine' } : { access: '$all' },
 			},
 			web: { enable: false },
 			log: { type: 'stdout', format: 'pretty', level: 'warn' },
@@ -77,7 +88,10 @@ export class LocalRegistry {
 				'--listen',
 				`127.0.0.1:${port}`,
 			],
-			{ stdio: ['ignore', log, log] },
+			{
+				stdio: ['ignore', log, log],
+				env: publicUrl ? { ...process.env, VERDACCIO_PUBLIC_URL: publicUrl } : process.env,
+			},
 		);
 		closeSync(log);
 		await waitUntil(
