@@ -30,21 +30,23 @@ const DEV_TOOL_TESTS = [
 	'testCommand',
 ].map((name) => `<rootDir>/test/tooling/${name}.test.ts`);
 
+const swc = [
+	'@swc/jest',
+	{ jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } },
+];
+/**
+ * Packages that mockttp (the queue suite's registry stand-in) requires and that are published as ES
+ * modules only: jest cannot require those without Node's --experimental-vm-modules, so it transpiles them.
+ */
+const ESM_ONLY = '(get-port|milliparsec)';
+
 const suite = (name, testTimeout, extra = {}) => ({
 	displayName: name,
 	testEnvironment: 'node',
 	// The sources too, so that jest --findRelatedTests (and --onlyChanged) finds the tests of a source file.
 	roots: ['<rootDir>/test', '<rootDir>/nodes', '<rootDir>/credentials', '<rootDir>/sandbox'],
 	testMatch: [`<rootDir>/test/${name}/**/*.test.ts`],
-	transform: {
-		'^.+\\.ts$': [
-			'@swc/jest',
-			{
-				jsc: { target: 'es2022', parser: { syntax: 'typescript' } },
-				module: { type: 'commonjs' },
-			},
-		],
-	},
+	transform: { '^.+\\.ts$': swc },
 	globals: { testTimeout },
 	setupFilesAfterEnv: ['<rootDir>/test/setup/timeout.ts'],
 	...extra,
@@ -69,6 +71,9 @@ module.exports = {
 		suite('tooling', 120_000, { ...inProcess, testPathIgnorePatterns: DEV_TOOL_TESTS }),
 		suite('devtools', 120_000, { ...inProcess, testMatch: DEV_TOOL_TESTS }),
 		suite('e2e', 600_000),
-		suite('queue', 600_000),
+		suite('queue', 600_000, {
+			transform: { '^.+\\.ts$': swc, [`/node_modules/${ESM_ONLY}/.+\\.js$`]: swc },
+			transformIgnorePatterns: [`/node_modules/(?!${ESM_ONLY}/)`],
+		}),
 	],
 };

@@ -1,7 +1,8 @@
 /**
  * `npm run test:queue`: the package in n8n's queue mode. Starts Redis and PostgreSQL on loopback (from
  * Debian's packages, installed here when missing), runs the jest "queue" project, which starts the pinned
- * n8n as a main, a webhook and two worker processes, then stops both servers and removes their data.
+ * n8n as a main, a webhook and two worker processes and installs the package through the main process
+ * from a local registry (test/queue/queue.test.ts), then stops both servers and removes their data.
  */
 const { execFileSync, spawn, spawnSync } = require('node:child_process');
 const {
