@@ -1,13 +1,4 @@
-import type {
-	IAuthenticateGeneric,
-	Icon,
-	ICredentialTestRequest,
-	ICredentialType,
-	INodeProperties,
-} from 'n8n-workflow';
-
-/** The redirects an answer can make: Test follows none of them. */
-const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
+import type { IAuthenticateGeneric, Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 
 /**
  * Bearer-token credential. A token is valid only in the environment that issued it, so the
@@ -85,43 +76,5 @@ export class MaintenanceManagementApi implements ICredentialType {
 				Authorization: '={{"Bearer " + String($credentials.accessToken).trim()}}',
 			},
 		},
-	};
-
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL:
-				'={{String($credentials.environment === "sandbox" ? $credentials.sandboxBaseUrl : $credentials.productionBaseUrl).trim().replace(/\\/+$/, "")}}',
-			url: '/locations',
-			method: 'GET',
-			qs: { page: 1, limit: 1 },
-			headers: { Accept: 'application/json' },
-			// n8n follows a redirect and, by default, sends the token along, to any origin: Test follows none.
-			disableFollowRedirect: true,
-		},
-		rules: [
-			{
-				type: 'responseCode',
-				properties: {
-					value: 401,
-					message:
-						'The token was refused. A token works only in the environment that issued it: check that Environment matches where the token was generated, and that the token is complete.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 404,
-					message:
-						'Nothing answers at this base URL. Check the host, and that the address ends with the API version, /v3 (for example https://api.example.com/v3).',
-				},
-			},
-			...REDIRECT_STATUSES.map((value) => ({
-				type: 'responseCode' as const,
-				properties: {
-					value,
-					message: `The base URL answered with a redirect (HTTP ${value}). Test follows no redirect, so the token was sent nowhere else. If this is the service's web address rather than its API address, enter the API's address, ending with /v3 (for example https://api.example.com/v3).`,
-				},
-			})),
-		],
 	};
 }

@@ -9,6 +9,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { CURRENT_VERSION, requestOptions, VERSIONS } from './actions/shared/properties';
 import { resourceSelector, resources, subtitle } from './actions/resources';
 import { router } from './actions/router';
+import { testApiCredential } from './methods/credentialTest';
 import { searchBuyOrders, searchLocations, searchSuppliers } from './methods/listSearch';
 
 export class MaintenanceManagement implements INodeType {
@@ -26,7 +27,9 @@ export class MaintenanceManagement implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'maintenanceManagementApi', required: true }],
+		credentials: [
+			{ name: 'maintenanceManagementApi', required: true, testedBy: 'testApiCredential' },
+		],
 		properties: [
 			resourceSelector,
 			...Object.values(resources).flatMap((resource) => resource.description),
@@ -35,6 +38,7 @@ export class MaintenanceManagement implements INodeType {
 	};
 
 	methods = {
+		credentialTest: { testApiCredential },
 		listSearch: { searchBuyOrders, searchLocations, searchSuppliers },
 	};
 

@@ -60,39 +60,63 @@ const CREDENTIAL_HEADER = /(^|-)authorization$|^(set-)?cookie$|^x-webhook-secret
 const DECODING_DEPTH = 4;
 
 /**
- * How many characters the secret check reads for one delivery, over all its readings of all its values
- * together: about ten times what a delivery with large headers (a JSON Web Token among them) needs, and
- * a bound on the CPU one delivery costs. A value the budget does not reach counts as holding the secret.
+ * How much work the secret check may do for one delivery, in characters: each text it reads counts
+ * its length and `TEXT_COST`, and each decoding the characters it writes. About three times what an
+ * ordinary delivery with a 1.8 KB JSON Web Token among its headers needs, and the bound on the CPU
+ * one delivery costs, whatever the secret. A value the budget does not reach counts as holding the
+ * secret.
  */
-export const DECODING_BUDGET = 100_000;
+export const DECODING_BUDGET = 150_000;
 
-/** What the secret check may still read of one delivery (see `DECODING_BUDGET`). */
+/**
+ * What reading one text costs beyond its characters: the passes of its decodings start afresh for each
+ * text, so a delivery of many short texts (a thousand query parameters) costs by their number too.
+ */
+export const TEXT_COST = 256;
+
+/** What the secret check may still do for one delivery (see `DECODING_BUDGET`). */
 export interface DecodingBudget {
 	left: number;
 	/** The parts of the secret to look for, built once per delivery on its first check. */
 	parts?: SecretParts;
 }
 
-/** The parts of one length, with their hashes (see `hashOf`) and the weight of a part's first unit. */
-interface PartsOfLength {
-	parts: Set<string>;
-	hashes: Set<number>;
-	lead: number;
-}
-
-/** The parts of one secret (see `partsOf`), by their length. */
+/**
+ * The parts of one secret (see `partsOf`), found in one pass over a reading whatever their lengths:
+ * each window of the shortest part's length is hashed (see `hashOf`) and looked up among the parts'
+ * starts of that length, and only a window whose hash matches is compared with the parts it starts.
+ */
 interface SecretParts {
 	secret: string;
-	byLength: Map<number, PartsOfLength>;
+	/** The parts by their start of `shortest` units. */
+	byStart: Map<string, string[]>;
+	/** The hashes of those starts. */
+	hashes: Set<number>;
 	shortest: number;
+	/** The weight of a window's first unit in its hash. */
+	lead: number;
+	/**
+	 * A run of `shortest` characters that are text: neither U+FFFD, which a decoding writes for bytes
+	 * that are no UTF-8, nor a control character other than white space. The secret and each of its
+	 * encodings are such a run, so a reading without one (Base64 or hex decoded at a wrong alignment,
+	 * say) holds neither, and is not read or decoded further.
+	 */
+	legible: RegExp;
 }
 
 export const decodingBudget = (): DecodingBudget => ({ left: DECODING_BUDGET });
 
+/** Takes `cost` from the budget when it has that much left, and says whether it had. */
+function spend(budget: DecodingBudget, cost: number): boolean {
+	if (cost > budget.left) return false;
+	budget.left -= cost;
+	return true;
+}
+
 /**
- * How much of the secret is enough to leave a value out: any 16 characters of it in a row (the shortest
- * secret the credential accepts, and the shortest part of a token the action node's redaction finds), or
- * the whole secret when shorter.
+ * How much of the secret is enough to leave a value out: any 16 characters of it in a row, separators
+ * aside (the shortest secret the credential accepts, and the shortest part of a token the action node's
+ * redaction finds), or the whole secret when shorter.
  */
 const LEAKED_PART = 16;
 
@@ -145,7 +169,7 @@ const NAMED_ENTITIES: Record<string, string> = {
 const bytesRead = (bytes: Buffer): string[] => {
 	const text = bytes.toString('utf8');
 	// UTF-16 text read as UTF-8 has a zero byte beside each ASCII character.
-	return [text, text.replaceAll('\0', '')];
+	return text.includes('\0') ? [text, text.replaceAll('\0', '')] : [text];
 };
 const codePoint = (value: number): string =>
 	value <= 0x10ffff ? String.fromCodePoint(value) : '\ufffd';
@@ -156,37 +180,38 @@ const percentDecoded = (text: string): string =>
  * The readings one layer of decoding gives: percent-decoded as in a URL, with `+` as a space as in a
  * form, quoted-printable, backslash escapes and HTML references undone, and every Base64 run (at each
  * of its four alignments, so a Basic credential or an encoded token is read wherever it starts) and hex
- * run decoded, as UTF-8 and as UTF-16.
+ * run decoded, as UTF-8 and as UTF-16. A decoding whose mark (`%`, `+`, `=`, `\`, `&`) the text lacks
+ * would give the text again, and is not run. Each reading is made when it is asked for, so a check
+ * whose budget runs out stops decoding there.
  */
-function decodedOnce(text: string): string[] {
-	const readings = [
-		percentDecoded(text),
-		percentDecoded(text.replace(/\+/g, ' ')),
-		text
+function* decodedOnce(text: string): Generator<string> {
+	if (text.includes('%')) yield percentDecoded(text);
+	if (text.includes('+')) yield percentDecoded(text.replace(/\+/g, ' '));
+	if (text.includes('='))
+		yield text
 			.replace(SOFT_BREAK, '')
 			.replace(QUOTED_PRINTABLE_RUN, (run) =>
 				Buffer.from(run.replace(/=/g, ''), 'hex').toString('utf8'),
-			),
-		text.replace(BACKSLASH_ESCAPE, (_all, u?: string, x?: string, char?: string) =>
+			);
+	if (text.includes('\\'))
+		yield text.replace(BACKSLASH_ESCAPE, (_all, u?: string, x?: string, char?: string) =>
 			u || x ? String.fromCharCode(parseInt(u ?? x ?? '', 16)) : (char ?? ''),
-		),
-		text.replace(HTML_ENTITY, (all, decimal?: string, hex?: string, name?: string) =>
+		);
+	if (text.includes('&'))
+		yield text.replace(HTML_ENTITY, (all, decimal?: string, hex?: string, name?: string) =>
 			decimal
 				? codePoint(Number(decimal))
 				: hex
 					? codePoint(parseInt(hex, 16))
 					: (NAMED_ENTITIES[(name ?? '').toLowerCase()] ?? all),
-		),
-	];
-	for (const [run] of text.matchAll(HEX_RUN)) readings.push(...bytesRead(hexBytes(run)));
-	const base64Runs = [
-		...[...text.matchAll(BASE64_RUN)].map(([run]) => run),
-		...[...text.matchAll(BASE64_GROUPS)].map(([run]) => run.replace(SEPARATOR, '')),
-	];
-	for (const run of new Set(base64Runs))
+		);
+	for (const [run] of text.matchAll(HEX_RUN)) yield* bytesRead(hexBytes(run));
+	const base64Runs = new Set<string>();
+	for (const [run] of text.matchAll(BASE64_RUN)) base64Runs.add(run);
+	for (const [run] of text.matchAll(BASE64_GROUPS)) base64Runs.add(run.replace(SEPARATOR, ''));
+	for (const run of base64Runs)
 		for (let start = 0; start < 4 && run.length - start >= 4; start++)
-			readings.push(...bytesRead(Buffer.from(run.slice(start), 'base64')));
-	return readings;
+			yield* bytesRead(Buffer.from(run.slice(start), 'base64'));
 }
 
 /** A text as the check compares it: lower case, without separators. */
@@ -210,28 +235,29 @@ function leadOf(length: number): number {
 }
 
 /**
- * Every run of `LEAKED_PART` characters of the secret, squeezed, also with its `+` read as a space as a
- * URL's query parser reads it (`?copy=a+b` gives `a b`, squeezed to `ab`).
+ * Every run of `LEAKED_PART` characters of the squeezed secret, and of the squeezed secret with its `+`
+ * read as a space as a URL's query parser reads it (`?copy=a+b` gives `a b`, squeezed to `ab`). The
+ * separators the check ignores count for nothing: a secret holding many gives parts as long as one
+ * holding none.
  */
 function partsOf(secret: string): SecretParts {
-	const chars = [...secret];
-	const length = Math.min(LEAKED_PART, chars.length);
-	const byLength = new Map<number, PartsOfLength>();
-	for (let start = 0; start + length <= chars.length; start++) {
-		const part = squeezed(chars.slice(start, start + length).join(''));
-		for (const form of [part, part.replaceAll('+', '')]) {
-			if (form === '') continue;
-			const found = byLength.get(form.length) ?? {
-				parts: new Set(),
-				hashes: new Set(),
-				lead: leadOf(form.length),
-			};
-			found.parts.add(form);
-			found.hashes.add(hashOf(form));
-			byLength.set(form.length, found);
-		}
+	const parts = new Set<string>();
+	for (const form of new Set([squeezed(secret), squeezed(secret.replaceAll('+', ' '))])) {
+		const chars = [...form];
+		const length = Math.min(LEAKED_PART, chars.length);
+		for (let start = 0; start + length <= chars.length; start++)
+			parts.add(chars.slice(start, start + length).join(''));
 	}
-	return { secret, byLength, shortest: Math.min(...byLength.keys()) };
+	parts.delete('');
+	const shortest = parts.size === 0 ? 0 : Math.min(...[...parts].map((part) => part.length));
+	const byStart = new Map<string, string[]>();
+	for (const part of parts) {
+		const start = part.slice(0, shortest);
+		byStart.set(start, [...(byStart.get(start) ?? []), part]);
+	}
+	const hashes = new Set([...byStart.keys()].map(hashOf));
+	const legible = new RegExp(`[^\\ufffd\\x00-\\x08\\x0e-\\x1f\\x7f]{${shortest}}`);
+	return { secret, byStart, hashes, shortest, lead: leadOf(shortest), legible };
 }
 
 /** The secret's parts, built on the delivery's first check and kept on its budget for the others. */
@@ -241,22 +267,22 @@ function partsFor(secret: string, budget: DecodingBudget): SecretParts {
 }
 
 /**
- * Whether a squeezed reading holds a part: the hash of each window of a part's length is rolled along
- * the reading and looked up, and only a window whose hash matches is compared, so the work grows with
- * the reading's length, not with the secret's.
+ * Whether a squeezed reading holds a part, in one pass: the hash of each window of the shortest part's
+ * length is rolled along the reading and looked up, and only a window whose hash matches is compared
+ * with the parts it starts, so the work grows with the reading's length, not with the secret's.
  */
-function holdsPart(read: string, { byLength }: SecretParts): boolean {
-	for (const [length, { parts, hashes, lead }] of byLength) {
-		if (read.length < length) continue;
-		let hash = hashOf(read.slice(0, length));
-		for (let start = 0; ; start++) {
-			if (hashes.has(hash) && parts.has(read.slice(start, start + length))) return true;
-			if (start + length >= read.length) break;
-			const kept = (hash - Math.imul(read.charCodeAt(start), lead)) | 0;
-			hash = (Math.imul(kept, HASH_BASE) + read.charCodeAt(start + length)) | 0;
+function holdsPart(read: string, { byStart, hashes, shortest, lead }: SecretParts): boolean {
+	if (read.length < shortest) return false;
+	let hash = hashOf(read.slice(0, shortest));
+	for (let start = 0; ; start++) {
+		if (hashes.has(hash)) {
+			const parts = byStart.get(read.slice(start, start + shortest));
+			if (parts?.some((part) => read.startsWith(part, start))) return true;
 		}
+		if (start + shortest >= read.length) return false;
+		const kept = (hash - Math.imul(read.charCodeAt(start), lead)) | 0;
+		hash = (Math.imul(kept, HASH_BASE) + read.charCodeAt(start + shortest)) | 0;
 	}
-	return false;
 }
 
 /**
@@ -274,20 +300,23 @@ export function carriesSecret(
 	if (secret === '' || value === undefined || value === null) return false;
 	if (Array.isArray(value)) return value.some((element) => carriesSecret(element, secret, budget));
 	const parts = partsFor(secret, budget);
-	if (parts.byLength.size === 0) return false;
-	const { shortest } = parts;
+	if (parts.byStart.size === 0) return false;
+	const { shortest, legible } = parts;
 	let layer = new Set([typeof value === 'string' ? value : JSON.stringify(value)]);
 	const seen = new Set<string>();
 	for (let depth = 0; depth <= DECODING_DEPTH && layer.size > 0; depth++) {
 		const next = new Set<string>();
 		for (const text of layer) {
 			// Decoding never lengthens a text: one shorter than a part of the secret cannot lead to it.
-			if (text.length < shortest || seen.has(text)) continue;
+			if (text.length < shortest || seen.has(text) || !legible.test(text)) continue;
 			seen.add(text);
-			if (text.length > budget.left) return true;
-			budget.left -= text.length;
+			if (!spend(budget, text.length + TEXT_COST)) return true;
 			if (holdsPart(squeezed(text), parts)) return true;
-			if (depth < DECODING_DEPTH) for (const reading of decodedOnce(text)) next.add(reading);
+			if (depth === DECODING_DEPTH) continue;
+			for (const reading of decodedOnce(text)) {
+				if (!spend(budget, reading.length)) return true;
+				next.add(reading);
+			}
 		}
 		layer = next;
 	}

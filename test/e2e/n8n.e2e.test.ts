@@ -3,6 +3,7 @@ import { join } from 'node:path';
 
 import { resources } from '../../nodes/MaintenanceManagement/actions/resources';
 import { ENDPOINTS } from '../../nodes/MaintenanceManagement/actions/shared/endpoints.generated';
+import { testAnswer, unusableBaseUrl } from '../../nodes/MaintenanceManagement/transport/messages';
 import type { LoggedRequest } from '../../sandbox';
 import { ScriptedServer } from '../helpers/scriptedServer';
 import { expectCaseRan } from './assertions';
@@ -391,44 +392,83 @@ describe('the trigger and the AI tool in a running n8n', () => {
 		expect(await triggerRuns()).toEqual(before);
 	});
 
-	it("the credential's Test explains a token of the other environment and a base URL without /v3", async () => {
+	/** The credential's Test from the credential's modal: n8n's REST call, with the data entered. */
+	const testCredential = async (data: Record<string, string>) => {
+		const answer = (await n8n.getAsOwner('/rest/credentials/test', {
+			credentials: { ...API_CREDENTIAL, type: 'maintenanceManagementApi', data },
+		})) as { data?: unknown };
+		return (answer.data ?? answer) as { status?: string; message?: string };
+	};
+	/** The Test of a production credential with this token and base URL. */
+	const testProduction = async (accessToken: string, productionBaseUrl: string) =>
+		await testCredential({ accessToken, environment: 'production', productionBaseUrl });
+
+	it("the credential's Test passes in the environment of the token and explains a token of the other", async () => {
 		const { baseUrl, token } = api.sandbox.environments.sandbox;
-		const test = async (data: Record<string, string>) => {
-			const answer = (await n8n.getAsOwner('/rest/credentials/test', {
-				credentials: { ...API_CREDENTIAL, type: 'maintenanceManagementApi', data },
-			})) as { data?: unknown };
-			return (answer.data ?? answer) as { status?: string; message?: string };
-		};
-		const production = baseUrl.replace('/sandbox/v3', '/production/v3');
 		expect(
-			await test({ accessToken: token, environment: 'sandbox', sandboxBaseUrl: baseUrl }),
-		).toEqual({
-			status: 'OK',
-			message: 'Connection successful!',
-		});
-		const otherEnvironment = await test({
-			accessToken: token,
-			environment: 'production',
-			productionBaseUrl: production,
-		});
-		// The pinned n8n shows the credential's rule for the status; n8n 1.123 and 2.0 do not read the
-		// rules and show their own sentence for it.
-		expect(otherEnvironment.message).toMatch(
-			TESTING_PINNED_N8N
-				? /environment that issued it/
-				: /^Authorization failed - please check your credentials$/,
+			await testCredential({ accessToken: token, environment: 'sandbox', sandboxBaseUrl: baseUrl }),
+		).toEqual({ status: 'OK', message: 'Connection successful!' });
+		const otherEnvironment = await testProduction(
+			token,
+			baseUrl.replace('/sandbox/v3', '/production/v3'),
 		);
-		const noVersion = await test({
-			accessToken: token,
-			environment: 'sandbox',
-			sandboxBaseUrl: baseUrl.replace(/\/v3$/, ''),
-		});
-		expect(noVersion.message).toMatch(
-			TESTING_PINNED_N8N
-				? /ends with the API version, \/v3/
-				: /^The resource you are requesting could not be found$/,
-		);
-		expect(JSON.stringify([otherEnvironment, noVersion])).not.toContain(token);
+		expect(otherEnvironment).toEqual({ status: 'Error', message: testAnswer.refused() });
+		expect(JSON.stringify(otherEnvironment)).not.toContain(token);
+	});
+
+	it("the credential's Test refuses, before sending anything, every base URL the node refuses, in the node's words", async () => {
+		const server = new ScriptedServer();
+		await server.start();
+		const token = 'tok_refused_base_url_5d1f3a';
+		const { host } = new URL(server.url);
+		try {
+			for (const [baseUrl, problem] of [
+				// A host that is not loopback: refused whatever it resolves to (the nodes suite sends one
+				// that resolves to loopback).
+				[
+					'http://api.example.com/v3',
+					'must start with https:// (plain http:// is allowed only for localhost)',
+				],
+				[server.url, 'must end with /v3'],
+				[`${server.url}/v3?x=1`, 'must not contain a query (?…)'],
+				[`${server.url}/v3#top`, 'must not contain a fragment (#…)'],
+				[`http://user:pass@${host}/v3`, 'must not contain a user name or password'],
+			]) {
+				const { message, description } = unusableBaseUrl('Production Base URL', problem);
+				expect(await testProduction(token, baseUrl)).toEqual({
+					status: 'Error',
+					message: `${message}. ${description}`,
+				});
+			}
+			expect(server.requests).toEqual([]);
+		} finally {
+			await server.stop();
+		}
+	});
+
+	it("the credential's Test calls a 200 that is not the API's answer a failure, and explains a 404", async () => {
+		const server = new ScriptedServer();
+		await server.start();
+		const token = 'tok_html_page_test_73be02';
+		const test = async () => await testProduction(token, `${server.url}/v3`);
+		try {
+			const sent = () => server.requests.map(({ path, headers }) => [path, headers.authorization]);
+			server.reset(() => ({
+				status: 200,
+				headers: { 'Content-Type': 'text/html; charset=utf-8' },
+				raw: '<!doctype html><title>Sign in</title>',
+			}));
+			expect(await test()).toEqual({
+				status: 'Error',
+				message: testAnswer.notTheApi(200, 'text/html'),
+			});
+			expect(sent()).toEqual([['/v3/locations', `Bearer ${token}`]]);
+			server.reset(() => ({ status: 404, body: {} }));
+			expect(await test()).toEqual({ status: 'Error', message: testAnswer.notFound() });
+			expect(sent()).toEqual([['/v3/locations', `Bearer ${token}`]]);
+		} finally {
+			await server.stop();
+		}
 	});
 
 	it("the credential's Test follows no redirect: another origin receives nothing, and n8n says why", async () => {
@@ -437,20 +477,7 @@ describe('the trigger and the AI tool in a running n8n', () => {
 		await redirecting.start();
 		await elsewhere.start();
 		const token = 'tok_redirected_test_9c2e51a7';
-		const test = async () => {
-			const answer = (await n8n.getAsOwner('/rest/credentials/test', {
-				credentials: {
-					...API_CREDENTIAL,
-					type: 'maintenanceManagementApi',
-					data: {
-						accessToken: token,
-						environment: 'production',
-						productionBaseUrl: `${redirecting.url}/v3`,
-					},
-				},
-			})) as { data?: unknown };
-			return (answer.data ?? answer) as { status?: string; message?: string };
-		};
+		const test = async () => await testProduction(token, `${redirecting.url}/v3`);
 		try {
 			// The web address of a service, say, sending the Test to its sign-in page on another host.
 			redirecting.reset(() => ({
@@ -468,13 +495,7 @@ describe('the trigger and the AI tool in a running n8n', () => {
 			const sameOrigin = await test();
 			expect(redirecting.requests.map(({ path }) => path)).toEqual(['/v3/locations']);
 			for (const answer of [crossOrigin, sameOrigin]) {
-				expect(answer.status).toBe('Error');
-				// n8n 1.123 and 2.0 do not read the credential's rules and show their own words for a 302.
-				if (TESTING_PINNED_N8N)
-					expect(answer.message).toBe(
-						"The base URL answered with a redirect (HTTP 302). Test follows no redirect, so the token was sent nowhere else. If this is the service's web address rather than its API address, enter the API's address, ending with /v3 (for example https://api.example.com/v3).",
-					);
-				else expect(answer.message).not.toBe('Connection successful!');
+				expect(answer).toEqual({ status: 'Error', message: testAnswer.redirect(302) });
 				expect(JSON.stringify(answer)).not.toContain(token);
 			}
 		} finally {

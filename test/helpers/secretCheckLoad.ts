@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 
 /**
- * Two deliveries' headers for the trigger's secret check (nodes/MaintenanceManagementTrigger/protection.ts):
- * one built to multiply its decodings, and an ordinary one. The tests count the check's work on them,
- * the benchmarks time it.
+ * Deliveries' fields for the trigger's secret check (nodes/MaintenanceManagementTrigger/protection.ts):
+ * headers built to multiply its decodings, a thousand short query parameters, and an ordinary
+ * delivery's headers. The tests count the check's work on them, the benchmarks time it.
  */
 
 const hex = (text: string) => Buffer.from(text).toString('hex');
@@ -21,6 +21,10 @@ export const multiplyingHeaders = (): Record<string, string> => ({
 	'x-b': repeated(`${hex(base64('41 42 43 44 45 '.repeat(2)))},`),
 	'user-agent': 'Service/1.0',
 });
+
+/** A thousand short query parameters (`a0=%410`…), as one URL within n8n's 16 KB of headers carries them. */
+export const thousandParameters = (): Record<string, string> =>
+	Object.fromEntries(Array.from({ length: 1000 }, (_, index) => [`a${index}`, `%41${index}`]));
 
 /** An ordinary delivery's headers, a 1.8 KB JSON Web Token among them. */
 export const ordinaryHeaders = (): Record<string, string> => {

@@ -115,19 +115,4 @@ describe('credential', () => {
 			evaluate(credential.authenticate.properties.headers?.Authorization, { accessToken: token }),
 		).toBe(header);
 	});
-
-	it('tests the token against the chosen environment with one cheap read', () => {
-		const { request } = credential.test;
-		const data = {
-			productionBaseUrl: 'https://api.example.com/v3/',
-			sandboxBaseUrl: ' https://sandbox.example.com/v3 ',
-		};
-		expect(evaluate(request.baseURL, { ...data, environment: 'production' })).toBe(
-			'https://api.example.com/v3',
-		);
-		expect(evaluate(request.baseURL, { ...data, environment: 'sandbox' })).toBe(
-			'https://sandbox.example.com/v3',
-		);
-		expect(request).toMatchObject({ method: 'GET', url: '/locations', qs: { page: 1, limit: 1 } });
-	});
 });

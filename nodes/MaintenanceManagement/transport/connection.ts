@@ -1,6 +1,11 @@
 /** The credential, read once per execution: the token, and the base URL its environment gives. */
 
-import type { IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
+import type {
+	Failure,
+	ICredentialDataDecryptedObject,
+	IExecuteFunctions,
+	ILoadOptionsFunctions,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { normalBaseUrl } from './address';
@@ -46,45 +51,52 @@ function baseUrlProblem(value: string): string | undefined {
 	return undefined;
 }
 
+/** What a credential gives the node: its environment, the API's base URL in normal form and the token. */
+export interface CredentialReading {
+	environment: string;
+	baseUrl: string;
+	token: string;
+}
+
+/** Why a credential cannot be used: an error's words and its cause. Nothing is sent with it. */
+export interface CredentialProblem {
+	message: string;
+	description: string;
+	failure: Failure;
+}
+
+/**
+ * Reads a credential's values as every request and the credential's Test use them: the token, and the
+ * base URL of its environment, or the problem that keeps it from being used.
+ */
+export function readCredential(
+	credentials: ICredentialDataDecryptedObject,
+): CredentialReading | CredentialProblem {
+	const environment = credentials.environment === 'sandbox' ? 'sandbox' : 'production';
+	const field = environment === 'sandbox' ? 'sandboxBaseUrl' : 'productionBaseUrl';
+	const label = environment === 'sandbox' ? 'Sandbox Base URL' : 'Production Base URL';
+	const typedBaseUrl = String(credentials[field] ?? '')
+		.trim()
+		.replace(/\/+$/, '');
+	const token = String(credentials.accessToken ?? '').trim();
+	if (!token) return { ...tokenMissing(), failure: CREDENTIAL_INVALID };
+	if (/\s/.test(token)) return { ...tokenNotOneText(), failure: CREDENTIAL_INVALID };
+	const problem = baseUrlProblem(typedBaseUrl);
+	if (problem) return { ...unusableBaseUrl(label, problem), failure: CONFIGURATION_INVALID };
+	return { environment, baseUrl: normalBaseUrl(typedBaseUrl), token };
+}
+
 /** Reads the credential once per execution: the environment decides the base URL. */
 export async function getConnection(this: Context, itemIndex?: number): Promise<Connection> {
 	const cached = connections.get(this);
 	if (cached) return await cached;
 	const pending = (async () => {
-		const credentials = await this.getCredentials(CREDENTIAL_TYPE, itemIndex);
-		const environment = credentials.environment === 'sandbox' ? 'sandbox' : 'production';
-		const field = environment === 'sandbox' ? 'sandboxBaseUrl' : 'productionBaseUrl';
-		const label = environment === 'sandbox' ? 'Sandbox Base URL' : 'Production Base URL';
-		const typedBaseUrl = String(credentials[field] ?? '')
-			.trim()
-			.replace(/\/+$/, '');
-		const token = String(credentials.accessToken ?? '').trim();
-		if (!token) {
-			const { message, description } = tokenMissing();
-			throw new NodeOperationError(this.getNode(), message, {
-				description,
-				itemIndex,
-				failure: CREDENTIAL_INVALID,
-			});
+		const reading = readCredential(await this.getCredentials(CREDENTIAL_TYPE, itemIndex));
+		if ('failure' in reading) {
+			const { message, description, failure } = reading;
+			throw new NodeOperationError(this.getNode(), message, { description, itemIndex, failure });
 		}
-		if (/\s/.test(token)) {
-			const { message, description } = tokenNotOneText();
-			throw new NodeOperationError(this.getNode(), message, {
-				description,
-				itemIndex,
-				failure: CREDENTIAL_INVALID,
-			});
-		}
-		const problem = baseUrlProblem(typedBaseUrl);
-		if (problem) {
-			const { message, description } = unusableBaseUrl(label, problem);
-			throw new NodeOperationError(this.getNode(), message, {
-				description,
-				itemIndex,
-				failure: CONFIGURATION_INVALID,
-			});
-		}
-		const baseUrl = normalBaseUrl(typedBaseUrl);
+		const { environment, baseUrl, token } = reading;
 		return {
 			baseUrl,
 			origin: new URL(baseUrl).origin,

@@ -32,23 +32,25 @@ import {
 	Waits,
 } from './retry';
 
-export { CREDENTIAL_TYPE, getConnection } from './connection';
+export { CREDENTIAL_TYPE, getConnection, readCredential } from './connection';
 export type { AnswerShape, ApiEnvelope, ApiResource, ResourceRef } from './envelope';
-export { recordsOf } from './envelope';
+export { isEnvelope, recordsOf, shapeOf } from './envelope';
 export { asNodeError } from './errors';
 export { isConnectionFault, neverConnected } from './faults';
+export { testAnswer } from './messages';
 export type { PageOptions } from './paging';
 export { buildPath, pathValueProblem, RECORD_ID } from './path';
 export type { RateBudget } from './rateLimit';
 export { budgetOf, pacingWaitMs, rateLimitWaitMs } from './rateLimit';
 export type { Pause, RequestPolicy, WaitReason } from './retry';
 export { DEFAULT_POLICY, pauseWaitsWith, POLICY_CEILING } from './retry';
+export { ssrfBlockOf, ssrfMessage } from './ssrf';
 
 /** The spec's page-size limit: larger `limit` values are capped by the service. */
 export const MAX_PAGE_SIZE = 2000;
 
 /** Sent with every request: the service asks clients to name themselves. */
-const USER_AGENT = `${packageName}/${version}`;
+export const USER_AGENT = `${packageName}/${version}`;
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;

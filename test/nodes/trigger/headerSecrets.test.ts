@@ -5,8 +5,15 @@ import {
 	DECODING_BUDGET,
 	decodingBudget,
 	headersWithoutSecret,
+	TEXT_COST,
+	withoutSecret,
 } from '../../../nodes/MaintenanceManagementTrigger/protection';
-import { longSecret, multiplyingHeaders, ordinaryHeaders } from '../../helpers/secretCheckLoad';
+import {
+	longSecret,
+	multiplyingHeaders,
+	ordinaryHeaders,
+	thousandParameters,
+} from '../../helpers/secretCheckLoad';
 import { basicAuth, deliver, startedItem, type Delivery, type TriggerSettings } from './harness';
 
 /** A Base64-style secret, as the credential allows: `+`, `/` and `=` all change when encoded. */
@@ -362,6 +369,73 @@ describe('the work of the secret check', () => {
 		expect(longWork).toBeLessThan(2 * short);
 	});
 
+	/**
+	 * What the check writes and reads while `check` runs: the characters of every text it keeps in a
+	 * Set (each text it reads, each reading a decoding writes) and the texts it compares (each is put
+	 * in lower case once).
+	 */
+	function textsOf(check: () => void): { characters: number; texts: number } {
+		let characters = 0;
+		let texts = 0;
+		const { add } = Set.prototype;
+		const { toLowerCase } = String.prototype;
+		const restore = [
+			counting(Set.prototype, 'add', function (this: Set<unknown>, value) {
+				if (typeof value === 'string') characters += value.length;
+				return add.call(this, value);
+			}),
+			counting(String.prototype, 'toLowerCase', function (this: string) {
+				texts += 1;
+				return toLowerCase.call(this);
+			}),
+		];
+		try {
+			check();
+		} finally {
+			for (const undo of restore) undo();
+		}
+		return { characters, texts };
+	}
+
+	const QUERY = { leftOutByName: () => false, joiner: '=' };
+
+	it.each([
+		['two crafted 7.9 KB headers', 'a Base64 secret', 'Q3x+T9/kLm2Pz8wRb4Vn+Yh1cA=='],
+		['two crafted 7.9 KB headers', 'a plain 32-letter secret', 'abcdefghijklmnopqrstuvwxyzABCDEF'],
+		[
+			'two crafted 7.9 KB headers',
+			'a secret of spaced letters',
+			'a b c d e f g h i j k l m n o p q r s t',
+		],
+		[
+			'a thousand short query parameters',
+			'a secret of spaced letters',
+			'a b c d e f g h i j k l m n o p q r s t',
+		],
+		[
+			'a thousand short query parameters',
+			'a secret mostly of spaces',
+			`x${' '.repeat(15)}y${' '.repeat(15)}z`,
+		],
+		[
+			'a thousand short query parameters',
+			'a secret of groups and commas',
+			'ab, cd, ef, gh, ij, kl, mn, op, qr',
+		],
+	])('bounds its work by its budget for %s with %s', (fields, _secret, secret) => {
+		const budget = decodingBudget();
+		const work = textsOf(() =>
+			fields === 'a thousand short query parameters'
+				? withoutSecret(thousandParameters(), secret, QUERY, budget)
+				: headersWithoutSecret(multiplyingHeaders(), secret, budget),
+		);
+		// Unbounded by their number, the texts were 18,842 for the thousand parameters and a secret mostly
+		// of spaces, and the characters written 670,000 against a budget of 100,000.
+		expect(work.texts).toBeLessThanOrEqual(DECODING_BUDGET / TEXT_COST + 64);
+		expect(work.characters).toBeLessThanOrEqual(1.5 * DECODING_BUDGET);
+		expect(budget.left).toBeGreaterThanOrEqual(0);
+	});
+
 	it('leaves out query parameters built to multiply its decodings, as it does headers', async () => {
 		const { 'x-a': a, 'x-b': b } = multiplyingHeaders();
 		const run = await deliver(
@@ -410,6 +484,16 @@ describe('carriesSecret', () => {
 		],
 	])('a stated limit: does not find the secret %s', (_label, value) => {
 		expect(carriesSecret(value, SECRET)).toBe(false);
+	});
+
+	it('counts 16 characters of the secret in a row without its separators, however many it holds', () => {
+		const spaced = 'a b c d e f g h i j k l m n o p q r s t';
+		expect(carriesSecret('x-abcdefghijklmnop', spaced)).toBe(true);
+		expect(carriesSecret('e f g h i j k l m n o p q r s t', spaced)).toBe(true);
+		expect(carriesSecret(Buffer.from('eFGhijklmnopqrst').toString('base64'), spaced)).toBe(true);
+		// 16 of its characters as typed, half of them spaces, and 15 without them: no part.
+		expect(carriesSecret('a b c d e f g h ', spaced)).toBe(false);
+		expect(carriesSecret('abcdefghijklmno', spaced)).toBe(false);
 	});
 
 	it('looks inside repeated headers (arrays) and finds nothing without a secret', () => {
