@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import type { INodeProperties, INodeType } from 'n8n-workflow';
@@ -174,5 +176,55 @@ describe.each(nodes)('required parameters of %s', (_file, nodeType) => {
 			.filter(([, parameter]) => parameter.required === true && parameter.default === 0)
 			.map(([path]) => path);
 		expect(zeroes).toEqual([]);
+	});
+});
+
+describe('the built codex files, searched in the node creator', () => {
+	/**
+	 * Whether n8n's node creator (2.41.1's editor) keeps a node for the typed text: the text's letters
+	 * appear in the same order, in any case, in its display name or in one of its aliases.
+	 */
+	const finds = (typed: string, names: string[]): boolean =>
+		names.some((name) => {
+			let next = 0;
+			for (const letter of name.toLowerCase()) if (letter === typed[next]?.toLowerCase()) next++;
+			return next === typed.length;
+		});
+
+	let built: string;
+	beforeAll(() => {
+		built = mkdtempSync(join(tmpdir(), 'mm-codex-'));
+		execFileSync('npx', ['--no-install', 'gulp', 'build:codex'], {
+			cwd: ROOT,
+			env: { ...process.env, BUNDLE_OUTDIR: built },
+			stdio: 'ignore',
+		});
+	});
+	afterAll(() => rmSync(built, { recursive: true, force: true }));
+
+	/** What the search sees of each node: its display name and the aliases of its built codex. */
+	const searchable = (file: string, nodeType: INodeType) => [
+		nodeType.description.displayName,
+		...(JSON.parse(readFileSync(join(built, file), 'utf8')) as Codex).alias,
+	];
+
+	it('matches as n8n does: letters in order, not a word the text lacks', () => {
+		expect(finds('wo apr', ['Work order approval'])).toBe(true);
+		expect(finds('approved', ['approval', 'approve', 'waiting for approval'])).toBe(false);
+	});
+
+	it.each([
+		['approved', true, true],
+		['work order approved', true, true],
+		['approval', true, true],
+		['create a material', true, false],
+		['material', true, false],
+		['stock', true, true],
+	])('finds for "%s" the action node (%s) and the trigger (%s)', (typed, action, trigger) => {
+		const [actionNode, triggerNode] = nodes;
+		expect([
+			finds(typed, searchable(...actionNode)),
+			finds(typed, searchable(...triggerNode)),
+		]).toEqual([action, trigger]);
 	});
 });
