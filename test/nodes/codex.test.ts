@@ -1,6 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { INodeProperties, INodeType } from 'n8n-workflow';
@@ -8,6 +6,7 @@ import type { INodeProperties, INodeType } from 'n8n-workflow';
 import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { MaintenanceManagementTrigger } from '../../nodes/MaintenanceManagementTrigger/MaintenanceManagementTrigger.node';
 import { resourceSelector } from '../../nodes/MaintenanceManagement/actions/resources';
+import { builtPackage } from '../helpers/built';
 import { specEventNames } from '../helpers/contract';
 
 const ROOT = join(__dirname, '..', '..');
@@ -191,21 +190,12 @@ describe('the built codex files, searched in the node creator', () => {
 			return next === typed.length;
 		});
 
-	let built: string;
-	beforeAll(() => {
-		built = mkdtempSync(join(tmpdir(), 'mm-codex-'));
-		execFileSync('npx', ['--no-install', 'gulp', 'build:codex'], {
-			cwd: ROOT,
-			env: { ...process.env, BUNDLE_OUTDIR: built },
-			stdio: 'ignore',
-		});
-	});
-	afterAll(() => rmSync(built, { recursive: true, force: true }));
+	const built = builtPackage('build:codex');
 
 	/** What the search sees of each node: its display name and the aliases of its built codex. */
 	const searchable = (file: string, nodeType: INodeType) => [
 		nodeType.description.displayName,
-		...(JSON.parse(readFileSync(join(built, file), 'utf8')) as Codex).alias,
+		...(JSON.parse(readFileSync(join(built(), file), 'utf8')) as Codex).alias,
 	];
 
 	it('matches as n8n does: letters in order, not a word the text lacks', () => {

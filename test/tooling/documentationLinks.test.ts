@@ -1,7 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import type { ICredentialType } from 'n8n-workflow';
@@ -28,6 +26,7 @@ import {
 	placeholderProblems,
 	textFilesUnder,
 } from '../../scripts/verify/placeholders';
+import { builtPackage } from '../helpers/built';
 
 const ROOT = join(__dirname, '..', '..');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -38,22 +37,11 @@ const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const fromTest = createRequire(__filename);
 
 /** The package as `npm run build` makes dist/, built into a folder of its own. */
-let built: string;
-
-beforeAll(() => {
-	built = mkdtempSync(join(tmpdir(), 'mm-dist-'));
-	execFileSync('npx', ['--no-install', 'gulp', 'build:dist'], {
-		cwd: ROOT,
-		env: { ...process.env, BUNDLE_OUTDIR: built },
-		stdio: 'ignore',
-	});
-});
-
-afterAll(() => rmSync(built, { recursive: true, force: true }));
+const dist = builtPackage('build:dist');
 
 /** The documentation links of the built nodes' codex files and credentials. */
 function builtLinks(): DocumentationLink[] {
-	const file = (listed: string) => join(built, listed.replace(/^dist\//, ''));
+	const file = (listed: string) => join(dist(), listed.replace(/^dist\//, ''));
 	const nodes = pkg.n8n.nodes.flatMap((node) => {
 		const codex = JSON.parse(readFileSync(file(node).replace(/\.js$/, '.json'), 'utf8')) as {
 			resources: Record<string, Array<{ url: string }>>;
@@ -72,7 +60,7 @@ function builtLinks(): DocumentationLink[] {
 
 describe('placeholders', () => {
 	it("are in no file of the built package, the README and CHANGELOG npm packs, nor package.json's links", () => {
-		const files = textFilesUnder(built);
+		const files = textFilesUnder(dist());
 		expect(Object.keys(files)).toEqual(
 			expect.arrayContaining([...pkg.n8n.nodes, ...pkg.n8n.credentials].map((f) => f.slice(5))),
 		);
@@ -103,7 +91,7 @@ describe('placeholders', () => {
 
 describe('local addresses', () => {
 	it('are in no built node or credential', () => {
-		const files = textFilesUnder(built);
+		const files = textFilesUnder(dist());
 		expect(Object.keys(files)).toEqual(
 			expect.arrayContaining([...pkg.n8n.nodes, ...pkg.n8n.credentials].map((f) => f.slice(5))),
 		);
