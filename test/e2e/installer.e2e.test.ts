@@ -1,28 +1,12 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import {
-	closeSync,
-	mkdirSync,
-	mkdtempSync,
-	openSync,
-	readFileSync,
-	rmSync,
-	writeFileSync,
-} from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { gt } from 'semver';
 
 import { openEditor, signInAsOwner } from './editor';
-import {
-	freePort,
-	N8nInstance,
-	NODE_BIN,
-	PACKAGE_NAME,
-	stopProcess,
-	TESTING_PINNED_N8N,
-	waitUntil,
-} from './n8n';
+import { N8nInstance, PACKAGE_NAME, TESTING_PINNED_N8N, waitUntil } from './n8n';
+import { allowCustomRegistry, LocalRegistry, run } from './registry';
 import { SandboxClient } from './sandboxClient';
 import {
 	ACTION_NODE,
@@ -63,102 +47,12 @@ const CURRENT = (
 	JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }
 ).version;
 const OLDER = `${CURRENT}-older.0`;
-const CUSTOM_REGISTRY_FEATURE = 'feat:communityNodes:customRegistry';
 /** The credential types and node types the package brings. */
 const CREDENTIAL_TYPES = ['maintenanceManagementApi', 'maintenanceManagementWebhookApi'];
 const NODE_TYPES = [ACTION_NODE, TRIGGER_NODE];
 /** Where a failed walk leaves its page, and the screenshot goes unless UPDATE_DOCS=1. */
 const SCRATCH = join(tmpdir(), 'mm-installer');
 const SHOTS = process.env.UPDATE_DOCS === '1' ? join(ROOT, 'docs') : SCRATCH;
-
-const run = (command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv }) =>
-	new Promise<string>((resolve, reject) => {
-		execFile(command, args, { ...options, timeout: 120_000 }, (error, stdout, stderr) =>
-			error
-				? reject(new Error(`${command} ${args[0]} failed: ${error.message}\n${stdout}\n${stderr}`))
-				: resolve(stdout),
-		);
-	});
-
-/**
- * verdaccio on loopback, on the runtime's Node 24, storing in a temporary folder. Only this
- * package is served from its storage; every other name comes from the uplink, this machine's registry.
- */
-class LocalRegistry {
-	/** The temporary folder, made by start(). */
-	dir = '';
-
-	url = '';
-
-	private server?: ChildProcess;
-
-	private readonly logFile = join(ROOT, '.runtime', 'logs', 'installer-registry.log');
-
-	async start(): Promise<void> {
-		this.dir = mkdtempSync(join(tmpdir(), 'mm-registry-'));
-		const uplink = (await run('npm', ['config', 'get', 'registry'], {})).trim();
-		const port = await freePort();
-		this.url = `http://127.0.0.1:${port}/`;
-		const config = {
-			storage: join(this.dir, 'storage'),
-			uplinks: { machine: { url: uplink } },
-			packages: {
-				[PACKAGE_NAME]: { access: '$all', publish: '$all' },
-				'**': { access: '$all', proxy: 'machine' },
-			},
-			web: { enable: false },
-			log: { type: 'stdout', format: 'pretty', level: 'warn' },
-		};
-		// JSON is YAML.
-		writeFileSync(join(this.dir, 'config.yaml'), JSON.stringify(config));
-		// npm publish needs a token even for a registry that takes anonymous publishes.
-		writeFileSync(join(this.dir, 'npmrc'), `//127.0.0.1:${port}/:_authToken=anonymous\n`);
-		mkdirSync(join(ROOT, '.runtime', 'logs'), { recursive: true });
-		const log = openSync(this.logFile, 'w');
-		this.server = spawn(
-			NODE_BIN,
-			[
-				join(ROOT, 'node_modules', 'verdaccio', 'bin', 'verdaccio'),
-				'--config',
-				join(this.dir, 'config.yaml'),
-				'--listen',
-				`127.0.0.1:${port}`,
-			],
-			{ stdio: ['ignore', log, log] },
-		);
-		closeSync(log);
-		await waitUntil(
-			async () => (await fetch(`${this.url}-/ping`, { signal: AbortSignal.timeout(5_000) })).ok,
-			`verdaccio to answer on ${this.url} (see ${this.logFile})`,
-			60_000,
-		);
-	}
-
-	/** npm publish of a tarball, as the release does but without its scripts and provenance. */
-	async publish(tarball: string, tag: string): Promise<void> {
-		await run(
-			'npm',
-			[
-				'publish',
-				tarball,
-				'--ignore-scripts',
-				'--provenance=false',
-				`--tag=${tag}`,
-				`--registry=${this.url}`,
-				`--userconfig=${join(this.dir, 'npmrc')}`,
-			],
-			{},
-		);
-	}
-
-	async stop(): Promise<void> {
-		try {
-			if (this.server) await stopProcess(this.server, 10_000);
-		} finally {
-			if (this.dir) rmSync(this.dir, { recursive: true, force: true });
-		}
-	}
-}
 
 /**
  * The release's tarball (`npm pack` of the built package), and the same build repacked as OLDER: its
@@ -214,20 +108,7 @@ describe("n8n's community package installer, from a registry on loopback", () =>
 			{ copyPackage: false },
 		);
 		await n8n.start();
-		// n8n 2.0.0 reports ready before its REST routes are up: the hook answers 404 for a moment.
-		await waitUntil(
-			async () =>
-				(
-					await fetch(n8n.url('/rest/e2e/feature'), {
-						method: 'PATCH',
-						signal: AbortSignal.timeout(30_000),
-						headers: { 'Content-Type': 'application/json' },
-						body: JSON.stringify({ feature: CUSTOM_REGISTRY_FEATURE, enabled: true }),
-					})
-				).status === 200,
-			"n8n's test hook to license the custom registry (PATCH /rest/e2e/feature)",
-			120_000,
-		);
+		await allowCustomRegistry(n8n);
 		started = Date.now();
 	});
 
