@@ -16,6 +16,7 @@ import {
 	usageProblems,
 	wordCount,
 } from '../../scripts/docsCheck';
+import { packageFilesUrl } from '../../scripts/packageFiles';
 import {
 	documentationProblems,
 	headingAnchors,
@@ -163,7 +164,7 @@ describe('the documentation', () => {
 		expect(readmeProblems(readme)).toEqual([]);
 	});
 
-	it("gives each of README's Usage subsections 3 to 6 bullets and a link for depth", () => {
+	it("gives each of README's Usage subsections 3 to 6 bullets and a link to a page of docs/ for depth", () => {
 		expect(usageProblems(readme)).toEqual([]);
 	});
 
@@ -172,7 +173,7 @@ describe('the documentation', () => {
 		expect(
 			usageProblems(
 				usage(
-					'### Short\n- a\n- b [x](docs/a.md)\n### Long\n- 1\n- 2\n- 3\n- 4\n- 5\n- 6\n- 7 [x](docs/a.md)\n### Unlinked\n- a\n- b\n- c [n8n](https://docs.n8n.io) [here](#usage)',
+					'### Short\n- a\n- b [x](docs/a.md)\n### Long\n- 1\n- 2\n- 3\n- 4\n- 5\n- 6\n- 7 [x](https://cdn.jsdelivr.net/npm/p@1.0.0/docs/a.md)\n### Unlinked\n- a\n- b\n- c [n8n](https://docs.n8n.io) [here](#usage) [t](https://cdn.jsdelivr.net/npm/p@1.0.0/workflows/t.json)',
 				),
 			),
 		).toEqual([
@@ -193,6 +194,18 @@ describe('the documentation', () => {
 		expect(commands).toEqual(['npm install && npm run dev', 'npm install && npm test']);
 		const ci = readFileSync(join(ROOT, '.ci', 'run'), 'utf8');
 		expect(ci.split('\n')).toContain(commands[1]);
+	});
+
+	it('names, in its contributor part, every port npm run dev opens, with its variable and default', () => {
+		const dev = readFileSync(join(ROOT, 'scripts', 'dev.js'), 'utf8');
+		const ports = [...dev.matchAll(/portFor\('(\w+)', (\d+)\)/g)];
+		expect(ports.map(([, variable]) => variable)).toEqual(
+			expect.arrayContaining(['N8N_PORT', 'N8N_RUNNERS_BROKER_PORT', 'SANDBOX_PORT']),
+		);
+		const contributing = readme.slice(readme.indexOf('## Contributing'));
+		const line = contributing.split('\n').find((text) => text.startsWith('- **Ports**'));
+		for (const [, variable, port] of ports) expect(line).toContain(`${port} (\`${variable}\`)`);
+		expect(readme.slice(0, readme.indexOf('## Contributing'))).not.toMatch(/\bN8N_PORT\b/);
 	});
 
 	it('says at its top that work orders are read, not written, as long as the node offers no work-order write', () => {
@@ -224,7 +237,8 @@ describe('the documentation', () => {
 			readme.indexOf('## Installation'),
 			readme.indexOf('## Credentials'),
 		);
-		expect(installation).toContain('](docs/docker.md)');
+		const { name, version } = pkg as unknown as { name: string; version: string };
+		expect(installation).toContain(`](${packageFilesUrl(name, version)}docs/docker.md)`);
 	});
 
 	it('counts words, paragraphs and the words before Installation as a reader meets them', () => {
