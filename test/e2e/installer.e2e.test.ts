@@ -6,7 +6,7 @@ import { gt } from 'semver';
 
 import { openEditor, signInAsOwner } from './editor';
 import { N8nInstance, PACKAGE_NAME, TESTING_PINNED_N8N, waitUntil } from './n8n';
-import { allowCustomRegistry, LocalRegistry, run } from './registry';
+import { allowCustomRegistry, dataOf, expectStatus, LocalRegistry, run } from './registry';
 import { SandboxClient } from './sandboxClient';
 import {
 	ACTION_NODE,
@@ -71,15 +71,6 @@ async function packBoth(dir: string): Promise<{ current: string; older: string }
 	const json = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string };
 	writeFileSync(manifest, JSON.stringify({ ...json, version: OLDER }, null, '\t'));
 	return { current, older: await packed(unpacked) };
-}
-
-type Rest = { status: number; body: unknown };
-const dataOf = <T>(answer: Rest) => (answer.body as { data: T }).data;
-
-/** Expects a REST answer's status, showing the answer when it is another. */
-function expectStatus(answer: Rest, status: number, what: string) {
-	if (answer.status !== status)
-		throw new Error(`${what}: n8n answered ${answer.status}: ${JSON.stringify(answer.body)}`);
 }
 
 describe("n8n's community package installer, from a registry on loopback", () => {

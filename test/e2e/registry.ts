@@ -126,3 +126,13 @@ export async function allowCustomRegistry(n8n: N8nInstance): Promise<void> {
 		120_000,
 	);
 }
+
+type Rest = { status: number; body: unknown };
+/** The `data` of a REST answer of n8n. */
+export const dataOf = <T>(answer: Rest) => (answer.body as { data: T }).data;
+
+/** Expects a REST answer's status, showing the answer when it is another. */
+export function expectStatus(answer: Rest, status: number, what: string) {
+	if (answer.status !== status)
+		throw new Error(`${what}: n8n answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+}

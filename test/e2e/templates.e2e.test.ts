@@ -21,7 +21,7 @@ import {
 	waitUntil,
 	type ExecutionResult,
 } from './n8n';
-import { allowCustomRegistry, LocalRegistry, run } from './registry';
+import { allowCustomRegistry, dataOf, expectStatus, LocalRegistry, run } from './registry';
 import { SandboxClient } from './sandboxClient';
 import { ACTION_NODE, TRIGGER_NODE, WEBHOOK_SECRET } from './workflows';
 
@@ -55,12 +55,6 @@ type SavedWorkflow = {
 	versionId: string;
 	nodes: Array<{ name: string; type: string; webhookId?: string }>;
 };
-type Rest = { status: number; body: unknown };
-const dataOf = <T>(answer: Rest) => (answer.body as { data: T }).data;
-function expectStatus(answer: Rest, status: number, what: string) {
-	if (answer.status !== status)
-		throw new Error(`${what}: n8n answered ${answer.status}: ${JSON.stringify(answer.body)}`);
-}
 
 /**
  * An npm file CDN on loopback, as jsDelivr answers `/npm/<name>@<version>/<path>`: the files of the
