@@ -54,7 +54,7 @@ export class MaintenanceManagementApi implements ICredentialType {
 			required: true,
 			displayOptions: { show: { environment: ['production'] } },
 			description: 'Address of the production API, ending with /v3',
-			hint: 'The address your service gives for its API, with https and ending with /v3, such as https://api.example.com/v3. Locally: the production URL npm run dev prints, ending with /production/v3.',
+			hint: 'The API address your service gives, with https and ending with /v3, such as https://api.example.com/v3. For the local sandbox of a clone of the package: the production URL npm run dev prints.',
 		},
 		{
 			displayName: 'Sandbox Base URL',
@@ -65,7 +65,7 @@ export class MaintenanceManagementApi implements ICredentialType {
 			required: true,
 			displayOptions: { show: { environment: ['sandbox'] } },
 			description: 'Address of the sandbox API, ending with /v3',
-			hint: "The address of the service's sandbox environment, with https and ending with /v3, such as https://sandbox.example.com/v3. Locally: the sandbox URL npm run dev prints, ending with /sandbox/v3.",
+			hint: "The service's sandbox environment, with https and ending with /v3, such as https://sandbox.example.com/v3. For the local sandbox of a clone of the package: the sandbox URL npm run dev prints.",
 		},
 	];
 

@@ -36,7 +36,7 @@ const {
 	readWorkflows,
 	registrationsFor,
 } = require('./devWorkflows');
-const { exampleWorkflows } = require('./examples');
+const { DEV_CREDENTIALS, exampleWorkflows } = require('./examples');
 const { plainLogLine, plainText } = require('./plainText');
 const { showProgress } = require('./progress');
 const { ensureRuntime, ROOT, N8N_DIR } = require('./runtime');
@@ -281,8 +281,7 @@ async function main() {
 	const writePrivate = (file, value) => writeFileSync(file, JSON.stringify(value), { mode: 0o600 });
 	writePrivate(join(importDir, 'credentials.json'), [
 		{
-			id: 'devApiCredential1',
-			name: 'Maintenance Management (local sandbox)',
+			...DEV_CREDENTIALS.maintenanceManagementApi,
 			type: 'maintenanceManagementApi',
 			data: {
 				accessToken: sandbox.environments.sandbox.token,
@@ -292,8 +291,7 @@ async function main() {
 			},
 		},
 		{
-			id: 'devHookCredential',
-			name: 'Webhook secret (local sandbox)',
+			...DEV_CREDENTIALS.maintenanceManagementWebhookApi,
 			type: 'maintenanceManagementWebhookApi',
 			data: { secret: WEBHOOK_SECRET, username: '' },
 		},

@@ -8,9 +8,10 @@
 const { spawnSync } = require('node:child_process');
 const { existsSync, readFileSync, writeFileSync } = require('node:fs');
 
-/** The trigger node's type, and the credential dev imports with the webhook secret. */
-const TRIGGER = 'n8n-nodes-maintenance-management.maintenanceManagementTrigger';
-const DEV_HOOK_CREDENTIAL = 'devHookCredential';
+const { DEV_CREDENTIALS, TRIGGER } = require('./examples');
+
+/** The credential dev imports with the webhook secret. */
+const DEV_HOOK_CREDENTIAL = DEV_CREDENTIALS.maintenanceManagementWebhookApi.id;
 /** The example dev publishes itself: its being published is no change of the user's. */
 const PUBLISHED_BY_DEV = 'devWebhookEvents';
 /** The path of the trigger's webhooks (its description's `webhooks`), and its Events choice of all. */

@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 
 import { END, START } from './operationsTable';
+import { packageFilesUrl } from './packageFiles';
 import { headingAnchors } from './verify/checks';
 
 export const ROOT = join(__dirname, '..');
@@ -117,7 +118,7 @@ export const USAGE_BULLETS = { min: 3, max: 6 };
 
 /**
  * What breaks the shape of README's Usage: each `###` subsection holds 3 to 6 top-level bullets and a
- * relative link to where its depth is.
+ * link to the page of docs/ where its depth is (by the package's address, or a relative one).
  */
 export function usageProblems(readme: string): string[] {
 	const usage = readme.match(/^## Usage\s*$([\s\S]*?)(?=^## )/m)?.[1];
@@ -131,7 +132,7 @@ export function usageProblems(readme: string): string[] {
 			problems.push(
 				`README.md's Usage "${title}" has ${bullets} bullets, not ${USAGE_BULLETS.min} to ${USAGE_BULLETS.max}`,
 			);
-		if (!/\]\((?![a-z][a-z\d+.-]*:)[^)#\s][^)\s]*\)/i.test(body))
+		if (!/\]\((?:[^)\s]*\/)?docs\/[^)\s]+\)/.test(body))
 			problems.push(`README.md's Usage "${title}" links to no page for its depth`);
 	}
 	return problems;
@@ -189,4 +190,58 @@ export function repositoryLinkProblems(root = ROOT): string[] {
 		(file) => (existsSync(join(root, file)) ? readFileSync(join(root, file), 'utf8') : undefined),
 		(file) => existsSync(join(root, file)),
 	);
+}
+
+/** The package as npm shows its README: its name and version, and the files of its tarball. */
+export interface PackedReadme {
+	name: string;
+	version: string;
+	files: string[];
+	/** package.json's repository, through which npm resolves the README's relative links. */
+	repository?: unknown;
+}
+
+/**
+ * The images and links of README.md that do not resolve on the package's npm page, where only the
+ * package is: an image that is not an absolute URL; a link that is neither an absolute URL nor a heading
+ * of the README, nor, once package.json names the repository through which npm resolves it, a relative
+ * link to a file of the tarball; and an address of the package's files at another version or of a
+ * file the tarball lacks.
+ */
+export function npmPageProblems(readme: string, packed: PackedReadme): string[] {
+	const problems: string[] = [];
+	const anchors = anchorsOf(readme);
+	const ours = packageFilesUrl(packed.name, '');
+	const prose = withoutCode(readme).replace(/`[^`\n]*`/g, '');
+	for (const [, image, target] of prose.matchAll(
+		/(!?)\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g,
+	)) {
+		const what = image ? 'an image' : 'a link';
+		if (target.startsWith('#')) {
+			if (!anchors.has(target.toLowerCase()))
+				problems.push(`README.md links to ${target}: no heading of README.md makes it`);
+		} else if (target.startsWith(ours.slice(0, -1))) {
+			const [version, ...path] = target.slice(ours.length - 1).split('/');
+			const file = path.join('/').split('#')[0];
+			if (version !== packed.version)
+				problems.push(
+					`README.md has ${what} to the package at ${version}, not at its version ${packed.version}: ${target}`,
+				);
+			else if (!packed.files.includes(file))
+				problems.push(`README.md has ${what} to ${file}, which the tarball lacks: ${target}`);
+		} else if (/^[a-z][a-z\d+.-]*:/i.test(target)) continue;
+		else if (image)
+			problems.push(
+				`README.md shows ${target} by a relative path, which the npm page cannot: use ${packageFilesUrl(packed.name, packed.version)}${target}`,
+			);
+		else if (packed.repository === undefined)
+			problems.push(
+				`README.md links to ${target} by a relative path, which the npm page resolves only through package.json's repository, not set: use ${packageFilesUrl(packed.name, packed.version)}${target}`,
+			);
+		else if (!packed.files.includes(target.split('#')[0]))
+			problems.push(
+				`README.md links to ${target}, which is no file of the tarball: link to the repository or to a page the package ships`,
+			);
+	}
+	return problems;
 }

@@ -1,4 +1,4 @@
-/** A workflow as n8n's import:workflow reads it. */
+/** A workflow as a template in workflows/ holds it, and as n8n's import:workflow reads it. */
 export interface ExampleWorkflow {
 	id: string;
 	name: string;
@@ -18,10 +18,28 @@ export interface ExampleWorkflow {
 	pinData: Record<string, unknown>;
 }
 
-/** The manual trigger a workflow starts from. */
-export const MANUAL_TRIGGER: ExampleWorkflow['nodes'][number];
+/** A template of workflows/ as the file holds it: no IDs, credentials by name only. */
+export type Template = Omit<ExampleWorkflow, 'id' | 'nodes'> & {
+	nodes: Array<
+		Omit<ExampleWorkflow['nodes'][number], 'id' | 'webhookId' | 'credentials'> & {
+			credentials?: Record<string, { name: string }>;
+		}
+	>;
+};
 
-/** The example workflows that npm run dev imports on every start. */
+/** The template in workflows/ of that file name. */
+export function template(file: string): Template;
+
+/** Each template's file in workflows/, by the ID npm run dev imports it under. */
+export const TEMPLATES: Record<string, string>;
+
+/** The trigger node's type. */
+export const TRIGGER: string;
+
+/** The credentials npm run dev imports, by credential type. */
+export const DEV_CREDENTIALS: Record<string, { id: string; name: string }>;
+
+/** The templates as npm run dev imports them, the events example's trigger under `webhookId`. */
 export function exampleWorkflows(webhookId?: string): ExampleWorkflow[];
 
 /** The events example's default webhook ID (dev passes its own, random for each dev folder). */
@@ -29,6 +47,3 @@ export const WEBHOOK_ID: string;
 
 /** The webhook ID of the approval example's trigger. */
 export const APPROVAL_WEBHOOK_ID: string;
-
-/** The rows of the ERP example's Code node; two of them are bad on purpose. */
-export const ERP_ROWS: Array<{ code: string; name: string; units: string; type_id: number }>;

@@ -1,7 +1,8 @@
 /**
  * `npm run release [-- patch|minor|major|<version>]`: bumps package.json's version (none given: releases
  * the current version if it has no tag yet), moves CHANGELOG.md's Unreleased notes into a section dated
- * today, commits both and tags v<version>. It never publishes: pushing the tag makes GitHub Actions
+ * today, points README.md's addresses of the package's files at the version, commits them and tags
+ * v<version>. It never publishes: pushing the tag makes GitHub Actions
  * publish (.github/workflows/publish.yml). Like the publish workflow's `npm run verify -- --release`,
  * it refuses while package.json lacks its repository or a real author.
  */
@@ -10,6 +11,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { releaseChangelog } from './changelog';
+import { atVersion } from './packageFiles';
 import { metadataProblems, type Manifest } from './verify/checks';
 
 const ROOT = join(__dirname, '..');
@@ -34,6 +36,7 @@ function main(): void {
 	if (bump)
 		execFileSync('npm', ['version', bump, '--no-git-tag-version'], { cwd: ROOT, stdio: 'ignore' });
 	const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+		name: string;
 		version: string;
 		repository: { url: string };
 	};
@@ -44,7 +47,10 @@ function main(): void {
 		file,
 		releaseChangelog(readFileSync(file, 'utf8'), pkg.version, date, repositoryUrl),
 	);
-	git('add', 'package.json', 'package-lock.json', 'CHANGELOG.md');
+	// The README's pictures, pages and templates are the package's files at this version.
+	const readme = join(ROOT, 'README.md');
+	writeFileSync(readme, atVersion(readFileSync(readme, 'utf8'), pkg.name, pkg.version));
+	git('add', 'package.json', 'package-lock.json', 'CHANGELOG.md', 'README.md');
 	git('commit', '--quiet', '-m', `Release ${pkg.version}`);
 	git('tag', '--annotate', `v${pkg.version}`, '-m', `Release ${pkg.version}`);
 	process.stdout.write(

@@ -61,8 +61,15 @@ export function checkManifest(pkg: Manifest): string[] {
 		);
 	if (pkg.license !== 'MIT')
 		problems.push(`package.json license must be "MIT", found ${JSON.stringify(pkg.license)}`);
-	if (JSON.stringify(pkg.files) !== JSON.stringify(['dist']))
-		problems.push(`package.json files must be ["dist"], found ${JSON.stringify(pkg.files)}`);
+	const [first, ...rest] = pkg.files ?? [];
+	if (
+		first !== 'dist' ||
+		!rest.includes(TEMPLATES) ||
+		rest.some((entry) => !SHIPPED_ENTRY.test(entry))
+	)
+		problems.push(
+			`package.json files must be "dist", "${TEMPLATES}", and besides them only "docs/*.md", docs/ pictures the README shows, SECURITY.md and CHANGELOG.md; found ${JSON.stringify(pkg.files)}`,
+		);
 	if (!pkg.keywords?.includes('n8n-community-node-package'))
 		problems.push('package.json keywords must include "n8n-community-node-package"');
 	for (const file of n8nFiles(pkg)) {
@@ -75,14 +82,35 @@ export function checkManifest(pkg: Manifest): string[] {
 /** Files npm always packs beside `files`. */
 const ALWAYS_PACKED = /^(package\.json|README(\.md)?|LICEN[CS]E(\.md)?|CHANGELOG\.md)$/i;
 
+/** The workflow templates, which "Import from URL" fetches from the package through an npm file CDN. */
+export const TEMPLATES = 'workflows/*.json';
 /**
- * The tarball holds dist/ and npm's own files only, every node and credential package.json lists, and
- * the file its `main` names, when it names one.
+ * What package.json's `files` may name besides dist/: the templates, the documentation pages and the
+ * pictures README.md shows, the security policy and the changelog, which the README links to in the
+ * package at its version.
+ */
+const SHIPPED_ENTRY =
+	/^(?:workflows\/\*\.json|docs\/\*\.md|docs\/[\w-]+\.png|SECURITY\.md|CHANGELOG\.md)$/;
+/** A file those entries put in the tarball. */
+const SHIPPED_FILE = /^(?:workflows\/[\w-]+\.json|docs\/[\w-]+\.(?:md|png)|SECURITY\.md)$/;
+
+/**
+ * The tarball holds dist/, the templates, the documentation and npm's own files only, and every node
+ * and credential package.json lists, and the file its `main` names, when it names one.
  */
 export function checkTarball(pkg: Manifest, files: string[]): string[] {
 	const problems: string[] = [];
-	const stray = files.filter((file) => !file.startsWith('dist/') && !ALWAYS_PACKED.test(file));
-	if (stray.length) problems.push(`the tarball holds files outside dist/: ${stray.join(', ')}`);
+	const stray = files.filter(
+		(file) => !file.startsWith('dist/') && !ALWAYS_PACKED.test(file) && !SHIPPED_FILE.test(file),
+	);
+	if (stray.length)
+		problems.push(
+			`the tarball holds files outside dist/, workflows/ and docs/: ${stray.join(', ')}`,
+		);
+	if (!files.some((file) => /^workflows\/[\w-]+\.json$/.test(file)))
+		problems.push(
+			`the tarball holds no workflow template: package.json files must name ${TEMPLATES}`,
+		);
 	if (!files.some((file) => /^LICEN[CS]E(\.md)?$/i.test(file)))
 		problems.push('the tarball has no LICENSE file: add the MIT licence text as LICENSE');
 	for (const file of n8nFiles(pkg)) {

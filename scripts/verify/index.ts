@@ -2,11 +2,12 @@
  * `npm run verify`: what n8n's verification checks, run here, offline, on the package as npm would
  * publish it. It builds and packs the package, then:
  * - checks package.json (no runtime dependencies, peer n8n-workflow "*", no install scripts, MIT,
- *   files limited to dist) and the tarball's file list;
+ *   files limited to dist, the templates and the documentation) and the tarball's file list;
  * - checks the documentation links n8n loads from the package: made from package.json's homepage,
  *   naming README sections that exist, and without a fragment where n8n appends its tracking query;
  * - looks for placeholders (OWNER, the owner's example address, a stand-in address) in every file
- *   of the tarball but package.json, whose own the metadata check reports;
+ *   of the tarball but package.json, whose own the metadata check reports, and for a secret, a local
+ *   address or an instance's ID in the workflow templates;
  * - lints the unpacked tarball and the source with the configuration of n8n's own scanner
  *   (@n8n/scan-community-package, whose rules and file patterns are reused as they are);
  * - runs `n8n-node lint`;
@@ -32,6 +33,7 @@ import {
 	type Manifest,
 } from './checks';
 import { localAddressProblems, placeholderProblems, textFilesUnder } from './placeholders';
+import { templateProblems } from './templates';
 
 const ROOT = join(__dirname, '..', '..');
 const SCANNER = require.resolve('@n8n/scan-community-package/scanner/scanner.mjs', {
@@ -124,6 +126,12 @@ async function main(): Promise<void> {
 			Object.entries(contents).filter(([path]) => path.startsWith('dist/')),
 		);
 		step('no local address in the built nodes and credentials', localAddressProblems(built));
+		const templates = Object.entries(contents).filter(([path]) => path.startsWith('workflows/'));
+		step(
+			'no secret, local address or instance ID in the workflow templates',
+			templates.flatMap(([path, text]) => templateProblems(path, JSON.parse(text))),
+			`${templates.length} templates`,
+		);
 
 		const scanner = await import(SCANNER);
 		const [distCount, distProblems] = await scannerLint(unpacked, ['**/*.js', 'package.json']);

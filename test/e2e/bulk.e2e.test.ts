@@ -9,7 +9,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { ERP_ROWS, exampleWorkflows } from '../../scripts/examples';
+import { exampleWorkflows } from '../../scripts/examples';
 import type { LoggedRequest } from '../../sandbox';
 import { MATERIAL_FROM_ROW } from '../helpers/rows';
 import { itemsOf, N8nInstance, outputOf, type ExecutionResult } from './n8n';
@@ -64,6 +64,15 @@ const LOCATION_ROWS: IDataObject[] = [
 const BAD_LOCATIONS = [9, 18, 28, 29];
 
 const ERP_EXAMPLE = exampleWorkflows().find((workflow) => workflow.id === 'devErpMaterials')!;
+/**
+ * The rows the ERP example's Code node returns. Two are bad on purpose: an empty name, which the node
+ * refuses before sending, and the code MAT-5, which the sandbox's demo data already has.
+ */
+const ERP_ROWS = (
+	new Function(
+		String(ERP_EXAMPLE.nodes.find((node) => node.name === 'ERP Rows')!.parameters.jsCode),
+	)() as Array<{ json: { code: string; name: string } }>
+).map(({ json }) => json);
 
 beforeAll(async () => {
 	await api.start();

@@ -6,12 +6,18 @@ import { gt } from 'semver';
 
 import { openEditor, signInAsOwner } from './editor';
 import { N8nInstance, PACKAGE_NAME, TESTING_PINNED_N8N, waitUntil } from './n8n';
-import { CURRENT, LocalRegistry, OLDER, packBoth } from './registry';
+import {
+	allowCustomRegistry,
+	CURRENT,
+	dataOf,
+	expectStatus,
+	LocalRegistry,
+	OLDER,
+	packBoth,
+} from './registry';
 import { SandboxClient } from './sandboxClient';
 import {
 	ACTION_NODE,
-	markParameters,
-	marksIn,
 	START,
 	TRIGGER_NODE,
 	WEBHOOK_ID,
@@ -45,22 +51,12 @@ import {
 jest.setTimeout(600_000);
 
 const ROOT = join(__dirname, '..', '..');
-const CUSTOM_REGISTRY_FEATURE = 'feat:communityNodes:customRegistry';
 /** The credential types and node types the package brings. */
 const CREDENTIAL_TYPES = ['maintenanceManagementApi', 'maintenanceManagementWebhookApi'];
 const NODE_TYPES = [ACTION_NODE, TRIGGER_NODE];
 /** Where a failed walk leaves its page, and the screenshot goes unless UPDATE_DOCS=1. */
 const SCRATCH = join(tmpdir(), 'mm-installer');
 const SHOTS = process.env.UPDATE_DOCS === '1' ? join(ROOT, 'docs') : SCRATCH;
-
-type Rest = { status: number; body: unknown };
-const dataOf = <T>(answer: Rest) => (answer.body as { data: T }).data;
-
-/** Expects a REST answer's status, showing the answer when it is another. */
-function expectStatus(answer: Rest, status: number, what: string) {
-	if (answer.status !== status)
-		throw new Error(`${what}: n8n answered ${answer.status}: ${JSON.stringify(answer.body)}`);
-}
 
 describe("n8n's community package installer, from a registry on loopback", () => {
 	const registry = new LocalRegistry();
@@ -88,20 +84,7 @@ describe("n8n's community package installer, from a registry on loopback", () =>
 			{ copyPackage: false },
 		);
 		await n8n.start();
-		// n8n 2.0.0 reports ready before its REST routes are up: the hook answers 404 for a moment.
-		await waitUntil(
-			async () =>
-				(
-					await fetch(n8n.url('/rest/e2e/feature'), {
-						method: 'PATCH',
-						signal: AbortSignal.timeout(30_000),
-						headers: { 'Content-Type': 'application/json' },
-						body: JSON.stringify({ feature: CUSTOM_REGISTRY_FEATURE, enabled: true }),
-					})
-				).status === 200,
-			"n8n's test hook to license the custom registry (PATCH /rest/e2e/feature)",
-			120_000,
-		);
+		await allowCustomRegistry(n8n);
 		started = Date.now();
 	});
 
@@ -204,7 +187,16 @@ describe("n8n's community package installer, from a registry on loopback", () =>
 						type: ACTION_NODE,
 						typeVersion: version,
 						position: [220, 0],
-						parameters: markParameters(`installer-v${version}`),
+						parameters: {
+							resource: 'location',
+							operation: 'getAll',
+							limit: 1,
+							options: {
+								queryParameters: {
+									parameters: [{ name: 'marker', value: `installer-v${version}` }],
+								},
+							},
+						},
 						credentials: { maintenanceManagementApi: api_ },
 					},
 				],
@@ -242,7 +234,7 @@ describe("n8n's community package installer, from a registry on loopback", () =>
 
 	/** The markers the sandbox received since the last call. */
 	const markersSent = async () => {
-		const markers = marksIn(await api.requests());
+		const markers = (await api.requests()).map((r) => r.query.marker).filter(Boolean);
 		await api.control('DELETE', '/requests');
 		return markers;
 	};

@@ -276,7 +276,7 @@ describe('the trigger and the AI tool in a running n8n', () => {
 		},
 	);
 
-	const SANDBOX_CONSOLE = 'sandbox console, at the URL npm run dev prints';
+	const SANDBOX_CONSOLE = 'sandbox console of a clone of the package (npm run dev prints its URL)';
 
 	it("the trigger's notice and panel say where to register the URL with the secret, the sandbox console among them", async () => {
 		const types = (await n8n.getAsOwner('/types/nodes.json')) as Array<{
@@ -292,7 +292,7 @@ describe('the trigger and the AI tool in a running n8n', () => {
 		);
 		const notice = trigger?.properties.find((p) => p.type === 'notice')?.displayName;
 		expect(notice).toMatch(
-			/service's webhook settings, for POST or PATCH, with the credential's secret/,
+			/service's webhook settings, for POST or PATCH, with the secret as Protection says/,
 		);
 		expect(notice).toContain(SANDBOX_CONSOLE);
 		expect(trigger?.triggerPanel?.executionsHelp?.inactive).toContain(SANDBOX_CONSOLE);

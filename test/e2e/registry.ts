@@ -11,11 +11,12 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { freePort, NODE_BIN, PACKAGE_NAME, stopProcess, waitUntil } from './n8n';
+import { freePort, NODE_BIN, PACKAGE_NAME, stopProcess, waitUntil, type N8nInstance } from './n8n';
 
 /**
- * A local npm registry with this package published to it, as the installer test and the queue suite
- * install it through n8n's own installer.
+ * What a test of n8n's Community Nodes installer needs besides n8n: a local npm registry with this
+ * package published to it (verdaccio), as the installer tests and the queue suite install it, and n8n's
+ * licence for a registry other than npm's.
  */
 const ROOT = join(__dirname, '..', '..');
 export const CURRENT = (
@@ -24,7 +25,14 @@ export const CURRENT = (
 /** The same build under a lower version: the version an update starts from. */
 export const OLDER = `${CURRENT}-older.0`;
 
-const run = (command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv }) =>
+const CUSTOM_REGISTRY_FEATURE = 'feat:communityNodes:customRegistry';
+
+/** Runs a command to its end (2 minutes at most) and gives what it printed. */
+export const run = (
+	command: string,
+	args: string[],
+	options: { cwd?: string; env?: NodeJS.ProcessEnv },
+) =>
 	new Promise<string>((resolve, reject) => {
 		execFile(command, args, { ...options, timeout: 120_000 }, (error, stdout, stderr) =>
 			error
@@ -144,4 +152,35 @@ export async function packBoth(dir: string): Promise<{ current: string; older: s
 	const json = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string };
 	writeFileSync(manifest, JSON.stringify({ ...json, version: OLDER }, null, '\t'));
 	return { current, older: await packed(unpacked) };
+}
+
+/**
+ * Licenses the custom registry in a started n8n, through n8n's test hook (PATCH /rest/e2e/feature,
+ * which E2E_TESTS=true turns on): n8n 2.41 installs from a registry other than npm's only with it.
+ */
+export async function allowCustomRegistry(n8n: N8nInstance): Promise<void> {
+	// n8n 2.0.0 reports ready before its REST routes are up: the hook answers 404 for a moment.
+	await waitUntil(
+		async () =>
+			(
+				await fetch(n8n.url('/rest/e2e/feature'), {
+					method: 'PATCH',
+					signal: AbortSignal.timeout(30_000),
+					headers: { 'Content-Type': 'application/json' },
+					body: JSON.stringify({ feature: CUSTOM_REGISTRY_FEATURE, enabled: true }),
+				})
+			).status === 200,
+		"n8n's test hook to license the custom registry (PATCH /rest/e2e/feature)",
+		120_000,
+	);
+}
+
+type Rest = { status: number; body: unknown };
+/** The `data` of a REST answer of n8n. */
+export const dataOf = <T>(answer: Rest) => (answer.body as { data: T }).data;
+
+/** Expects a REST answer's status, showing the answer when it is another. */
+export function expectStatus(answer: Rest, status: number, what: string) {
+	if (answer.status !== status)
+		throw new Error(`${what}: n8n answered ${answer.status}: ${JSON.stringify(answer.body)}`);
 }

@@ -1,6 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { MANUAL_TRIGGER } from '../../scripts/examples';
 import type { OperationCase } from '../cases/operations';
 import { MATERIAL_FROM_ROW } from '../helpers/rows';
 import { PACKAGE_NAME } from './n8n';
@@ -61,7 +60,14 @@ export const storedAs = (id: string) => ({
 });
 
 /** The manual trigger each test workflow starts from. */
-export const START = MANUAL_TRIGGER;
+export const START = {
+	id: 'start',
+	name: 'Start',
+	type: 'n8n-nodes-base.manualTrigger',
+	typeVersion: 1,
+	position: [0, 0] as [number, number],
+	parameters: {},
+};
 
 /**
  * A node of the package in a test workflow, with an API credential: its id is `prefix` and its name

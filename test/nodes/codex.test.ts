@@ -6,6 +6,7 @@ import type { INodeProperties, INodeType } from 'n8n-workflow';
 import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { MaintenanceManagementTrigger } from '../../nodes/MaintenanceManagementTrigger/MaintenanceManagementTrigger.node';
 import { resourceSelector } from '../../nodes/MaintenanceManagement/actions/resources';
+import { builtPackage } from '../helpers/built';
 import { specEventNames } from '../helpers/contract';
 
 const ROOT = join(__dirname, '..', '..');
@@ -174,5 +175,46 @@ describe.each(nodes)('required parameters of %s', (_file, nodeType) => {
 			.filter(([, parameter]) => parameter.required === true && parameter.default === 0)
 			.map(([path]) => path);
 		expect(zeroes).toEqual([]);
+	});
+});
+
+describe('the built codex files, searched in the node creator', () => {
+	/**
+	 * Whether n8n's node creator (2.41.1's editor) keeps a node for the typed text: the text's letters
+	 * appear in the same order, in any case, in its display name or in one of its aliases.
+	 */
+	const finds = (typed: string, names: string[]): boolean =>
+		names.some((name) => {
+			let next = 0;
+			for (const letter of name.toLowerCase()) if (letter === typed[next]?.toLowerCase()) next++;
+			return next === typed.length;
+		});
+
+	const built = builtPackage('build:codex');
+
+	/** What the search sees of each node: its display name and the aliases of its built codex. */
+	const searchable = (file: string, nodeType: INodeType) => [
+		nodeType.description.displayName,
+		...(JSON.parse(readFileSync(join(built(), file), 'utf8')) as Codex).alias,
+	];
+
+	it('matches as n8n does: letters in order, not a word the text lacks', () => {
+		expect(finds('wo apr', ['Work order approval'])).toBe(true);
+		expect(finds('approved', ['approval', 'approve', 'waiting for approval'])).toBe(false);
+	});
+
+	it.each([
+		['approved', true, true],
+		['work order approved', true, true],
+		['approval', true, true],
+		['create a material', true, false],
+		['material', true, false],
+		['stock', true, true],
+	])('finds for "%s" the action node (%s) and the trigger (%s)', (typed, action, trigger) => {
+		const [actionNode, triggerNode] = nodes;
+		expect([
+			finds(typed, searchable(...actionNode)),
+			finds(typed, searchable(...triggerNode)),
+		]).toEqual([action, trigger]);
 	});
 });

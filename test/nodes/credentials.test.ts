@@ -37,15 +37,17 @@ describe('the credential form', () => {
 		});
 	});
 
-	it('points at the address npm run dev prints for each environment, with the path the sandbox serves, and no port it cannot know', async () => {
+	it('points, after the service, at the URL npm run dev prints for each environment, which ends as the field asks, with no port it cannot know', async () => {
 		const sandbox = await startSandbox({ port: 0, quiet: true });
 		try {
 			for (const environment of ['production', 'sandbox'] as const) {
-				const { pathname } = new URL(sandbox.environments[environment].baseUrl);
 				const { hint } = property(`${environment}BaseUrl`);
-				expect(hint).toContain(
-					`Locally: the ${environment} URL npm run dev prints, ending with ${pathname}.`,
+				expect(hint).toMatch(
+					new RegExp(
+						`ending with /v3, .*\\. For the local sandbox of a clone of the package: the ${environment} URL npm run dev prints\\.$`,
+					),
 				);
+				expect(sandbox.environments[environment].baseUrl).toMatch(/\/v3$/);
 				expect(hint).not.toMatch(/127\.0\.0\.1|localhost|:\d{2,5}\b/);
 			}
 		} finally {

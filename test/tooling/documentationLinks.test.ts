@@ -1,7 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import type { ICredentialType } from 'n8n-workflow';
@@ -18,6 +16,7 @@ import {
 	usageProblems,
 	wordCount,
 } from '../../scripts/docsCheck';
+import { packageFilesUrl } from '../../scripts/packageFiles';
 import {
 	documentationProblems,
 	headingAnchors,
@@ -28,6 +27,7 @@ import {
 	placeholderProblems,
 	textFilesUnder,
 } from '../../scripts/verify/placeholders';
+import { builtPackage } from '../helpers/built';
 
 const ROOT = join(__dirname, '..', '..');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -38,22 +38,11 @@ const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const fromTest = createRequire(__filename);
 
 /** The package as `npm run build` makes dist/, built into a folder of its own. */
-let built: string;
-
-beforeAll(() => {
-	built = mkdtempSync(join(tmpdir(), 'mm-dist-'));
-	execFileSync('npx', ['--no-install', 'gulp', 'build:dist'], {
-		cwd: ROOT,
-		env: { ...process.env, BUNDLE_OUTDIR: built },
-		stdio: 'ignore',
-	});
-});
-
-afterAll(() => rmSync(built, { recursive: true, force: true }));
+const dist = builtPackage('build:dist');
 
 /** The documentation links of the built nodes' codex files and credentials. */
 function builtLinks(): DocumentationLink[] {
-	const file = (listed: string) => join(built, listed.replace(/^dist\//, ''));
+	const file = (listed: string) => join(dist(), listed.replace(/^dist\//, ''));
 	const nodes = pkg.n8n.nodes.flatMap((node) => {
 		const codex = JSON.parse(readFileSync(file(node).replace(/\.js$/, '.json'), 'utf8')) as {
 			resources: Record<string, Array<{ url: string }>>;
@@ -72,7 +61,7 @@ function builtLinks(): DocumentationLink[] {
 
 describe('placeholders', () => {
 	it("are in no file of the built package, the README and CHANGELOG npm packs, nor package.json's links", () => {
-		const files = textFilesUnder(built);
+		const files = textFilesUnder(dist());
 		expect(Object.keys(files)).toEqual(
 			expect.arrayContaining([...pkg.n8n.nodes, ...pkg.n8n.credentials].map((f) => f.slice(5))),
 		);
@@ -103,7 +92,7 @@ describe('placeholders', () => {
 
 describe('local addresses', () => {
 	it('are in no built node or credential', () => {
-		const files = textFilesUnder(built);
+		const files = textFilesUnder(dist());
 		expect(Object.keys(files)).toEqual(
 			expect.arrayContaining([...pkg.n8n.nodes, ...pkg.n8n.credentials].map((f) => f.slice(5))),
 		);
@@ -175,7 +164,7 @@ describe('the documentation', () => {
 		expect(readmeProblems(readme)).toEqual([]);
 	});
 
-	it("gives each of README's Usage subsections 3 to 6 bullets and a link for depth", () => {
+	it("gives each of README's Usage subsections 3 to 6 bullets and a link to a page of docs/ for depth", () => {
 		expect(usageProblems(readme)).toEqual([]);
 	});
 
@@ -184,7 +173,7 @@ describe('the documentation', () => {
 		expect(
 			usageProblems(
 				usage(
-					'### Short\n- a\n- b [x](docs/a.md)\n### Long\n- 1\n- 2\n- 3\n- 4\n- 5\n- 6\n- 7 [x](docs/a.md)\n### Unlinked\n- a\n- b\n- c [n8n](https://docs.n8n.io) [here](#usage)',
+					'### Short\n- a\n- b [x](docs/a.md)\n### Long\n- 1\n- 2\n- 3\n- 4\n- 5\n- 6\n- 7 [x](https://cdn.jsdelivr.net/npm/p@1.0.0/docs/a.md)\n### Unlinked\n- a\n- b\n- c [n8n](https://docs.n8n.io) [here](#usage) [t](https://cdn.jsdelivr.net/npm/p@1.0.0/workflows/t.json)',
 				),
 			),
 		).toEqual([
@@ -205,6 +194,18 @@ describe('the documentation', () => {
 		expect(commands).toEqual(['npm install && npm run dev', 'npm install && npm test']);
 		const ci = readFileSync(join(ROOT, '.ci', 'run'), 'utf8');
 		expect(ci.split('\n')).toContain(commands[1]);
+	});
+
+	it('names, in its contributor part, every port npm run dev opens, with its variable and default', () => {
+		const dev = readFileSync(join(ROOT, 'scripts', 'dev.js'), 'utf8');
+		const ports = [...dev.matchAll(/portFor\('(\w+)', (\d+)\)/g)];
+		expect(ports.map(([, variable]) => variable)).toEqual(
+			expect.arrayContaining(['N8N_PORT', 'N8N_RUNNERS_BROKER_PORT', 'SANDBOX_PORT']),
+		);
+		const contributing = readme.slice(readme.indexOf('## Contributing'));
+		const line = contributing.split('\n').find((text) => text.startsWith('- **Ports**'));
+		for (const [, variable, port] of ports) expect(line).toContain(`${port} (\`${variable}\`)`);
+		expect(readme.slice(0, readme.indexOf('## Contributing'))).not.toMatch(/\bN8N_PORT\b/);
 	});
 
 	it('says at its top that work orders are read, not written, as long as the node offers no work-order write', () => {
@@ -236,7 +237,8 @@ describe('the documentation', () => {
 			readme.indexOf('## Installation'),
 			readme.indexOf('## Credentials'),
 		);
-		expect(installation).toContain('](docs/docker.md)');
+		const { name, version } = pkg as unknown as { name: string; version: string };
+		expect(installation).toContain(`](${packageFilesUrl(name, version)}docs/docker.md)`);
 	});
 
 	it('counts words, paragraphs and the words before Installation as a reader meets them', () => {

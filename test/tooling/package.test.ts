@@ -22,11 +22,25 @@ const evaluate = (expression: unknown, credentials: Record<string, unknown>): un
 };
 
 describe('package.json', () => {
-	it('is a community node package with no runtime dependencies', () => {
+	it('is a community node package with no runtime dependencies, shipping its templates and documentation', () => {
 		expect(pkg.name).toBe('n8n-nodes-maintenance-management');
 		expect(pkg.keywords).toContain('n8n-community-node-package');
 		expect(pkg.license).toBe('MIT');
-		expect(pkg.files).toEqual(['dist']);
+		expect(pkg.files).toEqual([
+			'dist',
+			'workflows/*.json',
+			'docs/*.md',
+			...[
+				'action-panel',
+				'approval-canvas',
+				'erp-canvas',
+				'output-table',
+				'schema-preview',
+				'trigger-panel',
+			].map((picture) => `docs/${picture}.png`),
+			'SECURITY.md',
+			'CHANGELOG.md',
+		]);
 		expect(pkg.dependencies).toBeUndefined();
 		expect(pkg.peerDependencies).toEqual({ 'n8n-workflow': '*' });
 		expect(pkg.n8n).toMatchObject({ n8nNodesApiVersion: 1 });

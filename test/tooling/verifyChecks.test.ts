@@ -11,7 +11,14 @@ import {
 const good: Manifest = {
 	name: 'n8n-nodes-x',
 	license: 'MIT',
-	files: ['dist'],
+	files: [
+		'dist',
+		'workflows/*.json',
+		'docs/*.md',
+		'docs/canvas.png',
+		'SECURITY.md',
+		'CHANGELOG.md',
+	],
 	keywords: ['n8n-community-node-package'],
 	scripts: { build: 'gulp build', prepublishOnly: 'node scripts/prepublish.js' },
 	peerDependencies: { 'n8n-workflow': '*' },
@@ -44,7 +51,14 @@ describe('checkManifest', () => {
 		['an install script', { ...good, scripts: { postinstall: 'node x' } }, 'remove postinstall'],
 		['a prepare script', { ...good, scripts: { prepare: 'husky' } }, 'remove prepare'],
 		['another licence', { ...good, license: 'ISC' }, 'license must be "MIT"'],
-		['more than dist', { ...good, files: ['dist', 'src'] }, 'files must be ["dist"]'],
+		['a source folder', { ...good, files: ['dist', 'workflows/*.json', 'src'] }, 'files must be'],
+		['no templates', { ...good, files: ['dist', 'docs/*.md'] }, 'files must be "dist", "workflows'],
+		['dist not first', { ...good, files: ['workflows/*.json', 'dist'] }, 'files must be "dist"'],
+		[
+			'every docs/ file',
+			{ ...good, files: ['dist', 'workflows/*.json', 'docs'] },
+			'docs/ pictures the README shows',
+		],
 		['no official keyword', { ...good, keywords: [] }, 'n8n-community-node-package'],
 		['a node outside dist', { ...good, n8n: { nodes: ['nodes/X.node.ts'] } }, 'outside dist/'],
 	])('refuses %s, saying what to do', (_what, pkg, message) => {
@@ -62,9 +76,13 @@ describe('checkTarball', () => {
 		'dist/nodes/X.node.js',
 		'dist/nodes/x.svg',
 		'dist/credentials/X.credentials.js',
+		'workflows/an-example.json',
+		'docs/webhooks.md',
+		'docs/canvas.png',
+		'SECURITY.md',
 	];
 
-	it('accepts dist/ with npm’s own files', () => {
+	it('accepts dist/, the templates and the documentation, with npm’s own files', () => {
 		expect(checkTarball(good, files)).toEqual([]);
 	});
 
@@ -73,10 +91,12 @@ describe('checkTarball', () => {
 			checkTarball(good, [
 				...files.filter((f) => f !== 'LICENSE' && f !== 'dist/nodes/X.node.js'),
 				'test/x.test.js',
+				'docs/notes/x.md',
+				'CONTRIBUTING.md',
 				'dist/nodes/X.node.ts',
 			]),
 		).toEqual([
-			'the tarball holds files outside dist/: test/x.test.js',
+			'the tarball holds files outside dist/, workflows/ and docs/: test/x.test.js, docs/notes/x.md, CONTRIBUTING.md',
 			'the tarball has no LICENSE file: add the MIT licence text as LICENSE',
 			'the tarball lacks dist/nodes/X.node.js, which package.json lists: run npm run build',
 			'the tarball holds TypeScript sources: dist/nodes/X.node.ts',
@@ -88,6 +108,17 @@ describe('checkTarball', () => {
 			"the tarball lacks index.js, which package.json's main names: remove main (n8n reads the n8n section)",
 		]);
 		expect(checkTarball({ ...good, main: 'dist/nodes/X.node.js' }, files)).toEqual([]);
+	});
+
+	it('refuses a tarball without the templates', () => {
+		expect(
+			checkTarball(
+				good,
+				files.filter((f) => !f.startsWith('workflows/')),
+			),
+		).toEqual([
+			'the tarball holds no workflow template: package.json files must name workflows/*.json',
+		]);
 	});
 });
 

@@ -85,14 +85,14 @@ describe('trigger description', () => {
 		executionsHelp: { active: string; inactive: string };
 		activationHint: { active: string; inactive: string };
 	};
-	/** The console's address is the one npm run dev prints: the node cannot know its port. */
-	const CONSOLE = 'sandbox console, at the URL npm run dev prints';
+	/** The console comes with a clone of the package, at the URL npm run dev prints: the node cannot know its port. */
+	const CONSOLE = 'sandbox console of a clone of the package (npm run dev prints its URL)';
 
 	it('says in its notice what to register in the service, with the secret, and where to do it against the local sandbox', () => {
 		expect(notice.type).toBe('notice');
 		const text = notice.displayName;
 		expect(text).toMatch(
-			/service's webhook settings, for POST or PATCH, with the credential's secret \(carried as Protection says\)/,
+			/service's webhook settings, for POST or PATCH, with the secret as Protection says/,
 		);
 		expect(text).toContain(CONSOLE);
 	});
