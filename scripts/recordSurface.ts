@@ -64,10 +64,14 @@ const isTagged = (version: string) =>
 	execFileSync('git', ['tag', '--list', `v${version}`], { cwd: ROOT, encoding: 'utf8' }).trim() !==
 	'';
 
-/** The built package's nodes and credentials, as n8n loads them from package.json's `n8n` section. */
-async function builtSurface(manifest: Manifest): Promise<Surface> {
+/**
+ * The surface of a built package in `dir` (the repository after a build, or an unpacked tarball): its
+ * nodes and credentials loaded as n8n loads them, from package.json's `n8n` section.
+ */
+export async function packageSurface(dir: string): Promise<Surface> {
+	const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Manifest;
 	const load = async <T>(file: string): Promise<T> => {
-		const exports = (await import(join(ROOT, file))) as Record<string, new () => T>;
+		const exports = (await import(join(dir, file))) as Record<string, new () => T>;
 		const [type] = Object.values(exports);
 		return new type();
 	};
@@ -96,7 +100,7 @@ export async function recordSurface(rerecord: boolean): Promise<string[]> {
 	if (refusal) throw new Error(refusal);
 	execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
 	mkdirSync(SURFACE_DIR, { recursive: true });
-	await writeGenerated(files.surface, JSON.stringify(await builtSurface(manifest)));
+	await writeGenerated(files.surface, JSON.stringify(await packageSurface(ROOT)));
 	const [{ filename }] = JSON.parse(
 		execFileSync(
 			'npm',
