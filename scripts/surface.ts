@@ -449,10 +449,13 @@ export function compareSurfaces(recorded: Surface, current: Surface): Break[] {
 	return merged(found);
 }
 
-/** One line per break: what changed where, and what to do instead. */
-export const describeBreak = (item: Break) =>
+/** What changed where, in words. */
+export const whatChanged = (item: Break) =>
 	`${item.subject}${item.version ? `, type version ${item.version}` : ''}${
 		item.path
 			? `, ${item.subject.startsWith('credential') ? 'property' : 'parameter'} "${item.path}"`
 			: ''
-	}${item.shownFor.length ? ` (shown for ${item.shownFor.join(' | ')})` : ''}: ${item.change}. Fix: ${item.fix}.`;
+	}${item.shownFor.length ? ` (shown for ${item.shownFor.join(' | ')})` : ''}: ${item.change}.`;
+
+/** One line per break: what changed where, and what to do instead. */
+export const describeBreak = (item: Break) => `${whatChanged(item)} Fix: ${item.fix}.`;

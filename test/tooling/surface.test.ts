@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { isDeepStrictEqual } from 'node:util';
 import { join } from 'node:path';
 
 import type { ICredentialType, INodeProperties, INodeTypeDescription } from 'n8n-workflow';
@@ -15,7 +16,13 @@ import {
 	recordedSurfaces,
 	recordingRefusal,
 } from '../../scripts/recordSurface';
-import { compareSurfaces, describeBreak, surfaceOf, type Surface } from '../../scripts/surface';
+import {
+	compareSurfaces,
+	describeBreak,
+	surfaceOf,
+	whatChanged,
+	type Surface,
+} from '../../scripts/surface';
 
 const ROOT = join(__dirname, '..', '..');
 const MANIFEST = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -48,7 +55,16 @@ describe('every recorded release (surface/<version>.json)', () => {
 				execFileSync('tar', ['-xzf', recordedFiles(surface.version).tarball, '-C', dir]);
 				// n8n-workflow and zod, as n8n provides them to an installed package.
 				symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
-				expect(await packageSurface(join(dir, 'package'))).toEqual(surface);
+				const built = await packageSurface(join(dir, 'package'));
+				if (!isDeepStrictEqual(built, surface))
+					throw new Error(
+						[
+							`surface/${surface.version}.json is not what npm run surface wrote from the build in surface/${surface.version}.tgz. A record is written by that command alone: restore it (git checkout -- surface/). Changes from the build to the record, then back:`,
+							...[...compareSurfaces(built, surface), ...compareSurfaces(surface, built)].map(
+								(item) => `- ${whatChanged(item)}`,
+							),
+						].join('\n'),
+					);
 			} finally {
 				rmSync(dir, { recursive: true, force: true });
 			}
