@@ -48,7 +48,8 @@ export interface Parameter {
 }
 
 export interface NodeVersionSurface {
-	credentials: Array<{ name: string; required?: true }>;
+	/** The credential types the node uses, by name, each with the conditions that show it. */
+	credentials: Array<{ name: string; required?: true; displayOptions?: Display }>;
 	parameters: Parameter[];
 	/** "<method> <path>" of each webhook: the URL the service calls. */
 	webhooks?: string[];
@@ -157,8 +158,17 @@ export function surfaceOf(release: {
 					typeVersions(node).map((version) => {
 						const surface: NodeVersionSurface = {
 							credentials: (node.credentials ?? [])
-								.filter((credential) => displayFor(credential.displayOptions, version))
-								.map(({ name, required }) => (required ? { name, required } : { name }))
+								.flatMap(({ name, required, displayOptions }) => {
+									const display = displayFor(displayOptions, version);
+									if (!display) return [];
+									return [
+										{
+											name,
+											...(required ? { required } : {}),
+											...(display.show || display.hide ? { displayOptions: display } : {}),
+										},
+									];
+								})
 								.sort(byName),
 							parameters: parametersOf(node.properties, version),
 						};
@@ -396,23 +406,16 @@ export function compareSurfaces(recorded: Surface, current: Surface): Break[] {
 				shownFor: '',
 				fix: `keep what was saved as it was, or make the change in a new type version ${next} (add it to the node's version list and defaultVersion) and keep type version ${version}'s description with @version conditions`,
 			};
-			for (const credential of old.credentials) {
-				const used = same.credentials.find((c) => c.name === credential.name);
-				if (!used)
-					found.push({
-						...place,
-						path: `credentials.${credential.name}`,
-						shownFor: [],
-						change: 'credential type no longer used',
-					});
-				else if (!credential.required && used.required)
-					found.push({
-						...place,
-						path: `credentials.${credential.name}`,
-						shownFor: [],
-						change: 'made required',
-					});
-			}
+			// Compared as parameters: removed, made required or shown in fewer situations.
+			const uses = (credentials: NodeVersionSurface['credentials']) =>
+				credentials.map((use) => ({ ...use, type: 'credentials', default: null }));
+			compareParameters(
+				uses(old.credentials),
+				uses(same.credentials),
+				'credentials.',
+				place,
+				found,
+			);
 			for (const webhook of old.webhooks ?? [])
 				if (!same.webhooks?.includes(webhook))
 					found.push({

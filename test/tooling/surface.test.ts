@@ -353,6 +353,27 @@ describe('compareSurfaces', () => {
 				});
 		});
 
+		it("a credential type's use shown in fewer situations", () => {
+			const shownFor = (resources: string[]) =>
+				node(BASE, {
+					credentials: [
+						{
+							name: 'exampleApi',
+							required: true,
+							displayOptions: { show: { resource: resources } },
+						},
+					],
+				});
+			expect(
+				compareSurfaces(surface([shownFor(['order', 'item'])]), surface([shownFor(['order'])])).map(
+					describeBreak,
+				),
+			).toEqual([
+				`${NODE}, type version 1, parameter "credentials.exampleApi" (shown for resource=item): no longer shown there (its displayOptions narrowed). ${FIX_NODE(1)}`,
+				`${NODE}, type version 2, parameter "credentials.exampleApi" (shown for resource=item): no longer shown there (its displayOptions narrowed). ${FIX_NODE(2)}`,
+			]);
+		});
+
 		it('a change made in a recorded type version through @version, naming that version only', () => {
 			const fromVersion2 = {
 				...code,
@@ -389,7 +410,7 @@ describe('compareSurfaces', () => {
 			]);
 			expect(breaksTo([node(BASE, { credentials: [{ name: 'sampleApi' }] })])).toEqual([
 				expect.stringContaining(
-					'type version 1, parameter "credentials.exampleApi": credential type no longer used.',
+					'type version 1, parameter "credentials.exampleApi": removed or renamed.',
 				),
 				expect.stringContaining('type version 2, parameter "credentials.exampleApi"'),
 			]);
