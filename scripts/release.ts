@@ -1,8 +1,9 @@
 /**
  * `npm run release [-- patch|minor|major|<version>]`: bumps package.json's version (none given: releases
  * the current version if it has no tag yet), moves CHANGELOG.md's Unreleased notes into a section dated
- * today, points README.md's addresses of the package's files at the version, commits them and tags
- * v<version>. It never publishes: pushing the tag makes GitHub Actions
+ * today, points README.md's addresses of the package's files at the version, records the version's
+ * surface and tarball (scripts/recordSurface.ts: surface/<version>.json and .tgz, from one build),
+ * commits them all and tags v<version>. It never publishes: pushing the tag makes GitHub Actions
  * publish (.github/workflows/publish.yml). Like the publish workflow's `npm run verify -- --release`,
  * it refuses while package.json lacks its repository or a real author.
  */
@@ -12,13 +13,14 @@ import { join } from 'node:path';
 
 import { releaseChangelog } from './changelog';
 import { atVersion } from './packageFiles';
+import { recordSurface } from './recordSurface';
 import { metadataProblems, type Manifest } from './verify/checks';
 
 const ROOT = join(__dirname, '..');
 const git = (...args: string[]) =>
 	execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
 
-function main(): void {
+async function main(): Promise<void> {
 	if (git('status', '--porcelain').trim()) throw new Error('commit or stash your changes first');
 	const { errors, placeholders } = metadataProblems(
 		JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Manifest,
@@ -50,7 +52,10 @@ function main(): void {
 	// The README's pictures, pages and templates are the package's files at this version.
 	const readme = join(ROOT, 'README.md');
 	writeFileSync(readme, atVersion(readFileSync(readme, 'utf8'), pkg.name, pkg.version));
-	git('add', 'package.json', 'package-lock.json', 'CHANGELOG.md', 'README.md');
+	// Untagged until the tag below: a record made before (npm run surface) is made again from this build,
+	// whose tarball holds the README just written.
+	const recorded = await recordSurface(true);
+	git('add', 'package.json', 'package-lock.json', 'CHANGELOG.md', 'README.md', ...recorded);
 	git('commit', '--quiet', '-m', `Release ${pkg.version}`);
 	git('tag', '--annotate', `v${pkg.version}`, '-m', `Release ${pkg.version}`);
 	process.stdout.write(
@@ -58,9 +63,7 @@ function main(): void {
 	);
 }
 
-try {
-	main();
-} catch (error) {
+main().catch((error: unknown) => {
 	process.stderr.write(`release: ${(error as Error).message}\n`);
 	process.exit(1);
-}
+});

@@ -1,20 +1,23 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 
-import { gt } from 'semver';
+import { gt, inc, rcompare } from 'semver';
+
+import { recordedFiles, recordedSurfaces } from '../../scripts/recordSurface';
+import { fill, nodeOf, savedNodes } from '../cases/savedParameters';
 
 import { openEditor, signInAsOwner } from './editor';
-import { N8nInstance, PACKAGE_NAME, TESTING_PINNED_N8N, waitUntil } from './n8n';
 import {
-	allowCustomRegistry,
-	CURRENT,
-	dataOf,
-	expectStatus,
-	LocalRegistry,
-	OLDER,
-	packBoth,
-} from './registry';
+	N8nInstance,
+	outputOf,
+	PACKAGE_NAME,
+	type ExecutionResult,
+	TESTING_PINNED_N8N,
+	waitUntil,
+} from './n8n';
+import { allowCustomRegistry, dataOf, expectStatus, LocalRegistry, run } from './registry';
 import { SandboxClient } from './sandboxClient';
 import {
 	ACTION_NODE,
@@ -34,9 +37,14 @@ import {
  * (--ignore-scripts: the release check in prepublishOnly refuses any publish outside the release
  * workflow, rightly for npm).
  *
- * The "older" version updated from is the same build, repacked under a lower version (the current one
- * with an `-older` prerelease tag): what the update proves is n8n's update path and that workflows and
- * credentials saved before it run unchanged after it, not a difference between two releases.
+ * The update starts from the newest recorded release (surface/<version>.tgz, the tarball `npm run
+ * surface` packed from that release's build) and goes to the current build, published under a prerelease
+ * version above it. Workflows are saved with the release, generated from its record
+ * (surface/<version>.json): one per operation and type version of the action node, each parameter set
+ * to a value other than its default where the sandbox accepts one (test/cases/savedParameters.ts), and
+ * the trigger's. Each runs once before the update and once after it, on the sandbox reset to the same
+ * state: the same requests must reach the sandbox (method, path, query and body), with the same
+ * outputs, and the trigger must still fire.
  *
  * n8n's Settings list offers no Update for a package from a custom registry: it asks `npm outdated`,
  * which it runs without that registry. The update call itself (PATCH) works, and is what is tested.
@@ -51,12 +59,52 @@ import {
 jest.setTimeout(600_000);
 
 const ROOT = join(__dirname, '..', '..');
+/** The newest recorded release: what the update starts from. */
+const [RELEASED] = recordedSurfaces().sort((a, b) => rcompare(a.version, b.version));
+const OLDER = RELEASED.version;
+/** The version the current build is published under, above the release (0.1.0 → 0.1.1-update.0). */
+const CURRENT = inc(OLDER, 'prepatch', 'update') as string;
 /** The credential types and node types the package brings. */
 const CREDENTIAL_TYPES = ['maintenanceManagementApi', 'maintenanceManagementWebhookApi'];
 const NODE_TYPES = [ACTION_NODE, TRIGGER_NODE];
 /** Where a failed walk leaves its page, and the screenshot goes unless UPDATE_DOCS=1. */
 const SCRATCH = join(tmpdir(), 'mm-installer');
 const SHOTS = process.env.UPDATE_DOCS === '1' ? join(ROOT, 'docs') : SCRATCH;
+
+/**
+ * The tarball `npm pack` makes of the current build, repacked as CURRENT: its package.json's version
+ * raised above the release's, nothing else changed.
+ */
+async function packCurrent(dir: string): Promise<string> {
+	const packed = (cwd: string) =>
+		run('npm', ['pack', '--ignore-scripts', '--json', `--pack-destination=${dir}`], { cwd }).then(
+			(out) => join(dir, (JSON.parse(out) as Array<{ filename: string }>)[0].filename),
+		);
+	const unpacked = join(dir, 'current');
+	mkdirSync(unpacked);
+	await run('tar', ['-xzf', await packed(ROOT), '-C', unpacked, '--strip-components=1'], {});
+	const manifest = join(unpacked, 'package.json');
+	const json = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string };
+	writeFileSync(manifest, JSON.stringify({ ...json, version: CURRENT }, null, '\t'));
+	return await packed(unpacked);
+}
+
+/**
+ * A value normalised where two runs must differ: a date-time string from `since` on (one the sandbox
+ * stamped during the run) becomes "<now>".
+ */
+function normalised(value: unknown, since: number): unknown {
+	if (Array.isArray(value)) return value.map((item) => normalised(item, since));
+	if (value && typeof value === 'object')
+		return Object.fromEntries(
+			Object.entries(value).map(([key, item]) => [key, normalised(item, since)]),
+		);
+	if (typeof value === 'string' && /^\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d/.test(value)) {
+		const time = Date.parse(value.includes('T') ? value : `${value.replace(' ', 'T')}Z`);
+		if (time >= since - 1_000) return '<now>';
+	}
+	return value;
+}
 
 describe("n8n's community package installer, from a registry on loopback", () => {
 	const registry = new LocalRegistry();
@@ -70,10 +118,10 @@ describe("n8n's community package installer, from a registry on loopback", () =>
 		expect(gt(CURRENT, OLDER)).toBe(true);
 		packDir = mkdtempSync(join(tmpdir(), 'mm-pack-'));
 		n8n = new N8nInstance('installer');
-		const tarballs = await packBoth(packDir);
+		const current = await packCurrent(packDir);
 		await registry.start();
-		await registry.publish(tarballs.older, 'older');
-		await registry.publish(tarballs.current, 'latest');
+		await registry.publish(recordedFiles(OLDER).tarball, 'older');
+		await registry.publish(current, 'latest');
 		await api.start();
 		await n8n.setup(
 			{
@@ -136,7 +184,7 @@ describe("n8n's community package installer, from a registry on loopback", () =>
 	const credentialIds: Record<string, string> = {};
 	const workflowIds: Record<string, string> = {};
 
-	it('installs the older version from the registry and serves both nodes and credentials without a restart', async () => {
+	it('installs the recorded release from the registry and serves both nodes and credentials without a restart', async () => {
 		expect(await typeNames('nodes')).not.toContain(ACTION_NODE);
 		const installed = await n8n.requestAsOwner('POST', '/rest/community-packages', {
 			name: PACKAGE_NAME,
@@ -155,7 +203,18 @@ describe("n8n's community package installer, from a registry on loopback", () =>
 		);
 	});
 
-	it('saves credentials and workflows with the action node at each version and with the trigger', async () => {
+	/** The workflows saved with the release: one per operation and type version of the action node. */
+	const SAVED = savedNodes(RELEASED, api.cases);
+	/** The trigger at its newest recorded type version, its parameters generated as the action node's. */
+	const triggerVersions = nodeOf(RELEASED, 'maintenanceManagementTrigger').versions;
+	const TRIGGER_VERSION = Math.max(...Object.keys(triggerVersions).map(Number));
+	const TRIGGER_PARAMETERS = fill(
+		triggerVersions[TRIGGER_VERSION].parameters,
+		{ events: ['FAILURE_CREATED', 'BUY_ORDER_UPDATED'] },
+		'trigger',
+	);
+
+	it('saves credentials, a workflow per operation and type version of the action node, and the trigger', async () => {
 		const { baseUrl, token } = api.sandbox.environments.sandbox;
 		for (const [type, data] of [
 			[
@@ -173,36 +232,28 @@ describe("n8n's community package installer, from a registry on loopback", () =>
 			credentialIds[type] = dataOf<{ id: string }>(saved).id;
 		}
 		const api_ = { id: credentialIds.maintenanceManagementApi, name: 'Installer api' };
-		for (const version of [1, 2]) {
+		expect(new Set(SAVED.map((node) => node.typeVersion))).toEqual(new Set([1, 2]));
+		for (const { name, typeVersion, parameters } of SAVED) {
 			const saved = await n8n.requestAsOwner('POST', '/rest/workflows', {
-				name: `Action node version ${version}`,
+				name,
 				active: false,
 				settings: { executionOrder: 'v1' },
-				connections: { Start: { main: [[{ node: 'Locations', type: 'main', index: 0 }]] } },
+				connections: { Start: { main: [[{ node: 'Action', type: 'main', index: 0 }]] } },
 				nodes: [
 					START,
 					{
-						id: 'locations',
-						name: 'Locations',
+						id: 'action',
+						name: 'Action',
 						type: ACTION_NODE,
-						typeVersion: version,
+						typeVersion,
 						position: [220, 0],
-						parameters: {
-							resource: 'location',
-							operation: 'getAll',
-							limit: 1,
-							options: {
-								queryParameters: {
-									parameters: [{ name: 'marker', value: `installer-v${version}` }],
-								},
-							},
-						},
+						parameters,
 						credentials: { maintenanceManagementApi: api_ },
 					},
 				],
 			});
-			expectStatus(saved, 200, `saving the version ${version} workflow`);
-			workflowIds[`v${version}`] = dataOf<{ id: string }>(saved).id;
+			expectStatus(saved, 200, `saving the workflow ${name}`);
+			workflowIds[name] = dataOf<{ id: string }>(saved).id;
 		}
 		const trigger = triggerWorkflow();
 		const saved = await n8n.requestAsOwner('POST', '/rest/workflows', {
@@ -210,18 +261,21 @@ describe("n8n's community package installer, from a registry on loopback", () =>
 			active: false,
 			settings: { executionOrder: 'v1' },
 			connections: trigger.connections,
-			nodes: trigger.nodes.map((node) => ({
-				...node,
-				credentials:
-					node.type === TRIGGER_NODE
-						? {
+			nodes: trigger.nodes.map((node) =>
+				node.type === TRIGGER_NODE
+					? {
+							...node,
+							typeVersion: TRIGGER_VERSION,
+							parameters: TRIGGER_PARAMETERS,
+							credentials: {
 								maintenanceManagementWebhookApi: {
 									id: credentialIds.maintenanceManagementWebhookApi,
 									name: 'Installer webhook',
 								},
-							}
-						: { maintenanceManagementApi: api_ },
-			})),
+							},
+						}
+					: { ...node, credentials: { maintenanceManagementApi: api_ } },
+			),
 		});
 		expectStatus(saved, 200, 'saving the trigger workflow');
 		const { id, versionId } = dataOf<{ id: string; versionId: string }>(saved);
@@ -239,24 +293,90 @@ describe("n8n's community package installer, from a registry on loopback", () =>
 		return markers;
 	};
 
-	/** Runs both action-node workflows and fires the trigger: each reaches the sandbox. */
-	const runAll = async (version: string) => {
-		await markersSent();
-		for (const key of ['v1', 'v2']) {
-			const result = await n8n.execute(workflowIds[key]);
-			expect({ key, status: result.status, error: result.data.resultData.error }).toEqual({
-				key,
-				status: 'success',
-				error: undefined,
-			});
-		}
-		const webhook = n8n.url(`/webhook/${WEBHOOK_ID}/webhook?token=${WEBHOOK_SECRET}`);
-		const delivered = await fetch(webhook, {
+	/**
+	 * Runs a saved workflow as the editor's Execute workflow does (POST /rest/workflows/:id/run, in the
+	 * running n8n), and returns its execution once n8n has stored it finished.
+	 */
+	const runSaved = async (name: string): Promise<ExecutionResult> => {
+		const id = workflowIds[name];
+		const before = (await n8n.newestExecution(id))?.id;
+		const saved = await n8n.requestAsOwner('GET', `/rest/workflows/${id}`);
+		expectStatus(saved, 200, `reading the workflow ${name}`);
+		const ran = await n8n.requestAsOwner('POST', `/rest/workflows/${id}/run`, {
+			workflowData: dataOf(saved),
+			triggerToStartFrom: { name: START.name },
+		});
+		expectStatus(ran, 200, `running the workflow ${name}`);
+		let result: (ExecutionResult & { id: number }) | null = null;
+		await waitUntil(
+			async () => {
+				result = await n8n.newestExecution(id);
+				return (
+					!!result && result.id !== before && !['new', 'running'].includes(result.status ?? '')
+				);
+			},
+			`n8n to finish running the workflow ${name}`,
+			120_000,
+		);
+		return result as unknown as ExecutionResult;
+	};
+
+	/** The webhook call the service makes, carrying the secret as the trigger's Protection says. */
+	const deliver = () => {
+		const { authentication, parameterName } = TRIGGER_PARAMETERS as Record<string, string>;
+		const url = new URL(n8n.url(`/webhook/${WEBHOOK_ID}/webhook`));
+		const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+		if (authentication === 'query') url.searchParams.set(parameterName, WEBHOOK_SECRET);
+		if (authentication === 'header') headers[parameterName] = WEBHOOK_SECRET;
+		if (authentication === 'basicAuth')
+			headers.Authorization = `Basic ${Buffer.from(`n8n:${WEBHOOK_SECRET}`).toString('base64')}`;
+		return fetch(url, {
 			method: 'POST',
 			signal: AbortSignal.timeout(120_000),
-			headers: { 'Content-Type': 'application/json' },
+			headers,
 			body: JSON.stringify({ event: 'FAILURE_CREATED', data: { type: 'failure', id: '1' } }),
 		});
+	};
+
+	type Runs = Record<string, { requests: unknown[]; output: unknown[] }>;
+	/** What each saved workflow sent and output with `version` installed. */
+	const runs: Record<string, Runs> = {};
+
+	/**
+	 * Runs every saved action workflow, each on the sandbox reset to its seed, recording the
+	 * requests it sent (method, path, query, body) and its output; then fires the trigger.
+	 */
+	const runAll = async (version: string) => {
+		const since = Date.now();
+		const found: Runs = {};
+		for (const { name } of SAVED) {
+			// Both type versions' workflows of an operation write the same record: each starts afresh.
+			await api.control('POST', '/reset', {});
+			const result = await runSaved(name);
+			const requests = await api.requests();
+			expect({ name, status: result.status, error: result.data.resultData.error?.message }).toEqual(
+				{ name, status: 'success', error: undefined },
+			);
+			expect({ name, refused: requests.filter((r) => r.status >= 300) }).toEqual({
+				name,
+				refused: [],
+			});
+			found[name] = normalised(
+				{
+					requests: requests.map(({ method, path, query, body }) => ({
+						method,
+						path,
+						query,
+						body,
+					})),
+					output: outputOf(result, 'Action'),
+				},
+				since,
+			) as Runs[string];
+		}
+		runs[version] = found;
+		await markersSent();
+		const delivered = await deliver();
 		expect({ version, status: delivered.status }).toEqual({ version, status: 200 });
 		const markers: string[] = [];
 		await waitUntil(
@@ -267,14 +387,14 @@ describe("n8n's community package installer, from a registry on loopback", () =>
 			`the trigger workflow to reach the sandbox with version ${version} installed`,
 			60_000,
 		);
-		expect(markers.sort()).toEqual(['FAILURE_CREATED:POST', 'installer-v1', 'installer-v2']);
+		expect(markers).toEqual(['FAILURE_CREATED:POST']);
 	};
 
-	it('runs them against the sandbox with the older version', async () => {
+	it('runs them against the sandbox with the recorded release', async () => {
 		await runAll(OLDER);
 	});
 
-	it('updates in place to the current version, and the saved workflows and credentials run unchanged', async () => {
+	it('updates in place to the current build: every saved workflow sends the same requests and outputs the same, and the trigger fires', async () => {
 		const updated = await n8n.requestAsOwner('PATCH', '/rest/community-packages', {
 			name: PACKAGE_NAME,
 			version: CURRENT,
@@ -288,6 +408,32 @@ describe("n8n's community package installer, from a registry on loopback", () =>
 			expect.objectContaining({ packageName: PACKAGE_NAME, installedVersion: CURRENT }),
 		]);
 		await runAll(CURRENT);
+		// The workflows that differ, and the first one's requests and first differing output item: a
+		// diff of whole outputs (thousands of work orders) would take minutes to print.
+		const differing = SAVED.map(({ name }) => name).filter(
+			(name) => !isDeepStrictEqual(runs[CURRENT][name], runs[OLDER][name]),
+		);
+		const firstDifference = (version: string) => {
+			if (!differing.length) return undefined;
+			const [name] = differing;
+			const [was, now] = [runs[OLDER][name].output, runs[CURRENT][name].output];
+			const length = Math.max(was.length, now.length);
+			const item = Array.from({ length }, (_, i) => i).find(
+				(i) => !isDeepStrictEqual(was[i], now[i]),
+			);
+			const { requests, output } = runs[version][name];
+			return {
+				name,
+				requests,
+				items: output.length,
+				item,
+				json: item === undefined ? undefined : output[item],
+			};
+		};
+		expect({ differing, first: firstDifference(CURRENT) }).toEqual({
+			differing: [],
+			first: firstDifference(OLDER),
+		});
 	});
 
 	it('uninstalls: the nodes and credentials are gone, and n8n names the missing node where a workflow uses it', async () => {
@@ -306,14 +452,18 @@ describe("n8n's community package installer, from a registry on loopback", () =>
 		// type: the editor's Execute workflow on the saved workflow, and the active trigger's webhook.
 		// 2.41 answers 400; 2.0.0 and 1.123.81 let the same error through as a 500.
 		const REFUSED = TESTING_PINNED_N8N ? 400 : 500;
-		const saved = await n8n.requestAsOwner('GET', `/rest/workflows/${workflowIds.v2}`);
+		const saved = await n8n.requestAsOwner('GET', `/rest/workflows/${workflowIds[SAVED[0].name]}`);
 		expectStatus(saved, 200, 'reading the saved workflow');
 		const workflowData = dataOf<{ nodes: Array<{ type: string }> }>(saved);
 		expect(workflowData.nodes.map((node) => node.type)).toContain(ACTION_NODE);
-		const ran = await n8n.requestAsOwner('POST', `/rest/workflows/${workflowIds.v2}/run`, {
-			workflowData,
-			triggerToStartFrom: { name: START.name },
-		});
+		const ran = await n8n.requestAsOwner(
+			'POST',
+			`/rest/workflows/${workflowIds[SAVED[0].name]}/run`,
+			{
+				workflowData,
+				triggerToStartFrom: { name: START.name },
+			},
+		);
 		expect({ status: ran.status, body: ran.body }).toEqual({
 			status: REFUSED,
 			body: expect.objectContaining({ message: `Unrecognized node type: ${ACTION_NODE}` }),

@@ -1,0 +1,130 @@
+/**
+ * `npm run surface [-- --rerecord]`: records the release's surface (scripts/surface.ts) as
+ * surface/<version>.json, and its tarball as surface/<version>.tgz, from one fresh build: it runs
+ * `npm run build`, reads the built nodes and credentials in dist/ (what the tarball ships), and packs
+ * that build with `npm pack`. test/tooling/surface.test.ts compares the nodes with every recorded
+ * surface; the installer's update test (test/e2e/update.e2e.test.ts) installs the newest recorded tarball
+ * and updates from it.
+ *
+ * A release records its files once: it refuses a version already recorded, and `--rerecord` records
+ * it again only while the version has no tag `v<version>` (a release not yet made). `npm run release`
+ * records the version it releases in its release commit.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { ICredentialType, INodeType } from 'n8n-workflow';
+
+import { writeGenerated } from './endpoints';
+import { surfaceOf, type Surface } from './surface';
+
+const ROOT = join(__dirname, '..');
+export const SURFACE_DIR = join(ROOT, 'surface');
+
+interface Manifest {
+	name: string;
+	version: string;
+	n8n: { nodes: string[]; credentials: string[] };
+}
+
+/** The record and the tarball of a version. */
+export const recordedFiles = (version: string) => ({
+	surface: join(SURFACE_DIR, `${version}.json`),
+	tarball: join(SURFACE_DIR, `${version}.tgz`),
+});
+
+/** Every recorded surface. */
+export const recordedSurfaces = (): Surface[] =>
+	existsSync(SURFACE_DIR)
+		? readdirSync(SURFACE_DIR)
+				.filter((file) => file.endsWith('.json'))
+				.map((file) => JSON.parse(readFileSync(join(SURFACE_DIR, file), 'utf8')) as Surface)
+		: [];
+
+/**
+ * Why a version may not be recorded now, or undefined when it may: a tagged release is never recorded
+ * (again) from the current build; an untagged version's record is rewritten only when asked (--rerecord).
+ */
+export function recordingRefusal(state: {
+	version: string;
+	recorded: boolean;
+	tagged: boolean;
+	rerecord: boolean;
+}): string | undefined {
+	const { version, recorded, tagged, rerecord } = state;
+	if (tagged)
+		return `${version} is released (tag v${version}): a release is recorded by its release commit, from its own build, and kept as it is. Bump the version first (npm run release does).`;
+	if (recorded && !rerecord)
+		return `${version} is recorded already (surface/${version}.json). To record it again from the current build while v${version} is not tagged, run npm run surface -- --rerecord.`;
+	return undefined;
+}
+
+const isTagged = (version: string) =>
+	execFileSync('git', ['tag', '--list', `v${version}`], { cwd: ROOT, encoding: 'utf8' }).trim() !==
+	'';
+
+/**
+ * The surface of a built package in `dir` (the repository after a build, or an unpacked tarball): its
+ * nodes and credentials loaded as n8n loads them, from package.json's `n8n` section.
+ */
+export async function packageSurface(dir: string): Promise<Surface> {
+	const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Manifest;
+	const load = async <T>(file: string): Promise<T> => {
+		const exports = (await import(join(dir, file))) as Record<string, new () => T>;
+		const [type] = Object.values(exports);
+		return new type();
+	};
+	return surfaceOf({
+		package: manifest.name,
+		version: manifest.version,
+		nodes: await Promise.all(
+			manifest.n8n.nodes.map(async (file) => (await load<INodeType>(file)).description),
+		),
+		credentials: await Promise.all(
+			manifest.n8n.credentials.map((file) => load<ICredentialType>(file)),
+		),
+	});
+}
+
+/** Builds, then writes the version's surface and tarball; returns their paths. */
+export async function recordSurface(rerecord: boolean): Promise<string[]> {
+	const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Manifest;
+	const files = recordedFiles(manifest.version);
+	const refusal = recordingRefusal({
+		version: manifest.version,
+		recorded: existsSync(files.surface) || existsSync(files.tarball),
+		tagged: isTagged(manifest.version),
+		rerecord,
+	});
+	if (refusal) throw new Error(refusal);
+	execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+	mkdirSync(SURFACE_DIR, { recursive: true });
+	await writeGenerated(files.surface, JSON.stringify(await packageSurface(ROOT)));
+	const [{ filename }] = JSON.parse(
+		execFileSync(
+			'npm',
+			['pack', '--ignore-scripts', '--json', `--pack-destination=${SURFACE_DIR}`],
+			{ cwd: ROOT, encoding: 'utf8' },
+		),
+	) as Array<{ filename: string }>;
+	renameSync(join(SURFACE_DIR, filename), files.tarball);
+	return [files.surface, files.tarball];
+}
+
+if (require.main === module) {
+	const unknown = process.argv.slice(2).filter((arg) => arg !== '--rerecord');
+	if (unknown.length) {
+		process.stderr.write(
+			`surface: unknown argument ${unknown.join(' ')}; the one option is --rerecord\n`,
+		);
+		process.exit(2);
+	}
+	recordSurface(process.argv.includes('--rerecord')).then(
+		(written) => process.stdout.write(`Recorded ${written.join(' and ')}\n`),
+		(error: unknown) => {
+			process.stderr.write(`surface: ${(error as Error).message}\n`);
+			process.exitCode = 1;
+		},
+	);
+}
