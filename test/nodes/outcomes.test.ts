@@ -254,8 +254,19 @@ describe('a write whose answer is lost', () => {
 		);
 		expect(error?.httpCode).toBe('400');
 		expect(error?.description).toContain('field "quantity": "Too large."');
+
 		expect(error?.context).toMatchObject({ outcome: 'unknown', itemsDone: 1, itemsUnknown: [1] });
 	});
+
+	it.each([401, 429])(
+		'a write answered 201 in an error envelope of %i declares no failure cause: it may have been applied',
+		async (httpCode) => {
+			const envelope = apiError(httpCode, { message: 'Refused.' }).body;
+			const { error } = await transfers({ status: 201, body: { data: {}, ...envelope } });
+			expect(error?.context).toMatchObject({ outcome: 'unknown' });
+			expect((error as { failure?: unknown }).failure).toBeUndefined();
+		},
+	);
 
 	it("a read answered 200 in the API's error envelope is the API's refusal: nothing is output for it", async () => {
 		const location = { id: '3', type: 'location', attributes: {} };

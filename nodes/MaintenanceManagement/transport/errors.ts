@@ -365,11 +365,11 @@ export function apiError(
 		description,
 		httpCode: String(statusCode),
 		itemIndex,
-		failure: causeOfAnswer({
-			...context,
-			statusCode,
-			inApiEnvelope: isErrorEnvelope(body),
-		}),
+		// A write answered with success may have been applied: no cause that asks for a wait or a fix.
+		failure:
+			contradicted && context.method !== 'GET'
+				? undefined
+				: causeOfAnswer({ ...context, statusCode, inApiEnvelope: isErrorEnvelope(body) }),
 	});
 	// The fields the API refused and its words for each, for a caller that knows more of them (a value
 	// that must be unique).
