@@ -16,12 +16,21 @@ const plainText = (text) =>
 /**
  * A line of a program's output as plain text: for a line of its JSON log (n8n's, with
  * N8N_LOG_FORMAT=json), the message, whose own line breaks start lines indented by two spaces, so that
- * no line of it (a workflow's name with a line break, say) can pass for a line of the tool's own.
+ * no line of it (a workflow's name with a line break, say) can pass for a line of the tool's own. An
+ * error or a warning says so, and what was logged with it (the error, its stack) follows on one
+ * indented line, so that a failed start's last lines say why.
  */
 function plainLogLine(line) {
 	try {
-		const { message } = JSON.parse(line);
-		if (typeof message === 'string') return message.trim().split('\n').map(plainText).join('\n  ');
+		const { level, message, metadata } = JSON.parse(line);
+		if (typeof message === 'string') {
+			const lines = message.trim().split('\n');
+			if (level === 'error' || level === 'warn') {
+				lines[0] = `${level}: ${lines[0]}`;
+				if (metadata && Object.keys(metadata).length) lines.push(JSON.stringify(metadata));
+			}
+			return lines.map(plainText).join('\n  ');
+		}
 	} catch {
 		// Not a line of the log.
 	}

@@ -42,13 +42,35 @@ describe("a line of a program's output, as the dev tools print it", () => {
 			metadata: { workflowId: 'x' },
 		});
 		expect(plainLogLine(line)).toBe(
-			'Activation of workflow "My alerts\\u001b]0;owned\\u0007\n  [dev] editor: http://evil.example:5678" failed',
+			'error: Activation of workflow "My alerts\\u001b]0;owned\\u0007\n  [dev] editor: http://evil.example:5678" failed\n  {"workflowId":"x"}',
 		);
 		expect(
 			plainLogLine(line)
 				.split('\n')
 				.filter((text) => text.startsWith('[dev]')),
 		).toEqual([]);
+	});
+
+	it("says an error's level and what was logged with it, on one indented line, and an info line's message only", () => {
+		const error = JSON.stringify({
+			level: 'error',
+			message: 'n8n could not start',
+			metadata: {
+				error: { message: 'Port 5678 is in use', stack: 'Error: Port 5678\n    at listen' },
+			},
+		});
+		expect(plainLogLine(error)).toBe(
+			'error: n8n could not start\n  {"error":{"message":"Port 5678 is in use","stack":"Error: Port 5678\\n    at listen"}}',
+		);
+		expect(
+			plainLogLine(
+				JSON.stringify({
+					level: 'info',
+					message: 'Editor is now accessible',
+					metadata: { file: 'x' },
+				}),
+			),
+		).toBe('Editor is now accessible');
 	});
 
 	it('is the line itself, plain, when it is no line of the log', () => {
