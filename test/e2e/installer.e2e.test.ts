@@ -25,6 +25,7 @@ import {
 	TRIGGER_NODE,
 	WEBHOOK_ID,
 	WEBHOOK_SECRET,
+	marksIn,
 	triggerWorkflow,
 } from './workflows';
 
@@ -288,7 +289,7 @@ describe("n8n's community package installer, from a registry on loopback", () =>
 
 	/** The markers the sandbox received since the last call. */
 	const markersSent = async () => {
-		const markers = (await api.requests()).map((r) => r.query.marker).filter(Boolean);
+		const markers = marksIn(await api.requests());
 		await api.control('DELETE', '/requests');
 		return markers;
 	};
@@ -381,7 +382,7 @@ describe("n8n's community package installer, from a registry on loopback", () =>
 		const markers: string[] = [];
 		await waitUntil(
 			async () => {
-				markers.push(...((await markersSent()) as string[]));
+				markers.push(...(await markersSent()));
 				return markers.includes('FAILURE_CREATED:POST');
 			},
 			`the trigger workflow to reach the sandbox with version ${version} installed`,
