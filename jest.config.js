@@ -3,7 +3,9 @@
  * - nodes: both nodes, the credentials and the transport, run in n8n-core in-process, against the sandbox
  *   and scripted servers on loopback;
  * - sandbox: the local API sandbox against spec/openapi.yaml;
- * - tooling: the package's manifest, release, verify, benchmark report, CI workflow and README table checks;
+ * - tooling: the package's manifest, release, verify, benchmark report, CI workflow and README table checks
+ *   (a few of them run one gulp task or `npm pack --dry-run`, a few seconds each; the fast suite's
+ *   nodes project builds the codex files the same way);
  * - devtools: the tooling tests that start the dev tools in processes of their own (`npm run sandbox`, the
  *   gulp build, `npm test`'s runner, a first install's progress, dev's process tree, dev's reading of n8n's
  *   database with Node 24, which `npm run test:devtools` installs first): test/tooling/ files

@@ -3,7 +3,7 @@
  * surface/<version>.json, and its tarball as surface/<version>.tgz, from one fresh build: it runs
  * `npm run build`, reads the built nodes and credentials in dist/ (what the tarball ships), and packs
  * that build with `npm pack`. test/tooling/surface.test.ts compares the nodes with every recorded
- * surface; the installer's update test (test/e2e/update.e2e.test.ts) installs the newest recorded tarball
+ * surface; the installer test's update (test/e2e/installer.e2e.test.ts) installs the newest recorded tarball
  * and updates from it.
  *
  * A release records its files once: it refuses a version already recorded, and `--rerecord` records

@@ -22,7 +22,7 @@ const ROOT = join(__dirname, '..', '..');
 export const CURRENT = (
 	JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }
 ).version;
-/** The same build under a lower version: the version an update starts from. */
+/** The same build under a lower version: the version the queue suite's update starts from. */
 export const OLDER = `${CURRENT}-older.0`;
 
 const CUSTOM_REGISTRY_FEATURE = 'feat:communityNodes:customRegistry';

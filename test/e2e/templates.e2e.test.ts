@@ -80,7 +80,7 @@ async function fileCdn(packageDir: string): Promise<{ server: Server; url: strin
 }
 
 describe('the templates, imported from the package installed through Community Nodes', () => {
-	const registry = new LocalRegistry();
+	const registry = new LocalRegistry('templates-registry');
 	const api = new SandboxClient();
 	let n8n: N8nInstance;
 	let cdn: { server: Server; url: string } | undefined;
@@ -277,8 +277,11 @@ describe('the templates, imported from the package installed through Community N
 		// A delivery without the secret starts nothing: the trigger answers it 401 once n8n serves the
 		// URL, n8n itself 404 before.
 		await n8n.waitFor(
-			async () => (await fetch(production, { method: 'POST' })).status === 401,
+			async () =>
+				(await fetch(production, { method: 'POST', signal: AbortSignal.timeout(30_000) }))
+					.status === 401,
 			`the Production URL of ${file} to be served`,
+			120_000,
 		);
 		const url = `${production}?token=${WEBHOOK_SECRET}`;
 		await api.control('POST', '/webhooks', { url, method: 'POST', events });

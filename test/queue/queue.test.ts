@@ -533,6 +533,7 @@ describe('queue mode: main, webhook process, two workers, PostgreSQL and Redis',
 		await control('DELETE', '/requests');
 		const refused = await fetch(hookUrl(), {
 			method: 'POST',
+			signal: AbortSignal.timeout(60_000),
 			headers: { 'Content-Type': 'application/json' },
 			body: JSON.stringify({ event: 'FAILURE_CREATED', data: { type: 'failure', id: '9003' } }),
 		});
