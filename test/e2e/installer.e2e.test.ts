@@ -312,8 +312,11 @@ describe("n8n's community package installer, from a registry on loopback", () =>
 		await waitUntil(
 			async () => {
 				result = await n8n.newestExecution(id);
+				// n8n 1.123 stores a run before its data: it has ended once both are there.
 				return (
-					!!result && result.id !== before && !['new', 'running'].includes(result.status ?? '')
+					!!result?.data &&
+					result.id !== before &&
+					!['new', 'running'].includes(result.status ?? '')
 				);
 			},
 			`n8n to finish running the workflow ${name}`,
