@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -17,7 +17,14 @@ import {
 	TESTING_PINNED_N8N,
 	waitUntil,
 } from './n8n';
-import { allowCustomRegistry, dataOf, expectStatus, LocalRegistry, run } from './registry';
+import {
+	allowCustomRegistry,
+	dataOf,
+	expectStatus,
+	LocalRegistry,
+	pack,
+	repackAs,
+} from './registry';
 import { SandboxClient } from './sandboxClient';
 import {
 	ACTION_NODE,
@@ -73,24 +80,6 @@ const SCRATCH = join(tmpdir(), 'mm-installer');
 const SHOTS = process.env.UPDATE_DOCS === '1' ? join(ROOT, 'docs') : SCRATCH;
 
 /**
- * The tarball `npm pack` makes of the current build, repacked as CURRENT: its package.json's version
- * raised above the release's, nothing else changed.
- */
-async function packCurrent(dir: string): Promise<string> {
-	const packed = (cwd: string) =>
-		run('npm', ['pack', '--ignore-scripts', '--json', `--pack-destination=${dir}`], { cwd }).then(
-			(out) => join(dir, (JSON.parse(out) as Array<{ filename: string }>)[0].filename),
-		);
-	const unpacked = join(dir, 'current');
-	mkdirSync(unpacked);
-	await run('tar', ['-xzf', await packed(ROOT), '-C', unpacked, '--strip-components=1'], {});
-	const manifest = join(unpacked, 'package.json');
-	const json = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string };
-	writeFileSync(manifest, JSON.stringify({ ...json, version: CURRENT }, null, '\t'));
-	return await packed(unpacked);
-}
-
-/**
  * A value normalised where two runs must differ: a date-time string from `since` on (one the sandbox
  * stamped during the run) becomes "<now>".
  */
@@ -119,7 +108,8 @@ describe("n8n's community package installer, from a registry on loopback", () =>
 		expect(gt(CURRENT, OLDER)).toBe(true);
 		packDir = mkdtempSync(join(tmpdir(), 'mm-pack-'));
 		n8n = new N8nInstance('installer');
-		const current = await packCurrent(packDir);
+		// The current build, raised above the release's version.
+		const current = await repackAs(await pack(packDir), CURRENT, packDir);
 		await registry.start();
 		await registry.publish(recordedFiles(OLDER).tarball, 'older');
 		await registry.publish(current, 'latest');

@@ -135,23 +135,21 @@ export class LocalRegistry {
 	}
 }
 
-/**
- * The release's tarball (`npm pack` of the built package), and the same build repacked as OLDER: its
- * package.json's version lowered, nothing else changed.
- */
-export async function packBoth(dir: string): Promise<{ current: string; older: string }> {
-	const packed = (cwd: string) =>
-		run('npm', ['pack', '--ignore-scripts', '--json', `--pack-destination=${dir}`], { cwd }).then(
-			(out) => join(dir, (JSON.parse(out) as Array<{ filename: string }>)[0].filename),
-		);
-	const current = await packed(ROOT);
-	const unpacked = join(dir, 'older');
+/** `npm pack` of a folder, the built package unless another is named, into `dir`: the tarball's path. */
+export const pack = (dir: string, folder = ROOT): Promise<string> =>
+	run('npm', ['pack', '--ignore-scripts', '--json', `--pack-destination=${dir}`], {
+		cwd: folder,
+	}).then((out) => join(dir, (JSON.parse(out) as Array<{ filename: string }>)[0].filename));
+
+/** A tarball packed again into `dir` under another version: its package.json's version, nothing else. */
+export async function repackAs(tarball: string, version: string, dir: string): Promise<string> {
+	const unpacked = join(dir, version);
 	mkdirSync(unpacked);
-	await run('tar', ['-xzf', current, '-C', unpacked, '--strip-components=1'], {});
+	await run('tar', ['-xzf', tarball, '-C', unpacked, '--strip-components=1'], {});
 	const manifest = join(unpacked, 'package.json');
 	const json = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string };
-	writeFileSync(manifest, JSON.stringify({ ...json, version: OLDER }, null, '\t'));
-	return { current, older: await packed(unpacked) };
+	writeFileSync(manifest, JSON.stringify({ ...json, version }, null, '\t'));
+	return pack(dir, unpacked);
 }
 
 /**

@@ -21,7 +21,7 @@ import {
 	waitUntil,
 	type ExecutionResult,
 } from './n8n';
-import { allowCustomRegistry, dataOf, expectStatus, LocalRegistry, run } from './registry';
+import { allowCustomRegistry, dataOf, expectStatus, LocalRegistry, pack } from './registry';
 import { SandboxClient } from './sandboxClient';
 import { ACTION_NODE, TRIGGER_NODE, WEBHOOK_SECRET } from './workflows';
 
@@ -94,12 +94,7 @@ describe('the templates, imported from the package installed through Community N
 	beforeAll(async () => {
 		packDir = mkdtempSync(join(tmpdir(), 'mm-pack-'));
 		n8n = new N8nInstance('templates');
-		const packed = await run(
-			'npm',
-			['pack', '--ignore-scripts', '--json', `--pack-destination=${packDir}`],
-			{ cwd: ROOT },
-		);
-		const tarball = join(packDir, (JSON.parse(packed) as Array<{ filename: string }>)[0].filename);
+		const tarball = await pack(packDir);
 		await registry.start();
 		await registry.publish(tarball, 'latest');
 		await api.start();

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { expectCaseRan } from '../e2e/assertions';
 import { N8nInstance, outputOf, PACKAGE_NAME, waitUntil } from '../e2e/n8n';
 import { SandboxClient } from '../e2e/sandboxClient';
-import { CURRENT, LocalRegistry, OLDER, packBoth } from '../e2e/registry';
+import { CURRENT, LocalRegistry, OLDER, pack, repackAs } from '../e2e/registry';
 import {
 	ACTION_NODE,
 	BULK_NODE,
@@ -150,7 +150,8 @@ const startedBy = (instance: N8nInstance, id: number) =>
 
 beforeAll(async () => {
 	packDir = mkdtempSync(join(tmpdir(), 'mm-pack-'));
-	tarballs = await packBoth(packDir);
+	const current = await pack(packDir);
+	tarballs = { current, older: await repackAs(current, OLDER, packDir) };
 	await registry.start();
 	await registry.publish(tarballs.older, 'latest');
 	await npmjs.start(registry.url);
