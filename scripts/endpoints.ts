@@ -6,12 +6,10 @@
  * `npm run endpoints` writes it, and so does `npm run build`, before its type check;
  * `test/tooling/endpoints.test.ts` fails while the file differs from the document.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { parse } from 'yaml';
-
-import { SPEC_PATH } from '../sandbox/contract';
+import { writeEvents } from './events';
+import { readSpec, writeGenerated } from './generated';
 
 export const ENDPOINTS_PATH = join(
 	__dirname,
@@ -125,30 +123,12 @@ export function endpointsSource(document: OpenApiDocument): string {
 	].join('\n');
 }
 
-/** spec/openapi.yaml, parsed. */
-export const readSpec = <T>(): T => parse(readFileSync(SPEC_PATH, 'utf8')) as T;
-
-/**
- * Writes a generated file's text, formatted as Prettier formats it, unless the file holds it already;
- * returns whether it changed.
- */
-export async function writeGenerated(path: string, source: string): Promise<boolean> {
-	const { format, resolveConfig } = await import('prettier');
-	const config = (await resolveConfig(path)) ?? {};
-	const text = await format(source, { ...config, filepath: path });
-	const before = readFileSync(path, { encoding: 'utf8', flag: 'a+' });
-	if (text !== before) writeFileSync(path, text);
-	return text !== before;
-}
-
 /** Rewrites the table from spec/openapi.yaml; returns whether it changed. */
 export const writeEndpoints = (): Promise<boolean> =>
 	writeGenerated(ENDPOINTS_PATH, endpointsSource(readSpec<OpenApiDocument>()));
 
 /** `npm run endpoints`: both tables generated from the document, in one process. */
 async function main() {
-	// Loaded here: scripts/events.ts builds on this module's reading and writing.
-	const { writeEvents } = await import('./events');
 	const tables = [
 		['endpoints.generated.ts', writeEndpoints],
 		['events.generated.ts', writeEvents],

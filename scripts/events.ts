@@ -9,7 +9,7 @@
  */
 import { join } from 'node:path';
 
-import { readSpec, writeGenerated } from './endpoints';
+import { readSpec, writeGenerated } from './generated';
 
 export const EVENTS_PATH = join(
 	__dirname,

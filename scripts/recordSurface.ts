@@ -16,7 +16,7 @@ import { join } from 'node:path';
 
 import type { ICredentialType, INodeType } from 'n8n-workflow';
 
-import { writeGenerated } from './endpoints';
+import { writeGenerated } from './generated';
 import { surfaceOf, type Surface } from './surface';
 
 const ROOT = join(__dirname, '..');

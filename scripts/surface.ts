@@ -364,6 +364,13 @@ function merged(found: Break[]): Break[] {
 	return [...byKey.values()];
 }
 
+/** What to do instead when a whole node type, type version or credential type is gone. */
+const KEEP_NODE = 'keep the node and its type name: every saved workflow names it';
+const keepVersion = (version: string) =>
+	`keep ${version} in the node's version list, with its description: workflows saved at it name it`;
+const KEEP_CREDENTIAL =
+	'keep the credential type and its name: every saved credential and node names it';
+
 /**
  * Every change from `recorded` (a release's surface) to `current` that makes a workflow or credential
  * saved with the release send or read something else, or fail to load: a node type, type version,
@@ -373,31 +380,21 @@ function merged(found: Break[]): Break[] {
  */
 export function compareSurfaces(recorded: Surface, current: Surface): Break[] {
 	const found: Break[] = [];
+	/** A whole node type, type version or credential type that is gone. */
+	const gone = (subject: string, change: string, fix: string, version?: string) =>
+		found.push({ subject, ...(version && { version }), path: '', shownFor: [], change, fix });
 	for (const [type, node] of Object.entries(recorded.nodes)) {
 		const subject = `node ${type}`;
 		const now = current.nodes[type];
 		if (!now) {
-			found.push({
-				subject,
-				path: '',
-				shownFor: [],
-				change: 'node type removed or renamed',
-				fix: 'keep the node and its type name: every saved workflow names it',
-			});
+			gone(subject, 'node type removed or renamed', KEEP_NODE);
 			continue;
 		}
 		const next = Math.max(...Object.keys(now.versions).map(Number)) + 1;
 		for (const [version, old] of Object.entries(node.versions)) {
 			const same = now.versions[version];
 			if (!same) {
-				found.push({
-					subject,
-					version,
-					path: '',
-					shownFor: [],
-					change: 'type version removed',
-					fix: `keep ${version} in the node's version list, with its description: workflows saved at it name it`,
-				});
+				gone(subject, 'type version removed', keepVersion(version), version);
 				continue;
 			}
 			const place: Place = {
@@ -432,13 +429,7 @@ export function compareSurfaces(recorded: Surface, current: Surface): Break[] {
 		const subject = `credential ${type}`;
 		const now = current.credentials[type];
 		if (!now) {
-			found.push({
-				subject,
-				path: '',
-				shownFor: [],
-				change: 'credential type removed or renamed',
-				fix: 'keep the credential type and its name: every saved credential and node names it',
-			});
+			gone(subject, 'credential type removed or renamed', KEEP_CREDENTIAL);
 			continue;
 		}
 		const place: Place = {
