@@ -8,7 +8,7 @@ import {
 } from '../../nodes/MaintenanceManagement/helpers/empty';
 import * as words from '../../nodes/MaintenanceManagement/helpers/messages';
 import * as schemas from '../../nodes/MaintenanceManagement/helpers/schemas';
-import { validate } from '../../nodes/MaintenanceManagement/helpers/validate';
+import { validate } from '../../nodes/MaintenanceManagement/helpers/schemas';
 import { create as createLegacyMaterial } from '../../nodes/MaintenanceManagement/actions/legacyMaterial/create.operation';
 import { nullableText } from '../../nodes/MaintenanceManagement/actions/shared/fields';
 import { checkLineType } from '../../nodes/MaintenanceManagement/actions/shared/lineRules';

@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import type { IDataObject, IExecuteFunctions, INode, NodeOperationError } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { afterAnswer } from '../../nodes/MaintenanceManagement/actions/answer';
+import { afterAnswer } from '../../nodes/MaintenanceManagement/actions/perItemSending';
 import { apiError as apiErrorOf } from '../../nodes/MaintenanceManagement/transport/errors';
 import { redactionFor } from '../../nodes/MaintenanceManagement/transport/redact';
 import { keepsContract } from '../helpers/contract';

@@ -6,10 +6,10 @@ import type {
 	NodeOperationError,
 } from 'n8n-workflow';
 
-import { LINE_BREAK } from '../helpers/errorText';
+import { LINE_BREAK, stopSummary, withSummary } from '../helpers/messages';
 import { asNodeError, pauseWaitsWith } from '../transport';
 import type { Outcome, RecordOutcome } from '../transport/errors';
-import { API_TEXT, closedSentence, outcomeOf, plainText, withOutcome } from '../transport/errors';
+import { outcomeOf, withOutcome } from '../transport/errors';
 import { duration, Progress } from './progress';
 import type { OperationModule } from './types';
 
@@ -28,38 +28,6 @@ const ERROR_ITEM_KEYS = new Set(['error', 'message', 'details']);
 
 const readAsError = (json: IDataObject): boolean =>
 	Boolean(json.error) && Object.keys(json).every((key) => ERROR_ITEM_KEYS.has(key));
-
-/** The most IDs a stop's description lists; the error's context keeps them all. */
-const LISTED_IDS = 200;
-
-/** "1–3, 5, 7–9": consecutive whole numbers as ranges, anything else as it is. */
-export function ranges(values: Array<string | number>): string {
-	const parts: string[] = [];
-	let start: number | undefined;
-	let end: number | undefined;
-	const close = () => {
-		if (start !== undefined) parts.push(start === end ? String(start) : `${start}–${end}`);
-		start = end = undefined;
-	};
-	for (const value of values) {
-		const number = /^\d{1,15}$/.test(String(value)) ? Number(value) : undefined;
-		if (number !== undefined && end !== undefined && number === end + 1) {
-			end = number;
-			continue;
-		}
-		close();
-		if (number === undefined) parts.push(String(value));
-		else start = end = number;
-	}
-	close();
-	return parts.join(', ');
-}
-
-/** "item 4" or "items 0–2, 5": item numbers as n8n's editor gives them, counting from 0. */
-const itemsNamed = (indexes: number[]): string =>
-	`${indexes.length === 1 ? 'item' : 'items'} ${ranges(indexes)}`;
-
-const capital = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
 /**
  * One execution's walk over its input items: their outputs, a progress line in n8n's log (and, in a
@@ -189,7 +157,6 @@ export class ItemLoop {
 		const unknown = this.writes ? [...this.unknown].sort((a, b) => a - b) : [];
 		// With nothing done or uncertain yet, the error alone says it all.
 		if (this.itemCount < 2 || (this.done.length === 0 && unknown.length === 0)) return error;
-		const verb = this.writes ? 'written' : 'read';
 		const settled = new Set([...this.done, ...unknown, ...failed]);
 		const notSent = Array.from({ length: this.itemCount }, (_, index) => index).filter(
 			(index) => !settled.has(index),
@@ -198,41 +165,17 @@ export class ItemLoop {
 		const ids = written.flatMap((index) =>
 			this.outputs[index].map(({ json }) => json.id).filter((id) => id !== undefined),
 		) as Array<string | number>;
-		const one = (list: number[]) => list.length === 1;
-		const others = unknown.filter((index) => !failed.includes(index));
-		const resume =
-			outcome !== 'unknown' || !this.writes
-				? `Run again from item ${failed[0]}.`
-				: notSent.length
-					? `Run again from item ${notSent[0]}, and send ${itemsNamed(unknown)} again only if ${one(unknown) ? 'it is' : 'they are'} not there.`
-					: '';
-		const summary = [
-			written.length
-				? `${capital(itemsNamed(written))} of ${this.itemCount} ${one(written) ? 'was' : 'were'} ${verb}.`
-				: '',
-			others.length
-				? `${capital(itemsNamed(others))} may have been ${verb}: the answer does not confirm ${one(others) ? 'it' : 'them'}; check whether ${one(others) ? 'it is' : 'they are'} there before sending ${one(others) ? 'it' : 'them'} again.`
-				: '',
-			notSent.length
-				? `${capital(itemsNamed(notSent))} ${one(notSent) ? 'was' : 'were'} not sent.`
-				: '',
-			resume,
-		]
-			.filter(Boolean)
-			.join(' ');
-		const listed =
-			ids.length === 0
-				? ''
-				: `IDs ${verb}: ${plainText(ranges(ids.slice(0, LISTED_IDS)))}${ids.length > LISTED_IDS ? ` and ${ids.length - LISTED_IDS} more (all in the error's context)` : ''}.`;
-		// The node's words go before the API's quoted text, never after it, each sentence closed.
-		const quoted = error.message.indexOf(API_TEXT);
-		error.message = (
-			quoted === -1
-				? [closedSentence(error.message), summary]
-				: [closedSentence(error.message.slice(0, quoted)), summary, error.message.slice(quoted)]
-		)
-			.filter(Boolean)
-			.join(' ');
+		const { summary, listed } = stopSummary({
+			itemCount: this.itemCount,
+			writes: this.writes,
+			outcome,
+			written,
+			unknown,
+			failed,
+			notSent,
+			ids,
+		});
+		error.message = withSummary(error.message, summary);
 		error.description = [error.description, summary, listed]
 			.filter(Boolean)
 			.join(LINE_BREAK.repeat(2));

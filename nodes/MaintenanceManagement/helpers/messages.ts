@@ -8,8 +8,20 @@
 import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { plainText, withWriteAdvice } from '../transport/errors';
-import { itemNumber, LINE_BREAK } from './errorText';
+import type { Outcome } from '../transport/errors';
+import { API_TEXT, closedSentence, plainText, withWriteAdvice } from '../transport/errors';
+
+/**
+ * Items as n8n counts them: the first input item is item 0, as in the `[item 0]` n8n puts after an
+ * error's message, in `pairedItem` and in `$input.all()[0]`, so the node's words and n8n's agree.
+ */
+export const itemNumber = (itemIndex: number): number => itemIndex;
+
+/**
+ * Line breaks in an error's description: n8n's error panel renders the description as HTML, so
+ * each problem stands on its own line there.
+ */
+export const LINE_BREAK = '<br>';
 
 /** An error's words: its message and, when it has one, its description. */
 export interface Words {
@@ -117,3 +129,99 @@ export const cannotJoinBatch = (itemIndex: number, mismatch: string): Words => (
 	message: `Item ${itemNumber(itemIndex)} cannot join the combined batch: ${mismatch}`,
 	description: `A combined batch has one warehouse, one action and one batch observation. Make them match across the items, or turn off "One Batch for All Items". No request was sent for this item.`,
 });
+/** The most IDs a stop's description lists; the error's context keeps them all. */
+const LISTED_IDS = 200;
+
+/** "1–3, 5, 7–9": consecutive whole numbers as ranges, anything else as it is. */
+export function ranges(values: Array<string | number>): string {
+	const parts: string[] = [];
+	let start: number | undefined;
+	let end: number | undefined;
+	const close = () => {
+		if (start !== undefined) parts.push(start === end ? String(start) : `${start}–${end}`);
+		start = end = undefined;
+	};
+	for (const value of values) {
+		const number = /^\d{1,15}$/.test(String(value)) ? Number(value) : undefined;
+		if (number !== undefined && end !== undefined && number === end + 1) {
+			end = number;
+			continue;
+		}
+		close();
+		if (number === undefined) parts.push(String(value));
+		else start = end = number;
+	}
+	close();
+	return parts.join(', ');
+}
+
+/** "item 4" or "items 0–2, 5": item numbers as n8n's editor gives them, counting from 0. */
+const itemsNamed = (indexes: number[]): string =>
+	`${indexes.length === 1 ? 'item' : 'items'} ${ranges(indexes)}`;
+
+const capital = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** What became of a stopped run's items, item indexes sorted: the facts of its summary. */
+export interface StoppedRun {
+	itemCount: number;
+	/** Whether its requests change data (items are "written") or read it. */
+	writes: boolean;
+	/** What became of the request whose error stopped the run. */
+	outcome: Outcome;
+	written: number[];
+	/** Items sent whose answer does not confirm them (a read's are none). */
+	unknown: number[];
+	/** The items of the step that failed. */
+	failed: number[];
+	notSent: number[];
+	/** The IDs of the records output so far. */
+	ids: Array<string | number>;
+}
+
+/**
+ * The summary the error that stops a run adds: what became of every item and where to resume, and
+ * the IDs written (or read) for its description.
+ */
+export function stopSummary(run: StoppedRun): { summary: string; listed: string } {
+	const { itemCount, writes, outcome, written, unknown, failed, notSent, ids } = run;
+	const verb = writes ? 'written' : 'read';
+	const one = (list: number[]) => list.length === 1;
+	const others = unknown.filter((index) => !failed.includes(index));
+	const resume =
+		outcome !== 'unknown' || !writes
+			? `Run again from item ${failed[0]}.`
+			: notSent.length
+				? `Run again from item ${notSent[0]}, and send ${itemsNamed(unknown)} again only if ${one(unknown) ? 'it is' : 'they are'} not there.`
+				: '';
+	const summary = [
+		written.length
+			? `${capital(itemsNamed(written))} of ${itemCount} ${one(written) ? 'was' : 'were'} ${verb}.`
+			: '',
+		others.length
+			? `${capital(itemsNamed(others))} may have been ${verb}: the answer does not confirm ${one(others) ? 'it' : 'them'}; check whether ${one(others) ? 'it is' : 'they are'} there before sending ${one(others) ? 'it' : 'them'} again.`
+			: '',
+		notSent.length
+			? `${capital(itemsNamed(notSent))} ${one(notSent) ? 'was' : 'were'} not sent.`
+			: '',
+		resume,
+	]
+		.filter(Boolean)
+		.join(' ');
+	const listed =
+		ids.length === 0
+			? ''
+			: `IDs ${verb}: ${plainText(ranges(ids.slice(0, LISTED_IDS)))}${ids.length > LISTED_IDS ? ` and ${ids.length - LISTED_IDS} more (all in the error's context)` : ''}.`;
+	return { summary, listed };
+}
+
+/** An error's message with a stop's summary: the node's words before the API's quoted text, each sentence closed. */
+export function withSummary(message: string, summary: string): string {
+	const quoted = message.indexOf(API_TEXT);
+	return (
+		quoted === -1
+			? [closedSentence(message), summary]
+			: [closedSentence(message.slice(0, quoted)), summary, message.slice(quoted)]
+	)
+		.filter(Boolean)
+		.join(' ');
+}

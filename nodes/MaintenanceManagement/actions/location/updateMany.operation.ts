@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { choices } from '../../helpers/choices';
+import { choices } from '../../../shared/options';
 import { locationUpdatedTwice, refusal } from '../../helpers/messages';
 import { id, lazy, number, oneOf, text } from '../../helpers/schemas';
 import { toItems } from '../../helpers/simplify';
