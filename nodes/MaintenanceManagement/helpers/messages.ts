@@ -8,6 +8,7 @@
 import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { WaitReason } from '../transport';
 import type { Outcome } from '../transport/errors';
 import { API_TEXT, closedSentence, plainText, withWriteAdvice } from '../transport/errors';
 
@@ -225,3 +226,23 @@ export function withSummary(message: string, summary: string): string {
 		.filter(Boolean)
 		.join(' ');
 }
+
+/** A length of time as a line gives it: "45 s" below 90 s, "2 min 30 s" below 10 min, else "12 min". */
+export function duration(ms: number): string {
+	if (ms < 90_000) return `${Math.max(1, Math.round(ms / 1000))} s`;
+	if (ms >= 600_000) return `${Math.round(ms / 60_000)} min`;
+	const tens = Math.round(ms / 10_000);
+	const minutes = Math.floor(tens / 6);
+	const seconds = (tens % 6) * 10;
+	return seconds ? `${minutes} min ${seconds} s` : `${minutes} min`;
+}
+
+/** The words of a long run's progress lines (see actions/itemLoop.ts). */
+export const PROGRESS_WORDS = {
+	done: (finished: number, count: number, left: number) =>
+		`${finished} of ${count} items done, ${left} left`,
+	timeLeft: (ms: number, perMinute: number) =>
+		`, about ${duration(ms)} more at ${perMinute >= 1.5 ? `${Math.round(perMinute)} items a minute` : `${Math.max(1, Math.round(perMinute * 60))} items an hour`}`,
+	waiting: (ms: number, reason: WaitReason) =>
+		`; now waiting ${duration(ms)} ${reason === 'rateLimit' ? "for the API's rate limit" : 'before trying again'}`,
+};

@@ -1,7 +1,15 @@
+/**
+ * The node's errors of API error answers (`apiError`, a NodeApiError worded by status), the wrapping of
+ * any other error as the node's, and what became of an item's request (`Outcome`), said on its error.
+ * The transport's own failures are worded in failures.ts; the node's refusals in helpers/messages.ts.
+ */
+
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { causeOfAnswer } from './causes';
+import type { ApiErrorBody } from './envelope';
+import { isErrorEnvelope, readErrorBody } from './envelope';
 import type { Redaction } from './redact';
 
 /**
@@ -66,30 +74,6 @@ export const outcomeOfStatus = (statusCode: number): Outcome =>
 		: statusCode >= 400 && statusCode < 500
 			? 'refusedByApi'
 			: 'unknown';
-
-/** The error body the spec defines: `{ status: 'error', error: { http_code, message, more_info, properties?, dev_message? } }`. */
-interface ApiErrorBody {
-	http_code?: number;
-	message?: string;
-	more_info?: string | null;
-	dev_message?: string;
-	properties?: Record<string, unknown>;
-}
-
-const readErrorBody = (body: unknown): ApiErrorBody => {
-	if (body && typeof body === 'object' && 'error' in body) {
-		const inner = (body as { error: unknown }).error;
-		if (inner && typeof inner === 'object') return inner as ApiErrorBody;
-	}
-	return {};
-};
-
-/** Whether a body is the API's error envelope: `status: 'error'`, or an `error` object. */
-export const isErrorEnvelope = (body: unknown): boolean =>
-	(typeof body === 'object' &&
-		body !== null &&
-		(body as { status?: unknown }).status === 'error') ||
-	Object.keys(readErrorBody(body)).length > 0;
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 

@@ -22,14 +22,12 @@ import {
 	withOutcome,
 	withWriteAdvice,
 } from './errors';
-import type { FullResponse, NoAnswer } from './exchange';
-import { header } from './exchange';
+import type { FullResponse, NoAnswer, RefusedRedirect, Target } from './exchange';
+import { header, MAX_REDIRECTS } from './exchange';
 import { isConnectionFault, neverConnected } from './faults';
 import type { PagingRefusal } from './paging';
-import { LONGEST_WAIT_MS, rateLimitWaitMs } from './rateLimit';
+import { LONGEST_WAIT_MS, rateLimitWaitMs } from './retry';
 import type { Redaction } from './redact';
-import type { RefusedRedirect, Target } from './redirects';
-import { MAX_REDIRECTS } from './redirects';
 import type { RequestPolicy, WaitLimit } from './retry';
 import { ssrfBlockOf, ssrfMessage } from './ssrf';
 

@@ -11,18 +11,15 @@ import { name as packageName, version } from '../../../package.json';
 import type { Connection, Context } from './connection';
 import { CREDENTIAL_TYPE, getConnection } from './connection';
 import type { AnswerShape, ApiEnvelope, ApiResource } from './envelope';
-import { isEnvelope, recordsOf, shapeOf } from './envelope';
-import { isErrorEnvelope } from './errors';
-import type { Answer, FullResponse } from './exchange';
-import { exchange, NoAnswer } from './exchange';
+import { isEnvelope, isErrorEnvelope, recordsOf, shapeOf } from './envelope';
+import type { Answer, FullResponse, RefusedRedirect, Target } from './exchange';
+import { exchange, NoAnswer, followingRedirects } from './exchange';
 import { pagingFailure, RequestFailures } from './failures';
 import type { NextPage, Page, PageOptions, PagingRefusal } from './paging';
 import { pagingFor, readPages } from './paging';
-import { budgetOf, pacingWaitMs } from './rateLimit';
-import type { RefusedRedirect, Target } from './redirects';
-import { followingRedirects } from './redirects';
-import type { RequestPolicy } from './retry';
 import {
+	budgetOf,
+	pacingWaitMs,
 	backoffMs,
 	DEFAULT_POLICY,
 	pauseOf,
@@ -31,6 +28,7 @@ import {
 	statusWaitMs,
 	Waits,
 } from './retry';
+import type { RequestPolicy } from './retry';
 
 export { CREDENTIAL_TYPE, getConnection, readCredential } from './connection';
 export type { AnswerShape, ApiEnvelope, ApiResource, ResourceRef } from './envelope';
@@ -39,9 +37,9 @@ export { asNodeError } from './errors';
 export { isConnectionFault, neverConnected } from './faults';
 export { testAnswer } from './messages';
 export type { PageOptions } from './paging';
-export { buildPath, pathValueProblem, RECORD_ID } from './path';
-export type { RateBudget } from './rateLimit';
-export { budgetOf, pacingWaitMs, rateLimitWaitMs } from './rateLimit';
+export { buildPath, pathValueProblem, RECORD_ID } from './address';
+export type { RateBudget } from './retry';
+export { budgetOf, pacingWaitMs, rateLimitWaitMs } from './retry';
 export type { Pause, RequestPolicy, WaitReason } from './retry';
 export { DEFAULT_POLICY, pauseWaitsWith, POLICY_CEILING } from './retry';
 export { ssrfBlockOf, ssrfMessage } from './ssrf';
