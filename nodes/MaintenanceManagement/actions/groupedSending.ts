@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
-import { notConfirmed as notConfirmedWords, refusal } from '../helpers/messages';
+import { refusal, withOutcome } from '../transport/errors';
+import { notConfirmed as notConfirmedWords } from '../transport/messages';
 import type { OutputChoice } from '../helpers/simplify';
 import type { ApiEnvelope, ApiRequest } from '../transport';
 import { apiRequest, buildPath, getConnection } from '../transport';
-import { withOutcome } from '../transport/errors';
 import type { ItemLoop } from './itemLoop';
 import { itemLoopFor } from './itemLoop';
 import { afterAnswer, readOutput, readRequestPolicy } from './perItemSending';

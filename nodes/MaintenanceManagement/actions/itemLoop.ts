@@ -12,17 +12,17 @@ import type {
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import { outcomeOf, withOutcome } from '../transport/errors';
+import type { Outcome, RecordOutcome } from '../transport/errors';
 import {
 	duration,
 	LINE_BREAK,
 	PROGRESS_WORDS,
 	stopSummary,
 	withSummary,
-} from '../helpers/messages';
+} from '../transport/messages';
 import type { WaitReason } from '../transport';
 import { asNodeError, pauseWaitsWith } from '../transport';
-import type { Outcome, RecordOutcome } from '../transport/errors';
-import { outcomeOf, withOutcome } from '../transport/errors';
 import type { OperationModule } from './types';
 
 type NodeError = NodeApiError | NodeOperationError;
@@ -340,7 +340,7 @@ export class ItemLoop {
 		const { summary, listed } = stopSummary({
 			itemCount: this.itemCount,
 			writes: this.writes,
-			outcome,
+			unknownOutcome: outcome === 'unknown',
 			written,
 			unknown,
 			failed,

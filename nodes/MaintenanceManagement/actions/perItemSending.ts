@@ -7,7 +7,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { itemNumber, noSelectedFields, refusal } from '../helpers/messages';
+import { ownFault, refusal, sentAndUnknown } from '../transport/errors';
+import { API_TEXT, itemNumber, noSelectedFields, plainText } from '../transport/messages';
 import type { OutputChoice } from '../helpers/simplify';
 import { toItems } from '../helpers/simplify';
 import type { ApiEnvelope, ApiRequest, ApiResource, RequestPolicy } from '../transport';
@@ -19,7 +20,6 @@ import {
 	POLICY_CEILING,
 	recordsOf,
 } from '../transport';
-import { API_TEXT, ownFault, plainText, sentAndUnknown } from '../transport/errors';
 import type { Redaction } from '../transport/redact';
 import { itemLoopFor } from './itemLoop';
 import { buildRequest, namesOf } from './request';

@@ -14,7 +14,8 @@ import {
 	pathIdField,
 	queryParameterField,
 } from '../helpers/empty';
-import { fieldsAndJson, invalidJson, refusal, unusablePathId } from '../helpers/messages';
+import { refusal } from '../transport/errors';
+import { fieldsAndJson, invalidJson, unusablePathId } from '../transport/messages';
 import { validate } from '../helpers/schemas';
 import type { AnswerShape, ApiRequest } from '../transport';
 import { buildPath, pathValueProblem } from '../transport';

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { refusal, unsupportedOperation } from '../helpers/messages';
+import { refusal } from '../transport/errors';
+import { unsupportedOperation } from '../transport/messages';
 import { unknownFieldsHint } from '../helpers/simplify';
 import { nameList, runEndpoint } from './perItemSending';
 import { resources } from './resources';

@@ -1,8 +1,11 @@
 /**
  * The API as the node calls it: one request (`apiRequest`) and a paged list (`apiRequestAllItems`),
- * with the credential, the envelope and the words of failures, over the kernel of one exchange
- * (exchange.ts), redirects (redirects.ts), waits and retries (retry.ts, rateLimit.ts) and paging
- * (paging.ts).
+ * with the credential (connection.ts), the envelope (envelope.ts) and the errors of failures
+ * (failures.ts, errors.ts), over the kernel of one exchange and its redirects (exchange.ts), waits
+ * and retries (retry.ts) and paging (paging.ts). Each word names one kind of thing, in one file: an
+ * error is the node's NodeApiError or NodeOperationError (errors.ts); a failure is the transport's
+ * own, a request without a usable answer (failures.ts); a cause classifies what happened on the wire,
+ * a network fault among it (causes.ts); a message is the node's words (messages.ts).
  */
 
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
@@ -34,7 +37,7 @@ export { CREDENTIAL_TYPE, getConnection, readCredential } from './connection';
 export type { AnswerShape, ApiEnvelope, ApiResource, ResourceRef } from './envelope';
 export { isEnvelope, recordsOf, shapeOf } from './envelope';
 export { asNodeError } from './errors';
-export { isConnectionFault, neverConnected } from './faults';
+export { isConnectionFault, neverConnected } from './causes';
 export { testAnswer } from './messages';
 export type { PageOptions } from './paging';
 export { buildPath, pathValueProblem, RECORD_ID } from './address';

@@ -7,7 +7,8 @@ import type {
 import { z } from 'zod';
 
 import { choices } from '../../../shared/options';
-import { cannotJoinBatch, itemNumber, refusal } from '../../helpers/messages';
+import { refusal } from '../../transport/errors';
+import { cannotJoinBatch, itemNumber } from '../../transport/messages';
 import { id, integer, lazy, oneOf } from '../../helpers/schemas';
 import { toItems } from '../../helpers/simplify';
 import { recordsOf } from '../../transport';
