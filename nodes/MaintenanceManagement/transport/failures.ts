@@ -22,20 +22,17 @@ import {
 	plainText,
 	QUOTE_LIMITS,
 	quoted,
+	waitText,
 	wholeSeconds,
 	withWriteAdvice,
 } from './messages';
 import type { FullResponse, NoAnswer, RefusedRedirect, Target } from './exchange';
 import { header, MAX_REDIRECTS } from './exchange';
 import type { PagingRefusal } from './paging';
-import { LONGEST_WAIT_MS, rateLimitWaitMs } from './retry';
 import type { Redaction } from './redact';
 import type { RequestPolicy, WaitLimit } from './retry';
+import { rateLimitWaitMs } from './retry';
 import { ssrfBlockOf, ssrfMessage } from './ssrf';
-
-/** A wait the API asked for, for messages. */
-const waitText = (ms: number): string =>
-	ms >= LONGEST_WAIT_MS ? 'more than a year' : `${wholeSeconds(ms)} s`;
 
 /**
  * An error of the transport itself (not an API answer), with the token removed from its text and

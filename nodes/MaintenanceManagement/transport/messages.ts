@@ -8,6 +8,7 @@
  */
 
 import type { WaitReason } from './retry';
+import { LONGEST_WAIT_MS } from './retry';
 
 /** Text as a closed sentence: a full stop added unless it ends with its own mark. */
 export const closedSentence = (text: string): string => text.trimEnd().replace(/(?<![.!?])$/, '.');
@@ -44,6 +45,10 @@ export const QUOTE_LIMITS = { message: 300, name: 64, description: 2000 };
 
 /** Milliseconds as whole seconds, for messages. */
 export const wholeSeconds = (ms: number): number => Math.round(ms / 1000);
+
+/** A wait the API asked for, for messages: whole seconds, or more than a year from the longest on. */
+export const waitText = (ms: number): string =>
+	ms >= LONGEST_WAIT_MS ? 'more than a year' : `${wholeSeconds(ms)} s`;
 
 /**
  * API text as data: control and invisible characters become spaces, runs of white space one space,
