@@ -1,4 +1,6 @@
-import type { Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
+import type { ICredentialType, INodeProperties } from 'n8n-workflow';
+
+import { ICON } from './MaintenanceManagementApi.credentials';
 
 /**
  * The secret that incoming webhook calls must carry, kept out of the workflow JSON. The API shows no
@@ -9,10 +11,7 @@ export class MaintenanceManagementWebhookApi implements ICredentialType {
 
 	displayName = 'Maintenance Management Webhook API';
 
-	icon: Icon = {
-		light: 'file:maintenanceManagement.svg',
-		dark: 'file:maintenanceManagement.dark.svg',
-	};
+	icon = ICON;
 
 	documentationUrl = 'https://readme.invalid#webhook-setup';
 

@@ -10,7 +10,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { byText } from '../MaintenanceManagement/helpers/byText';
+import { byText } from '../shared/options';
 import { receiveDelivery } from './delivery';
 import { ALL_EVENTS, EVENTS } from './events';
 

@@ -1,4 +1,4 @@
-import { API_TEXT } from '../../nodes/MaintenanceManagement/transport/errors';
+import { API_TEXT } from '../../nodes/MaintenanceManagement/transport/messages';
 import { apiError } from './scriptedServer';
 
 /** A JSON string literal, escapes included. */

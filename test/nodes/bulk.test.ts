@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { ItemLoop, ranges } from '../../nodes/MaintenanceManagement/actions/itemLoop';
+import { ItemLoop } from '../../nodes/MaintenanceManagement/actions/itemLoop';
+import { ranges } from '../../nodes/MaintenanceManagement/transport/messages';
 import { ResourceFixture } from './helpers/resource';
 import { inSimulatedTime, type Timers } from './helpers/simulatedTime';
 

@@ -8,8 +8,10 @@ import {
 } from '../../nodes/MaintenanceManagement/transport';
 import { expr, runNode, type Credentials } from './helpers/harness';
 import { apiError, collectionPage, ScriptedServer, type Reply } from '../helpers/scriptedServer';
-import { tokenNotOneText } from '../../nodes/MaintenanceManagement/transport/messages';
-import { notConfirmed } from '../../nodes/MaintenanceManagement/helpers/messages';
+import {
+	notConfirmed,
+	tokenNotOneText,
+} from '../../nodes/MaintenanceManagement/transport/messages';
 
 /**
  * The transport against servers that misbehave, through n8n-core's real request path: redirects,

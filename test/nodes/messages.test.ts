@@ -6,15 +6,15 @@ import {
 	pathIdField,
 	queryParameterField,
 } from '../../nodes/MaintenanceManagement/helpers/empty';
-import * as words from '../../nodes/MaintenanceManagement/helpers/messages';
+import * as words from '../../nodes/MaintenanceManagement/transport/messages';
+import { refusal } from '../../nodes/MaintenanceManagement/transport/errors';
 import * as schemas from '../../nodes/MaintenanceManagement/helpers/schemas';
-import { validate } from '../../nodes/MaintenanceManagement/helpers/validate';
+import { validate } from '../../nodes/MaintenanceManagement/helpers/schemas';
 import { create as createLegacyMaterial } from '../../nodes/MaintenanceManagement/actions/legacyMaterial/create.operation';
 import { nullableText } from '../../nodes/MaintenanceManagement/actions/shared/fields';
 import { checkLineType } from '../../nodes/MaintenanceManagement/actions/shared/lineRules';
 import { workSchema } from '../../nodes/MaintenanceManagement/actions/work/schema';
 import { dateValue, oneOfList } from '../../nodes/MaintenanceManagement/actions/failure/filters';
-import * as credentialWords from '../../nodes/MaintenanceManagement/transport/messages';
 
 const NODE: INode = {
 	id: 'node',
@@ -119,14 +119,14 @@ describe('the words of the node', () => {
 	});
 
 	it('become an error of the node with the item and the fields, and no description when they have none', () => {
-		const error = words.refusal(NODE, words.unusablePathId('ID', 'is empty'), {
+		const error = refusal(NODE, words.unusablePathId('ID', 'is empty'), {
 			itemIndex: 4,
 			fields: ['id'],
 		});
 		expect(error.message).toBe('"ID" is empty');
 		expect(error.description).toBe(words.unusablePathId('ID', 'is empty').description);
 		expect(error.context).toMatchObject({ itemIndex: 4, fields: ['id'] });
-		expect(words.refusal(NODE, words.noSelectedFields()).description).toBeFalsy();
+		expect(refusal(NODE, words.noSelectedFields()).description).toBeFalsy();
 	});
 });
 
@@ -297,7 +297,7 @@ describe('the words of an empty field', () => {
 
 describe('the words of the credential', () => {
 	it('ask for the token where it is entered', () => {
-		expect(credentialWords.tokenMissing()).toEqual({
+		expect(words.tokenMissing()).toEqual({
 			message: 'The access token is missing',
 			description:
 				'Enter the personal access token in the "Maintenance Management API" credential. No request was sent.',
@@ -305,7 +305,7 @@ describe('the words of the credential', () => {
 	});
 
 	it('ask for the token on one line', () => {
-		const { message, description } = credentialWords.tokenNotOneText();
+		const { message, description } = words.tokenNotOneText();
 		expect(message).toBe('The access token contains a space or line break');
 		expect(description).toMatch(
 			/Paste the token again in the "Maintenance Management API" credential, on one line/,
@@ -314,7 +314,7 @@ describe('the words of the credential', () => {
 	});
 
 	it('name the base URL, its problem and the form it must take', () => {
-		expect(credentialWords.unusableBaseUrl('Sandbox Base URL', 'must end with /v3')).toEqual({
+		expect(words.unusableBaseUrl('Sandbox Base URL', 'must end with /v3')).toEqual({
 			message: "The credential's Sandbox Base URL must end with /v3",
 			description:
 				'Set "Sandbox Base URL" in the credential to the address of the API: https://, the host, and the path ending with /v3 (for example https://api.example.com/v3). No request was sent.',

@@ -5,7 +5,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import type { Outcome } from '../../nodes/MaintenanceManagement/transport/errors';
-import { followingRedirects } from '../../nodes/MaintenanceManagement/transport/redirects';
+import { followingRedirects } from '../../nodes/MaintenanceManagement/transport/exchange';
 import {
 	apiError,
 	ScriptedServer,
@@ -31,14 +31,14 @@ jest.mock('n8n-workflow', () => ({
 	sleep: jest.fn(async () => undefined),
 }));
 
-jest.mock('../../nodes/MaintenanceManagement/transport/redirects', () => {
-	const actual = jest.requireActual('../../nodes/MaintenanceManagement/transport/redirects');
+jest.mock('../../nodes/MaintenanceManagement/transport/exchange', () => {
+	const actual = jest.requireActual('../../nodes/MaintenanceManagement/transport/exchange');
 	return { ...actual, followingRedirects: jest.fn(actual.followingRedirects) };
 });
 
 const redirectsMock = followingRedirects as jest.MockedFunction<typeof followingRedirects>;
 const actualRedirects = jest.requireActual<{ followingRedirects: typeof followingRedirects }>(
-	'../../nodes/MaintenanceManagement/transport/redirects',
+	'../../nodes/MaintenanceManagement/transport/exchange',
 ).followingRedirects;
 
 const node = new MaintenanceManagement();

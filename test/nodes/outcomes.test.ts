@@ -3,15 +3,15 @@ import { createServer } from 'node:net';
 import type { IDataObject, IExecuteFunctions, INode, NodeOperationError } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { afterAnswer } from '../../nodes/MaintenanceManagement/actions/answer';
+import { afterAnswer } from '../../nodes/MaintenanceManagement/actions/perItemSending';
 import { apiError as apiErrorOf } from '../../nodes/MaintenanceManagement/transport/errors';
+import { notConfirmed } from '../../nodes/MaintenanceManagement/transport/messages';
 import { redactionFor } from '../../nodes/MaintenanceManagement/transport/redact';
 import { keepsContract } from '../helpers/contract';
 import { MATERIAL_FROM_ROW, STOCK_FROM_ROW, TRANSFER_FROM_ROW } from '../helpers/rows';
 import { apiError, ScriptedServer, type Reply } from '../helpers/scriptedServer';
 import { runNode, type Credentials, type RunResult } from './helpers/harness';
 import { ResourceFixture } from './helpers/resource';
-import { notConfirmed } from '../../nodes/MaintenanceManagement/helpers/messages';
 
 /**
  * What becomes of each row of a run, in each On Error mode, in n8n-core: written (its record on the

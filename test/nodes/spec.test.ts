@@ -3,7 +3,7 @@ import type { ZodTypeAny } from 'zod';
 
 import { resources } from '../../nodes/MaintenanceManagement/actions/resources';
 import type { OperationModule } from '../../nodes/MaintenanceManagement/actions/types';
-import { issuePath } from '../../nodes/MaintenanceManagement/helpers/validate';
+import { issuePath } from '../../nodes/MaintenanceManagement/helpers/schemas';
 import {
 	contract,
 	deref,

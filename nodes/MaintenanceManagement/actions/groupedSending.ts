@@ -1,16 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
-import { notConfirmed as notConfirmedWords, refusal } from '../helpers/messages';
+import { refusal, withOutcome } from '../transport/errors';
+import { notConfirmed as notConfirmedWords } from '../transport/messages';
 import type { OutputChoice } from '../helpers/simplify';
 import type { ApiEnvelope, ApiRequest } from '../transport';
 import { apiRequest, buildPath, getConnection } from '../transport';
-import { withOutcome } from '../transport/errors';
-import { afterAnswer } from './answer';
 import type { ItemLoop } from './itemLoop';
 import { itemLoopFor } from './itemLoop';
-import { readOutput } from './outputChoice';
+import { afterAnswer, readOutput, readRequestPolicy } from './perItemSending';
 import { answerShape, readBody, readPathValues } from './request';
-import { readRequestPolicy } from './requestPolicy';
 import type { HttpMethod, OperationModule } from './types';
 
 /** An item's share of a grouped request: its path values and its validated body. */

@@ -1,3 +1,8 @@
+/**
+ * One execution's loop over its input items: each item's output or error, what became of every item
+ * when an error stops the node, and the progress lines of a long run.
+ */
+
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -5,12 +10,19 @@ import type {
 	NodeApiError,
 	NodeOperationError,
 } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
-import { LINE_BREAK } from '../helpers/errorText';
-import { asNodeError, pauseWaitsWith } from '../transport';
+import { outcomeOf, withOutcome } from '../transport/errors';
 import type { Outcome, RecordOutcome } from '../transport/errors';
-import { API_TEXT, closedSentence, outcomeOf, plainText, withOutcome } from '../transport/errors';
-import { duration, Progress } from './progress';
+import {
+	duration,
+	LINE_BREAK,
+	PROGRESS_WORDS,
+	stopSummary,
+	withSummary,
+} from '../transport/messages';
+import type { WaitReason } from '../transport';
+import { asNodeError, pauseWaitsWith } from '../transport';
 import type { OperationModule } from './types';
 
 type NodeError = NodeApiError | NodeOperationError;
@@ -29,41 +41,169 @@ const ERROR_ITEM_KEYS = new Set(['error', 'message', 'details']);
 const readAsError = (json: IDataObject): boolean =>
 	Boolean(json.error) && Object.keys(json).every((key) => ERROR_ITEM_KEYS.has(key));
 
-/** The most IDs a stop's description lists; the error's context keeps them all. */
-const LISTED_IDS = 200;
+/**
+ * The progress of a long run (below): a line every 30 s, also while a request waits for the API's rate limit,
+ * with the time left worked out here alone.
+ *
+ * What n8n 2.41 lets a node show while it runs: nothing in the editor's canvas or output panel (they show
+ * "Executing node…" until the node returns; execution hints and the node's output come after). A node can
+ * write to n8n's log (`this.logger`), and in a manual run send a message to the editor's push connection
+ * (`sendMessageToUI`), which the editor prints in the browser's developer console. So each line goes to
+ * both.
+ */
 
-/** "1–3, 5, 7–9": consecutive whole numbers as ranges, anything else as it is. */
-export function ranges(values: Array<string | number>): string {
-	const parts: string[] = [];
-	let start: number | undefined;
-	let end: number | undefined;
-	const close = () => {
-		if (start !== undefined) parts.push(start === end ? String(start) : `${start}–${end}`);
-		start = end = undefined;
-	};
-	for (const value of values) {
-		const number = /^\d{1,15}$/.test(String(value)) ? Number(value) : undefined;
-		if (number !== undefined && end !== undefined && number === end + 1) {
-			end = number;
-			continue;
-		}
-		close();
-		if (number === undefined) parts.push(String(value));
-		else start = end = number;
-	}
-	close();
-	return parts.join(', ');
+/** How often a long run reports its progress, in milliseconds. */
+export const PROGRESS_EVERY_MS = 30_000;
+
+/**
+ * One stretch of the API's rate limit, from the end of one wait for it to the end of the next: how many
+ * items it let through, how long they took to send, and how long it lasted in all.
+ */
+interface Cycle {
+	items: number;
+	sendingMs: number;
+	totalMs: number;
 }
 
-/** "item 4" or "items 0–2, 5": item numbers as n8n's editor gives them, counting from 0. */
-const itemsNamed = (indexes: number[]): string =>
-	`${indexes.length === 1 ? 'item' : 'items'} ${ranges(indexes)}`;
+/** A wait under way: when it ends, and why. */
+interface Wait {
+	endsAt: number;
+	reason: WaitReason;
+}
 
-const capital = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+/**
+ * Counts a run's items and its waits, and reports every 30 s. The time left counts the waits to come:
+ * once the rate limit has made the run wait, it is known how many items one of its stretches lets
+ * through and how long a stretch lasts, and the items left need that many more stretches.
+ */
+export class Progress {
+	private readonly started = Date.now();
+
+	private reportedAt = this.started;
+
+	private finished = 0;
+
+	/** The last whole stretch of the rate limit, once there has been one. */
+	private cycle?: Cycle;
+
+	/** When the current stretch began (a wait's end, in the future while the wait lasts) and its items. */
+	private cycleStart = this.started;
+
+	private cycleFirstItem = 0;
+
+	/** What the current stretch has waited before retries, which is not sending time. */
+	private retryWaitedMs = 0;
+
+	private wait?: Wait;
+
+	constructor(
+		private readonly itemCount: number,
+		private readonly say: (line: string) => void,
+	) {}
+
+	/** Whether the run has said anything yet. */
+	get reported(): boolean {
+		return this.reportedAt !== this.started;
+	}
+
+	/** Counts the items finished so far (output or failed), and reports when a line is due. */
+	finishedItems(finished: number): void {
+		this.finished = finished;
+		this.reportIfDue();
+	}
+
+	/** Waits as a request must, reporting every 30 s of it; a wait for the rate limit ends a stretch. */
+	async pause(ms: number, reason: WaitReason): Promise<void> {
+		const now = Date.now();
+		const endsAt = now + ms;
+		if (reason === 'rateLimit') this.endCycle(now, endsAt);
+		else this.retryWaitedMs += ms;
+		this.wait = { endsAt, reason };
+		try {
+			// In slices that end when a line is due, so that a long wait reports as it goes.
+			for (let left = ms; left > 0;) {
+				this.reportIfDue();
+				const due = this.reportedAt + PROGRESS_EVERY_MS - Date.now();
+				const slice = this.reporting ? Math.min(left, Math.max(1, due)) : left;
+				await sleep(slice);
+				left -= slice;
+			}
+		} finally {
+			this.wait = undefined;
+		}
+	}
+
+	/**
+	 * The milliseconds the items left still need, or undefined before anything says: what is left of the
+	 * current wait, the stretches of the rate limit still to come, and the sending.
+	 */
+	timeLeftMs(now = Date.now()): number | undefined {
+		const left = this.itemCount - this.finished;
+		const waitLeft = this.wait ? Math.max(0, this.wait.endsAt - now) : 0;
+		const { cycle } = this;
+		if (!cycle) {
+			if (this.finished === 0) return undefined;
+			return waitLeft + left * ((now - this.started) / this.finished);
+		}
+		const perItem = cycle.sendingMs / cycle.items;
+		// The items the current stretch still lets through before its end.
+		const inCycle = Math.max(0, this.finished - this.cycleFirstItem);
+		const fit = Math.max(0, cycle.items - inCycle);
+		const firstPart = waitLeft + Math.min(left, fit) * perItem;
+		if (left <= fit) return firstPart;
+		const rest = left - fit;
+		const moreCycles = Math.ceil(rest / cycle.items) - 1;
+		const cycleEnd = this.cycleStart + cycle.totalMs;
+		return (
+			Math.max(cycleEnd - now, firstPart) +
+			moreCycles * cycle.totalMs +
+			(rest - moreCycles * cycle.items) * perItem
+		);
+	}
+
+	/** The pace of the run in items a minute: the rate limit's, once known, else the pace so far. */
+	private perMinute(now: number): number {
+		const { cycle } = this;
+		if (cycle) return (cycle.items / cycle.totalMs) * 60_000;
+		return (this.finished / Math.max(1, now - this.started)) * 60_000;
+	}
+
+	/** Ends the current stretch of the rate limit at a wait for it; the next begins when the wait ends. */
+	private endCycle(now: number, endsAt: number): void {
+		const items = this.finished - this.cycleFirstItem;
+		// A stretch without an item (a wait right after a wait) says nothing of the limit's pace.
+		if (items > 0) {
+			const sendingMs = Math.max(0, now - this.cycleStart - this.retryWaitedMs);
+			this.cycle = { items, sendingMs, totalMs: endsAt - this.cycleStart };
+		}
+		this.cycleStart = endsAt;
+		this.cycleFirstItem = this.finished;
+		this.retryWaitedMs = 0;
+	}
+
+	/** Whether lines are to come: a run of several items with some left (the last line says the rest). */
+	private get reporting(): boolean {
+		return this.itemCount > 1 && this.finished < this.itemCount;
+	}
+
+	private reportIfDue(): void {
+		const now = Date.now();
+		if (!this.reporting || now - this.reportedAt < PROGRESS_EVERY_MS) return;
+		const left = this.itemCount - this.finished;
+		this.reportedAt = now;
+		const timeLeft = this.timeLeftMs(now);
+		const { wait } = this;
+		this.say(
+			PROGRESS_WORDS.done(this.finished, this.itemCount, left) +
+				(timeLeft === undefined ? '' : PROGRESS_WORDS.timeLeft(timeLeft, this.perMinute(now))) +
+				(wait && wait.endsAt > now ? PROGRESS_WORDS.waiting(wait.endsAt - now, wait.reason) : ''),
+		);
+	}
+}
 
 /**
  * One execution's walk over its input items: their outputs, a progress line in n8n's log (and, in a
- * manual run, the browser console) every 30 s of a long run, waits included (progress.ts), and, when
+ * manual run, the browser console) every 30 s of a long run, waits included (Progress, above), and, when
  * an error stops the node, what became of each item. Items are numbered as n8n numbers them, from 0,
  * so a message and n8n's own `[item N]` never disagree. With Continue On Fail a failed item gets its
  * error as output (on the Error output with "Continue (using error output)"), and the others go on.
@@ -189,7 +329,6 @@ export class ItemLoop {
 		const unknown = this.writes ? [...this.unknown].sort((a, b) => a - b) : [];
 		// With nothing done or uncertain yet, the error alone says it all.
 		if (this.itemCount < 2 || (this.done.length === 0 && unknown.length === 0)) return error;
-		const verb = this.writes ? 'written' : 'read';
 		const settled = new Set([...this.done, ...unknown, ...failed]);
 		const notSent = Array.from({ length: this.itemCount }, (_, index) => index).filter(
 			(index) => !settled.has(index),
@@ -198,41 +337,17 @@ export class ItemLoop {
 		const ids = written.flatMap((index) =>
 			this.outputs[index].map(({ json }) => json.id).filter((id) => id !== undefined),
 		) as Array<string | number>;
-		const one = (list: number[]) => list.length === 1;
-		const others = unknown.filter((index) => !failed.includes(index));
-		const resume =
-			outcome !== 'unknown' || !this.writes
-				? `Run again from item ${failed[0]}.`
-				: notSent.length
-					? `Run again from item ${notSent[0]}, and send ${itemsNamed(unknown)} again only if ${one(unknown) ? 'it is' : 'they are'} not there.`
-					: '';
-		const summary = [
-			written.length
-				? `${capital(itemsNamed(written))} of ${this.itemCount} ${one(written) ? 'was' : 'were'} ${verb}.`
-				: '',
-			others.length
-				? `${capital(itemsNamed(others))} may have been ${verb}: the answer does not confirm ${one(others) ? 'it' : 'them'}; check whether ${one(others) ? 'it is' : 'they are'} there before sending ${one(others) ? 'it' : 'them'} again.`
-				: '',
-			notSent.length
-				? `${capital(itemsNamed(notSent))} ${one(notSent) ? 'was' : 'were'} not sent.`
-				: '',
-			resume,
-		]
-			.filter(Boolean)
-			.join(' ');
-		const listed =
-			ids.length === 0
-				? ''
-				: `IDs ${verb}: ${plainText(ranges(ids.slice(0, LISTED_IDS)))}${ids.length > LISTED_IDS ? ` and ${ids.length - LISTED_IDS} more (all in the error's context)` : ''}.`;
-		// The node's words go before the API's quoted text, never after it, each sentence closed.
-		const quoted = error.message.indexOf(API_TEXT);
-		error.message = (
-			quoted === -1
-				? [closedSentence(error.message), summary]
-				: [closedSentence(error.message.slice(0, quoted)), summary, error.message.slice(quoted)]
-		)
-			.filter(Boolean)
-			.join(' ');
+		const { summary, listed } = stopSummary({
+			itemCount: this.itemCount,
+			writes: this.writes,
+			unknownOutcome: outcome === 'unknown',
+			written,
+			unknown,
+			failed,
+			notSent,
+			ids,
+		});
+		error.message = withSummary(error.message, summary);
 		error.description = [error.description, summary, listed]
 			.filter(Boolean)
 			.join(LINE_BREAK.repeat(2));

@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+/**
+ * An item's request, read from its parameters: the path (each ID checked), the query (filters and
+ * Query Parameters) and the body (UI values normalized to the API's shape, then validated), with the
+ * display names the node's messages give each parameter.
+ */
+
+import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 
 import {
 	emptyValueError,
@@ -8,13 +14,115 @@ import {
 	pathIdField,
 	queryParameterField,
 } from '../helpers/empty';
-import { refusal, unusablePathId } from '../helpers/messages';
-import { normalize } from '../helpers/normalize';
-import { validate } from '../helpers/validate';
+import { refusal } from '../transport/errors';
+import { fieldsAndJson, invalidJson, unusablePathId } from '../transport/messages';
+import { validate } from '../helpers/schemas';
 import type { AnswerShape, ApiRequest } from '../transport';
 import { buildPath, pathValueProblem } from '../transport';
-import { namesOf } from './namesOf';
 import type { Endpoint, OperationModule } from './types';
+
+/** An object that is neither null nor an array. */
+const isPlainObject = (value: unknown): value is IDataObject =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Maps each parameter name of an operation (nested ones included) to its display name. */
+export function displayNames(properties: INodeProperties[]): Map<string, string> {
+	const names = new Map<string, string>();
+	const visit = (list: unknown[] | undefined): void => {
+		for (const entry of list ?? []) {
+			if (!isPlainObject(entry)) continue;
+			if (
+				typeof entry.name === 'string' &&
+				typeof entry.displayName === 'string' &&
+				!names.has(entry.name)
+			) {
+				names.set(entry.name, entry.displayName);
+			}
+			if (Array.isArray(entry.options)) visit(entry.options);
+			if (Array.isArray(entry.values)) visit(entry.values);
+		}
+	};
+	visit(properties);
+	return names;
+}
+
+const nameCache = new WeakMap<OperationModule, Map<string, string>>();
+
+/** The display name of each parameter of an operation, read once and kept. */
+export function namesOf(operation: OperationModule): Map<string, string> {
+	let names = nameCache.get(operation);
+	if (!names) {
+		names = displayNames(operation.description);
+		nameCache.set(operation, names);
+	}
+	return names;
+}
+
+const JSON_SUFFIX = '_json';
+
+/** A value left unset in the UI: nothing, blank text, or an empty collection. */
+const isEmpty = (value: unknown): boolean =>
+	value === undefined ||
+	value === '' ||
+	(Array.isArray(value) && value.length === 0) ||
+	(isPlainObject(value) && Object.values(value).every(isEmpty));
+
+/**
+ * Turns UI values into the API's shape:
+ * - a fixed collection `{ items: [...] }` becomes the array, `{ values: {...} }` the object;
+ * - empty strings (fields left blank) are dropped;
+ * - `<field>_json` (the JSON alternative of a nested field) is parsed into `<field>`.
+ */
+export function normalize(value: unknown, node: INode, itemIndex: number, path = ''): unknown {
+	if (Array.isArray(value))
+		return value.map((entry, index) => normalize(entry, node, itemIndex, `${path}[${index}]`));
+	if (!isPlainObject(value)) return value;
+	const keys = Object.keys(value);
+	if (keys.length === 1 && keys[0] === 'items' && Array.isArray(value.items)) {
+		return normalize(value.items, node, itemIndex, path);
+	}
+	if (keys.length === 1 && keys[0] === 'values' && isPlainObject(value.values)) {
+		return normalize(value.values, node, itemIndex, path);
+	}
+	const out: IDataObject = {};
+	for (const key of keys) {
+		const entry = value[key];
+		if (entry === '' || entry === undefined) continue;
+		const fieldPath = path ? `${path}.${key}` : key;
+		if (key.endsWith(JSON_SUFFIX) && key.length > JSON_SUFFIX.length) {
+			const field = key.slice(0, -JSON_SUFFIX.length);
+			if (!isEmpty(value[field])) {
+				const fields = [fieldPath.slice(0, -JSON_SUFFIX.length), fieldPath];
+				throw refusal(node, fieldsAndJson(field, key), { itemIndex, fields });
+			}
+			out[field] = parseJson(entry, key, fieldPath, node, itemIndex) as IDataObject;
+			continue;
+		}
+		const normalized = normalize(entry, node, itemIndex, fieldPath);
+		// A collection left empty in the UI means "not set".
+		if (isPlainObject(normalized) && Object.keys(normalized).length === 0) continue;
+		out[key] = normalized as IDataObject;
+	}
+	return out;
+}
+
+function parseJson(
+	value: unknown,
+	field: string,
+	fieldPath: string,
+	node: INode,
+	itemIndex: number,
+): unknown {
+	if (typeof value !== 'string') return value;
+	try {
+		return JSON.parse(value);
+	} catch (error) {
+		throw refusal(node, invalidJson(field, (error as Error).message), {
+			itemIndex,
+			fields: [fieldPath],
+		});
+	}
+}
 
 /** The shape of `data` the spec gives for an endpoint's answer. */
 export const answerShape = (endpoint: Endpoint): AnswerShape =>

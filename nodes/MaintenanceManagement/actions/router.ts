@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { refusal, unsupportedOperation } from '../helpers/messages';
+import { refusal } from '../transport/errors';
+import { unsupportedOperation } from '../transport/messages';
 import { unknownFieldsHint } from '../helpers/simplify';
-import { nameList } from './outputChoice';
-import { runEndpoint } from './perItemSending';
+import { nameList, runEndpoint } from './perItemSending';
 import { resources } from './resources';
 
 /**

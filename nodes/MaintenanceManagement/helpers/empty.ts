@@ -1,7 +1,7 @@
 import type { INode, NodeOperationError } from 'n8n-workflow';
 
-import { plainText } from '../transport/errors';
-import { emptyValue, refusal } from './messages';
+import { refusal } from '../transport/errors';
+import { emptyValue, plainText } from '../transport/messages';
 
 /*
  * A filter, query parameter or path ID that a user added and that resolves to nothing is an error,

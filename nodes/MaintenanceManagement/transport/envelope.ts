@@ -1,4 +1,7 @@
-/** The API's envelope: the shape of every answer, and what the node takes from it. */
+/**
+ * The API's envelope: the shape of every answer, its error envelope among them, and what the node
+ * takes from it.
+ */
 
 import type { IDataObject } from 'n8n-workflow';
 
@@ -51,3 +54,27 @@ export const isEnvelope = (body: unknown): body is ApiEnvelope =>
 	!Array.isArray(body) &&
 	typeof (body as ApiEnvelope).data === 'object' &&
 	(body as ApiEnvelope).data !== null;
+
+/** The error body the spec defines: `{ status: 'error', error: { http_code, message, more_info, properties?, dev_message? } }`. */
+export interface ApiErrorBody {
+	http_code?: number;
+	message?: string;
+	more_info?: string | null;
+	dev_message?: string;
+	properties?: Record<string, unknown>;
+}
+
+export const readErrorBody = (body: unknown): ApiErrorBody => {
+	if (body && typeof body === 'object' && 'error' in body) {
+		const inner = (body as { error: unknown }).error;
+		if (inner && typeof inner === 'object') return inner as ApiErrorBody;
+	}
+	return {};
+};
+
+/** Whether a body is the API's error envelope: `status: 'error'`, or an `error` object. */
+export const isErrorEnvelope = (body: unknown): boolean =>
+	(typeof body === 'object' &&
+		body !== null &&
+		(body as { status?: unknown }).status === 'error') ||
+	Object.keys(readErrorBody(body)).length > 0;

@@ -1,41 +1,38 @@
 /**
- * The words of one request's failures: an API error answer (worded by `apiError`), and those of the
- * transport itself: a spent rate limit, no answer, a redirect not followed, an answer not in the
- * API's envelope.
+ * A request's failures, built as the node's errors: those of the transport itself (a rate limit spent
+ * before sending, no answer, a redirect not followed, an answer not in the API's envelope or of another
+ * shape, paging stopped), each worded with the request's method, its path and the connection's
+ * address; an API error answer goes to `apiError` (errors.ts).
  */
 
 import type { Failure, IHttpRequestMethods, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { rateLimitedUntil, TEMPORARILY_UNAVAILABLE } from './causes';
+import {
+	rateLimitedUntil,
+	TEMPORARILY_UNAVAILABLE,
+	isConnectionFault,
+	neverConnected,
+} from './causes';
 import type { Connection } from './connection';
+import { apiError, ownFault, sentAndUnknown, withOutcome } from './errors';
 import type { Outcome } from './errors';
 import {
-	apiError,
-	ownFault,
 	pathInMessage,
 	plainText,
 	QUOTE_LIMITS,
 	quoted,
-	sentAndUnknown,
+	waitText,
 	wholeSeconds,
-	withOutcome,
 	withWriteAdvice,
-} from './errors';
-import type { FullResponse, NoAnswer } from './exchange';
-import { header } from './exchange';
-import { isConnectionFault, neverConnected } from './faults';
+} from './messages';
+import type { FullResponse, NoAnswer, RefusedRedirect, Target } from './exchange';
+import { header, MAX_REDIRECTS } from './exchange';
 import type { PagingRefusal } from './paging';
-import { LONGEST_WAIT_MS, rateLimitWaitMs } from './rateLimit';
 import type { Redaction } from './redact';
-import type { RefusedRedirect, Target } from './redirects';
-import { MAX_REDIRECTS } from './redirects';
 import type { RequestPolicy, WaitLimit } from './retry';
+import { rateLimitWaitMs } from './retry';
 import { ssrfBlockOf, ssrfMessage } from './ssrf';
-
-/** A wait the API asked for, for messages. */
-const waitText = (ms: number): string =>
-	ms >= LONGEST_WAIT_MS ? 'more than a year' : `${wholeSeconds(ms)} s`;
 
 /**
  * An error of the transport itself (not an API answer), with the token removed from its text and

@@ -1,8 +1,11 @@
 /**
  * The API as the node calls it: one request (`apiRequest`) and a paged list (`apiRequestAllItems`),
- * with the credential, the envelope and the words of failures, over the kernel of one exchange
- * (exchange.ts), redirects (redirects.ts), waits and retries (retry.ts, rateLimit.ts) and paging
- * (paging.ts).
+ * with the credential (connection.ts), the envelope (envelope.ts) and the errors of failures
+ * (failures.ts, errors.ts), over the kernel of one exchange and its redirects (exchange.ts), waits
+ * and retries (retry.ts) and paging (paging.ts). Each word names one kind of thing, in one file: an
+ * error is the node's NodeApiError or NodeOperationError (errors.ts); a failure is the transport's
+ * own, a request without a usable answer (failures.ts); a cause classifies what happened on the wire,
+ * a network fault among it (causes.ts); a message is the node's words (messages.ts).
  */
 
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
@@ -11,18 +14,15 @@ import { name as packageName, version } from '../../../package.json';
 import type { Connection, Context } from './connection';
 import { CREDENTIAL_TYPE, getConnection } from './connection';
 import type { AnswerShape, ApiEnvelope, ApiResource } from './envelope';
-import { isEnvelope, recordsOf, shapeOf } from './envelope';
-import { isErrorEnvelope } from './errors';
-import type { Answer, FullResponse } from './exchange';
-import { exchange, NoAnswer } from './exchange';
+import { isEnvelope, isErrorEnvelope, recordsOf, shapeOf } from './envelope';
+import type { Answer, FullResponse, RefusedRedirect, Target } from './exchange';
+import { exchange, NoAnswer, followingRedirects } from './exchange';
 import { pagingFailure, RequestFailures } from './failures';
 import type { NextPage, Page, PageOptions, PagingRefusal } from './paging';
 import { pagingFor, readPages } from './paging';
-import { budgetOf, pacingWaitMs } from './rateLimit';
-import type { RefusedRedirect, Target } from './redirects';
-import { followingRedirects } from './redirects';
-import type { RequestPolicy } from './retry';
 import {
+	budgetOf,
+	pacingWaitMs,
 	backoffMs,
 	DEFAULT_POLICY,
 	pauseOf,
@@ -31,17 +31,18 @@ import {
 	statusWaitMs,
 	Waits,
 } from './retry';
+import type { RequestPolicy } from './retry';
 
 export { CREDENTIAL_TYPE, getConnection, readCredential } from './connection';
 export type { AnswerShape, ApiEnvelope, ApiResource, ResourceRef } from './envelope';
 export { isEnvelope, recordsOf, shapeOf } from './envelope';
 export { asNodeError } from './errors';
-export { isConnectionFault, neverConnected } from './faults';
+export { isConnectionFault, neverConnected } from './causes';
 export { testAnswer } from './messages';
 export type { PageOptions } from './paging';
-export { buildPath, pathValueProblem, RECORD_ID } from './path';
-export type { RateBudget } from './rateLimit';
-export { budgetOf, pacingWaitMs, rateLimitWaitMs } from './rateLimit';
+export { buildPath, pathValueProblem, RECORD_ID } from './address';
+export type { RateBudget } from './retry';
+export { budgetOf, pacingWaitMs, rateLimitWaitMs } from './retry';
 export type { Pause, RequestPolicy, WaitReason } from './retry';
 export { DEFAULT_POLICY, pauseWaitsWith, POLICY_CEILING } from './retry';
 export { ssrfBlockOf, ssrfMessage } from './ssrf';

@@ -1,9 +1,9 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { namesOf } from '../../../nodes/MaintenanceManagement/actions/namesOf';
+import { namesOf } from '../../../nodes/MaintenanceManagement/actions/request';
 import { pathSlots } from '../../../nodes/MaintenanceManagement/actions/request';
 import { resources } from '../../../nodes/MaintenanceManagement/actions/resources';
-import { emptyValue } from '../../../nodes/MaintenanceManagement/helpers/messages';
+import { emptyValue } from '../../../nodes/MaintenanceManagement/transport/messages';
 import { operationCases } from '../../cases/operations';
 import { firstQuery } from '../../helpers/sent';
 import { SandboxFixture } from '../helpers/sandbox';

@@ -8,7 +8,7 @@ import { apiError, ScriptedServer } from '../../helpers/scriptedServer';
 import {
 	locationUpdatedTwice,
 	notConfirmed,
-} from '../../../nodes/MaintenanceManagement/helpers/messages';
+} from '../../../nodes/MaintenanceManagement/transport/messages';
 
 const TOKEN = 'loc_token_8d7e6f5a4b3c';
 const server = new ScriptedServer({ contract: true });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { choices } from '../../helpers/choices';
+import { choices } from '../../../shared/options';
 import { id } from '../../helpers/schemas';
 import { idField } from '../shared/fields';
 import type { QueryFilter } from '../types';

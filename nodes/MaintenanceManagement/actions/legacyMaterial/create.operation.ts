@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { choices } from '../../helpers/choices';
+import { choices } from '../../../shared/options';
 import { id, lazy, number, oneOf, text } from '../../helpers/schemas';
 import { additionalFields, idField, nameAndCode } from '../shared/fields';
 import { sendOperation } from '../shared/registry';

@@ -1,8 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { choices } from '../../helpers/choices';
-import { locationUpdatedTwice, refusal } from '../../helpers/messages';
+import { choices } from '../../../shared/options';
+import { refusal } from '../../transport/errors';
+import { locationUpdatedTwice } from '../../transport/messages';
 import { id, lazy, number, oneOf, text } from '../../helpers/schemas';
 import { toItems } from '../../helpers/simplify';
 import { recordsOf } from '../../transport';

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { byText } from '../../helpers/byText';
+import { byText } from '../../../shared/options';
 import { lazy, number } from '../../helpers/schemas';
 import { additionalFields } from '../shared/fields';
 import { sendOperation } from '../shared/registry';

@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { RECORD_ID } from '../../transport';
-import { byText } from '../../helpers/byText';
+import { byText } from '../../../shared/options';
 
 /*
  * The property catalogue: the node's properties that many operations share, as the editor shows them.

@@ -10,7 +10,7 @@ import type {
 } from '../types';
 import { ENDPOINTS, type OperationId, type QueryName } from './endpoints.generated';
 import { expandedProperty, listOptions, listProperties, outputProperties } from './properties';
-import { byText } from '../../helpers/byText';
+import { byText } from '../../../shared/options';
 import { lazy } from '../../helpers/schemas';
 
 /*

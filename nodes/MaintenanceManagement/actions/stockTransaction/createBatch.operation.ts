@@ -6,9 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { choices } from '../../helpers/choices';
-import { itemNumber } from '../../helpers/errorText';
-import { cannotJoinBatch, refusal } from '../../helpers/messages';
+import { choices } from '../../../shared/options';
+import { refusal } from '../../transport/errors';
+import { cannotJoinBatch, itemNumber } from '../../transport/messages';
 import { id, integer, lazy, oneOf } from '../../helpers/schemas';
 import { toItems } from '../../helpers/simplify';
 import { recordsOf } from '../../transport';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { choices } from '../../helpers/choices';
+import { choices } from '../../../shared/options';
 import {
 	boolean,
 	hhmm,
