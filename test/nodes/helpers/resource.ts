@@ -91,6 +91,16 @@ export class ResourceFixture<R extends ResourceName = ResourceName> extends Sand
 	}
 
 	/**
+	 * Checks that a create run sent one `POST path` with no query and this body, that the API answered
+	 * 201, and that the run output one item, paired with the one input item. Returns that item's JSON.
+	 */
+	async expectCreated(result: Ran, path: string, body: unknown): Promise<IDataObject> {
+		await this.expectSent(result, { method: 'POST', path, query: {}, status: 201, body });
+		expect(result.output).toHaveLength(1);
+		return result.output?.[0].json ?? {};
+	}
+
+	/**
 	 * Checks that a Get Many run with the defaults asked for the first page of 50 records at `path`, and
 	 * output `count` items, each paired with the one input item; with `codePrefix`, the seeded records in
 	 * order, coded `<prefix>-1`, `<prefix>-2`… Returns the output.
