@@ -37,6 +37,11 @@ const closedPort = (): Promise<number> =>
 	});
 
 const pairs = (items: RunResult['output']) => items.map(({ pairedItem }) => pairedItem);
+/** The error output of input item `item`, holding `json`, whose write the answer left unconfirmed. */
+const unconfirmed = (json: IDataObject, item: number, method: string) => ({
+	json: { ...json, error: { ...notConfirmed(item, method), outcome: 'unknown' } },
+	pairedItem: { item },
+});
 
 describe('rows of a create against the sandbox, in each On Error mode', () => {
 	const fixture = new ResourceFixture('material');
@@ -391,19 +396,7 @@ describe('a grouped write whose answer leaves out a row', () => {
 		expect(result.error).toBeUndefined();
 		expect(result.output.map(({ json }) => json.id)).toEqual(['11', '12', '14', '15', '16']);
 		expect(pairs(result.output)).toEqual([0, 1, 3, 4, 5].map((item) => ({ item })));
-		expect(result.errorOutput).toEqual([
-			{
-				json: {
-					id: 13,
-					name: 'Site 13',
-					error: {
-						...notConfirmed(2, 'PATCH'),
-						outcome: 'unknown',
-					},
-				},
-				pairedItem: { item: 2 },
-			},
-		]);
+		expect(result.errorOutput).toEqual([unconfirmed({ id: 13, name: 'Site 13' }, 2, 'PATCH')]);
 	});
 });
 
@@ -443,19 +436,7 @@ describe('a combined stock batch whose answer leaves out a row', () => {
 				(json.transactions as IDataObject[]).map((t) => t.material_id),
 			),
 		).toEqual([[7], [9]]);
-		expect(result.errorOutput).toEqual([
-			{
-				json: {
-					material: 8,
-					quantity: 2,
-					error: {
-						...notConfirmed(1, 'POST'),
-						outcome: 'unknown',
-					},
-				},
-				pairedItem: { item: 1 },
-			},
-		]);
+		expect(result.errorOutput).toEqual([unconfirmed({ material: 8, quantity: 2 }, 1, 'POST')]);
 	});
 });
 
