@@ -7,6 +7,7 @@ import type {
 	ResourceName,
 } from '../../../nodes/MaintenanceManagement/actions/resources';
 
+import { firstPageQuery } from '../../helpers/paging';
 import type { RunResult } from './harness';
 import { SandboxFixture, type RunAgainst, type SandboxLog } from './sandbox';
 
@@ -124,6 +125,16 @@ export class ResourceFixture<R extends ResourceName = ResourceName> extends Sand
 				Array.from({ length: count }, (_, i) => `${codePrefix}-${i + 1}`),
 			);
 		return result.output ?? [];
+	}
+
+	/** Checks that the run succeeded and that its first request asked for page 1 of `limit` records with `query`. */
+	async expectFirstQuery(
+		result: Ran,
+		limit: number,
+		query: Record<string, string> = {},
+	): Promise<void> {
+		expect(result.error).toBeUndefined();
+		expect((await this.requests())[0].query).toEqual(firstPageQuery(limit, query));
 	}
 
 	/** Checks the paths of the requests the sandbox received, in order. */
