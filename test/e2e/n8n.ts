@@ -375,6 +375,19 @@ export async function waitUntil(
 	throw new Error(`Timed out after ${timeoutMs / 1000} s waiting for ${what}`);
 }
 
+/** Runs each step of a teardown in turn, each even when one before it throws; then throws the first error. */
+export async function inTurn(...steps: Array<() => unknown>): Promise<void> {
+	const failures: unknown[] = [];
+	for (const step of steps) {
+		try {
+			await step();
+		} catch (error) {
+			failures.push(error);
+		}
+	}
+	if (failures.length) throw failures[0];
+}
+
 /** Stops a started process: SIGTERM, then SIGKILL if it has not exited within `graceMs`. */
 export async function stopProcess(child: ChildProcess, graceMs: number): Promise<void> {
 	if (child.exitCode !== null || child.signalCode !== null) return;

@@ -173,6 +173,24 @@ export async function allowCustomRegistry(n8n: N8nInstance): Promise<void> {
 	);
 }
 
+/**
+ * Installs the package (POST) or updates it (PATCH) at `version` in a started n8n, as its owner does in
+ * the settings, and expects n8n's 200 reporting that version installed. Returns n8n's answer.
+ */
+export async function changePackage(
+	n8n: N8nInstance,
+	method: 'POST' | 'PATCH',
+	version: string,
+): Promise<Rest> {
+	const answer = await n8n.requestAsOwner(method, '/rest/community-packages', {
+		name: PACKAGE_NAME,
+		version,
+	});
+	expectStatus(answer, 200, method === 'POST' ? 'the install' : 'the update');
+	expect(dataOf<{ installedVersion: string }>(answer).installedVersion).toBe(version);
+	return answer;
+}
+
 type Rest = { status: number; body: unknown };
 /** The `data` of a REST answer of n8n. */
 export const dataOf = <T>(answer: Rest) => (answer.body as { data: T }).data;
