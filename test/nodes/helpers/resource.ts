@@ -8,6 +8,7 @@ import type {
 } from '../../../nodes/MaintenanceManagement/actions/resources';
 
 import { firstPageQuery } from '../../helpers/paging';
+import { expectEveryRecord } from '../../helpers/sent';
 import type { RunResult } from './harness';
 import { SandboxFixture, type RunAgainst, type SandboxLog } from './sandbox';
 
@@ -135,6 +136,25 @@ export class ResourceFixture<R extends ResourceName = ResourceName> extends Sand
 	): Promise<void> {
 		expect(result.error).toBeUndefined();
 		expect((await this.requests())[0].query).toEqual(firstPageQuery(limit, query));
+	}
+
+	/**
+	 * In a describe block: seeds `count` records of `collection` before each of its tests, and tests that
+	 * Get Many's Return All reads them all, each once, 2000 a page.
+	 */
+	itReadsEveryPage(
+		getAll: (parameters: Record<string, unknown>) => Promise<RunResult>,
+		collection: string,
+		count: number,
+	): void {
+		beforeEach(async () => await this.reset({ seed: { [collection]: count } }));
+		it('Return All reads every page at 2000 a page', async () => {
+			const pages = Array.from(
+				{ length: Math.ceil(count / 2000) },
+				(_, page) => `${page + 1}/2000`,
+			);
+			await expectEveryRecord(await getAll({ returnAll: true }), this, count, pages);
+		});
 	}
 
 	/** Checks the paths of the requests the sandbox received, in order. */
