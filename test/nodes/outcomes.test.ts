@@ -9,7 +9,7 @@ import { redactionFor } from '../../nodes/MaintenanceManagement/transport/redact
 import { keepsContract } from '../helpers/contract';
 import { MATERIAL_FROM_ROW, STOCK_FROM_ROW, TRANSFER_FROM_ROW } from '../helpers/rows';
 import { apiError, ScriptedServer, type Reply } from '../helpers/scriptedServer';
-import { runNode, type Credentials, type RunResult } from './helpers/harness';
+import { runNode, type Credentials, type RunOptions, type RunResult } from './helpers/harness';
 import { ResourceFixture } from './helpers/resource';
 import { notConfirmed } from '../../nodes/MaintenanceManagement/helpers/messages';
 
@@ -239,6 +239,21 @@ describe('a write whose answer is lost', () => {
 		},
 	);
 
+	/** Gets locations 3, 4 and 5, one an item, with these options and extra parameters. */
+	const getThree = (options: Partial<RunOptions> = {}, parameters: IDataObject = {}) =>
+		runNode({
+			node,
+			credentials,
+			items: [{ id: 3 }, { id: 4 }, { id: 5 }],
+			parameters: {
+				resource: 'location',
+				operation: 'get',
+				id: { __rl: true, mode: 'id', value: '={{ String($json.id) }}' },
+				...parameters,
+			},
+			...options,
+		});
+
 	/** A 201 with the record, and the API's error envelope beside it: the status and the body disagree. */
 	const contradictory = (data: IDataObject): Extract<Reply, { status: number }> => ({
 		status: 201,
@@ -280,17 +295,7 @@ describe('a write whose answer is lost', () => {
 				? { ...contradictory(location), status: 200 }
 				: { status: 200, body: { data: location } },
 		);
-		const { error, output } = await runNode({
-			node,
-			credentials,
-			continueOnFail: true,
-			items: [{ id: 3 }, { id: 4 }, { id: 5 }],
-			parameters: {
-				resource: 'location',
-				operation: 'get',
-				id: { __rl: true, mode: 'id', value: '={{ String($json.id) }}' },
-			},
-		});
+		const { error, output } = await getThree({ continueOnFail: true });
 		expect(error).toBeUndefined();
 		expect(output[1].json).toMatchObject({
 			outcome: 'refusedByApi',
@@ -307,17 +312,7 @@ describe('a write whose answer is lost', () => {
 				? 'drop'
 				: { status: 200, body: { data: { id: '3', type: 'location', attributes: {} } } },
 		);
-		const { error } = await runNode({
-			node,
-			credentials,
-			items: [{ id: 3 }, { id: 4 }, { id: 5 }],
-			parameters: {
-				resource: 'location',
-				operation: 'get',
-				id: { __rl: true, mode: 'id', value: '={{ String($json.id) }}' },
-				requestOptions: { maxAttempts: 1 },
-			},
-		});
+		const { error } = await getThree({}, { requestOptions: { maxAttempts: 1 } });
 		expect(error?.message).toMatch(
 			/^Could not reach the API: .+ Item 0 of 3 was read\. Item 2 was not sent\. Run again from item 1\.$/,
 		);
