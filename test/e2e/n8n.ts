@@ -253,13 +253,7 @@ export class N8nInstance {
 		command: 'start' | 'worker' | 'webhook' = 'start',
 		args: string[] = [],
 	): Promise<void> {
-		mkdirSync(dirname(this.logFile), { recursive: true });
-		const log = openSync(this.logFile, 'w');
-		this.server = spawn(NODE_BIN, [N8N, command, ...args], {
-			env: this.env,
-			stdio: ['ignore', log, log],
-		});
-		closeSync(log);
+		this.server = spawnLogged([N8N, command, ...args], this.logFile, this.env);
 		const exited = new Promise<never>((_resolve, reject) =>
 			this.server!.once('exit', (code) =>
 				reject(new Error(`n8n ${command} exited with ${code}; see ${this.logFile}`)),
@@ -386,6 +380,17 @@ export async function inTurn(...steps: Array<() => unknown>): Promise<void> {
 		}
 	}
 	if (failures.length) throw failures[0];
+}
+
+/** Starts Node 24 on `args` with `env`, writing its output to `logFile` (anew). */
+export function spawnLogged(args: string[], logFile: string, env: NodeJS.ProcessEnv): ChildProcess {
+	mkdirSync(dirname(logFile), { recursive: true });
+	const log = openSync(logFile, 'w');
+	try {
+		return spawn(NODE_BIN, args, { env, stdio: ['ignore', log, log] });
+	} finally {
+		closeSync(log);
+	}
 }
 
 /** Stops a started process: SIGTERM, then SIGKILL if it has not exited within `graceMs`. */

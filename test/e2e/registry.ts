@@ -1,17 +1,16 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import {
-	closeSync,
-	mkdirSync,
-	mkdtempSync,
-	openSync,
-	readFileSync,
-	rmSync,
-	writeFileSync,
-} from 'node:fs';
+import { execFile, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { freePort, NODE_BIN, PACKAGE_NAME, stopProcess, waitUntil, type N8nInstance } from './n8n';
+import {
+	freePort,
+	PACKAGE_NAME,
+	spawnLogged,
+	stopProcess,
+	waitUntil,
+	type N8nInstance,
+} from './n8n';
 
 /**
  * What a test of n8n's Community Nodes installer needs besides n8n: a local npm registry with this
@@ -85,10 +84,7 @@ export class LocalRegistry {
 		writeFileSync(join(this.dir, 'config.yaml'), JSON.stringify(config));
 		// npm publish needs a token even for a registry that takes anonymous publishes.
 		writeFileSync(join(this.dir, 'npmrc'), `//127.0.0.1:${port}/:_authToken=anonymous\n`);
-		mkdirSync(join(ROOT, '.runtime', 'logs'), { recursive: true });
-		const log = openSync(this.logFile, 'w');
-		this.server = spawn(
-			NODE_BIN,
+		this.server = spawnLogged(
 			[
 				join(ROOT, 'node_modules', 'verdaccio', 'bin', 'verdaccio'),
 				'--config',
@@ -96,12 +92,9 @@ export class LocalRegistry {
 				'--listen',
 				`127.0.0.1:${port}`,
 			],
-			{
-				stdio: ['ignore', log, log],
-				env: publicUrl ? { ...process.env, VERDACCIO_PUBLIC_URL: publicUrl } : process.env,
-			},
+			this.logFile,
+			publicUrl ? { ...process.env, VERDACCIO_PUBLIC_URL: publicUrl } : process.env,
 		);
-		closeSync(log);
 		await waitUntil(
 			async () => (await fetch(`${this.url}-/ping`, { signal: AbortSignal.timeout(5_000) })).ok,
 			`verdaccio to answer on ${this.url} (see ${this.logFile})`,
