@@ -175,14 +175,19 @@ const pairedWith = (items: Array<{ pairedItem?: unknown }>) =>
 const others = (count: number, bad: number[]) =>
 	Array.from({ length: count }, (_, index) => index).filter((index) => !bad.includes(index));
 
+/** Runs a saved workflow over rows, the sandbox's request log cleared first; expects no error of the run. */
+async function runRows(workflowId: string, node: string) {
+	await control('DELETE', '/requests');
+	const run = await n8n.execute(workflowId);
+	expect(run.data.resultData.error).toBeUndefined();
+	return { run, ...outputs(run, node) };
+}
+
 describe('"Continue (using error output)" in a real n8n', () => {
 	beforeAll(async () => await control('POST', '/rate-limit', {}));
 
 	it('a create of 30 rows with 4 bad ones: 26 records on Success, exactly the 4 bad rows on Error', async () => {
-		await control('DELETE', '/requests');
-		const run = await n8n.execute('mmE2eRowsCreate');
-		expect(run.data.resultData.error).toBeUndefined();
-		const { success, failed } = outputs(run, 'Create Materials');
+		const { success, failed } = await runRows('mmE2eRowsCreate', 'Create Materials');
 		expect(success).toHaveLength(26);
 		expect(pairedWith(success)).toEqual(others(30, BAD_MATERIALS));
 		expect(success.every(({ json }) => typeof json.id === 'string')).toBe(true);
@@ -209,10 +214,7 @@ describe('"Continue (using error output)" in a real n8n', () => {
 	});
 
 	it('a grouped update of 30 rows with 4 bad ones: 26 records on Success, exactly the 4 bad rows on Error', async () => {
-		await control('DELETE', '/requests');
-		const run = await n8n.execute('mmE2eRowsUpdate');
-		expect(run.data.resultData.error).toBeUndefined();
-		const { success, failed } = outputs(run, 'Update Locations');
+		const { success, failed } = await runRows('mmE2eRowsUpdate', 'Update Locations');
 		expect(success).toHaveLength(26);
 		expect(pairedWith(success)).toEqual(others(30, BAD_LOCATIONS));
 		expect(success.map(({ json }) => json.name)).toEqual(
@@ -235,10 +237,7 @@ describe('"Continue (using error output)" in a real n8n', () => {
 	});
 
 	it('the ERP example: written rows on Success, the bad rows on Error with their reason, the nameless one fixed and written once', async () => {
-		await control('DELETE', '/requests');
-		const run = await n8n.execute(ERP_EXAMPLE.id);
-		expect(run.data.resultData.error).toBeUndefined();
-		const { success, failed } = outputs(run, 'Create Material');
+		const { run, success, failed } = await runRows(ERP_EXAMPLE.id, 'Create Material');
 		expect(pairedWith(success)).toEqual([0, 1, 3, 5, 6, 7]);
 		expect(pairedWith(failed)).toEqual([2, 4]);
 		expect(outputOf(run, 'Created').map((json) => json.code)).toEqual(

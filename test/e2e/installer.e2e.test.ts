@@ -10,6 +10,7 @@ import { fill, nodeOf, savedNodes } from '../cases/savedParameters';
 
 import { openEditor, signInAsOwner } from './editor';
 import {
+	inTurn,
 	N8nInstance,
 	outputOf,
 	PACKAGE_NAME,
@@ -19,6 +20,7 @@ import {
 } from './n8n';
 import {
 	allowCustomRegistry,
+	changePackage,
 	dataOf,
 	expectStatus,
 	LocalRegistry,
@@ -127,21 +129,13 @@ describe("n8n's community package installer, from a registry on loopback", () =>
 		started = Date.now();
 	});
 
-	// Each step runs even when one before it throws.
 	afterAll(async () => {
-		try {
-			await n8n?.stop();
-		} finally {
-			try {
-				await registry.stop();
-			} finally {
-				try {
-					await api.close();
-				} finally {
-					if (packDir) rmSync(packDir, { recursive: true, force: true });
-				}
-			}
-		}
+		await inTurn(
+			() => n8n?.stop(),
+			() => registry.stop(),
+			() => api.close(),
+			() => packDir && rmSync(packDir, { recursive: true, force: true }),
+		);
 	});
 
 	/**
@@ -177,15 +171,8 @@ describe("n8n's community package installer, from a registry on loopback", () =>
 
 	it('installs the recorded release from the registry and serves both nodes and credentials without a restart', async () => {
 		expect(await typeNames('nodes')).not.toContain(ACTION_NODE);
-		const installed = await n8n.requestAsOwner('POST', '/rest/community-packages', {
-			name: PACKAGE_NAME,
-			version: OLDER,
-		});
-		expectStatus(installed, 200, 'the install');
-		expect(dataOf<{ installedVersion: string }>(installed)).toMatchObject({
-			packageName: PACKAGE_NAME,
-			installedVersion: OLDER,
-		});
+		const installed = await changePackage(n8n, 'POST', OLDER);
+		expect(dataOf<{ packageName: string }>(installed).packageName).toBe(PACKAGE_NAME);
 		expect(await typeNames('nodes', servesAll(NODE_TYPES))).toEqual(
 			expect.arrayContaining(NODE_TYPES),
 		);
@@ -389,14 +376,7 @@ describe("n8n's community package installer, from a registry on loopback", () =>
 	});
 
 	it('updates in place to the current build: every saved workflow sends the same requests and outputs the same, and the trigger fires', async () => {
-		const updated = await n8n.requestAsOwner('PATCH', '/rest/community-packages', {
-			name: PACKAGE_NAME,
-			version: CURRENT,
-		});
-		expectStatus(updated, 200, 'the update');
-		expect(dataOf<{ installedVersion: string }>(updated)).toMatchObject({
-			installedVersion: CURRENT,
-		});
+		await changePackage(n8n, 'PATCH', CURRENT);
 		const listed = await n8n.requestAsOwner('GET', '/rest/community-packages');
 		expect(dataOf<Array<{ packageName: string; installedVersion: string }>>(listed)).toEqual([
 			expect.objectContaining({ packageName: PACKAGE_NAME, installedVersion: CURRENT }),

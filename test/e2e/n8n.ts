@@ -253,13 +253,7 @@ export class N8nInstance {
 		command: 'start' | 'worker' | 'webhook' = 'start',
 		args: string[] = [],
 	): Promise<void> {
-		mkdirSync(dirname(this.logFile), { recursive: true });
-		const log = openSync(this.logFile, 'w');
-		this.server = spawn(NODE_BIN, [N8N, command, ...args], {
-			env: this.env,
-			stdio: ['ignore', log, log],
-		});
-		closeSync(log);
+		this.server = spawnLogged([N8N, command, ...args], this.logFile, this.env);
 		const exited = new Promise<never>((_resolve, reject) =>
 			this.server!.once('exit', (code) =>
 				reject(new Error(`n8n ${command} exited with ${code}; see ${this.logFile}`)),
@@ -373,6 +367,30 @@ export async function waitUntil(
 		await new Promise((resolve) => setTimeout(resolve, 250));
 	}
 	throw new Error(`Timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+}
+
+/** Runs each step of a teardown in turn, each even when one before it throws; then throws the first error. */
+export async function inTurn(...steps: Array<() => unknown>): Promise<void> {
+	const failures: unknown[] = [];
+	for (const step of steps) {
+		try {
+			await step();
+		} catch (error) {
+			failures.push(error);
+		}
+	}
+	if (failures.length) throw failures[0];
+}
+
+/** Starts Node 24 on `args` with `env`, writing its output to `logFile` (anew). */
+export function spawnLogged(args: string[], logFile: string, env: NodeJS.ProcessEnv): ChildProcess {
+	mkdirSync(dirname(logFile), { recursive: true });
+	const log = openSync(logFile, 'w');
+	try {
+		return spawn(NODE_BIN, args, { env, stdio: ['ignore', log, log] });
+	} finally {
+		closeSync(log);
+	}
 }
 
 /** Stops a started process: SIGTERM, then SIGKILL if it has not exited within `graceMs`. */

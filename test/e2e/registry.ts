@@ -1,17 +1,16 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import {
-	closeSync,
-	mkdirSync,
-	mkdtempSync,
-	openSync,
-	readFileSync,
-	rmSync,
-	writeFileSync,
-} from 'node:fs';
+import { execFile, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { freePort, NODE_BIN, PACKAGE_NAME, stopProcess, waitUntil, type N8nInstance } from './n8n';
+import {
+	freePort,
+	PACKAGE_NAME,
+	spawnLogged,
+	stopProcess,
+	waitUntil,
+	type N8nInstance,
+} from './n8n';
 
 /**
  * What a test of n8n's Community Nodes installer needs besides n8n: a local npm registry with this
@@ -85,10 +84,7 @@ export class LocalRegistry {
 		writeFileSync(join(this.dir, 'config.yaml'), JSON.stringify(config));
 		// npm publish needs a token even for a registry that takes anonymous publishes.
 		writeFileSync(join(this.dir, 'npmrc'), `//127.0.0.1:${port}/:_authToken=anonymous\n`);
-		mkdirSync(join(ROOT, '.runtime', 'logs'), { recursive: true });
-		const log = openSync(this.logFile, 'w');
-		this.server = spawn(
-			NODE_BIN,
+		this.server = spawnLogged(
 			[
 				join(ROOT, 'node_modules', 'verdaccio', 'bin', 'verdaccio'),
 				'--config',
@@ -96,12 +92,9 @@ export class LocalRegistry {
 				'--listen',
 				`127.0.0.1:${port}`,
 			],
-			{
-				stdio: ['ignore', log, log],
-				env: publicUrl ? { ...process.env, VERDACCIO_PUBLIC_URL: publicUrl } : process.env,
-			},
+			this.logFile,
+			publicUrl ? { ...process.env, VERDACCIO_PUBLIC_URL: publicUrl } : process.env,
 		);
-		closeSync(log);
 		await waitUntil(
 			async () => (await fetch(`${this.url}-/ping`, { signal: AbortSignal.timeout(5_000) })).ok,
 			`verdaccio to answer on ${this.url} (see ${this.logFile})`,
@@ -171,6 +164,24 @@ export async function allowCustomRegistry(n8n: N8nInstance): Promise<void> {
 		"n8n's test hook to license the custom registry (PATCH /rest/e2e/feature)",
 		120_000,
 	);
+}
+
+/**
+ * Installs the package (POST) or updates it (PATCH) at `version` in a started n8n, as its owner does in
+ * the settings, and expects n8n's 200 reporting that version installed. Returns n8n's answer.
+ */
+export async function changePackage(
+	n8n: N8nInstance,
+	method: 'POST' | 'PATCH',
+	version: string,
+): Promise<Rest> {
+	const answer = await n8n.requestAsOwner(method, '/rest/community-packages', {
+		name: PACKAGE_NAME,
+		version,
+	});
+	expectStatus(answer, 200, method === 'POST' ? 'the install' : 'the update');
+	expect(dataOf<{ installedVersion: string }>(answer).installedVersion).toBe(version);
+	return answer;
 }
 
 type Rest = { status: number; body: unknown };

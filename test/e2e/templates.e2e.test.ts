@@ -14,6 +14,7 @@ import { join } from 'node:path';
 
 import type { Template } from '../../scripts/examples';
 import {
+	inTurn,
 	itemsOf,
 	N8nInstance,
 	outputOf,
@@ -106,22 +107,14 @@ describe('the templates, imported from the package installed through Community N
 		await allowCustomRegistry(n8n);
 	});
 
-	// Each step runs even when one before it throws.
 	afterAll(async () => {
-		try {
-			await n8n?.stop();
-		} finally {
-			try {
-				await registry.stop();
-			} finally {
-				try {
-					await api.close();
-				} finally {
-					cdn?.server.close();
-					if (packDir) rmSync(packDir, { recursive: true, force: true });
-				}
-			}
-		}
+		await inTurn(
+			() => n8n?.stop(),
+			() => registry.stop(),
+			() => api.close(),
+			() => cdn?.server.close(),
+			() => packDir && rmSync(packDir, { recursive: true, force: true }),
+		);
 	});
 
 	it('installs the package by name, with its templates, and the user creates the two credentials', async () => {

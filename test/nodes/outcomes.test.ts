@@ -10,7 +10,7 @@ import { redactionFor } from '../../nodes/MaintenanceManagement/transport/redact
 import { keepsContract } from '../helpers/contract';
 import { MATERIAL_FROM_ROW, STOCK_FROM_ROW, TRANSFER_FROM_ROW } from '../helpers/rows';
 import { apiError, ScriptedServer, type Reply } from '../helpers/scriptedServer';
-import { runNode, type Credentials, type RunResult } from './helpers/harness';
+import { runNode, type Credentials, type RunOptions, type RunResult } from './helpers/harness';
 import { ResourceFixture } from './helpers/resource';
 
 /**
@@ -37,6 +37,11 @@ const closedPort = (): Promise<number> =>
 	});
 
 const pairs = (items: RunResult['output']) => items.map(({ pairedItem }) => pairedItem);
+/** The error output of input item `item`, holding `json`, whose write the answer left unconfirmed. */
+const unconfirmed = (json: IDataObject, item: number, method: string) => ({
+	json: { ...json, error: { ...notConfirmed(item, method), outcome: 'unknown' } },
+	pairedItem: { item },
+});
 
 describe('rows of a create against the sandbox, in each On Error mode', () => {
 	const fixture = new ResourceFixture('material');
@@ -234,6 +239,21 @@ describe('a write whose answer is lost', () => {
 		},
 	);
 
+	/** Gets locations 3, 4 and 5, one an item, with these options and extra parameters. */
+	const getThree = (options: Partial<RunOptions> = {}, parameters: IDataObject = {}) =>
+		runNode({
+			node,
+			credentials,
+			items: [{ id: 3 }, { id: 4 }, { id: 5 }],
+			parameters: {
+				resource: 'location',
+				operation: 'get',
+				id: { __rl: true, mode: 'id', value: '={{ String($json.id) }}' },
+				...parameters,
+			},
+			...options,
+		});
+
 	/** A 201 with the record, and the API's error envelope beside it: the status and the body disagree. */
 	const contradictory = (data: IDataObject): Extract<Reply, { status: number }> => ({
 		status: 201,
@@ -275,17 +295,7 @@ describe('a write whose answer is lost', () => {
 				? { ...contradictory(location), status: 200 }
 				: { status: 200, body: { data: location } },
 		);
-		const { error, output } = await runNode({
-			node,
-			credentials,
-			continueOnFail: true,
-			items: [{ id: 3 }, { id: 4 }, { id: 5 }],
-			parameters: {
-				resource: 'location',
-				operation: 'get',
-				id: { __rl: true, mode: 'id', value: '={{ String($json.id) }}' },
-			},
-		});
+		const { error, output } = await getThree({ continueOnFail: true });
 		expect(error).toBeUndefined();
 		expect(output[1].json).toMatchObject({
 			outcome: 'refusedByApi',
@@ -302,17 +312,7 @@ describe('a write whose answer is lost', () => {
 				? 'drop'
 				: { status: 200, body: { data: { id: '3', type: 'location', attributes: {} } } },
 		);
-		const { error } = await runNode({
-			node,
-			credentials,
-			items: [{ id: 3 }, { id: 4 }, { id: 5 }],
-			parameters: {
-				resource: 'location',
-				operation: 'get',
-				id: { __rl: true, mode: 'id', value: '={{ String($json.id) }}' },
-				requestOptions: { maxAttempts: 1 },
-			},
-		});
+		const { error } = await getThree({}, { requestOptions: { maxAttempts: 1 } });
 		expect(error?.message).toMatch(
 			/^Could not reach the API: .+ Item 0 of 3 was read\. Item 2 was not sent\. Run again from item 1\.$/,
 		);
@@ -391,19 +391,7 @@ describe('a grouped write whose answer leaves out a row', () => {
 		expect(result.error).toBeUndefined();
 		expect(result.output.map(({ json }) => json.id)).toEqual(['11', '12', '14', '15', '16']);
 		expect(pairs(result.output)).toEqual([0, 1, 3, 4, 5].map((item) => ({ item })));
-		expect(result.errorOutput).toEqual([
-			{
-				json: {
-					id: 13,
-					name: 'Site 13',
-					error: {
-						...notConfirmed(2, 'PATCH'),
-						outcome: 'unknown',
-					},
-				},
-				pairedItem: { item: 2 },
-			},
-		]);
+		expect(result.errorOutput).toEqual([unconfirmed({ id: 13, name: 'Site 13' }, 2, 'PATCH')]);
 	});
 });
 
@@ -443,19 +431,7 @@ describe('a combined stock batch whose answer leaves out a row', () => {
 				(json.transactions as IDataObject[]).map((t) => t.material_id),
 			),
 		).toEqual([[7], [9]]);
-		expect(result.errorOutput).toEqual([
-			{
-				json: {
-					material: 8,
-					quantity: 2,
-					error: {
-						...notConfirmed(1, 'POST'),
-						outcome: 'unknown',
-					},
-				},
-				pairedItem: { item: 1 },
-			},
-		]);
+		expect(result.errorOutput).toEqual([unconfirmed({ material: 8, quantity: 2 }, 1, 'POST')]);
 	});
 });
 

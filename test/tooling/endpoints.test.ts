@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-
 import { ENDPOINTS } from '../../nodes/MaintenanceManagement/actions/shared/endpoints.generated';
 import {
 	ENDPOINTS_PATH,
@@ -8,21 +6,16 @@ import {
 	endpointsSource,
 	type OpenApiDocument,
 } from '../../scripts/endpoints';
-import { Contract } from '../../sandbox/contract';
-import { REGENERATE, staleEntries } from '../helpers/generated';
-
-const document = Contract.shared().document as unknown as OpenApiDocument;
-const facts = endpointFacts(document);
+import { itIsGenerated, staleEntries } from '../helpers/generated';
 
 describe('the endpoint table (actions/shared/endpoints.generated.ts)', () => {
-	it('holds each operation of spec/openapi.yaml as the document has it', () => {
-		const problems = staleEntries(ENDPOINTS, facts);
-		if (problems.length) throw new Error(`${problems.join('\n')}\n\n${REGENERATE}.`);
-	});
-
-	it('says it is generated, and from what', () => {
-		expect(readFileSync(ENDPOINTS_PATH, 'utf8').split('\n')[0]).toBe(HEADER);
-		expect(endpointsSource(document).startsWith(`${HEADER}\n`)).toBe(true);
+	const { facts } = itIsGenerated({
+		entry: 'operation',
+		written: ENDPOINTS,
+		facts: endpointFacts,
+		source: endpointsSource,
+		path: ENDPOINTS_PATH,
+		header: HEADER,
 	});
 
 	it('names the operation whose method, path, deprecation or query differs', () => {

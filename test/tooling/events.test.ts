@@ -1,10 +1,7 @@
-import { readFileSync } from 'node:fs';
-
 import {
 	EVENT_CARRIERS,
 	SPEC_EVENTS,
 } from '../../nodes/MaintenanceManagementTrigger/events.generated';
-import { Contract } from '../../sandbox/contract';
 import {
 	EVENTS_HEADER,
 	EVENTS_PATH,
@@ -13,31 +10,29 @@ import {
 	eventsSource,
 	type WebhookDocument,
 } from '../../scripts/events';
-import { REGENERATE, staleEntries } from '../helpers/generated';
-
-const document = Contract.shared().document as unknown as WebhookDocument;
-const facts = eventFacts(document);
-
-/** The document with its webhooks changed as given. */
-const withWebhooks = (change: (webhooks: WebhookDocument['webhooks']) => void): WebhookDocument => {
-	const copy = structuredClone(document);
-	change(copy.webhooks);
-	return copy;
-};
+import { itIsGenerated, staleEntries } from '../helpers/generated';
 
 describe('the event table (MaintenanceManagementTrigger/events.generated.ts)', () => {
-	it('holds each webhook event of spec/openapi.yaml as the document has it', () => {
-		const problems = staleEntries(SPEC_EVENTS, facts);
-		if (problems.length) throw new Error(`${problems.join('\n')}\n\n${REGENERATE}.`);
+	const { document, facts } = itIsGenerated({
+		entry: 'webhook event',
+		written: SPEC_EVENTS,
+		facts: eventFacts,
+		source: eventsSource,
+		path: EVENTS_PATH,
+		header: EVENTS_HEADER,
 	});
+
+	/** The document with its webhooks changed as given. */
+	const withWebhooks = (
+		change: (webhooks: WebhookDocument['webhooks']) => void,
+	): WebhookDocument => {
+		const copy = structuredClone(document);
+		change(copy.webhooks);
+		return copy;
+	};
 
 	it('holds where the document says a notification names its event', () => {
 		expect(EVENT_CARRIERS).toEqual(eventCarriers(document));
-	});
-
-	it('says it is generated, and from what', () => {
-		expect(readFileSync(EVENTS_PATH, 'utf8').split('\n')[0]).toBe(EVENTS_HEADER);
-		expect(eventsSource(document).startsWith(`${EVENTS_HEADER}\n`)).toBe(true);
 	});
 
 	it('names the event that is missing, extra or misspelt', () => {

@@ -161,26 +161,18 @@ describe('Contact: checked before sending', () => {
 		['a name of spaces only', { name: '   ' }, 'email'],
 		['an email that is not an email', { email: 'ana at example' }, 'email'],
 		['a name that is not text', { name: '={{ 42 }}' }, 'name'],
-		[
-			'problem area IDs that are not numbers',
-			{ name: 'A', direct_permissions: { reportable_problem_areas: '1, north' } },
-			'direct_permissions.reportable_problem_areas[1]',
-		],
-		[
-			'a work order type outside all and assigned',
-			{ name: 'A', direct_permissions: { failure_type: '={{ "some" }}' } },
-			'direct_permissions.failure_type',
-		],
-		[
-			'a report state outside the three',
-			{ name: 'A', direct_permissions: { failure_reports_states: '={{ "open" }}' } },
-			'direct_permissions.failure_reports_states',
-		],
-		[
-			'a permission that is not true or false',
-			{ name: 'A', direct_permissions: { preventive: '={{ "yes" }}' } },
-			'direct_permissions.preventive',
-		],
+		...(
+			[
+				['problem area IDs that are not numbers', 'reportable_problem_areas', '1, north', '[1]'],
+				['a work order type outside all and assigned', 'failure_type', '={{ "some" }}', ''],
+				['a report state outside the three', 'failure_reports_states', '={{ "open" }}', ''],
+				['a permission that is not true or false', 'preventive', '={{ "yes" }}', ''],
+			] as const
+		).map(([what, permission, value, index]): [string, Record<string, unknown>, string] => [
+			what,
+			{ name: 'A', direct_permissions: { [permission]: value } },
+			`direct_permissions.${permission}${index}`,
+		]),
 	];
 
 	fixture.itRefuses(checkOrCreate, BAD, 0);

@@ -69,10 +69,7 @@ describe('Work Order (Failure): Get Many', () => {
 			limit: 2,
 			expanded: ['assignees', 'eventsPlanned'],
 		});
-		expect(error).toBeUndefined();
-		expect(await firstQuery(fixture)).toEqual(
-			firstPageQuery(2, { expanded: 'assignees,eventsPlanned' }),
-		);
+		await fixture.expectFirstQuery({ error }, 2, { expanded: 'assignees,eventsPlanned' });
 		expect(output).toHaveLength(2);
 		expect(output[0].json.assignees).toEqual([
 			expect.objectContaining({ type: 'failure_assignee', operator_id: 2, failure_id: 1 }),
@@ -125,15 +122,12 @@ describe('Work Order (Failure): Get Many with named filters', () => {
 			sort: 'start_date-',
 		};
 		const { output, error } = await run('getAll', { returnAll: true, filters });
-		expect(error).toBeUndefined();
-		expect(await firstQuery(fixture)).toEqual(
-			firstPageQuery(2000, {
-				s_status_in: 'WAITING_APPROVAL',
-				s_priority_in: '3,4',
-				date_min_start_date: '2020-01-01T00:00:00',
-				sort: 'start_date-',
-			}),
-		);
+		await fixture.expectFirstQuery({ error }, 2000, {
+			s_status_in: 'WAITING_APPROVAL',
+			s_priority_in: '3,4',
+			date_min_start_date: '2020-01-01T00:00:00',
+			sort: 'start_date-',
+		});
 		expect(output.length).toBeGreaterThan(0);
 		for (const { json } of output) {
 			expect(json.status).toBe('WAITING_APPROVAL');
@@ -197,20 +191,17 @@ describe('Work Order (Failure): Get Many Open', () => {
 			expanded: ['assignees'],
 			options: { queryParameters: { parameters: [{ name: 'local_id', value: '4' }] } },
 		});
-		expect(error).toBeUndefined();
-		expect(await firstQuery(fixture)).toEqual(
-			firstPageQuery(50, {
-				expanded: 'assignees',
-				approved_date: '2026-01-02',
-				failure_id: '3',
-				last_status_change_date: '2026-01-01 21:00',
-				local_id: '4',
-				s_local_id: '4',
-				problem_id: '4',
-				start_date: '2026-01-01',
-				status: 'PAUSED',
-			}),
-		);
+		await fixture.expectFirstQuery({ error }, 50, {
+			expanded: 'assignees',
+			approved_date: '2026-01-02',
+			failure_id: '3',
+			last_status_change_date: '2026-01-01 21:00',
+			local_id: '4',
+			s_local_id: '4',
+			problem_id: '4',
+			start_date: '2026-01-01',
+			status: 'PAUSED',
+		});
 		expect(output.map((item) => item.json.code)).toEqual(['WO-3']);
 		expect(output[0].json.assignees).toEqual([expect.objectContaining({ operator_id: 4 })]);
 	});
@@ -275,8 +266,7 @@ describe('Work Order (Failure): filters checked before sending', () => {
 
 	it('accepts IDs given as text by an expression', async () => {
 		const { output, error } = await run('getAllOpen', { filters: { failure_id: '={{ "3" }}' } });
-		expect(error).toBeUndefined();
-		expect(await firstQuery(fixture)).toEqual(firstPageQuery(50, { failure_id: '3' }));
+		await fixture.expectFirstQuery({ error }, 50, { failure_id: '3' });
 		expect(output.map((item) => item.json.code)).toContain('WO-3');
 	});
 
@@ -284,8 +274,7 @@ describe('Work Order (Failure): filters checked before sending', () => {
 		const { error } = await run('getAllOpen', {
 			options: { queryParameters: { parameters: [{ name: 'failure_id', value: 'WO-3' }] } },
 		});
-		expect(error).toBeUndefined();
-		expect(await firstQuery(fixture)).toEqual(firstPageQuery(50, { failure_id: 'WO-3' }));
+		await fixture.expectFirstQuery({ error }, 50, { failure_id: 'WO-3' });
 		// The user's own parameter breaks the spec (failure_id is an integer): the contract check says so.
 		expect(fixture.takeViolations()).toEqual([
 			expect.objectContaining({ kind: 'request', message: 'query failure_id must be integer' }),
@@ -429,8 +418,7 @@ describe('Work Order (Failure): pages', () => {
 describe('Work Order (Failure): one by its ID, as the README shows', () => {
 	it('Get Many Open with Filters → Failure ID gives that work order alone while it is open', async () => {
 		const { output, error } = await run('getAllOpen', { filters: { failure_id: 3 } });
-		expect(error).toBeUndefined();
-		expect(await firstQuery(fixture)).toEqual(firstPageQuery(50, { failure_id: '3' }));
+		await fixture.expectFirstQuery({ error }, 50, { failure_id: '3' });
 		expect(output.map(({ json }) => [json.id, json.status])).toEqual([['3', 'PAUSED']]);
 	});
 

@@ -8,21 +8,12 @@ const create = fixture.operation('create', { name: 'Fasteners', parent_id: '1' }
 
 describe('Material Type: Create', () => {
 	it('sends name and parent folder, and the API generates the code when none is sent', async () => {
-		const { output, error, requests } = await create({});
-		await fixture.expectSent(
-			{ output, error, requests },
-			{
-				method: 'POST',
-				path: '/stocks/material-types',
-				query: {},
-				status: 201,
-				body: { name: 'Fasteners', parent_id: '1' },
-			},
-		);
-		expect(output).toHaveLength(1);
-		expect(output[0].pairedItem).toEqual({ item: 0 });
-		const id = String(output[0].json.id);
-		expect(output[0].json).toMatchObject({
+		const created = await fixture.expectCreated(await create({}), '/stocks/material-types', {
+			name: 'Fasteners',
+			parent_id: '1',
+		});
+		const id = String(created.id);
+		expect(created).toMatchObject({
 			type: 'stock-material-type',
 			name: 'Fasteners',
 			parent_id: '1',

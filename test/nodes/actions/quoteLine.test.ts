@@ -73,27 +73,19 @@ describe('Quote Line: Create', () => {
 		],
 		['a MATERIAL line without a material', { type: 'MATERIAL' }, 'material_id'],
 		['an OTHER_COST line without an other cost', { type: 'OTHER_COST' }, 'other_cost_id'],
-		[
-			'a quantity that is not whole',
-			{ additionalFields: { description: 'x', quantity: 1.5 } },
-			'quantity',
-		],
-		[
-			'a unit price that is not whole',
-			{ additionalFields: { description: 'x', unit_price: 10.5 } },
-			'unit_price',
-		],
-		[
-			'a discount that is not whole',
-			{ additionalFields: { description: 'x', discount: 2.5 } },
-			'discount',
-		],
-		['a VAT that is not a number', { additionalFields: { description: 'x', vat: '23%' } }, 'vat'],
-		[
-			'a received quote request line ID of 0',
-			{ additionalFields: { description: 'x', received_quote_request_line_id: 0 } },
-			'received_quote_request_line_id',
-		],
+		...(
+			[
+				['a quantity that is not whole', 'quantity', 1.5],
+				['a unit price that is not whole', 'unit_price', 10.5],
+				['a discount that is not whole', 'discount', 2.5],
+				['a VAT that is not a number', 'vat', '23%'],
+				['a received quote request line ID of 0', 'received_quote_request_line_id', 0],
+			] as const
+		).map(([what, field, value]): [string, Record<string, unknown>, string] => [
+			what,
+			{ additionalFields: { description: 'x', [field]: value } },
+			field,
+		]),
 		['an unknown line type', { type: 'LABOUR', additionalFields: { description: 'x' } }, 'type'],
 		['an empty quote ID', { quoteId: expr(''), additionalFields: { description: 'x' } }, 'quoteId'],
 	]);

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { expectEveryRecord, pagesRead } from '../../helpers/sent';
+import { pagesRead } from '../../helpers/sent';
 import { firstPageQuery } from '../../helpers/paging';
 import { runNode } from '../helpers/harness';
 import { everyPageWithQuery, ResourceFixture } from '../helpers/resource';
@@ -95,12 +95,7 @@ describe('Stock Movement: Get Many (deprecated)', () => {
 	});
 
 	describe('across pages', () => {
-		beforeEach(async () => await fixture.reset({ seed: { stockMovements: 2600 } }));
-
-		it('Return All reads every page at limit 2000', async () => {
-			const result = await getAll({ returnAll: true });
-			await expectEveryRecord(result, fixture, 2600, ['1/2000', '2/2000']);
-		});
+		fixture.itReadsEveryPage(getAll, 'stockMovements', 2600);
 
 		it('a Limit of 2500 takes two equal pages and stops', async () => {
 			const { output } = await getAll({ limit: 2500 });

@@ -50,30 +50,22 @@ const combined = (
 
 describe('Stock Transaction: Create Batch', () => {
 	it('sends the action, the transactions and the batch observations, and raises the stock', async () => {
-		const { output, error, requests } = await batch({
-			transactions: { items: [transaction(7, 5, 12, 'Pallet A'), transaction(8, 2, 0)] },
-			additionalFields: { observations: 'Delivery 42' },
-		});
-		await fixture.expectSent(
-			{ output, error, requests },
+		const created = await fixture.expectCreated(
+			await batch({
+				transactions: { items: [transaction(7, 5, 12, 'Pallet A'), transaction(8, 2, 0)] },
+				additionalFields: { observations: 'Delivery 42' },
+			}),
+			'/stocks/warehouses/1/stock-transactions',
 			{
-				method: 'POST',
-				path: '/stocks/warehouses/1/stock-transactions',
-				query: {},
-				status: 201,
-				body: {
-					action: 'WAREHOUSE_ADD',
-					transactions: [
-						{ material_id: 7, quantity: 5, cost_price: 12, observations: 'Pallet A' },
-						{ material_id: 8, quantity: 2, cost_price: 0 },
-					],
-					observations: 'Delivery 42',
-				},
+				action: 'WAREHOUSE_ADD',
+				transactions: [
+					{ material_id: 7, quantity: 5, cost_price: 12, observations: 'Pallet A' },
+					{ material_id: 8, quantity: 2, cost_price: 0 },
+				],
+				observations: 'Delivery 42',
 			},
 		);
-		expect(output).toHaveLength(1);
-		expect(output[0].pairedItem).toEqual({ item: 0 });
-		expect(output[0].json).toMatchObject({
+		expect(created).toMatchObject({
 			type: 'stock-transaction-batch',
 			action: 'WAREHOUSE_ADD',
 			observations: 'Delivery 42',
@@ -96,7 +88,7 @@ describe('Stock Transaction: Create Batch', () => {
 				},
 			],
 		});
-		expect(output[0].json.id).toBe(output[0].json.stock_transaction_batch_id);
+		expect(created.id).toBe(created.stock_transaction_batch_id);
 		expect(await stock(1, 7)).toBe(SEEDED + 5);
 		expect(await stock(1, 8)).toBe(SEEDED + 2);
 		expect(await stock(2, 7)).toBe(SEEDED);
@@ -507,28 +499,18 @@ describe('Stock Transaction: Transfer', () => {
 	});
 
 	it('sends the transfer, returns the transfer batch, and moves the stock between the warehouses', async () => {
-		const { output, error, requests } = await transfer({
-			additionalFields: { observations: 'To site B' },
-		});
-		await fixture.expectSent(
-			{ output, error, requests },
+		const created = await fixture.expectCreated(
+			await transfer({ additionalFields: { observations: 'To site B' } }),
+			'/stocks/stock-transactions/transfer',
 			{
-				method: 'POST',
-				path: '/stocks/stock-transactions/transfer',
-				query: {},
-				status: 201,
-				body: {
-					warehouse_from_id: 1,
-					warehouse_to_id: 2,
-					material_id: 7,
-					quantity: 12,
-					observations: 'To site B',
-				},
+				warehouse_from_id: 1,
+				warehouse_to_id: 2,
+				material_id: 7,
+				quantity: 12,
+				observations: 'To site B',
 			},
 		);
-		expect(output).toHaveLength(1);
-		expect(output[0].pairedItem).toEqual({ item: 0 });
-		expect(output[0].json).toMatchObject({
+		expect(created).toMatchObject({
 			type: 'stock-transactions-batch',
 			action: 'TRANSFER_STOCK',
 			observations: 'To site B',

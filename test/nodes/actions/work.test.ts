@@ -688,31 +688,19 @@ describe('Planned Job (Work): rules checked before sending', () => {
 			},
 			'recurrence.UNTIL',
 		],
-		[
-			'an auto schedule start that is not HH:mm',
-			autoSchedule('8am', '17:00', '1'),
-			'auto_schedule[0].start_time',
-		],
-		[
-			'an auto schedule without an end time',
-			autoSchedule('08:00', '', '1'),
-			'auto_schedule[0].end_time',
-		],
-		[
-			'an auto schedule end of 24:00',
-			autoSchedule('08:00', '24:00', '1'),
-			'auto_schedule[0].end_time',
-		],
-		[
-			'an auto schedule without operators',
-			autoSchedule('08:00', '17:00', ''),
-			'auto_schedule[0].operators',
-		],
-		[
-			'an auto schedule with a named operator',
-			autoSchedule('08:00', '17:00', '4, Ana'),
-			'auto_schedule[0].operators[1]',
-		],
+		...(
+			[
+				['a start that is not HH:mm', '8am', '17:00', '1', 'start_time'],
+				['no end time', '08:00', '', '1', 'end_time'],
+				['an end of 24:00', '08:00', '24:00', '1', 'end_time'],
+				['no operators', '08:00', '17:00', '', 'operators'],
+				['a named operator', '08:00', '17:00', '4, Ana', 'operators[1]'],
+			] as const
+		).map(([what, start, end, operators, field]): [string, Record<string, unknown>, string] => [
+			`an auto schedule with ${what}`,
+			autoSchedule(start, end, operators),
+			`auto_schedule[0].${field}`,
+		]),
 		[
 			'Specify Pause Reason without reasons',
 			{ ...CYCLIC, sla_rules: { items: [{ specify_pause_reason: true, pause_reasons: '' }] } },
@@ -756,6 +744,35 @@ describe('Planned Job (Work): rules checked before sending', () => {
 				work_notifications: { items: [{ trigger: 'CLOSE', specific_operators: 'all' }] },
 			},
 			'work_notifications[0].specific_operators[0]',
+		],
+		[
+			'Auto Close on a CYCLIC job switched to SPECIAL',
+			{ ...CYCLIC, type: 'SPECIAL', interventions: {}, additionalFields: { auto_close: true } },
+			'auto_close',
+		],
+		[
+			'Auto Pilot on a CYCLIC job switched to SPECIAL',
+			{ ...CYCLIC, type: 'SPECIAL', interventions: {}, additionalFields: { auto_pilot: true } },
+			'auto_pilot',
+		],
+		[
+			'the interventions of a CYCLIC job switched to SPECIAL',
+			{ ...CYCLIC, type: 'SPECIAL' },
+			'interventions',
+		],
+		[
+			'invalid SLA rules JSON',
+			{ ...CYCLIC, additionalFields: { sla_rules_json: '[{' } },
+			'sla_rules_json',
+		],
+		[
+			'SLA rules both as fields and as JSON',
+			{
+				...CYCLIC,
+				sla_rules: { items: [{ target_hours: 4 }] },
+				additionalFields: { sla_rules_json: '[]' },
+			},
+			'sla_rules',
 		],
 	];
 
@@ -868,90 +885,4 @@ describe('Planned Job (Work): items and API errors', () => {
 			}),
 		).not.toContain(token);
 	});
-});
-
-describe('Planned Job: create refuses what its rules forbid, naming the field', () => {
-	fixture.itRefuses(fixture.operation('create'), [
-		[
-			'any_responsible false without operators',
-			{ ...CYCLIC, additionalFields: { any_responsible: false } },
-			'operator_id',
-		],
-		[
-			'auto_close on a SPECIAL job',
-			{ ...CYCLIC, type: 'SPECIAL', interventions: {}, additionalFields: { auto_close: true } },
-			'auto_close',
-		],
-		[
-			'auto_pilot on a SPECIAL job',
-			{ ...CYCLIC, type: 'SPECIAL', interventions: {}, additionalFields: { auto_pilot: true } },
-			'auto_pilot',
-		],
-		['interventions on a SPECIAL job', { ...CYCLIC, type: 'SPECIAL' }, 'interventions'],
-		[
-			'a PLAN job without interventions',
-			{ ...CYCLIC, type: 'PLAN', interventions: {} },
-			'interventions',
-		],
-		[
-			'procedures on a CYCLIC job',
-			{ ...CYCLIC, procedures: { items: [{ task: 'Check', quantity: 1, unit: 'u' }] } },
-			'procedures',
-		],
-		[
-			'CYCLIC HOURLY without a calendar',
-			{ ...CYCLIC, recurrence: { values: { FREQ: 'HOURLY', INTERVAL: 2 } } },
-			'calendar_id',
-		],
-		[
-			'CYCLIC HOURLY without an interval',
-			{
-				...CYCLIC,
-				recurrence: { values: { FREQ: 'HOURLY', INTERVAL: '' } },
-				additionalFields: { calendar_id: 1 },
-			},
-			'recurrence.INTERVAL',
-		],
-		[
-			'a negative interval',
-			{ ...CYCLIC, recurrence: { values: { FREQ: 'DAILY', INTERVAL: -1 } } },
-			'recurrence.INTERVAL',
-		],
-		[
-			'an auto_schedule time that is not HH:mm',
-			{
-				...CYCLIC,
-				auto_schedule: { items: [{ start_time: '8am', end_time: '17:00', operators: '1' }] },
-			},
-			'auto_schedule[0].start_time',
-		],
-		[
-			'an auto_schedule entry without operators',
-			{
-				...CYCLIC,
-				auto_schedule: { items: [{ start_time: '08:00', end_time: '17:00', operators: '' }] },
-			},
-			'auto_schedule[0].operators',
-		],
-		[
-			'specify_pause_reason without reasons',
-			{ ...CYCLIC, sla_rules: { items: [{ specify_pause_reason: true, pause_reasons: '' }] } },
-			'sla_rules[0].pause_reasons',
-		],
-		['location IDs that are not numbers', { ...CYCLIC, local_id: '3, lobby' }, 'local_id[1]'],
-		[
-			'invalid SLA rules JSON',
-			{ ...CYCLIC, additionalFields: { sla_rules_json: '[{' } },
-			'sla_rules_json',
-		],
-		[
-			'SLA rules both as fields and as JSON',
-			{
-				...CYCLIC,
-				sla_rules: { items: [{ target_hours: 4 }] },
-				additionalFields: { sla_rules_json: '[]' },
-			},
-			'sla_rules',
-		],
-	]);
 });

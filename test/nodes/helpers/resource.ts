@@ -7,6 +7,8 @@ import type {
 	ResourceName,
 } from '../../../nodes/MaintenanceManagement/actions/resources';
 
+import { firstPageQuery } from '../../helpers/paging';
+import { expectEveryRecord } from '../../helpers/sent';
 import type { RunResult } from './harness';
 import { SandboxFixture, type RunAgainst, type SandboxLog } from './sandbox';
 
@@ -91,6 +93,16 @@ export class ResourceFixture<R extends ResourceName = ResourceName> extends Sand
 	}
 
 	/**
+	 * Checks that a create run sent one `POST path` with no query and this body, that the API answered
+	 * 201, and that the run output one item, paired with the one input item. Returns that item's JSON.
+	 */
+	async expectCreated(result: Ran, path: string, body: unknown): Promise<IDataObject> {
+		await this.expectSent(result, { method: 'POST', path, query: {}, status: 201, body });
+		expect(result.output).toHaveLength(1);
+		return result.output?.[0].json ?? {};
+	}
+
+	/**
 	 * Checks that a Get Many run with the defaults asked for the first page of 50 records at `path`, and
 	 * output `count` items, each paired with the one input item; with `codePrefix`, the seeded records in
 	 * order, coded `<prefix>-1`, `<prefix>-2`… Returns the output.
@@ -114,6 +126,35 @@ export class ResourceFixture<R extends ResourceName = ResourceName> extends Sand
 				Array.from({ length: count }, (_, i) => `${codePrefix}-${i + 1}`),
 			);
 		return result.output ?? [];
+	}
+
+	/** Checks that the run succeeded and that its first request asked for page 1 of `limit` records with `query`. */
+	async expectFirstQuery(
+		result: Ran,
+		limit: number,
+		query: Record<string, string> = {},
+	): Promise<void> {
+		expect(result.error).toBeUndefined();
+		expect((await this.requests())[0].query).toEqual(firstPageQuery(limit, query));
+	}
+
+	/**
+	 * In a describe block: seeds `count` records of `collection` before each of its tests, and tests that
+	 * Get Many's Return All reads them all, each once, 2000 a page.
+	 */
+	itReadsEveryPage(
+		getAll: (parameters: Record<string, unknown>) => Promise<RunResult>,
+		collection: string,
+		count: number,
+	): void {
+		beforeEach(async () => await this.reset({ seed: { [collection]: count } }));
+		it('Return All reads every page at 2000 a page', async () => {
+			const pages = Array.from(
+				{ length: Math.ceil(count / 2000) },
+				(_, page) => `${page + 1}/2000`,
+			);
+			await expectEveryRecord(await getAll({ returnAll: true }), this, count, pages);
+		});
 	}
 
 	/** Checks the paths of the requests the sandbox received, in order. */
