@@ -1,11 +1,5 @@
 import type { IAuthenticateGeneric, Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 
-/** The package's icon, the same for both credentials. */
-export const ICON: Icon = {
-	light: 'file:maintenanceManagement.svg',
-	dark: 'file:maintenanceManagement.dark.svg',
-};
-
 /**
  * Bearer-token credential. A token is valid only in the environment that issued it, so the
  * environment and both base URLs live here, next to the token.
@@ -15,7 +9,10 @@ export class MaintenanceManagementApi implements ICredentialType {
 
 	displayName = 'Maintenance Management API';
 
-	icon = ICON;
+	icon: Icon = {
+		light: 'file:maintenanceManagement.svg',
+		dark: 'file:maintenanceManagement.dark.svg',
+	};
 
 	documentationUrl = 'https://readme.invalid#credentials';
 

@@ -1,6 +1,4 @@
-import type { ICredentialType, INodeProperties } from 'n8n-workflow';
-
-import { ICON } from './MaintenanceManagementApi.credentials';
+import type { Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 
 /**
  * The secret that incoming webhook calls must carry, kept out of the workflow JSON. The API shows no
@@ -11,7 +9,10 @@ export class MaintenanceManagementWebhookApi implements ICredentialType {
 
 	displayName = 'Maintenance Management Webhook API';
 
-	icon = ICON;
+	icon: Icon = {
+		light: 'file:maintenanceManagement.svg',
+		dark: 'file:maintenanceManagement.dark.svg',
+	};
 
 	documentationUrl = 'https://readme.invalid#webhook-setup';
 
