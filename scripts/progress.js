@@ -284,7 +284,8 @@ function heartbeat({ report, write, intervalMs = 8_000, orphaned = () => false }
 
 /**
  * Starts this script beside a step the calling process starts next (see above), its lines on stderr
- * beginning with `[label]`. Returns its process: kill it when the step ends, however it ends.
+ * beginning with `[label]`, telling it the calling process's pid: it stops once that is no longer its
+ * parent. Returns its process: kill it when the step ends, however it ends.
  */
 function showProgress({ label, step, dir, lockfile }) {
 	const args = [
@@ -294,7 +295,10 @@ function showProgress({ label, step, dir, lockfile }) {
 		...(dir ? [dir] : []),
 		...(lockfile ? [lockfile] : []),
 	];
-	return spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+	return spawn(process.execPath, args, {
+		stdio: ['ignore', 'ignore', 'inherit'],
+		env: { ...process.env, PROGRESS_PARENT_PID: String(process.pid) },
+	});
 }
 
 module.exports = { reporter, heartbeat, showProgress, lockedPackages, duration, estimate };
@@ -302,7 +306,9 @@ module.exports = { reporter, heartbeat, showProgress, lockedPackages, duration, 
 if (require.main === module) {
 	const [label, step, dir, lockfile] = process.argv.slice(2);
 	const packages = lockfile ? lockedPackages(JSON.parse(readFileSync(lockfile, 'utf8'))) : [];
-	const parent = process.ppid;
+	// The starter names itself: a starter that died before this script read its parent (killed right
+	// after the spawn) leaves it with another parent from the start, which reading the parent would miss.
+	const parent = Number(process.env.PROGRESS_PARENT_PID) || process.ppid;
 	heartbeat({
 		report: reporter({ label, step, dir, packages, parent }),
 		write: (line) => process.stderr.write(line),

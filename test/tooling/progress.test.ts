@@ -224,7 +224,11 @@ describe('durations and estimates', () => {
 describe('the progress script', () => {
 	let dir: string;
 	beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'mm-progress-'))));
-	afterEach(() => rmSync(dir, { recursive: true, force: true }));
+	let stopLeft = () => {};
+	afterEach(() => {
+		stopLeft();
+		rmSync(dir, { recursive: true, force: true });
+	});
 
 	it('reads the lockfile, the real folder and /proc on its interval until it is stopped', async () => {
 		const lockfile = join(dir, 'package-lock.json');
@@ -246,5 +250,23 @@ describe('the progress script', () => {
 		expect(first).toMatch(
 			/^\[runtime\] {3}npm install: 1 of 2 packages unpacked \(50% by size\), about 10 s left; waiting on npm; 0 s so far$/,
 		);
+	});
+
+	it('stops without a line when the process that started it is already gone', async () => {
+		// The starter named in PROGRESS_PARENT_PID is not this script's parent: it died before the
+		// script read its parent, which is then another process from the start.
+		const gone = spawn(process.execPath, ['-e', '']);
+		await new Promise((resolve) => gone.once('exit', resolve));
+		const child = spawn(process.execPath, [SCRIPT, 'dev', 'building the package'], {
+			env: { ...process.env, PROGRESS_INTERVAL_MS: '50', PROGRESS_PARENT_PID: String(gone.pid) },
+			stdio: ['ignore', 'ignore', 'pipe'],
+		});
+		// Were it to go on, the time-out fails the test and this stops it, so that jest can exit.
+		stopLeft = () => child.kill();
+		let written = '';
+		child.stderr.on('data', (chunk: Buffer) => (written += chunk.toString()));
+		const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+		expect(code).toBe(0);
+		expect(written).toBe('');
 	});
 });
