@@ -19,11 +19,8 @@ import { fieldsAndJson, invalidJson, unusablePathId } from '../transport/message
 import { validate } from '../helpers/schemas';
 import type { AnswerShape, ApiRequest } from '../transport';
 import { buildPath, pathValueProblem } from '../transport';
+import { isPlainObject } from '../transport/envelope';
 import type { Endpoint, OperationModule } from './types';
-
-/** An object that is neither null nor an array. */
-const isPlainObject = (value: unknown): value is IDataObject =>
-	typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Maps each parameter name of an operation (nested ones included) to its display name. */
 export function displayNames(properties: INodeProperties[]): Map<string, string> {

@@ -27,8 +27,11 @@ export interface ApiEnvelope {
 	links?: Record<string, string | undefined>;
 }
 
-const isResource = (value: unknown): value is ApiResource =>
+/** An object that is neither null nor an array: a resource of an answer, or a value the node reads. */
+export const isPlainObject = (value: unknown): value is IDataObject =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const isResource = (value: unknown): value is ApiResource => isPlainObject(value);
 
 /**
  * The records of an answer: its `data`, whether one resource, a list or none. An element that is not
