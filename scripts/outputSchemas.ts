@@ -112,7 +112,7 @@ const typesOf = (schema: Json): string[] => {
 };
 
 /** A value of a spec schema that is not empty, for the record the shaping runs on. */
-function sample(spec: Spec, schema: Json): unknown {
+export function sample(spec: Spec, schema: Json): unknown {
 	const node = spec.resolve(schema);
 	const members = (node.oneOf ?? node.anyOf ?? node.allOf) as unknown[] | undefined;
 	if (!node.type && members) return sample(spec, spec.resolve(members[0]));
@@ -162,6 +162,32 @@ function fieldSchema(spec: Spec, schema: Json, description?: string): OutputSche
 	}
 	if (types.includes('array')) out.items = fieldSchema(spec, spec.resolve(node.items));
 	return out;
+}
+
+/**
+ * A record of a record schema with every attribute and meta entry set (`metaSchemas`, the record's own
+ * meta when not given) and each of `relations` pointing at a related record.
+ */
+export function fullRecord(
+	spec: Spec,
+	record: Json,
+	relations: string[] = namedRelations(spec, record),
+	metaSchemas: Record<string, Json> = spec.properties(spec.properties(record).meta),
+): ApiResource {
+	const recordProperties = spec.properties(record);
+	const sampled = (schemas: Record<string, Json>) =>
+		Object.fromEntries(
+			Object.entries(schemas).map(([name, schema]) => [name, sample(spec, schema)]),
+		) as IDataObject;
+	return {
+		id: '1',
+		type: recordProperties.type?.const as string,
+		attributes: sampled(spec.properties(recordProperties.attributes)),
+		relationships: Object.fromEntries(
+			relations.map((name) => [name, { data: { id: '2', type: name } }]),
+		),
+		meta: sampled(metaSchemas),
+	};
 }
 
 /** The output schema of a JSON value the shaping made (a field the spec does not describe). */
@@ -228,19 +254,7 @@ function simplifiedOutput(
 		const attributeSchemas = spec.properties(recordProperties.attributes);
 		const metaSchemas = { ...spec.properties(recordProperties.meta), ...answerMeta };
 		const relations = [...new Set([...expandable(operation), ...namedRelations(spec, record)])];
-		const full: ApiResource = {
-			id: '1',
-			type,
-			attributes: Object.fromEntries(
-				Object.entries(attributeSchemas).map(([name, schema]) => [name, sample(spec, schema)]),
-			) as IDataObject,
-			relationships: Object.fromEntries(
-				relations.map((name) => [name, { data: { id: '2', type: name } }]),
-			),
-			meta: Object.fromEntries(
-				Object.entries(metaSchemas).map(([name, schema]) => [name, sample(spec, schema)]),
-			) as IDataObject,
-		};
+		const full = fullRecord(spec, record, relations, metaSchemas);
 		const [item] = toItems([full], [], { mode: 'simplified' });
 		for (const [name, value] of Object.entries(item)) {
 			if (properties[name]) continue;
