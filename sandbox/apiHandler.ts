@@ -74,18 +74,19 @@ export class ApiHandler {
 		// Only a request with a valid token uses up a fault: a web page's image or link, which sends
 		// none, cannot spend the fault a developer injected.
 		const fault = this.state.takeFault(method, path);
+		this.state.log.keepBody(entry, received.body, Buffer.byteLength(received.text));
+		// Dropped once read: the request reached the API, its answer never comes.
 		if (fault?.drop) {
 			entry.status = -1;
 			req.socket.destroy();
 			return;
 		}
-		this.state.log.keepBody(entry, received.body, Buffer.byteLength(received.text));
 		// Only a request with a valid token is checked against the contract: a stranger's text never
 		// reaches the validator, the violation list or the terminal.
 		this.checkRequest(call);
 		const limit = this.state.countRequest(`${env}:${token}`);
-		const reply = limit.limited ? errorReply(429) : this.authenticated(call, token, fault);
-		return this.answer(call, { ...reply, headers: limit.headers });
+		const reply: Reply = limit.limited ? errorReply(429) : this.authenticated(call, token, fault);
+		return this.answer(call, { ...reply, headers: { ...limit.headers, ...reply.headers } });
 	}
 
 	/** The log entry of a request, logged without its body until its token is accepted. */
@@ -154,11 +155,14 @@ export class ApiHandler {
 
 	/** The answer to an authenticated request within the rate limit. */
 	private authenticated(call: Call, token: string | undefined, fault: Fault | undefined): Reply {
-		if (fault?.status)
-			return errorReply(
-				fault.status,
-				fault.status === 500 ? MESSAGES[500] : `HTTP ${fault.status}`,
-			);
+		if (fault?.status) {
+			// The envelope's http_code may differ from the status: a 2xx in the API's error envelope.
+			const httpCode = fault.httpCode ?? fault.status;
+			const { body } = errorReply(httpCode, httpCode === 500 ? MESSAGES[500] : `HTTP ${httpCode}`);
+			const headers: Record<string, string> =
+				fault.retryAfter === undefined ? {} : { 'Retry-After': String(fault.retryAfter) };
+			return { status: fault.status, body, headers };
+		}
 		const found = matchRoute(call.method, call.path);
 		if (!found) return errorReply(404);
 		if (found === 'methodMismatch')

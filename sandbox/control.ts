@@ -47,6 +47,18 @@ const BUY_ORDER_STATE_EVENTS: Record<string, EventName> = {
 /** The most faults waiting at once: a fault is meant for the next few requests, not to pile up. */
 export const MAX_FAULTS = 100;
 
+const isWholeNumber = (value: unknown, min: number): value is number =>
+	typeof value === 'number' && Number.isInteger(value) && value >= min;
+
+/** What is wrong with a fault's `httpCode` or `retryAfter`, or undefined when both are fine or absent. */
+function faultAnswerProblem(body: Body): string | undefined {
+	if (body.httpCode !== undefined && !(isWholeNumber(body.httpCode, 100) && body.httpCode < 600))
+		return "httpCode: give the error envelope's http_code, a status from 100 to 599, such as 429.";
+	if (body.retryAfter !== undefined && !isWholeNumber(body.retryAfter, 0))
+		return 'retryAfter: give the Retry-After header in whole seconds, such as 600.';
+	return undefined;
+}
+
 /** The methods of a list that is read and cleared, and of one that is also added to. */
 const READ_OR_CLEAR = new Set(['GET', 'DELETE']);
 const READ_CLEAR_OR_ADD = new Set(['GET', 'DELETE', 'POST']);
@@ -144,13 +156,17 @@ export class Control {
 			}
 			// A count that is not a positive whole number would never be used up, and hold its slot.
 			const count = body.count === undefined ? 1 : body.count;
-			if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) {
+			if (!isWholeNumber(count, 1)) {
 				const error =
 					'count: give a positive whole number of requests, such as 1, or leave it out for 1.';
 				return { status: 400, body: { error } };
 			}
+			const refused = faultAnswerProblem(body);
+			if (refused) return { status: 400, body: { error: refused } };
 			state.addFault({
 				status: body.status as number,
+				httpCode: body.httpCode as number | undefined,
+				retryAfter: body.retryAfter as number | undefined,
 				drop: Boolean(body.drop),
 				count,
 				method: body.method as string,

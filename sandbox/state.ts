@@ -31,9 +31,15 @@ export interface LoggedRequest {
 	violations?: string[];
 }
 
-/** A fault the control API injects: the next `count` matching requests answer `status`, or are dropped. */
+/**
+ * A fault the control API injects: the next `count` matching requests answer `status` in the API's error
+ * envelope (its `http_code` is `httpCode`, else `status`; with `retryAfter`, seconds, a `Retry-After`
+ * header too), or are dropped once read.
+ */
 export interface Fault {
 	status?: number;
+	httpCode?: number;
+	retryAfter?: number;
 	drop?: boolean;
 	count: number;
 	method?: string;

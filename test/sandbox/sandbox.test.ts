@@ -459,6 +459,59 @@ describe('faults on demand', () => {
 		expect((await api('GET', '/failures')).status).toBe(200);
 	});
 
+	it('drops a write once read: the request log has it, the record is unchanged', async () => {
+		await control('POST', '/faults', { drop: true, method: 'PATCH', path: '/stocks/materials/2' });
+		const body = { material_type_id: 2, name: 'Dropped', code: 'MAT-2', units: 'unit' };
+		await expect(api('PATCH', '/stocks/materials/2', body)).rejects.toThrow();
+		const { requests } = (await control('GET', '/requests')) as {
+			requests: Array<{ method: string; path: string; status: number; body: unknown }>;
+		};
+		expect(
+			requests.map(({ method, path, status, body }) => ({ method, path, status, body })),
+		).toEqual([{ method: 'PATCH', path: '/stocks/materials/2', status: -1, body }]);
+		const stored = (await control('GET', '/state/stockMaterials/2')) as {
+			attributes: { name: string };
+		};
+		expect(stored.attributes.name).not.toBe('Dropped');
+	});
+
+	it("answers a fault's Retry-After, and a 2xx in the API's error envelope of another http_code", async () => {
+		await control('POST', '/faults', { status: 429, retryAfter: 600, path: '/suppliers' });
+		await control('POST', '/faults', { status: 200, httpCode: 429, path: '/suppliers' });
+		const limited = await api('GET', '/suppliers');
+		expect(limited.status).toBe(429);
+		expect(limited.headers.get('retry-after')).toBe('600');
+		expect(limited.headers.get('x-ratelimit-remaining')).toBe('1000000');
+		const contradictory = await api('GET', '/suppliers');
+		expect({ status: contradictory.status, body: contradictory.body }).toEqual({
+			status: 200,
+			body: {
+				status: 'error',
+				error: expect.objectContaining({ http_code: 429, message: 'HTTP 429' }),
+			},
+		});
+		expect(contradictory.headers.get('retry-after')).toBeNull();
+		expect((await api('GET', '/suppliers')).status).toBe(200);
+		// A 200 in the error envelope breaks the spec's answer on purpose.
+		await control('DELETE', '/violations');
+	});
+
+	it.each([
+		[{ status: 200, httpCode: 99 }, /^httpCode: /],
+		[{ status: 200, httpCode: '429' }, /^httpCode: /],
+		[{ status: 429, retryAfter: -1 }, /^retryAfter: /],
+		[{ status: 429, retryAfter: 1.5 }, /^retryAfter: /],
+	])('refuses a fault with %j, naming the field', async (fault, named) => {
+		const response = await fetch(`${sandbox.controlUrl}/faults`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify(fault),
+		});
+		expect(response.status).toBe(400);
+		expect(((await response.json()) as { error: string }).error).toMatch(named);
+		expect((await control('GET', '/faults')).faults).toEqual([]);
+	});
+
 	it('rate limits with the headers of the service', async () => {
 		await control('POST', '/rate-limit', { limit: 2, windowMs: 60_000 });
 		const first = await api('GET', '/failures?limit=1');
