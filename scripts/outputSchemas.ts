@@ -93,7 +93,10 @@ export class Spec {
 	answer(method: string, path: string): Json {
 		const shape = (template: string) => template.replace(/\{[^}]+\}/g, '{}');
 		const paths = this.document.paths as Record<string, Json>;
-		const template = Object.keys(paths).find((key) => shape(key) === shape(path));
+		// A concrete path (`/locations/3`) matches its template (`/locations/{id}`) too.
+		const matches = (key: string) =>
+			new RegExp(`^${key.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path);
+		const template = Object.keys(paths).find((key) => shape(key) === shape(path) || matches(key));
 		const operation = template ? (paths[template][method.toLowerCase()] as Json) : undefined;
 		if (!operation) throw new Error(`spec/openapi.yaml has no ${method} ${path}`);
 		const responses = operation.responses as Json;

@@ -1,14 +1,14 @@
 /**
- * `npm run surface [-- --rerecord]`: records the release's surface (scripts/surface.ts) as
- * surface/<version>.json, and its tarball as surface/<version>.tgz, from one fresh build: it runs
- * `npm run build`, reads the built nodes and credentials in dist/ (what the tarball ships), and packs
- * that build with `npm pack`. test/tooling/surface.test.ts compares the nodes with every recorded
- * surface; the installer test's update (test/e2e/installer.e2e.test.ts) installs the newest recorded tarball
- * and updates from it.
+ * `npm run surface`: records the release's surface (scripts/surface.ts: what saved workflows and
+ * credentials hold, and the output items they read, scripts/outputs.ts) as surface/<version>.json, and
+ * its tarball as surface/<version>.tgz, from one fresh build: it runs `npm run build`, reads the built
+ * nodes and credentials in dist/ (what the tarball ships), runs the built nodes for their output items,
+ * and packs that build with `npm pack`. test/tooling/surface.test.ts compares the nodes with every
+ * recorded surface and each record with its tarball; the installer test's update
+ * (test/e2e/installer.e2e.test.ts) installs the newest recorded tarball and updates from it.
  *
- * A release records its files once: it refuses a version already recorded, and `--rerecord` records
- * it again only while the version has no tag `v<version>` (a release not yet made). `npm run release`
- * records the version it releases in its release commit.
+ * A version is recorded once: a version already recorded, or tagged, is refused, whatever is asked.
+ * `npm run release` records the version it releases in its release commit.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs';
@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import type { ICredentialType, INodeType } from 'n8n-workflow';
 
 import { writeGenerated } from './generated';
+import { withOutputs } from './outputs';
 import { surfaceOf, type Surface } from './surface';
 
 const ROOT = join(__dirname, '..');
@@ -38,25 +39,21 @@ export const recordedFiles = (version: string) => ({
 export const recordedSurfaces = (): Surface[] =>
 	existsSync(SURFACE_DIR)
 		? readdirSync(SURFACE_DIR)
-				.filter((file) => file.endsWith('.json'))
+				.filter((file) => file.endsWith('.json') && !file.endsWith('.changes.json'))
 				.map((file) => JSON.parse(readFileSync(join(SURFACE_DIR, file), 'utf8')) as Surface)
 		: [];
 
-/**
- * Why a version may not be recorded now, or undefined when it may: a tagged release is never recorded
- * (again) from the current build; an untagged version's record is rewritten only when asked (--rerecord).
- */
+/** Why a version may not be recorded now, or undefined when it may: a recorded or tagged version is never recorded again. */
 export function recordingRefusal(state: {
 	version: string;
 	recorded: boolean;
 	tagged: boolean;
-	rerecord: boolean;
 }): string | undefined {
-	const { version, recorded, tagged, rerecord } = state;
+	const { version, recorded, tagged } = state;
+	if (recorded)
+		return `${version} is recorded already (surface/${version}.json and .tgz), and a record is never rewritten: the surface test holds the nodes to it. Record the next version instead (npm version patch, or npm run release -- patch).`;
 	if (tagged)
-		return `${version} is released (tag v${version}): a release is recorded by its release commit, from its own build, and kept as it is. Bump the version first (npm run release does).`;
-	if (recorded && !rerecord)
-		return `${version} is recorded already (surface/${version}.json). To record it again from the current build while v${version} is not tagged, run npm run surface -- --rerecord.`;
+		return `${version} is released (tag v${version}) without a record: a release is recorded by its release commit, from its own build. Record the next version instead (npm run release -- patch).`;
 	return undefined;
 }
 
@@ -75,27 +72,28 @@ export async function packageSurface(dir: string): Promise<Surface> {
 		const [type] = Object.values(exports);
 		return new type();
 	};
-	return surfaceOf({
-		package: manifest.name,
-		version: manifest.version,
-		nodes: await Promise.all(
-			manifest.n8n.nodes.map(async (file) => (await load<INodeType>(file)).description),
-		),
-		credentials: await Promise.all(
-			manifest.n8n.credentials.map((file) => load<ICredentialType>(file)),
-		),
-	});
+	const nodes = await Promise.all(manifest.n8n.nodes.map((file) => load<INodeType>(file)));
+	return await withOutputs(
+		surfaceOf({
+			package: manifest.name,
+			version: manifest.version,
+			nodes: nodes.map((node) => node.description),
+			credentials: await Promise.all(
+				manifest.n8n.credentials.map((file) => load<ICredentialType>(file)),
+			),
+		}),
+		nodes,
+	);
 }
 
 /** Builds, then writes the version's surface and tarball; returns their paths. */
-export async function recordSurface(rerecord: boolean): Promise<string[]> {
+export async function recordSurface(): Promise<string[]> {
 	const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Manifest;
 	const files = recordedFiles(manifest.version);
 	const refusal = recordingRefusal({
 		version: manifest.version,
 		recorded: existsSync(files.surface) || existsSync(files.tarball),
 		tagged: isTagged(manifest.version),
-		rerecord,
 	});
 	if (refusal) throw new Error(refusal);
 	execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -113,14 +111,12 @@ export async function recordSurface(rerecord: boolean): Promise<string[]> {
 }
 
 if (require.main === module) {
-	const unknown = process.argv.slice(2).filter((arg) => arg !== '--rerecord');
+	const unknown = process.argv.slice(2);
 	if (unknown.length) {
-		process.stderr.write(
-			`surface: unknown argument ${unknown.join(' ')}; the one option is --rerecord\n`,
-		);
+		process.stderr.write(`surface: unknown argument ${unknown.join(' ')}; it takes none\n`);
 		process.exit(2);
 	}
-	recordSurface(process.argv.includes('--rerecord')).then(
+	recordSurface().then(
 		(written) => process.stdout.write(`Recorded ${written.join(' and ')}\n`),
 		(error: unknown) => {
 			process.stderr.write(`surface: ${(error as Error).message}\n`);

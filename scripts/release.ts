@@ -8,12 +8,12 @@
  * it refuses while package.json lacks its repository or a real author.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { releaseChangelog } from './changelog';
 import { atVersion } from './packageFiles';
-import { recordSurface } from './recordSurface';
+import { recordedFiles, recordSurface } from './recordSurface';
 import { metadataProblems, type Manifest } from './verify/checks';
 
 const ROOT = join(__dirname, '..');
@@ -52,9 +52,9 @@ async function main(): Promise<void> {
 	// The README's pictures, pages and templates are the package's files at this version.
 	const readme = join(ROOT, 'README.md');
 	writeFileSync(readme, atVersion(readFileSync(readme, 'utf8'), pkg.name, pkg.version));
-	// Untagged until the tag below: a record made before (npm run surface) is made again from this build,
-	// whose tarball holds the README just written.
-	const recorded = await recordSurface(true);
+	// A version recorded before (npm run surface) keeps its record: a record is never rewritten.
+	const files = recordedFiles(pkg.version);
+	const recorded = existsSync(files.surface) ? [] : await recordSurface();
 	git('add', 'package.json', 'package-lock.json', 'CHANGELOG.md', 'README.md', ...recorded);
 	git('commit', '--quiet', '-m', `Release ${pkg.version}`);
 	git('tag', '--annotate', `v${pkg.version}`, '-m', `Release ${pkg.version}`);

@@ -47,12 +47,23 @@ export interface Parameter {
 	groups?: Array<{ name: string; fields: Parameter[] }>;
 }
 
+/**
+ * The key paths of an output item (`code`, `payload.data.id`, `list[].name`), each with its JSON types
+ * (string, number, boolean, null, object or array; several joined by |).
+ */
+export type Shape = Record<string, string>;
+
 export interface NodeVersionSurface {
 	/** The credential types the node uses, by name, each with the conditions that show it. */
 	credentials: Array<{ name: string; required?: true; displayOptions?: Display }>;
 	parameters: Parameter[];
 	/** "<method> <path>" of each webhook: the URL the service calls. */
 	webhooks?: string[];
+	/**
+	 * What saved workflows read of the items it outputs (scripts/outputs.ts), by case: `<resource>.<operation>
+	 * <Output choice>`, `<resource>.<operation> error <On Error mode>`, `delivery <method>`.
+	 */
+	outputs?: Record<string, Shape>;
 }
 
 export interface Surface {
@@ -202,8 +213,10 @@ export interface Break {
 	subject: string;
 	/** The node's type version; none for a credential. */
 	version?: string;
-	/** The parameter's or property's path; empty for the node or credential type itself. */
+	/** The parameter's or property's path, or the output item's key path; empty for the type itself. */
 	path: string;
+	/** The output case whose item key changed; none for a parameter. */
+	output?: string;
 	/** Where it was shown, as `name=value` conditions, when it was shown only somewhere. */
 	shownFor: string[];
 	change: string;
@@ -350,11 +363,66 @@ function newRequired(recorded: Parameter[], current: Parameter[], place: Place, 
 	}
 }
 
+/** Where a key `path` the recorded item held went, when the current item holds its last part elsewhere. */
+function movedTo(path: string, recorded: Shape, current: Shape): string | undefined {
+	const last = path.split('.').pop() as string;
+	return Object.keys(current).find(
+		(other) =>
+			other !== path &&
+			!(other in recorded) &&
+			other.split('.').pop() === last &&
+			current[other] === recorded[path],
+	);
+}
+
+/**
+ * The output items' keys a saved workflow reads that are gone, moved or retyped: every key path of each
+ * recorded case must be in the current case, holding (at least) its recorded types. Added keys pass.
+ */
+function compareOutputs(
+	recorded: NodeVersionSurface['outputs'] = {},
+	current: NodeVersionSurface['outputs'] = {},
+	place: Place,
+	found: Break[],
+): void {
+	const report = (output: string, path: string, change: string) =>
+		found.push({
+			subject: place.subject,
+			version: place.version,
+			path,
+			output,
+			shownFor: [],
+			change,
+			fix: place.fix,
+		});
+	for (const [output, shape] of Object.entries(recorded)) {
+		const now = current[output];
+		if (!now) {
+			report(
+				output,
+				'',
+				'no longer output (the operation, Output choice or On Error case is gone)',
+			);
+			continue;
+		}
+		for (const [path, types] of Object.entries(shape)) {
+			if (!(path in now)) {
+				const moved = movedTo(path, shape, now);
+				report(output, path, moved ? `moved to "${moved}"` : 'removed or renamed');
+				continue;
+			}
+			const kept = new Set(now[path].split('|'));
+			if (!types.split('|').every((type) => kept.has(type)))
+				report(output, path, `type changed from ${types} to ${now[path]}`);
+		}
+	}
+}
+
 /** Breaks of one subject, version, path and change joined, their places listed together. */
 function merged(found: Break[]): Break[] {
 	const byKey = new Map<string, Break>();
 	for (const item of found) {
-		const key = JSON.stringify([item.subject, item.version, item.path, item.change]);
+		const key = JSON.stringify([item.subject, item.version, item.output, item.path, item.change]);
 		const seen = byKey.get(key);
 		if (!seen) byKey.set(key, { ...item, shownFor: [...item.shownFor] });
 		else
@@ -423,6 +491,15 @@ export function compareSurfaces(recorded: Surface, current: Surface): Break[] {
 					});
 			compareParameters(old.parameters, same.parameters, '', place, found);
 			newRequired(old.parameters, same.parameters, place, found);
+			compareOutputs(
+				old.outputs,
+				same.outputs,
+				{
+					...place,
+					fix: `keep the key where it was, with its type (adding keys is fine), or make the change in a new type version ${next} (add it to the node's version list and defaultVersion) whose type version ${version} keeps its output as it was`,
+				},
+				found,
+			);
 		}
 	}
 	for (const [type, credential] of Object.entries(recorded.credentials)) {
@@ -446,9 +523,11 @@ export function compareSurfaces(recorded: Surface, current: Surface): Break[] {
 /** What changed where, in words. */
 export const whatChanged = (item: Break) =>
 	`${item.subject}${item.version ? `, type version ${item.version}` : ''}${
-		item.path
-			? `, ${item.subject.startsWith('credential') ? 'property' : 'parameter'} "${item.path}"`
-			: ''
+		item.output !== undefined
+			? `, output "${item.output}"${item.path ? `, key "${item.path}"` : ''}`
+			: item.path
+				? `, ${item.subject.startsWith('credential') ? 'property' : 'parameter'} "${item.path}"`
+				: ''
 	}${item.shownFor.length ? ` (shown for ${item.shownFor.join(' | ')})` : ''}: ${item.change}.`;
 
 /** One line per break: what changed where, and what to do instead. */

@@ -16,11 +16,13 @@ import {
 	recordedSurfaces,
 	recordingRefusal,
 } from '../../scripts/recordSurface';
+import { withOutputs } from '../../scripts/outputs';
 import {
 	compareSurfaces,
 	describeBreak,
 	surfaceOf,
 	whatChanged,
+	type Shape,
 	type Surface,
 } from '../../scripts/surface';
 
@@ -30,13 +32,23 @@ const MANIFEST = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as
 	version: string;
 };
 
-/** The package's surface now, read from the sources' descriptions (npm run test:fast builds nothing). */
-const current = surfaceOf({
-	package: MANIFEST.name,
-	version: MANIFEST.version,
-	nodes: [new MaintenanceManagement().description, new MaintenanceManagementTrigger().description],
-	credentials: [new MaintenanceManagementApi(), new MaintenanceManagementWebhookApi()],
-});
+/**
+ * The package's surface now, read from the sources' descriptions and their output items (npm run
+ * test:fast builds nothing).
+ */
+let current: Surface;
+beforeAll(async () => {
+	const nodes = [new MaintenanceManagement(), new MaintenanceManagementTrigger()];
+	current = await withOutputs(
+		surfaceOf({
+			package: MANIFEST.name,
+			version: MANIFEST.version,
+			nodes: nodes.map((node) => node.description),
+			credentials: [new MaintenanceManagementApi(), new MaintenanceManagementWebhookApi()],
+		}),
+		nodes,
+	);
+}, 120_000);
 
 describe('every recorded release (surface/<version>.json)', () => {
 	const recorded = recordedSurfaces();
@@ -44,7 +56,8 @@ describe('every recorded release (surface/<version>.json)', () => {
 	it('holds a surface and its tarball per version, the surface read from that tarball as written', async () => {
 		const files = readdirSync(join(ROOT, 'surface')).sort();
 		expect(recorded.length).toBeGreaterThan(0);
-		expect(files).toEqual(
+		// Beside each record and tarball, the release may hold its deliberate changes (<version>.changes.json).
+		expect(files.filter((file) => !file.endsWith('.changes.json'))).toEqual(
 			recorded.flatMap(({ version }) => [`${version}.json`, `${version}.tgz`]).sort(),
 		);
 		// A record is written by npm run surface alone: one edited by hand, or by a rename run over the
@@ -608,27 +621,169 @@ describe('surfaceOf', () => {
 	});
 });
 
+describe('the output items saved workflows read', () => {
+	const ACTION = `${MANIFEST.name}.maintenanceManagement`;
+	const TRIGGER = `${MANIFEST.name}.maintenanceManagementTrigger`;
+
+	it("records every operation's items in each Output choice and On Error mode, and the trigger's item, from running the nodes", () => {
+		const v1 = current.nodes[ACTION].versions['1'].outputs ?? {};
+		const v2 = current.nodes[ACTION].versions['2'].outputs ?? {};
+		expect(v2['material.create simplified']).toMatchObject({
+			id: 'string',
+			code: 'string',
+			sale_price: 'number',
+		});
+		expect(v2['material.create raw']).toMatchObject({
+			id: 'string',
+			type: 'string',
+			'attributes.code': 'string',
+		});
+		expect(v2['material.create selected']).toMatchObject({ id: 'string', code: 'string' });
+		expect(v1['failure.getAll simplify=false']).toMatchObject({
+			'attributes.code': 'string',
+			'attributes.priority': 'number',
+		});
+		expect(v2['material.create error continueErrorOutput']).toEqual({
+			error: 'object',
+			'error.message': 'string',
+			'error.outcome': 'string',
+			'error.description': 'string',
+		});
+		expect(v2['material.create error continueRegularOutput']).toMatchObject({
+			error: 'string',
+			outcome: 'string',
+		});
+		expect(v2['material.create error stopWorkflow']).toMatchObject({
+			message: 'string',
+			'context.itemIndex': 'number',
+		});
+		// Every operation of each version, in each of its choices and modes.
+		for (const [version, choices] of [
+			['1', ['simplify=true', 'simplify=false']],
+			['2', ['simplified', 'raw', 'selected']],
+		] as const) {
+			const cases = Object.keys(current.nodes[ACTION].versions[version].outputs ?? {});
+			const operations = new Set(cases.map((name) => name.split(' ')[0]));
+			expect(operations.size).toBe(22);
+			for (const operation of operations)
+				for (const mode of ['stopWorkflow', 'continueRegularOutput', 'continueErrorOutput'])
+					expect(cases).toContain(`${operation} error ${mode}`);
+			expect(
+				cases.filter((name) => choices.some((choice) => name.endsWith(` ${choice}`))).length,
+			).toBeGreaterThanOrEqual(20);
+		}
+		for (const version of ['1', '2'])
+			expect(current.nodes[TRIGGER].versions[version].outputs?.['delivery PATCH']).toMatchObject({
+				event: 'string',
+				method: 'string',
+				receivedAt: 'string',
+				payload: 'object',
+				'payload.data.id': 'string',
+				'query.source': 'string',
+			});
+	});
+
+	/** The current surface with one case's item shape changed by `change`. */
+	const changed = (
+		node: string,
+		version: string,
+		output: string,
+		change: (shape: Shape) => Shape,
+	): Surface => {
+		const copy = JSON.parse(JSON.stringify(current)) as Surface;
+		const outputs = copy.nodes[node].versions[version].outputs!;
+		outputs[output] = change({ ...outputs[output] });
+		return copy;
+	};
+	const breaksFrom = (recorded: Surface) => compareSurfaces(recorded, current).map(describeBreak);
+	const without = (shape: Shape, key: string) => {
+		delete shape[key];
+		return shape;
+	};
+
+	it('names a Simplified key removed or renamed: node, type version, output, key path and the fix', () => {
+		// As recorded, the item held `codename`; the nodes now output `code` in its place.
+		const recorded = changed(ACTION, '2', 'material.create simplified', (shape) => ({
+			...without(shape, 'code'),
+			codename: 'string',
+		}));
+		expect(breaksFrom(recorded)).toEqual([
+			`node ${ACTION}, type version 2, output "material.create simplified", key "codename": removed or renamed. Fix: keep the key where it was, with its type (adding keys is fine), or make the change in a new type version 3 (add it to the node's version list and defaultVersion) whose type version 2 keeps its output as it was.`,
+		]);
+	});
+
+	it("names a trigger item's key moved into its payload, and one moved out of it", () => {
+		const recorded = changed(TRIGGER, '2', 'delivery POST', (shape) => ({
+			...without(shape, 'payload.data.id'),
+			'payload.data.record_id': 'string',
+		}));
+		expect(breaksFrom(recorded)).toEqual([
+			expect.stringContaining(
+				'output "delivery POST", key "payload.data.record_id": removed or renamed.',
+			),
+		]);
+		// Recorded at the top level, now only inside the payload: a key moved between the item and its payload.
+		const moved = changed(TRIGGER, '1', 'delivery PATCH', (shape) => ({
+			...without(shape, 'payload.data.attributes.code'),
+			code: 'string',
+		}));
+		expect(compareSurfaces(moved, current).map(whatChanged)).toEqual([
+			`node ${TRIGGER}, type version 1, output "delivery PATCH", key "code": moved to "payload.data.attributes.code".`,
+		]);
+	});
+
+	it("names a key whose type changed, and an error item's key in one On Error mode", () => {
+		const retyped = changed(ACTION, '1', 'material.create simplify=true', (shape) => ({
+			...shape,
+			sale_price: 'string',
+		}));
+		expect(compareSurfaces(retyped, current).map(whatChanged)).toEqual([
+			`node ${ACTION}, type version 1, output "material.create simplify=true", key "sale_price": type changed from string to number.`,
+		]);
+		const errorKey = changed(ACTION, '2', 'work.create error continueErrorOutput', (shape) => ({
+			...shape,
+			'error.reason': 'string',
+		}));
+		expect(compareSurfaces(errorKey, current).map(whatChanged)).toEqual([
+			`node ${ACTION}, type version 2, output "work.create error continueErrorOutput", key "error.reason": removed or renamed.`,
+		]);
+	});
+
+	it('passes added keys and a type widened, and names an output case the nodes no longer give', () => {
+		const fewer = changed(ACTION, '2', 'supplier.update raw', (shape) =>
+			without(shape, 'attributes.city'),
+		);
+		expect(compareSurfaces(fewer, current)).toEqual([]);
+		const narrower = changed(ACTION, '2', 'supplier.update raw', (shape) => ({
+			...shape,
+			'attributes.city': 'string',
+		}));
+		expect(compareSurfaces(narrower, current)).toEqual([]);
+		const extra = JSON.parse(JSON.stringify(current)) as Surface;
+		extra.nodes[ACTION].versions['2'].outputs!['supplier.delete raw'] = { id: 'string' };
+		expect(compareSurfaces(extra, current).map(whatChanged)).toEqual([
+			`node ${ACTION}, type version 2, output "supplier.delete raw": no longer output (the operation, Output choice or On Error case is gone).`,
+		]);
+	});
+});
+
 describe('recordingRefusal', () => {
-	const state = { version: '0.2.0', recorded: false, tagged: false, rerecord: false };
+	const state = { version: '0.2.0', recorded: false, tagged: false };
 
-	it('records a version not recorded yet, and records an untagged one again when asked', () => {
+	it('records a version neither recorded nor tagged', () => {
 		expect(recordingRefusal(state)).toBeUndefined();
-		expect(recordingRefusal({ ...state, recorded: true, rerecord: true })).toBeUndefined();
 	});
 
-	it('refuses to overwrite a recorded version unless asked, saying how', () => {
-		expect(recordingRefusal({ ...state, recorded: true })).toBe(
-			'0.2.0 is recorded already (surface/0.2.0.json). To record it again from the current build while v0.2.0 is not tagged, run npm run surface -- --rerecord.',
-		);
-	});
-
-	it('never records a tagged release from the current build, even when asked', () => {
+	it('refuses a recorded version, tagged or not, saying what to record instead', () => {
 		const refusal =
-			'0.2.0 is released (tag v0.2.0): a release is recorded by its release commit, from its own build, and kept as it is. Bump the version first (npm run release does).';
+			'0.2.0 is recorded already (surface/0.2.0.json and .tgz), and a record is never rewritten: the surface test holds the nodes to it. Record the next version instead (npm version patch, or npm run release -- patch).';
+		expect(recordingRefusal({ ...state, recorded: true })).toBe(refusal);
 		expect(recordingRefusal({ ...state, recorded: true, tagged: true })).toBe(refusal);
-		expect(recordingRefusal({ ...state, recorded: true, tagged: true, rerecord: true })).toBe(
-			refusal,
+	});
+
+	it('refuses a tagged release that has no record', () => {
+		expect(recordingRefusal({ ...state, tagged: true })).toBe(
+			'0.2.0 is released (tag v0.2.0) without a record: a release is recorded by its release commit, from its own build. Record the next version instead (npm run release -- patch).',
 		);
-		expect(recordingRefusal({ ...state, tagged: true })).toBe(refusal);
 	});
 });
