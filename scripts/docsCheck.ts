@@ -245,3 +245,48 @@ export function npmPageProblems(readme: string, packed: PackedReadme): string[] 
 	}
 	return problems;
 }
+
+/** The link and image targets of a Markdown text, code left out: `[text](target)` and `![alt](target)`. */
+const targetsOf = (markdown: string) =>
+	[
+		...withoutCode(markdown)
+			.replace(/`[^`\n]*`/g, '')
+			.matchAll(/(!?)\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g),
+	].map(([, image, target]) => ({ what: image ? 'an image' : 'a link', target }));
+
+/**
+ * The links and images of a page the package ships (docs/walkthroughs.md, SECURITY.md) that do not
+ * resolve from the package alone, where npm and the file CDNs show it: a relative one to a file the
+ * tarball lacks, and an address of the package's files at another version or of a file it lacks.
+ * Anchors and other sites pass (the repository's link check reads anchors).
+ */
+export function shippedPageProblems(
+	page: string,
+	markdown: string,
+	packed: PackedReadme,
+): string[] {
+	const ours = packageFilesUrl(packed.name, '').slice(0, -1);
+	const problems: string[] = [];
+	for (const { what, target } of targetsOf(markdown)) {
+		if (target.startsWith('#')) continue;
+		if (target.startsWith(ours)) {
+			const [version, ...path] = target.slice(ours.length).split('/');
+			const file = path.join('/').split('#')[0];
+			if (version !== packed.version)
+				problems.push(
+					`${page} has ${what} to the package at ${version}, not at its version ${packed.version}: ${target}`,
+				);
+			else if (!packed.files.includes(file))
+				problems.push(`${page} has ${what} to ${file}, which the tarball lacks: ${target}`);
+		} else if (!/^[a-z][a-z\d+.-]*:/i.test(target)) {
+			const file = normalize(join(dirname(page), target.split('#')[0]))
+				.split('\\')
+				.join('/');
+			if (!packed.files.includes(file))
+				problems.push(
+					`${page} has ${what} to ${target} (${file}), which the tarball lacks: add it to package.json's files, or link to the repository instead`,
+				);
+		}
+	}
+	return problems;
+}

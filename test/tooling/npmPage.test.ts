@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
-import { npmPageProblems } from '../../scripts/docsCheck';
+import { npmPageProblems, shippedPageProblems } from '../../scripts/docsCheck';
 import { atVersion, packageFilesUrl } from '../../scripts/packageFiles';
 
 /**
@@ -37,12 +37,28 @@ describe("README.md on the package's npm page", () => {
 		expect(npmPageProblems(readme, packed)).toEqual([]);
 	});
 
-	it('shows or links the pictures the package ships, and the package ships no other', () => {
-		const shown = [...readme.matchAll(/\]\(([^)\s]+\.png)\)/g)].map(([, url]) =>
-			url.replace(AT_VERSION, ''),
+	it('ships the pictures its pages show or link, and no other', () => {
+		const pages = packed.files.filter((file) => file.endsWith('.md'));
+		const shown = pages.flatMap((page) =>
+			[...readFileSync(join(ROOT, page), 'utf8').matchAll(/\]\(([^)\s]+\.png)\)/g)].map(
+				([, url]) =>
+					url.startsWith(AT_VERSION) ? url.slice(AT_VERSION.length) : join(dirname(page), url),
+			),
 		);
-		const shipped = pkg.files.filter((entry) => entry.endsWith('.png'));
+		const shipped = packed.files.filter((entry) => entry.endsWith('.png'));
 		expect([...new Set(shown)].sort()).toEqual(shipped.sort());
+	});
+
+	it('resolves every link and picture of every other page it ships from the package alone', () => {
+		const pages = packed.files.filter((file) => file.endsWith('.md') && file !== 'README.md');
+		expect(pages).toEqual(
+			expect.arrayContaining(['docs/walkthroughs.md', 'docs/bulk-writes.md', 'SECURITY.md']),
+		);
+		expect(
+			pages.flatMap((page) =>
+				shippedPageProblems(page, readFileSync(join(ROOT, page), 'utf8'), packed),
+			),
+		).toEqual([]);
 	});
 
 	it('gives each template its address at the version, the one Import from URL takes', () => {
@@ -100,6 +116,21 @@ describe('npmPageProblems', () => {
 			'README.md links to #nope: no heading of README.md makes it',
 			`README.md has an image to the package at 1.1.0, not at its version 1.2.0: ${cdn}1.1.0/docs/pic.png`,
 			`README.md has a link to docs/b.md, which the tarball lacks: ${cdn}1.2.0/docs/b.md`,
+		]);
+	});
+
+	it('names each link of a shipped page that the package cannot resolve, and passes what it can', () => {
+		const page = [
+			'![shown](pic.png) [sibling](a.md#part) [top](../SECURITY.md) [anchor](#x) [n8n](https://docs.n8n.io/)',
+			`[template](${cdn}1.2.0/workflows/t.json)`,
+			'![missing](walk-1.png) [clone only](../CONTRIBUTING.md)',
+			`[old](${cdn}1.1.0/docs/a.md) [gone](${cdn}1.2.0/docs/b.md)`,
+		].join('\n');
+		expect(shippedPageProblems('docs/a.md', page, packed)).toEqual([
+			"docs/a.md has an image to walk-1.png (docs/walk-1.png), which the tarball lacks: add it to package.json's files, or link to the repository instead",
+			"docs/a.md has a link to ../CONTRIBUTING.md (CONTRIBUTING.md), which the tarball lacks: add it to package.json's files, or link to the repository instead",
+			`docs/a.md has a link to the package at 1.1.0, not at its version 1.2.0: ${cdn}1.1.0/docs/a.md`,
+			`docs/a.md has a link to docs/b.md, which the tarball lacks: ${cdn}1.2.0/docs/b.md`,
 		]);
 	});
 

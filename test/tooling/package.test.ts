@@ -26,18 +26,13 @@ describe('package.json', () => {
 		expect(pkg.name).toBe('n8n-nodes-maintenance-management');
 		expect(pkg.keywords).toContain('n8n-community-node-package');
 		expect(pkg.license).toBe('MIT');
+		// The pictures: exactly those its pages show (test/tooling/npmPage.test.ts).
+		const pictures = (pkg.files as string[]).filter((entry) => /^docs\/[\w-]+\.png$/.test(entry));
 		expect(pkg.files).toEqual([
 			'dist',
 			'workflows/*.json',
 			'docs/*.md',
-			...[
-				'action-panel',
-				'approval-canvas',
-				'erp-canvas',
-				'output-table',
-				'schema-preview',
-				'trigger-panel',
-			].map((picture) => `docs/${picture}.png`),
+			...pictures,
 			'SECURITY.md',
 			'CHANGELOG.md',
 		]);
