@@ -118,4 +118,26 @@ describe('the sandbox console explains its deliveries', () => {
 		});
 		expect(second).toMatch(/^Work order \d+ reported \(FAILURE_CREATED\)\. 1 delivery \(404\)$/);
 	});
+
+	it('keeps a secret already in the pasted URL when the secret field is blank, and shows the URL without it', async () => {
+		const pasted = `${testUrl.replace('/webhook-test/', '/webhook/')}?token=pasted-secret-0123456789`;
+		await page.fill('#hook-secret', '');
+		await page.fill('#hook-url', pasted);
+		const [registered] = await consoleOutcome(page, () => page.click('#hook-register'));
+		expect(registered).toBe(`Registered POST ${pasted.split('?')[0]} for all events`);
+		const { webhooks } = (await (await fetch(`${sandbox.controlUrl}/webhooks`)).json()) as {
+			webhooks: Array<{ url: string }>;
+		};
+		expect(webhooks.map(({ url }) => url)).toContain(pasted);
+		// The field's secret, when given, is the one registered.
+		await page.fill('#hook-secret', 'typed-secret-0123456789');
+		await page.fill('#hook-url', pasted.replace('/webhook/', '/webhook-typed/'));
+		await consoleOutcome(page, () => page.click('#hook-register'));
+		const after = (await (await fetch(`${sandbox.controlUrl}/webhooks`)).json()) as {
+			webhooks: Array<{ url: string }>;
+		};
+		expect(after.webhooks.map(({ url }) => url)).toContain(
+			`${testUrl.replace('/webhook-test/', '/webhook-typed/')}?token=typed-secret-0123456789`,
+		);
+	});
 });
