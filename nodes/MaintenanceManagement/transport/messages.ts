@@ -8,7 +8,6 @@
  */
 
 import type { WaitReason } from './retry';
-import { LONGEST_WAIT_MS } from './retry';
 
 /** Text as a closed sentence: a full stop added unless it ends with its own mark. */
 export const closedSentence = (text: string): string => text.trimEnd().replace(/(?<![.!?])$/, '.');
@@ -46,9 +45,15 @@ export const QUOTE_LIMITS = { message: 300, name: 64, description: 2000 };
 /** Milliseconds as whole seconds, for messages. */
 export const wholeSeconds = (ms: number): number => Math.round(ms / 1000);
 
-/** A wait the API asked for, for messages: whole seconds, or more than a year from the longest on. */
+/** A year of 365 days, in milliseconds: a longer wait is worded as such. */
+const YEAR_MS = 365 * 86_400_000;
+
+/**
+ * A wait the API asked for, for messages: whole seconds, or more than a year. The longest wait counted
+ * (`LONGEST_WAIT_MS`, 366 days) is past a year, so a wait that has run a little since is still worded so.
+ */
 export const waitText = (ms: number): string =>
-	ms >= LONGEST_WAIT_MS ? 'more than a year' : `${wholeSeconds(ms)} s`;
+	ms > YEAR_MS ? 'more than a year' : `${wholeSeconds(ms)} s`;
 
 /**
  * API text as data: control and invisible characters become spaces, runs of white space one space,

@@ -109,7 +109,7 @@ export const queryParametersOption: INodeProperties = {
 	default: {},
 	placeholder: 'Add Query Parameter',
 	description:
-		'More filters the service understands, such as s_FIELD (equals), s_FIELD_in (comma list), s_FIELD_like, date_min_FIELD, date_max_FIELD, or sort with a field name (add - at the end for descending)',
+		'More filters the service understands, such as s_FIELD (equals), s_FIELD_in (comma list), s_FIELD_like, date_min_FIELD or date_max_FIELD; the service refuses one an endpoint does not take',
 	options: [
 		{
 			displayName: 'Parameter',
