@@ -16,6 +16,28 @@ export interface SocketFault {
 	code: string;
 }
 
+/**
+ * Faults of a connection that was open and had sent the request, once the server has read all of it:
+ * Linux raises an unreachable host or network and a time-out there too, when retransmissions or
+ * keep-alive probes give up. The server may have processed the request.
+ */
+export const FAULTS_AFTER_SENDING: SocketFault[] = (['read', 'write'] as const).flatMap((syscall) =>
+	['EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'ECONNRESET', 'EPIPE'].map((code) => ({
+		syscall,
+		code,
+	})),
+);
+
+/** Faults of the connect step, and of the host name's lookup before it: nothing was sent. */
+export const FAULTS_BEFORE_SENDING: SocketFault[] = [
+	...['EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'ECONNREFUSED'].map((code) => ({
+		syscall: 'connect' as const,
+		code,
+	})),
+	{ syscall: 'getaddrinfo', code: 'ENOTFOUND' },
+	{ syscall: 'getaddrinfo', code: 'EAI_AGAIN' },
+];
+
 /** The errno of a name lookup's codes, which are not the system's own. */
 const LOOKUP_ERRNO: Record<string, number> = { ENOTFOUND: -3008, EAI_AGAIN: -3001 };
 

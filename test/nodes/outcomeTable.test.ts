@@ -13,7 +13,12 @@ import {
 	type Reply,
 } from '../helpers/scriptedServer';
 import { TRANSFER_FROM_ROW } from '../helpers/rows';
-import { connectionsFailing, type SocketFault } from '../helpers/socketFaults';
+import {
+	connectionsFailing,
+	FAULTS_AFTER_SENDING,
+	FAULTS_BEFORE_SENDING,
+	type SocketFault,
+} from '../helpers/socketFaults';
 import { runNode, type Credentials, type RunOptions, type RunResult } from './helpers/harness';
 
 /**
@@ -110,34 +115,19 @@ const FAKE_NODE = { name: 'x', type: 'x', typeVersion: 1, position: [0, 0], para
 const errorBody = (status: number, message: string) =>
 	apiError(status, { message, more_info: 'https://docs.example/errors' });
 
-/**
- * Faults of a connection that was open and had sent the request, once the API has read all of it:
- * Linux raises an unreachable host or network and a time-out there too, when retransmissions or
- * keep-alive probes give up. The API may have processed the request.
- */
+/** Faults of a connection that had sent the request, once the API has read all of it. */
 function faultsAfterWriting(): Ending[] {
-	const codes = ['EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'ECONNRESET', 'EPIPE'];
-	return (['read', 'write'] as const).flatMap((syscall) =>
-		codes.map((code): Ending => ({
-			label: `${syscall} ${code} once the API has read the request`,
-			reply: { fault: { syscall, code } },
-			write: 'unknown',
-			read: 'unknown',
-		})),
-	);
+	return FAULTS_AFTER_SENDING.map((fault): Ending => ({
+		label: `${fault.syscall} ${fault.code} once the API has read the request`,
+		reply: { fault },
+		write: 'unknown',
+		read: 'unknown',
+	}));
 }
 
 /** Faults of the connect step, and of the host name's lookup before it: nothing was sent. */
 function connectStepFaults(): Ending[] {
-	const faults: SocketFault[] = [
-		...['EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'ECONNREFUSED'].map((code) => ({
-			syscall: 'connect' as const,
-			code,
-		})),
-		{ syscall: 'getaddrinfo', code: 'ENOTFOUND' },
-		{ syscall: 'getaddrinfo', code: 'EAI_AGAIN' },
-	];
-	return faults.map((fault) => ({
+	return FAULTS_BEFORE_SENDING.map((fault) => ({
 		label: `${fault.syscall} ${fault.code}`,
 		closed: fault,
 		write: 'notSent',
