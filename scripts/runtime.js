@@ -10,14 +10,23 @@
  * $MAINTENANCE_MANAGEMENT_CACHE, by default ${XDG_CACHE_HOME:-~/.cache}/n8n-nodes-maintenance-management
  * (the package's name). An entry is named by what determines it (Node's version; an n8n's package.json,
  * lockfile and Node's version; sqlite3's locked packages and Node's version), so a changed lockfile
- * makes a new entry and never reuses a stale one. An entry is built in a temporary folder beside it and
- * renamed into place when complete: a run stopped halfway leaves no entry, and of runs at once the first
- * to finish wins. sqlite3 is built once per sqlite3 and Node version, and its binary copied into each
- * n8n that locks the same. The clone's .runtime/ links to the entries it uses (node24, n8n,
- * n8n-<version>) and keeps the tests' logs.
+ * makes a new entry and never reuses a stale one. An entry is built in a temporary folder beside it,
+ * `<entry>.partial-*`, which names the process filling it; the completion marker is written into it last
+ * and it is renamed into place: a run stopped halfway leaves no entry, and of runs at once the first to
+ * finish wins. sqlite3 is built once per sqlite3 and Node version, and its binary copied into each n8n
+ * that locks the same. The clone's .runtime/ links to the entries it uses (node24, n8n, n8n-<version>)
+ * and keeps the tests' logs.
+ *
+ * Nothing in the cache is trusted by its name: an entry is used only when it is a folder (not a
+ * symbolic link, and none at its top level) of the user running this, writable by that user alone, and
+ * holds the completion marker; any other entry is put aside and installed again. A cache folder that
+ * others may write to is refused, as is one inside a folder anyone may write to without the sticky bit:
+ * whoever can write there could put an install in it that runs as everyone using the cache. A
+ * `.partial-*` folder is removed once the process that filled it is gone (its pid with another start
+ * time, or the machine restarted since), or, when that cannot be told, a day after it last changed.
  */
 const { execFileSync, spawnSync } = require('node:child_process');
-const { createHash } = require('node:crypto');
+const { createHash, randomBytes } = require('node:crypto');
 const {
 	copyFileSync,
 	existsSync,
@@ -27,15 +36,19 @@ const {
 	readdirSync,
 	readFileSync,
 	readlinkSync,
+	realpathSync,
 	renameSync,
 	rmSync,
+	statSync,
 	symlinkSync,
+	writeFileSync,
 } = require('node:fs');
-const { homedir } = require('node:os');
-const { dirname, join } = require('node:path');
+const { homedir, hostname } = require('node:os');
+const { basename, dirname, join } = require('node:path');
 
 const { compare } = require('semver');
 
+const { stat: processStat } = require('./devRuns');
 const { showProgress } = require('./progress');
 
 const ROOT = join(__dirname, '..');
@@ -128,21 +141,191 @@ function run(command, args, options = {}) {
 	execFileSync(command, args, { stdio: ['ignore', 'inherit', 'inherit'], ...options });
 }
 
+/** Written into an entry last, when its install is complete: an entry without it is not used. */
+const MARKER = '.complete';
+/** Names the process filling a `.partial-*` folder: its pid, start time, machine and boot. */
+const WRITER = '.writer';
+/** How long a `.partial-*` folder whose writer cannot be told is kept after it last changed. */
+const PARTIAL_KEPT_MS = 24 * 60 * 60 * 1000;
+
+const MISSING = 'is missing';
+
+const BOOT = (() => {
+	try {
+		return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+	} catch {
+		return undefined;
+	}
+})();
+
+const modeOf = (stat) => (stat.mode & 0o7777).toString(8).padStart(4, '0');
+
 /**
- * The cache entry `entry`, made first when missing: `install(dir)` fills a new temporary folder beside
- * it, which is then renamed to the entry. A folder left by a run stopped halfway is never the entry;
- * when another run completes the entry first, its entry is kept and this one's folder removed.
+ * Refuses a cache folder that someone else could put an entry in: one writable by its group or others,
+ * or inside a folder writable by others without the sticky bit (which could have it replaced).
+ */
+function refuseSharedFolder(folder) {
+	const real = realpathSync(folder);
+	const refuse = (why, fix) => {
+		throw new Error(
+			`The install cache ${folder} ${why}: whoever can write there could put an install in it that runs as you. ${fix}, or set MAINTENANCE_MANAGEMENT_CACHE to a folder of your own.`,
+		);
+	};
+	const own = statSync(real);
+	if (own.mode & 0o022)
+		refuse(
+			`is writable by ${own.mode & 0o002 ? 'others' : 'its group'} (mode ${modeOf(own)})`,
+			`Make it writable by you alone (chmod go-w ${real})`,
+		);
+	for (let above = dirname(real); ; above = dirname(above)) {
+		const stat = statSync(above);
+		if (stat.mode & 0o002 && !(stat.mode & 0o1000))
+			refuse(
+				`is inside ${above}, which anyone may write to (mode ${modeOf(stat)})`,
+				`Make that folder writable by its owner alone (chmod go-w ${above})`,
+			);
+		if (dirname(above) === above) break;
+	}
+}
+
+/**
+ * Why the cache entry at `path` may not be used, or undefined when it may: it must be a folder, not a
+ * symbolic link, of the user running this, writable by that user alone, with no symbolic link at its
+ * top level, holding the completion marker written for the entry `name`.
+ */
+function entryProblem(path, name = basename(path)) {
+	const stat = lstatSync(path, { throwIfNoEntry: false });
+	if (!stat) return MISSING;
+	if (stat.isSymbolicLink()) return 'is a symbolic link';
+	if (!stat.isDirectory()) return 'is not a folder';
+	if (stat.uid !== process.getuid())
+		return `belongs to uid ${stat.uid}, not to this user (uid ${process.getuid()})`;
+	if (stat.mode & 0o022) return `is writable by its group or others (mode ${modeOf(stat)})`;
+	const top = readdirSync(path, { withFileTypes: true });
+	const link = top.find((entry) => entry.isSymbolicLink());
+	if (link) return `holds a symbolic link, ${link.name}`;
+	if (!top.some((entry) => entry.name === MARKER && entry.isFile()))
+		return 'has no completion marker (its install did not finish)';
+	try {
+		if (JSON.parse(readFileSync(join(path, MARKER), 'utf8')).entry === name) return undefined;
+	} catch {
+		// Unreadable or not JSON: as good as missing.
+	}
+	return 'has a completion marker written for another entry';
+}
+
+/** This process, as a `.partial-*` folder records its writer. */
+const writer = () => ({
+	pid: process.pid,
+	start: processStat(process.pid)?.start,
+	host: hostname(),
+	boot: BOOT,
+});
+
+/**
+ * Whether no run can still be filling the `.partial-*` folder at `path`: the process it records is gone
+ * (no process with its pid and start time, or the machine restarted since), or, when that cannot be
+ * told (no record, another machine's), it has not changed for a day.
+ */
+function abandoned(path) {
+	const stat = lstatSync(path, { throwIfNoEntry: false });
+	if (!stat) return false;
+	if (!stat.isDirectory()) return true;
+	let record;
+	try {
+		record = JSON.parse(readFileSync(join(path, WRITER), 'utf8'));
+	} catch {
+		record = undefined;
+	}
+	if (BOOT !== undefined && record?.host === hostname() && typeof record.boot === 'string') {
+		if (record.boot !== BOOT) return true;
+		if (Number.isSafeInteger(record.pid) && typeof record.start === 'string')
+			return processStat(record.pid)?.start !== record.start;
+	}
+	return Date.now() - stat.mtimeMs > PARTIAL_KEPT_MS;
+}
+
+function remove(path) {
+	try {
+		rmSync(path, { recursive: true, force: true });
+	} catch (error) {
+		log(`could not remove ${path} (${error.code}): remove it by hand`);
+	}
+}
+
+/** Removes the `.partial-*` folders of the cache folder that no run is filling any more. */
+function removeAbandoned(folder) {
+	for (const name of readdirSync(folder)) {
+		const path = join(folder, name);
+		if (name.includes('.partial-') && abandoned(path)) {
+			log(`removing ${path}, left by an install that did not finish`);
+			remove(path);
+		}
+	}
+}
+
+/** Renames `from` to `to`; false when something is at `to` already (a folder not empty, a file, a link). */
+function renamed(from, to) {
+	try {
+		renameSync(from, to);
+		return true;
+	} catch (error) {
+		if (['ENOTEMPTY', 'EEXIST', 'ENOTDIR', 'EISDIR'].includes(error.code)) return false;
+		throw error;
+	}
+}
+
+/**
+ * Puts the complete install `dir` in place as `entry`. An entry that may be used there already (another
+ * run's, completed first) is kept; one that may not is renamed aside (a `.partial-*` name, which no run
+ * fills: removed at once, or by a later run when that fails) and replaced.
+ */
+function place(dir, entry) {
+	if (renamed(dir, entry) || entryProblem(entry) === undefined) return;
+	let aside = `${entry}.partial-old-${randomBytes(6).toString('hex')}`;
+	try {
+		renameSync(entry, aside);
+	} catch (error) {
+		// Another run has just put it aside.
+		if (error.code !== 'ENOENT') throw error;
+		aside = undefined;
+	}
+	// Another run may have completed the entry between the check and the rename: it goes back.
+	const back =
+		aside !== undefined &&
+		entryProblem(aside, basename(entry)) === undefined &&
+		renamed(aside, entry);
+	if (back) return;
+	if (!renamed(dir, entry) && entryProblem(entry) !== undefined)
+		throw new Error(`could not put ${entry} in place: something else was put there meanwhile`);
+	if (aside !== undefined) remove(aside);
+}
+
+/**
+ * The cache entry `entry`, made first when it may not be used (see the header): `install(dir)` fills a
+ * new temporary folder beside it, into which the completion marker is then written, last, and which is
+ * renamed to the entry. A folder left by a run stopped halfway is never the entry, and is removed once
+ * that run is gone; when another run completes the entry first, its entry is kept and this one's
+ * folder removed.
  */
 function cached(entry, install) {
-	if (existsSync(entry)) return entry;
-	mkdirSync(dirname(entry), { recursive: true });
+	const folder = dirname(entry);
+	mkdirSync(folder, { recursive: true, mode: 0o755 });
+	refuseSharedFolder(folder);
+	removeAbandoned(folder);
+	const problem = entryProblem(entry);
+	if (problem === undefined) return entry;
+	if (problem !== MISSING) log(`${entry} ${problem}: installing it again`);
 	const dir = mkdtempSync(`${entry}.partial-`);
 	try {
+		writeFileSync(join(dir, WRITER), JSON.stringify(writer()));
 		install(dir);
-		renameSync(dir, entry);
-	} catch (error) {
+		rmSync(join(dir, WRITER));
+		const marker = { entry: basename(entry), completed: new Date().toISOString() };
+		writeFileSync(join(dir, MARKER), `${JSON.stringify(marker)}\n`);
+		place(dir, entry);
+	} finally {
 		rmSync(dir, { recursive: true, force: true });
-		if (!['ENOTEMPTY', 'EEXIST'].includes(error.code) || !existsSync(entry)) throw error;
 	}
 	return entry;
 }
@@ -277,12 +460,14 @@ function runJestProject(project, runtime, env = {}) {
 
 module.exports = {
 	cached,
+	entryProblem,
 	ensureNode,
 	ensureRuntime,
 	runJestProject,
 	n8nEntry,
 	sqlite3Entry,
 	supportedVersions,
+	writer,
 	CACHE,
 	NODE_BIN,
 	NODE_DIR,

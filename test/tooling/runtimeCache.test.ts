@@ -1,22 +1,29 @@
+import { spawnSync } from 'node:child_process';
 import {
+	chmodSync,
 	cpSync,
 	existsSync,
+	lstatSync,
 	mkdirSync,
 	mkdtempSync,
+	readdirSync,
 	readFileSync,
+	realpathSync,
 	rmSync,
+	symlinkSync,
+	utimesSync,
 	writeFileSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { hostname, tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 
-const { cached, n8nEntry, sqlite3Entry } = createRequire(__filename)(
-	'../../scripts/runtime.js',
-) as {
+const RUNTIME_JS = join(__dirname, '..', '..', 'scripts', 'runtime.js');
+const { cached, n8nEntry, sqlite3Entry, writer } = createRequire(__filename)(RUNTIME_JS) as {
 	cached: (entry: string, install: (dir: string) => void) => string;
 	n8nEntry: (manifest: string) => string;
 	sqlite3Entry: (lockfile: string) => string;
+	writer: () => { pid: number; start: string; host: string; boot: string };
 };
 
 const MANIFESTS = join(__dirname, '..', '..', 'scripts', 'n8n');
@@ -27,10 +34,24 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(work, { recursive: true, force: true }));
 
-/** An install that writes a marker file and counts its calls. */
+/** An install that writes a file and counts its calls. */
 function counting(): jest.Mock<void, [string]> {
 	return jest.fn((dir: string) => writeFileSync(join(dir, 'installed'), dir));
 }
+
+/** A complete entry as scripts/runtime.js leaves one: its files, then the completion marker. */
+function completeEntry(path: string, content = 'complete'): void {
+	mkdirSync(path, { recursive: true });
+	writeFileSync(join(path, 'installed'), content);
+	writeFileSync(join(path, '.complete'), JSON.stringify({ entry: basename(path) }));
+}
+
+/** What was written to a spied-on standard error. */
+const stderrOf = (spy: jest.SpyInstance) => spy.mock.calls.map(([text]) => String(text)).join('');
+
+/** What the cache folder holds besides its entries: the `.partial-*` folders left in it. */
+const partials = (folder: string) =>
+	readdirSync(folder).filter((name) => name.includes('.partial-'));
 
 describe('the install cache (scripts/runtime.js)', () => {
 	it("names an n8n's entry by its version and a hash that changes with its lockfile", () => {
@@ -116,11 +137,289 @@ describe('the install cache (scripts/runtime.js)', () => {
 		const racing = jest.fn((dir: string) => {
 			own = dir;
 			writeFileSync(join(dir, 'installed'), 'second');
-			mkdirSync(entry);
-			writeFileSync(join(entry, 'installed'), 'first');
+			completeEntry(entry, 'first');
 		});
 		expect(cached(entry, racing)).toBe(entry);
 		expect(readFileSync(join(entry, 'installed'), 'utf8')).toBe('first');
 		expect(existsSync(own)).toBe(false);
+	});
+});
+
+describe('the install cache trusts no entry by its name (scripts/runtime.js)', () => {
+	let cache: string;
+	let entry: string;
+	let stderr: jest.SpyInstance;
+	beforeEach(() => {
+		cache = join(work, 'cache');
+		mkdirSync(cache, { mode: 0o755 });
+		chmodSync(cache, 0o755);
+		entry = join(cache, 'n8n-2.0.0-0123456789abcdef');
+		stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+	});
+	afterEach(() => stderr.mockRestore());
+
+	const printed = () => stderrOf(stderr);
+
+	/**
+	 * Runs the cache on `entry`: whether it installed it again, after checking that the entry is then a
+	 * complete install of its own (a folder with the install's file and the marker, nothing planted).
+	 */
+	function rebuilt(): boolean {
+		const install = counting();
+		expect(cached(entry, install)).toBe(entry);
+		expect(lstatSync(entry).isDirectory()).toBe(true);
+		expect(readdirSync(entry).sort()).toEqual(['.complete', 'installed']);
+		expect(JSON.parse(readFileSync(join(entry, '.complete'), 'utf8')).entry).toBe(basename(entry));
+		expect(partials(cache)).toEqual([]);
+		return install.mock.calls.length === 1;
+	}
+
+	it('uses a complete entry of this user, writable by this user alone', () => {
+		completeEntry(entry);
+		chmodSync(entry, 0o755);
+		const install = counting();
+		expect(cached(entry, install)).toBe(entry);
+		expect(install).not.toHaveBeenCalled();
+		expect(readFileSync(join(entry, 'installed'), 'utf8')).toBe('complete');
+		expect(printed()).toBe('');
+	});
+
+	it.each<[string, (path: string) => void, string]>([
+		[
+			'is a symbolic link to a complete install',
+			(path) => {
+				completeEntry(join(work, 'planted', basename(path)), 'planted');
+				symlinkSync(join(work, 'planted', basename(path)), path);
+			},
+			'is a symbolic link',
+		],
+		[
+			'holds a symbolic link at its top level',
+			(path) => {
+				completeEntry(path);
+				mkdirSync(join(work, 'planted'));
+				symlinkSync(join(work, 'planted'), join(path, 'node_modules'));
+			},
+			'holds a symbolic link, node_modules',
+		],
+		[
+			'is writable by others',
+			(path) => (completeEntry(path), chmodSync(path, 0o757)),
+			'is writable by its group or others (mode 0757)',
+		],
+		[
+			'is writable by its group',
+			(path) => (completeEntry(path), chmodSync(path, 0o775)),
+			'is writable by its group or others (mode 0775)',
+		],
+		['is a file', (path) => writeFileSync(path, 'planted'), 'is not a folder'],
+		[
+			'is empty',
+			(path) => mkdirSync(path),
+			'has no completion marker (its install did not finish)',
+		],
+		[
+			'holds an install without its completion marker',
+			(path) => {
+				mkdirSync(join(path, 'node_modules'), { recursive: true });
+				writeFileSync(join(path, 'installed'), 'half');
+			},
+			'has no completion marker (its install did not finish)',
+		],
+		[
+			"holds another entry's completion marker",
+			(path) => {
+				completeEntry(path);
+				writeFileSync(join(path, '.complete'), JSON.stringify({ entry: 'node-24.21.0' }));
+			},
+			'has a completion marker written for another entry',
+		],
+		[
+			'holds a completion marker that is not JSON',
+			(path) => (completeEntry(path), writeFileSync(join(path, '.complete'), '')),
+			'has a completion marker written for another entry',
+		],
+		[
+			'holds a completion marker that is a folder',
+			(path) => (
+				completeEntry(path),
+				rmSync(join(path, '.complete')),
+				mkdirSync(join(path, '.complete'))
+			),
+			'has no completion marker (its install did not finish)',
+		],
+	])('installs again, without using it, an entry that %s', (_shape, plant, reason) => {
+		plant(entry);
+		expect(rebuilt()).toBe(true);
+		expect(printed()).toBe(`[runtime] ${entry} ${reason}: installing it again\n`);
+		expect(rebuilt()).toBe(false);
+	});
+
+	it('installs again an entry that belongs to another user', () => {
+		completeEntry(entry);
+		chmodSync(entry, 0o755);
+		const uid = process.getuid!();
+		const getuid = jest.spyOn(process, 'getuid').mockReturnValue(uid + 1);
+		try {
+			expect(rebuilt()).toBe(true);
+		} finally {
+			getuid.mockRestore();
+		}
+		expect(printed()).toBe(
+			`[runtime] ${entry} belongs to uid ${uid}, not to this user (uid ${uid + 1}): installing it again\n`,
+		);
+		expect(rebuilt()).toBe(false);
+	});
+
+	it('leaves what a planted link points at untouched', () => {
+		const target = join(work, 'planted');
+		completeEntry(target, 'planted');
+		symlinkSync(target, entry);
+		expect(rebuilt()).toBe(true);
+		expect(readdirSync(target).sort()).toEqual(['.complete', 'installed']);
+		expect(readFileSync(join(target, 'installed'), 'utf8')).toBe('planted');
+	});
+
+	it('writes the completion marker last, once the install has returned', () => {
+		const seen: boolean[] = [];
+		cached(entry, (dir) => {
+			writeFileSync(join(dir, 'installed'), 'x');
+			seen.push(existsSync(join(dir, '.complete')));
+		});
+		expect(seen).toEqual([false]);
+		expect(existsSync(join(entry, '.complete'))).toBe(true);
+	});
+
+	it.each([
+		['0777', 'others'],
+		['1777', 'others'],
+		['0775', 'its group'],
+	])('refuses a cache folder of mode %s, writable by %s, saying how to fix it', (mode, whom) => {
+		completeEntry(entry);
+		chmodSync(cache, Number.parseInt(mode, 8));
+		const install = counting();
+		expect(() => cached(entry, install)).toThrow(
+			`The install cache ${cache} is writable by ${whom} (mode ${mode}): whoever can write there could put an install in it that runs as you. Make it writable by you alone (chmod go-w ${realpathSync(cache)}), or set MAINTENANCE_MANAGEMENT_CACHE to a folder of your own.`,
+		);
+		expect(install).not.toHaveBeenCalled();
+		chmodSync(cache, 0o755);
+		expect(cached(entry, install)).toBe(entry);
+		expect(install).not.toHaveBeenCalled();
+	});
+
+	it('refuses a cache folder inside one anyone may write to without the sticky bit', () => {
+		chmodSync(work, 0o777);
+		const install = counting();
+		const above = realpathSync(work);
+		expect(() => cached(entry, install)).toThrow(
+			`The install cache ${cache} is inside ${above}, which anyone may write to (mode 0777): whoever can write there could put an install in it that runs as you. Make that folder writable by its owner alone (chmod go-w ${above}), or set MAINTENANCE_MANAGEMENT_CACHE to a folder of your own.`,
+		);
+		expect(install).not.toHaveBeenCalled();
+		// With the sticky bit (as /tmp has), no one can rename another's folder there.
+		chmodSync(work, 0o1777);
+		expect(cached(entry, install)).toBe(entry);
+		expect(install).toHaveBeenCalledTimes(1);
+	});
+
+	it('makes a missing cache folder writable by its user alone, whatever the umask', () => {
+		const folder = join(work, 'new', 'cache');
+		const umask = process.umask(0o002);
+		try {
+			cached(join(folder, 'node-24.21.0'), counting());
+		} finally {
+			process.umask(umask);
+		}
+		expect(lstatSync(folder).mode & 0o022).toBe(0);
+		expect(lstatSync(dirname(folder)).mode & 0o022).toBe(0);
+	});
+});
+
+describe('the .partial-* folders of installs that did not finish (scripts/runtime.js)', () => {
+	let cache: string;
+	let stderr: jest.SpyInstance;
+	beforeEach(() => {
+		cache = join(work, 'cache');
+		mkdirSync(cache, { mode: 0o755 });
+		chmodSync(cache, 0o755);
+		stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+	});
+	afterEach(() => stderr.mockRestore());
+
+	/** A `.partial-*` folder of another entry, with a folder its writer would have installed. */
+	function partial(name: string, record?: object, ageHours = 0): string {
+		const path = join(cache, `n8n-1.123.81-0123456789abcdef.partial-${name}`);
+		mkdirSync(join(path, 'node_modules'), { recursive: true });
+		if (record) writeFileSync(join(path, '.writer'), JSON.stringify(record));
+		const when = new Date(Date.now() - ageHours * 3_600_000);
+		utimesSync(path, when, when);
+		return path;
+	}
+
+	it('removes those whose writer is gone, and keeps those a run may still be filling', () => {
+		const self = writer();
+		expect(self).toEqual({
+			pid: process.pid,
+			start: expect.stringMatching(/^\d+$/),
+			host: hostname(),
+			boot: expect.stringMatching(/\S/),
+		});
+		// Above the largest pid Linux gives (2^22): no process has it.
+		partial('nopid', { ...self, pid: 4_194_305 });
+		partial('reused', { ...self, start: String(Number(self.start) + 1) });
+		partial('reboot', { ...self, boot: 'an-earlier-boot' });
+		partial('old', undefined, 25);
+		partial('oldfar', { ...self, host: `${self.host}-elsewhere` }, 25);
+		partial('live', self, 25);
+		partial('new');
+		partial('newfar', { ...self, host: `${self.host}-elsewhere` });
+
+		const entry = join(cache, 'node-24.21.0');
+		cached(entry, counting());
+		expect(
+			partials(cache)
+				.map((name) => name.split('.partial-')[1])
+				.sort(),
+		).toEqual(['live', 'new', 'newfar']);
+		expect(existsSync(join(entry, '.complete'))).toBe(true);
+		for (const gone of ['nopid', 'old', 'oldfar', 'reboot', 'reused'])
+			expect(stderrOf(stderr)).toContain(
+				`.partial-${gone}, left by an install that did not finish`,
+			);
+	});
+
+	it('removes the folder of a run stopped by Ctrl-C during its install, once that run is gone', () => {
+		const entry = join(cache, 'n8n-2.0.0-0123456789abcdef');
+		// The install interrupts itself (SIGINT, as Ctrl-C sends), which ends Node without cleaning up.
+		const script = `require(process.argv[1]).cached(process.argv[2], (dir) => {
+			require('node:fs').writeFileSync(require('node:path').join(dir, 'half'), '');
+			process.kill(process.pid, 'SIGINT');
+			setInterval(() => {}, 1000);
+		});`;
+		const stopped = spawnSync(process.execPath, ['-e', script, RUNTIME_JS, entry]);
+		expect(stopped.signal).toBe('SIGINT');
+		const left = partials(cache);
+		expect(left).toHaveLength(1);
+		expect(readdirSync(join(cache, left[0])).sort()).toEqual(['.writer', 'half']);
+		expect(JSON.parse(readFileSync(join(cache, left[0], '.writer'), 'utf8')).pid).toBe(stopped.pid);
+
+		const install = counting();
+		cached(entry, install);
+		expect(install).toHaveBeenCalledTimes(1);
+		expect(partials(cache)).toEqual([]);
+	});
+
+	it("keeps the folder of this run's own install under way", () => {
+		const outer = join(cache, 'n8n-2.0.0-0123456789abcdef');
+		const seen: number[] = [];
+		cached(outer, (dir) => {
+			cached(join(cache, 'sqlite3-5.1.7-0123456789abcdef'), (inner) => {
+				seen.push(partials(cache).length);
+				writeFileSync(join(inner, 'node_sqlite3.node'), '');
+			});
+			seen.push(partials(cache).length);
+			writeFileSync(join(dir, 'installed'), '');
+		});
+		expect(seen).toEqual([2, 1]);
+		expect(partials(cache)).toEqual([]);
 	});
 });
