@@ -59,6 +59,8 @@ const T = {
 	requestLog: 'test/sandbox/requestLog.test.ts',
 	bulkE2e: 'test/e2e/bulk.e2e.test.ts',
 	queue: 'test/queue/queue.test.ts',
+	causesE2e: 'test/e2e/causes.e2e.test.ts',
+	simplify: 'test/nodes/simplify.test.ts',
 };
 const by = (file: string, test: string, row?: string): HeldBy => ({ file, test, row });
 const retryRule = by(
@@ -445,6 +447,16 @@ const REQUESTS: Promised[] = [
 	},
 	{
 		doc: 'docs/requests.md',
+		says: 'n8n 1.123 and 2.0 do not know the field: there the errors are exactly as without it.',
+		heldBy: [
+			by(
+				T.causesE2e,
+				"gets the node's errors without a cause, and otherwise as the pinned n8n-workflow builds them",
+			),
+		],
+	},
+	{
+		doc: 'docs/requests.md',
 		says: 'a 401 reminds you that a token works only in its own environment, and 403, 429 and 5xx each say what to do',
 		heldBy: [
 			by(
@@ -465,6 +477,14 @@ const REQUESTS: Promised[] = [
 			by(T.hostile, 'is in no output item, %s, of a Get or a Get Many'),
 		],
 		check: 'tokenInNoErrorOutputOrLog',
+	},
+	{
+		doc: 'docs/requests.md',
+		says: 'Besides its words, such an error says the input item in `context.itemIndex` and the fields at fault in `context.fields`',
+		heldBy: [
+			by(T.location, 'rejects %j before sending anything, naming the field'),
+			by(T.location, 'rejects a location ID that is not a number'),
+		],
 	},
 ];
 
@@ -815,6 +835,11 @@ const SECURITY: Promised[] = [
 				'20,000 levels in an error answer: the error names the status, no stack overflow',
 			),
 		],
+	},
+	{
+		doc: 'SECURITY.md',
+		says: 'Simplified output keeps attributes whatever their name (`constructor`, `toString`…).',
+		heldBy: [by(T.simplify, '%s keeps every one of them, as an own field with its value')],
 	},
 	{
 		doc: 'SECURITY.md',

@@ -283,7 +283,7 @@ describe('the retry rule, method × fault: a POST or PATCH is tried again only a
 	});
 });
 
-/** An answer of the rate limit: a 429 with a wait, or a record saying what is left. */
+/** A 429 in the API's envelope, with the wait it asks for when one is given. */
 const tooMany = (retryAfter?: string): Answer => ({
 	...serviceError(429),
 	...(retryAfter === undefined ? {} : { headers: { 'Retry-After': retryAfter } }),
