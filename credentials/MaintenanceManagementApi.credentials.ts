@@ -54,7 +54,7 @@ export class MaintenanceManagementApi implements ICredentialType {
 			required: true,
 			displayOptions: { show: { environment: ['production'] } },
 			description: 'Address of the production API, ending with /v3',
-			hint: 'The API address your service gives, with https and ending with /v3, such as https://api.example.com/v3. For the local sandbox of a clone of the package: the production URL npm run dev prints.',
+			hint: 'The API address your service gives, with https and ending with /v3, such as https://api.example.com/v3.',
 		},
 		{
 			displayName: 'Sandbox Base URL',
@@ -65,7 +65,7 @@ export class MaintenanceManagementApi implements ICredentialType {
 			required: true,
 			displayOptions: { show: { environment: ['sandbox'] } },
 			description: 'Address of the sandbox API, ending with /v3',
-			hint: "The service's sandbox environment, with https and ending with /v3, such as https://sandbox.example.com/v3. For the local sandbox of a clone of the package: the sandbox URL npm run dev prints.",
+			hint: "The service's sandbox environment, with https and ending with /v3, such as https://sandbox.example.com/v3.",
 		},
 	];
 

@@ -15,14 +15,11 @@ import { receiveDelivery } from './delivery';
 import { ALL_EVENTS, EVENTS } from './events';
 
 /**
- * The page of the local sandbox that registers URLs and fires events. It comes with a clone of the
- * package's repository (npm run sandbox, npm run dev), at the address those commands print: a node
- * cannot know the port they chose, and a user who installed the package by name has neither.
+ * Where a URL is registered: the service's webhook settings. The texts speak to a user of the package,
+ * who installed it by name: the local sandbox of a clone is the contributors' (README, Contributing).
  */
-const SANDBOX_CONSOLE = 'sandbox console of a clone of the package (npm run dev prints its URL)';
-
-/** Where a URL is registered: the service's webhook settings, or the local sandbox's console. */
-const WHERE_TO_REGISTER = `in the service's webhook settings, for POST or PATCH, with the credential's secret: add ?token=SECRET to the URL for query protection (the default), or have it sent in the header for header protection. To try it locally instead, paste it in the ${SANDBOX_CONSOLE}: it registers the URL with the dev secret and fires events.`;
+const WHERE_TO_REGISTER =
+	"in the service's webhook settings, for POST or PATCH, with the credential's secret: add ?token=SECRET to the URL for query protection (the default), or have it sent in the header for header protection.";
 
 const eventOptions = [
 	{
@@ -82,7 +79,8 @@ export class MaintenanceManagementTrigger implements INodeType {
 				active: `<b>The workflow is published</b>: every matching event sent to its <b>Production URL</b> starts it, and those runs show under Executions, not here. To see an event here, click 'Execute step' and register the <b>Test URL</b> ${WHERE_TO_REGISTER}`,
 			},
 			activationHint: {
-				inactive: `Click 'Execute step', then register the Test URL in the service's webhook settings with the secret, or, locally, paste it in the ${SANDBOX_CONSOLE}. Publish the workflow to receive events at its Production URL for good.`,
+				inactive:
+					"Click 'Execute step', then register the Test URL in the service's webhook settings with the secret. Publish the workflow to receive events at its Production URL for good.",
 				active:
 					'The workflow is published: events sent to its Production URL start it. They show under Executions, not here.',
 			},
@@ -113,7 +111,8 @@ export class MaintenanceManagementTrigger implements INodeType {
 		],
 		properties: [
 			{
-				displayName: `Register this URL in the service's webhook settings, for POST or PATCH, with the secret as Protection says. Locally: the ${SANDBOX_CONSOLE}.`,
+				displayName:
+					"Register this URL in the service's webhook settings, for POST or PATCH, with the secret as Protection says.",
 				name: 'setupNotice',
 				type: 'notice',
 				default: '',
