@@ -18,6 +18,7 @@ const TEMPLATES = {
 	devWebhookEvents: 'react-to-work-order-events.json',
 	devApprovalFlow: 'route-work-orders-by-approval.json',
 	devErpMaterials: 'sync-materials-from-erp.json',
+	devOtherEndpoint: 'call-an-endpoint-the-node-does-not-cover.json',
 };
 
 /** The events example's default webhook ID (dev's is random for each dev folder). */

@@ -185,8 +185,9 @@ describe('the templates, imported from the package installed through Community N
 					...(chosen.length && { credentials: Object.fromEntries(chosen) }),
 				};
 			});
+			// The API credential is named by the action node, or by an HTTP Request node that uses it.
 			expect([...kept]).toEqual(
-				template.nodes.some((node) => node.type === ACTION_NODE)
+				template.nodes.some((node) => node.credentials?.maintenanceManagementApi)
 					? ['maintenanceManagementApi']
 					: [],
 			);

@@ -208,13 +208,20 @@ describe('the documentation', () => {
 		expect(readme.slice(0, readme.indexOf('## Contributing'))).not.toMatch(/\bN8N_PORT\b/);
 	});
 
-	it('says at its top that work orders are read, not written, as long as the node offers no work-order write', () => {
+	it('says at its top that the node reads work orders, as long as it offers no work-order write, and never that the service cannot write them', () => {
 		const methods = Object.values(resources.failure.operations).map(
 			({ endpoint }) => endpoint.method,
 		);
 		expect(new Set(methods)).toEqual(new Set(['GET']));
 		const top = readme.slice(0, readme.search(/^## /m));
-		expect(top).toContain('The API lets it read work orders, not write them.');
+		expect(top).toContain(
+			'The node reads work orders: the specification it implements has no call that writes one.',
+		);
+		// The service has endpoints the specification does not show: the README names the way to them.
+		expect(top).toContain(
+			'[Endpoints the node does not cover](#endpoints-the-node-does-not-cover)',
+		);
+		expect(readme).not.toMatch(/the API (has no call|lets it read work orders, not write)/i);
 		const pages = ['README.md', ...readdirSync(join(ROOT, 'docs')).map((file) => `docs/${file}`)];
 		for (const page of pages.filter((file) => file.endsWith('.md')))
 			expect([page, readFileSync(join(ROOT, page), 'utf8')]).not.toEqual([

@@ -41,7 +41,7 @@ const baseTypes = (): Array<{ name: string; version: number | number[] }> =>
 describe('the templates in workflows/', () => {
 	it('are the examples npm run dev imports, one file each, with its IDs and credentials added', () => {
 		expect(FILES).toEqual(Object.values(TEMPLATES).sort());
-		expect(FILES).toHaveLength(5);
+		expect(FILES).toHaveLength(6);
 		for (const { id, nodes, ...example } of exampleWorkflows('hook')) {
 			const file = template(TEMPLATES[id]);
 			expect(example).toEqual({ ...file, nodes: undefined });
