@@ -19,13 +19,16 @@ export interface SocketFault {
 /**
  * Faults of a connection that was open and had sent the request, once the server has read all of it:
  * Linux raises an unreachable host or network and a time-out there too, when retransmissions or
- * keep-alive probes give up. The server may have processed the request.
+ * keep-alive probes give up, and a refused connection when an ICMP port unreachable arrives as a soft
+ * error (a REJECT rule, a load balancer failing over). The server may have processed the request.
  */
 export const FAULTS_AFTER_SENDING: SocketFault[] = (['read', 'write'] as const).flatMap((syscall) =>
-	['EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'ECONNRESET', 'EPIPE'].map((code) => ({
-		syscall,
-		code,
-	})),
+	['EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'ECONNRESET', 'EPIPE', 'ECONNREFUSED'].map(
+		(code) => ({
+			syscall,
+			code,
+		}),
+	),
 );
 
 /** Faults of the connect step, and of the host name's lookup before it: nothing was sent. */

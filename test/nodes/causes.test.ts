@@ -240,9 +240,21 @@ describe('the cause declared when no answer came', () => {
 	});
 
 	it('a write never connected declares the same; a write whose connection broke, none', () => {
-		expect(failuresOf('POST').noAnswer(new NoAnswer(fault('ECONNREFUSED')), 1).failure).toEqual({
+		const refusedAtConnect = Object.assign(fault('ECONNREFUSED', 'connect ECONNREFUSED'), {
+			syscall: 'connect',
+		});
+		expect(failuresOf('POST').noAnswer(new NoAnswer(refusedAtConnect), 1).failure).toEqual({
 			cause: 'temporarily-unavailable',
 		});
+		// Refused on an open connection, or with its system call lost: it may have been written.
+		const refusedOnRead = Object.assign(fault('ECONNREFUSED', 'read ECONNREFUSED'), {
+			syscall: 'read',
+		});
+		for (const error of [refusedOnRead, fault('ECONNREFUSED')])
+			expect(failuresOf('POST').noAnswer(new NoAnswer(error), 1)).toMatchObject({
+				failure: undefined,
+				context: expect.objectContaining({ outcome: 'unknown' }),
+			});
 		expect(
 			failuresOf('POST').noAnswer(new NoAnswer(fault('ENOTFOUND')), 1).failure,
 		).toBeUndefined();

@@ -571,7 +571,8 @@ describe('recognising a dropped connection in what n8n gives', () => {
 		['ENETUNREACH', false],
 		['ETIMEDOUT', false],
 		['ECONNRESET', false],
-		['ECONNREFUSED', true],
+		// Linux also refuses an open connection (an ICMP port unreachable taken as a soft error).
+		['ECONNREFUSED', false],
 		['ENOTFOUND', true],
 		['EAI_AGAIN', true],
 	])(

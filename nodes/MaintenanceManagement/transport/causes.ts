@@ -111,22 +111,20 @@ export function isConnectionFault(error: unknown): boolean {
 	);
 }
 
-/**
- * Network codes that by themselves say the connection was never made: TCP refuses a connection only
- * while it is being made, and a host name not found stops it before it starts.
- */
-const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+/** Codes that by themselves say the connection was never made: a host name not found stops it before it starts. */
+const NEVER_CONNECTED = new Set(['ENOTFOUND', 'EAI_AGAIN']);
 
 /** The system calls of making a connection: looking up the host's name, and connecting. */
 const CONNECTING = new Set(['getaddrinfo', 'connect']);
 
 /**
  * Whether a failed request never left: the system call that failed was the connect or the name lookup
- * before it, or the code says so by itself (refused, host name not found). Any other code may come
- * after the request was written: Linux also gives an unreachable host or network, and a time-out, on
- * an open connection whose retransmissions or keep-alive probes give up. Older n8n (1.x, 2.0) keeps
- * only the code, not the system call: there such a fault counts as one after sending, since a write
- * the API may have applied must never pass for one not sent.
+ * before it, or the code says so by itself (host name not found). Any other fault may come after the
+ * request was written: Linux also gives a refused connection (an ICMP port unreachable taken as a soft
+ * error, from a REJECT rule or a load balancer failing over), an unreachable host or network and a
+ * time-out on an open connection whose retransmissions or keep-alive probes give up. Older n8n (1.x,
+ * 2.0) keeps only the code, not the system call: there such a fault counts as one after sending, since
+ * a write the API may have applied must never pass for one not sent.
  */
 export const neverConnected = (error: unknown): boolean =>
 	inChain(
