@@ -1,16 +1,18 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isDeepStrictEqual } from 'node:util';
 
+import type { IDataObject } from 'n8n-workflow';
 import { gt, inc, rcompare } from 'semver';
 
-import { recordedFiles, recordedSurfaces } from '../../scripts/recordSurface';
+import type { LoggedRequest } from '../../sandbox';
+import { recordedFiles, recordedSurfaces, SURFACE_DIR } from '../../scripts/recordSurface';
 import { fill, nodeOf, savedNodes } from '../cases/savedParameters';
 
 import { openEditor, signInAsOwner } from './editor';
 import {
 	inTurn,
+	itemsOf,
 	N8nInstance,
 	outputOf,
 	PACKAGE_NAME,
@@ -27,7 +29,9 @@ import {
 	pack,
 	repackAs,
 } from './registry';
+import { differences, recordedChanges, unexplained } from './releaseChanges';
 import { SandboxClient } from './sandboxClient';
+import { DELIVERIES, FAILING_RUNS, type Delivery } from './updateCases';
 import {
 	ACTION_NODE,
 	START,
@@ -54,7 +58,15 @@ import {
  * to a value other than its default where the sandbox accepts one (test/cases/savedParameters.ts), and
  * the trigger's. Each runs once before the update and once after it, on the sandbox reset to the same
  * state: the same requests must reach the sandbox (method, path, query and body), with the same
- * outputs, and the trigger must still fire.
+ * outputs. So must failing runs (test/e2e/updateCases.ts): a write and a read whose item 1 the API
+ * refuses (400), names a missing record (404), rate-limits past Max Wait per Request (429) or whose
+ * answer is lost, and a write answered 200 in the error envelope, each in the three On Error modes:
+ * the same requests (their statuses too), Success and Error outputs, and error that stops the node
+ * (message, description, outcome and the rest of its context, declared failure cause). The same
+ * deliveries to the trigger, different events by POST and PATCH, one with fields the spec does not
+ * name, give the same answers and items, all but the time each was received. A deliberate change is
+ * recorded beside the release (surface/<version>.changes.json, test/e2e/releaseChanges.ts): the test
+ * accepts exactly those, and names any other difference in a line of its own.
  *
  * n8n's Settings list offers no Update for a package from a custom registry: it asks `npm outdated`,
  * which it runs without that registry. The update call itself (PATCH) works, and is what is tested.
@@ -81,9 +93,15 @@ const NODE_TYPES = [ACTION_NODE, TRIGGER_NODE];
 const SCRATCH = join(tmpdir(), 'mm-installer');
 const SHOTS = process.env.UPDATE_DOCS === '1' ? join(ROOT, 'docs') : SCRATCH;
 
+/** A date-time in text, as the API and the node write them. */
+const DATE_TIME = /\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:\.\d+)?Z?/g;
+/** Epoch milliseconds up to this far past `since` are a time of the run (a rate limit's reset). */
+const EPOCH_SPAN_MS = 2 * 366 * 86_400_000;
+
 /**
- * A value normalised where two runs must differ: a date-time string from `since` on (one the sandbox
- * stamped during the run) becomes "<now>".
+ * A value normalised where two runs must differ: a date-time from `since` on (one the sandbox stamped
+ * during the run, or a reset time in an error's text) becomes "<now>", and so do epoch milliseconds from
+ * `since` on (a declared cause's `resetsAtEpochMs`).
  */
 function normalised(value: unknown, since: number): unknown {
 	if (Array.isArray(value)) return value.map((item) => normalised(item, since));
@@ -91,10 +109,30 @@ function normalised(value: unknown, since: number): unknown {
 		return Object.fromEntries(
 			Object.entries(value).map(([key, item]) => [key, normalised(item, since)]),
 		);
-	if (typeof value === 'string' && /^\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d/.test(value)) {
-		const time = Date.parse(value.includes('T') ? value : `${value.replace(' ', 'T')}Z`);
-		if (time >= since - 1_000) return '<now>';
-	}
+	if (typeof value === 'number' && value >= since - 1_000 && value < since + EPOCH_SPAN_MS)
+		return '<now>';
+	if (typeof value === 'string')
+		return value.replace(DATE_TIME, (text) => {
+			const time = Date.parse(`${text.replace(' ', 'T').replace(/Z$/, '')}Z`);
+			return time >= since - 1_000 ? '<now>' : text;
+		});
+	return value;
+}
+
+/**
+ * A failing run's data with each wait of a minute or more in its texts counted in minutes: a wait the
+ * node reckons from a reset time ("for another 600 s") shrinks by the time it takes to reach the item.
+ */
+function waitsInMinutes(value: unknown): unknown {
+	if (Array.isArray(value)) return value.map(waitsInMinutes);
+	if (value && typeof value === 'object')
+		return Object.fromEntries(
+			Object.entries(value).map(([key, item]) => [key, waitsInMinutes(item)]),
+		);
+	if (typeof value === 'string')
+		return value.replace(/\b(\d+) s\b/g, (text, seconds: string) =>
+			Number(seconds) >= 60 ? `${Math.round(Number(seconds) / 60)} min` : text,
+		);
 	return value;
 }
 
@@ -192,7 +230,31 @@ describe("n8n's community package installer, from a registry on loopback", () =>
 		'trigger',
 	);
 
-	it('saves credentials, a workflow per operation and type version of the action node, and the trigger', async () => {
+	/**
+	 * What of a failing run's parameters the recorded release's node version 2 lacks for its resource
+	 * and operation (a parameter, or a Request Options field): each is saved with that release.
+	 */
+	const unknownToRelease = (parameters: IDataObject): string[] => {
+		const { resource, operation, ...rest } = parameters;
+		const recorded = nodeOf(RELEASED, 'maintenanceManagement').versions[2].parameters;
+		const holds = (condition: unknown[] | undefined, value: unknown) =>
+			!condition || condition.includes(value);
+		return Object.entries(rest).flatMap(([name, value]) => {
+			const parameter = recorded.find(
+				({ name: recordedName, displayOptions }) =>
+					recordedName === name &&
+					holds(displayOptions?.show?.resource, resource) &&
+					holds(displayOptions?.show?.operation, operation),
+			);
+			if (!parameter) return [`${resource} ${operation}: ${name}`];
+			if (parameter.type !== 'collection') return [];
+			return Object.keys(value as IDataObject)
+				.filter((field) => !parameter.fields?.some((f) => f.name === field))
+				.map((field) => `${resource} ${operation}: ${name}.${field}`);
+		});
+	};
+
+	it('saves credentials, a workflow per operation and type version of the action node, the failing runs and the trigger', async () => {
 		const { baseUrl, token } = api.sandbox.environments.sandbox;
 		for (const [type, data] of [
 			[
@@ -232,6 +294,41 @@ describe("n8n's community package installer, from a registry on loopback", () =>
 			});
 			expectStatus(saved, 200, `saving the workflow ${name}`);
 			workflowIds[name] = dataOf<{ id: string }>(saved).id;
+		}
+		expect(FAILING_RUNS.flatMap(({ parameters }) => unknownToRelease(parameters))).toEqual([]);
+		for (const { name, parameters, rows, onError } of FAILING_RUNS) {
+			const saved = await n8n.requestAsOwner('POST', '/rest/workflows', {
+				name: `failing: ${name}`,
+				active: false,
+				settings: { executionOrder: 'v1' },
+				connections: {
+					Start: { main: [[{ node: 'Rows', type: 'main', index: 0 }]] },
+					Rows: { main: [[{ node: 'Action', type: 'main', index: 0 }]] },
+				},
+				nodes: [
+					START,
+					{
+						id: 'rows',
+						name: 'Rows',
+						type: 'n8n-nodes-base.code',
+						typeVersion: 2,
+						position: [200, 0],
+						parameters: { jsCode: `return ${JSON.stringify(rows)}.map((json) => ({ json }));` },
+					},
+					{
+						id: 'action',
+						name: 'Action',
+						type: ACTION_NODE,
+						typeVersion: 2,
+						position: [400, 0],
+						parameters,
+						credentials: { maintenanceManagementApi: api_ },
+						onError,
+					},
+				],
+			});
+			expectStatus(saved, 200, `saving the workflow ${name}`);
+			workflowIds[`failing: ${name}`] = dataOf<{ id: string }>(saved).id;
 		}
 		const trigger = triggerWorkflow();
 		const saved = await n8n.requestAsOwner('POST', '/rest/workflows', {
@@ -302,34 +399,111 @@ describe("n8n's community package installer, from a registry on loopback", () =>
 		return result as unknown as ExecutionResult;
 	};
 
-	/** The webhook call the service makes, carrying the secret as the trigger's Protection says. */
-	const deliver = () => {
+	/** A delivery as the service makes it, carrying the secret as the trigger's Protection says. */
+	const deliver = ({ method, body, query = {}, headers: extra = {} }: Delivery) => {
 		const { authentication, parameterName } = TRIGGER_PARAMETERS as Record<string, string>;
 		const url = new URL(n8n.url(`/webhook/${WEBHOOK_ID}/webhook`));
-		const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+		for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
+		const headers: Record<string, string> = { 'Content-Type': 'application/json', ...extra };
 		if (authentication === 'query') url.searchParams.set(parameterName, WEBHOOK_SECRET);
 		if (authentication === 'header') headers[parameterName] = WEBHOOK_SECRET;
 		if (authentication === 'basicAuth')
 			headers.Authorization = `Basic ${Buffer.from(`n8n:${WEBHOOK_SECRET}`).toString('base64')}`;
 		return fetch(url, {
-			method: 'POST',
+			method,
 			signal: AbortSignal.timeout(120_000),
 			headers,
-			body: JSON.stringify({ event: 'FAILURE_CREATED', data: { type: 'failure', id: '1' } }),
+			body: JSON.stringify(body),
 		});
 	};
 
-	type Runs = Record<string, { requests: unknown[]; output: unknown[] }>;
-	/** What each saved workflow sent and output with `version` installed. */
-	const runs: Record<string, Runs> = {};
+	/** What each case gave with a version installed, by case: saved, failing and trigger runs. */
+	const compared: Record<string, Record<string, unknown>> = {};
+
+	/**
+	 * What a failing run shows: the requests that reached the sandbox (with the status each got; -1 is a
+	 * dropped connection), the action node's Success and Error outputs (each item's JSON and pairing),
+	 * and the error that stopped it, as n8n stores it, without its time and stack.
+	 */
+	const failingView = (result: ExecutionResult, requests: LoggedRequest[]) => {
+		const items = (output: number) =>
+			itemsOf(result, 'Action', output).map(({ json, pairedItem }) => ({ json, pairedItem }));
+		const stop = result.data.resultData.runData.Action?.[0]?.error as IDataObject | undefined;
+		return {
+			status: result.status,
+			requests: requests.map(({ method, path, query, body, status }) => ({
+				method,
+				path,
+				query,
+				body,
+				status,
+			})),
+			output: { success: items(0), error: items(1) },
+			stop:
+				stop &&
+				Object.fromEntries(
+					['name', 'message', 'description', 'httpCode', 'context', 'failure']
+						.filter((key) => stop[key] !== undefined)
+						.map((key) => [key, stop[key]]),
+				),
+		};
+	};
+
+	/** Whether a failing run failed at item 1, as its case means it to: it stopped, or item 1 is an error. */
+	const failedAtItem1 = (view: ReturnType<typeof failingView>, onError: string) => {
+		if (onError === 'stopWorkflow') return view.status === 'error' && view.stop !== undefined;
+		const [second] = [...view.output.success, ...view.output.error].filter(
+			({ pairedItem }) => (pairedItem as { item?: number } | undefined)?.item === 1,
+		);
+		return view.status === 'success' && second?.json.error !== undefined;
+	};
+
+	/**
+	 * The trigger's answer to each delivery and the items it started the workflow with, read from the
+	 * execution each delivery started (once n8n has stored it finished): the time it was received is
+	 * the one value that differs, checked as a time of the delivery and left out.
+	 */
+	const deliverAll = async (version: string, found: Record<string, unknown>) => {
+		const id = workflowIds.trigger;
+		for (const delivery of DELIVERIES) {
+			const before = (await n8n.newestExecution(id))?.id;
+			const sent = Date.now();
+			const answered = await deliver(delivery);
+			const answer = { status: answered.status, body: (await answered.json()) as unknown };
+			let items: unknown[] = [];
+			if (delivery.starts) {
+				let result: (ExecutionResult & { id: number }) | null = null;
+				await waitUntil(
+					async () => {
+						result = await n8n.newestExecution(id);
+						return (
+							!!result?.data &&
+							result.id !== before &&
+							!['new', 'running'].includes(result.status ?? '')
+						);
+					},
+					`the trigger's execution of the delivery "${delivery.name}" with ${version} installed`,
+					120_000,
+				);
+				items = itemsOf(result as unknown as ExecutionResult, 'Events', 0).map(({ json }) => {
+					const { receivedAt, ...rest } = json;
+					const time = Date.parse(String(receivedAt));
+					const ofTheDelivery = time >= sent - 1_000 && time <= Date.now() + 1_000;
+					return { ...rest, receivedAt: ofTheDelivery ? '<received>' : receivedAt };
+				});
+			}
+			found[`trigger: ${delivery.name}`] = { answer, items };
+		}
+	};
 
 	/**
 	 * Runs every saved action workflow, each on the sandbox reset to its seed, recording the
-	 * requests it sent (method, path, query, body) and its output; then fires the trigger.
+	 * requests it sent (method, path, query, body) and its output; then every failing run, on the
+	 * sandbox reset with its fault set; then sends the trigger its deliveries.
 	 */
 	const runAll = async (version: string) => {
 		const since = Date.now();
-		const found: Runs = {};
+		const found: Record<string, unknown> = {};
 		for (const { name } of SAVED) {
 			// Both type versions' workflows of an operation write the same record: each starts afresh.
 			await api.control('POST', '/reset', {});
@@ -353,61 +527,61 @@ describe("n8n's community package installer, from a registry on loopback", () =>
 					output: outputOf(result, 'Action'),
 				},
 				since,
-			) as Runs[string];
+			);
 		}
-		runs[version] = found;
+		const failingFrom = Date.now();
+		const notFailing: string[] = [];
+		for (const { name, fault, onError } of FAILING_RUNS) {
+			await api.control('POST', '/reset', {});
+			if (fault) await api.control('POST', '/faults', fault);
+			const view = failingView(await runSaved(`failing: ${name}`), await api.requests());
+			if (!failedAtItem1(view, onError)) notFailing.push(name);
+			found[`failing: ${name}`] = waitsInMinutes(normalised(view, since));
+		}
+		expect({ version, notFailing }).toEqual({ version, notFailing: [] });
+		const deliveriesFrom = Date.now();
 		await markersSent();
-		const delivered = await deliver();
-		expect({ version, status: delivered.status }).toEqual({ version, status: 200 });
-		const markers: string[] = [];
-		await waitUntil(
-			async () => {
-				markers.push(...(await markersSent()));
-				return markers.includes('FAILURE_CREATED:POST');
-			},
-			`the trigger workflow to reach the sandbox with version ${version} installed`,
-			60_000,
+		await deliverAll(version, found);
+		const seconds = (from: number, to: number) => `${((to - from) / 1000).toFixed(1)} s`;
+		process.stdout.write(
+			`[installer] ${version}: ${SAVED.length} saved runs ${seconds(since, failingFrom)}, ${FAILING_RUNS.length} failing runs ${seconds(failingFrom, deliveriesFrom)}, ${DELIVERIES.length} deliveries ${seconds(deliveriesFrom, Date.now())}\n`,
 		);
-		expect(markers).toEqual(['FAILURE_CREATED:POST']);
+		// Each delivery that starts the workflow marks the sandbox's log once: the ignored one never.
+		expect(await markersSent()).toEqual(
+			DELIVERIES.filter(({ starts }) => starts).map(
+				({ method, body }) => `${String(body.event)}:${method}`,
+			),
+		);
+		compared[version] = normalised(found, since) as Record<string, unknown>;
 	};
 
 	it('runs them against the sandbox with the recorded release', async () => {
 		await runAll(OLDER);
 	});
 
-	it('updates in place to the current build: every saved workflow sends the same requests and outputs the same, and the trigger fires', async () => {
+	it('updates in place to the current build: every saved, failing and trigger run gives the same requests, outputs and errors, but for the changes recorded beside the release', async () => {
 		await changePackage(n8n, 'PATCH', CURRENT);
 		const listed = await n8n.requestAsOwner('GET', '/rest/community-packages');
 		expect(dataOf<Array<{ packageName: string; installedVersion: string }>>(listed)).toEqual([
 			expect.objectContaining({ packageName: PACKAGE_NAME, installedVersion: CURRENT }),
 		]);
 		await runAll(CURRENT);
-		// The workflows that differ, and the first one's requests and first differing output item: a
-		// diff of whole outputs (thousands of work orders) would take minutes to print.
-		const differing = SAVED.map(({ name }) => name).filter(
-			(name) => !isDeepStrictEqual(runs[CURRENT][name], runs[OLDER][name]),
+		const [was, now] = [compared[OLDER], compared[CURRENT]];
+		const cases = Object.keys(was);
+		expect(Object.keys(now)).toEqual(cases);
+		const found = cases.flatMap((name) => differences(name, was[name], now[name]));
+		const runCount = SAVED.length + FAILING_RUNS.length + DELIVERIES.length;
+		process.stdout.write(
+			`[installer] ${runCount} runs compared across the update (${SAVED.length} saved, ${FAILING_RUNS.length} failing, ${DELIVERIES.length} deliveries): ${found.length} differences\n`,
 		);
-		const firstDifference = (version: string) => {
-			if (!differing.length) return undefined;
-			const [name] = differing;
-			const [was, now] = [runs[OLDER][name].output, runs[CURRENT][name].output];
-			const length = Math.max(was.length, now.length);
-			const item = Array.from({ length }, (_, i) => i).find(
-				(i) => !isDeepStrictEqual(was[i], now[i]),
+		const lines = unexplained(found, recordedChanges(SURFACE_DIR, OLDER));
+		if (lines.length)
+			throw new Error(
+				[
+					`From ${OLDER} to the current build, saved workflows see differences not recorded in surface/${OLDER}.changes.json (case, path, was, now). Undo each, or, if deliberate, record it there with why, and in CHANGELOG.md:`,
+					...lines,
+				].join('\n'),
 			);
-			const { requests, output } = runs[version][name];
-			return {
-				name,
-				requests,
-				items: output.length,
-				item,
-				json: item === undefined ? undefined : output[item],
-			};
-		};
-		expect({ differing, first: firstDifference(CURRENT) }).toEqual({
-			differing: [],
-			first: firstDifference(OLDER),
-		});
 	});
 
 	it('uninstalls: the nodes and credentials are gone, and n8n names the missing node where a workflow uses it', async () => {
