@@ -32,17 +32,28 @@ describe('GitHub Actions workflows', () => {
 		expect(test.steps.flatMap((step) => (step.run ? [step.run] : []))).toEqual(['.ci/run']);
 	});
 
-	it('CI restores the install cache keyed on every file that names its entries', () => {
+	it('CI restores the install cache keyed on every file that names its entries and on its image', () => {
 		const { fast, test } = parsed(read('ci.yml')).workflow.jobs;
 		const caches = [...fast.steps, ...test.steps].filter((step) =>
 			step.uses?.startsWith('actions/cache@'),
 		);
 		for (const step of caches) expect(String(step.with?.key)).toMatch(/hashFiles\('.*lock\.json'/);
 		const runtime = test.steps.find((step) => step.with?.path === `~/.cache/${PACKAGE_NAME}`);
-		// No restore-keys: a changed lockfile starts from an empty cache, not from stale entries.
+		// No restore-keys: a changed lockfile starts from an empty cache, not from stale entries. Nor does
+		// a changed image restore a sqlite3 built in the old one: the key holds the job's image by digest.
+		const image = imageOf(test);
+		expect(image).toMatch(/@sha256:[0-9a-f]{64}$/);
 		expect(runtime?.with).toEqual({
 			path: `~/.cache/${PACKAGE_NAME}`,
-			key: "runtime-${{ hashFiles('scripts/n8n/**/package.json', 'scripts/n8n/**/package-lock.json', 'scripts/runtime.js') }}",
+			key: `runtime-${image}-\${{ hashFiles('scripts/n8n/**/package.json', 'scripts/n8n/**/package-lock.json', 'scripts/runtime.js') }}`,
+		});
+		// The fast job's Node 24 too, and an older key it restores from is of the same image.
+		const node = fast.steps.find((step) => String(step.with?.path).includes('/node-*'));
+		expect(imageOf(fast)).toMatch(/@sha256:[0-9a-f]{64}$/);
+		expect(node?.with).toEqual({
+			path: `~/.npm\n~/.cache/${PACKAGE_NAME}/node-*\n`,
+			key: `fast-${imageOf(fast)}-\${{ hashFiles('package-lock.json', 'scripts/runtime.js') }}`,
+			'restore-keys': `fast-${imageOf(fast)}-`,
 		});
 		expect(readFileSync(join(ROOT, 'scripts', 'runtime.js'), 'utf8')).toMatch(
 			/^const NODE_VERSION = '[\d.]+';$/m,
@@ -116,6 +127,10 @@ interface Workflow {
 	permissions?: unknown;
 	jobs: Record<string, Job>;
 }
+
+/** The image a job runs in. */
+const imageOf = (job: Job) =>
+	String(typeof job.container === 'object' ? job.container.image : job.container);
 
 /** The workflow as data, and every `uses:` with the comment written after it. */
 function parsed(source: string): { workflow: Workflow; uses: Array<[string, string]> } {
