@@ -284,7 +284,7 @@ const REQUESTS: Promised[] = [
 	},
 	{
 		doc: 'docs/requests.md',
-		says: 'It counts as not sent only when its connection was never made: refused, its host name not found, or its connect step failed.',
+		says: 'It counts as not sent only when its connection was never made: its host name not found, or its connect step failed (refused among them).',
 		heldBy: [
 			retryRule,
 			by(
@@ -296,7 +296,7 @@ const REQUESTS: Promised[] = [
 	},
 	{
 		doc: 'docs/requests.md',
-		says: 'Linux also reports an unreachable host or network, and a time-out, on a connection that was open and had sent the request, so these mean "not sent" only from the connect step',
+		says: 'Linux also reports a refused connection (an ICMP port unreachable, from a REJECT rule or a load balancer failing over), an unreachable host or network, and a time-out, on a connection that was open and had sent the request, so these mean "not sent" only from the connect step',
 		heldBy: [retryRule, by(T.outcomeTable, '%s, "Stop Workflow"')],
 	},
 	{
@@ -823,6 +823,22 @@ const SECURITY: Promised[] = [
 		heldBy: [
 			by(T.hostile, '%s falls back to back-off'),
 			by(T.hostile, 'waits out a negative Retry-After with back-off, not a burst'),
+		],
+	},
+	{
+		doc: 'SECURITY.md',
+		says: 'A refused connection counts as "not sent" only when the connect step refused it: Linux also reports one on an open connection that had sent the request (an ICMP port unreachable), so there, and wherever n8n keeps the error\'s code without its step, a write is `unknown`, may have been written.',
+		heldBy: [
+			retryRule,
+			by(T.outcomeTable, '%s, "Stop Workflow"'),
+			by(
+				T.causes,
+				'a write never connected declares the same; a write whose connection broke, none',
+			),
+			by(
+				T.hostile,
+				'n8n 1.x and early 2.x, where the system call is lost: %s alone says never connected: %s',
+			),
 		],
 	},
 	{
