@@ -161,7 +161,19 @@ export interface EngineOptions {
 	typeVersion?: number;
 	/** What n8n's server would push to the editor during a manual run (`sendMessageToUI` among it). */
 	sendDataToUI?: IWorkflowExecuteAdditionalData['sendDataToUI'];
+	/** The node's Retry On Fail settings: n8n-core's WorkflowExecute then runs it again as it fails. */
+	retry?: RetrySettings;
+	/** The execution's ID, as n8n's server gives it; one of its own for each engine when not given. */
+	executionId?: string;
 }
+
+/** The node's Settings → Retry On Fail: its Max Tries and Wait Between Tries (ms), as saved on the node. */
+export interface RetrySettings {
+	maxTries?: number;
+	waitBetweenTries?: number;
+}
+
+let executions = 0;
 
 /**
  * A one-node workflow around the node, with its parameters completed from the description as n8n's
@@ -194,6 +206,7 @@ export function createEngine(options: EngineOptions): Engine {
 		),
 		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 		...(options.onError ? { onError: options.onError } : {}),
+		...(options.retry ? { retryOnFail: true, ...options.retry } : {}),
 	};
 	const upstream: INode[] = options.upstream
 		? [{ ...node, id: 'upstream', name: options.upstream, parameters: {} }]
@@ -231,7 +244,7 @@ export function createEngine(options: EngineOptions): Engine {
 			createdAt: new Date(),
 			updatedAt: new Date(),
 		}),
-		executionId: 'unit-test',
+		executionId: options.executionId ?? `unit-test-${++executions}`,
 		currentNodeExecutionIndex: 0,
 		restApiUrl: 'http://localhost:5678/rest',
 		instanceBaseUrl: 'http://localhost:5678/',

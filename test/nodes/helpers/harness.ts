@@ -11,7 +11,7 @@ import type {
 } from 'n8n-workflow';
 import { createRunExecutionData } from 'n8n-workflow';
 
-import { createEngine, type SentRequest } from './engine';
+import { createEngine, type RetrySettings, type SentRequest } from './engine';
 
 /**
  * Runs the action node the way n8n runs it: a one-node workflow executed by n8n-core's WorkflowExecute,
@@ -20,7 +20,7 @@ import { createEngine, type SentRequest } from './engine';
  * parameter given as `={{ … }}` is an n8n expression, resolved per item by n8n's expression engine.
  */
 
-export type { SentRequest };
+export type { RetrySettings, SentRequest };
 
 export interface Credentials {
 	accessToken: string;
@@ -47,6 +47,14 @@ export interface RunOptions {
 	typeVersion?: number;
 	/** What n8n's server would push to the editor during the run (the run is a manual one). */
 	sendDataToUI?: IWorkflowExecuteAdditionalData['sendDataToUI'];
+	/**
+	 * Retry On Fail on, with these Max Tries and Wait Between Tries: n8n-core's WorkflowExecute runs the
+	 * node again itself when it throws or its first output item holds an error. (n8n reads a Wait of 0
+	 * as its default, 1000 ms: a test waits 1 ms.)
+	 */
+	retry?: RetrySettings;
+	/** The execution's ID (`this.getExecutionId()`); a new one for each run when not given. */
+	executionId?: string;
 }
 
 export interface RunResult {
@@ -75,6 +83,8 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		upstream: options.onError === 'continueErrorOutput' ? UPSTREAM : undefined,
 		typeVersion: options.typeVersion ?? 1,
 		sendDataToUI: options.sendDataToUI,
+		retry: options.retry,
+		executionId: options.executionId,
 	});
 	const items = (options.items ?? [{}]).map((json, index) => ({
 		json,

@@ -26,6 +26,10 @@ export interface RunAgainst {
 	typeVersion?: number;
 	/** What n8n's server would push to the editor during the run. */
 	sendDataToUI?: RunOptions['sendDataToUI'];
+	/** The node's Retry On Fail settings (see runNode). */
+	retry?: RunOptions['retry'];
+	/** The execution's ID; a new one for each run when not given. */
+	executionId?: string;
 }
 
 const actionNode = new MaintenanceManagement();
@@ -69,6 +73,8 @@ export class SandboxFixture {
 			onError: options.onError,
 			typeVersion: options.typeVersion,
 			sendDataToUI: options.sendDataToUI,
+			retry: options.retry,
+			executionId: options.executionId,
 		});
 	}
 
