@@ -7,7 +7,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { CURRENT_VERSION, requestOptions, VERSIONS } from './actions/shared/properties';
-import { resourceSelector, resources, subtitle } from './actions/resources';
+import { resourceSelector, resources, retryOnFailNotice, subtitle } from './actions/resources';
 import { router } from './actions/router';
 import { testApiCredential } from './methods/credentialTest';
 import { searchBuyOrders, searchLocations, searchSuppliers } from './methods/listSearch';
@@ -33,6 +33,7 @@ export class MaintenanceManagement implements INodeType {
 		properties: [
 			resourceSelector,
 			...Object.values(resources).flatMap((resource) => resource.description),
+			retryOnFailNotice,
 			requestOptions,
 		],
 	};

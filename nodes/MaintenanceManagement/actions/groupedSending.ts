@@ -87,16 +87,16 @@ async function sendGroup(
 		grouping.share(group, envelope, output),
 	);
 	// Every item the answer confirms is written, whichever item it leaves out.
-	const unconfirmed: number[] = [];
+	const unconfirmed = new Map<number, ReturnType<typeof notConfirmed>>();
 	for (const [index, { itemIndex }] of group.entries()) {
 		const record = records[index];
 		if (record) loop.output(itemIndex, [record]);
-		else unconfirmed.push(itemIndex);
+		else unconfirmed.set(itemIndex, notConfirmed(this.getNode(), endpoint.method, itemIndex));
 	}
 	loop.unconfirmed(unconfirmed);
-	for (const itemIndex of unconfirmed) {
+	for (const [itemIndex, error] of unconfirmed) {
 		await loop.guard([itemIndex], () => {
-			throw notConfirmed(this.getNode(), endpoint.method, itemIndex);
+			throw error;
 		});
 	}
 }

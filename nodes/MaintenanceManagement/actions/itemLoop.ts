@@ -1,11 +1,13 @@
 /**
  * One execution's loop over its input items: each item's output or error, what became of every item
- * when an error stops the node, and the progress lines of a long run.
+ * when an error stops the node, the progress lines of a long run, and, with Retry On Fail, what a
+ * write's earlier tries got, so that no row is sent twice.
  */
 
 import type {
 	IDataObject,
 	IExecuteFunctions,
+	INode,
 	INodeExecutionData,
 	NodeApiError,
 	NodeOperationError,
@@ -18,6 +20,7 @@ import {
 	duration,
 	LINE_BREAK,
 	PROGRESS_WORDS,
+	retriedTry,
 	stopSummary,
 	withSummary,
 } from '../transport/messages';
@@ -26,6 +29,9 @@ import { asNodeError, pauseWaitsWith } from '../transport';
 import type { OperationModule } from './types';
 
 type NodeError = NodeApiError | NodeOperationError;
+
+/** What became of a row whose request reached the API, or may have: a later try does not send it again. */
+const ANSWERED = new Set<Outcome>(['written', 'refusedByApi', 'unknown']);
 
 /** The output of each input item, by item index. */
 export type Outputs = INodeExecutionData[][];
@@ -202,6 +208,175 @@ export class Progress {
 }
 
 /**
+ * Retry On Fail: what a write's earlier tries got from the API.
+ *
+ * n8n runs a node again, with the same input items and the same run index, up to Max Tries times, when
+ * it throws (On Error: Stop Workflow) or when the first item of its first output holds `json.error`
+ * (either Continue mode, row 0 failed): n8n-core's WorkflowExecute, the loop over `tryIndex`. Sent again
+ * as they are, the rows the API already wrote would be written twice. So while a write runs with Retry
+ * On Fail on, each row the API answered (written, refused, or its answer lost: it may have been
+ * written) is kept with its output, and a later try of the same run gives that output again instead of
+ * sending the row; it sends only the rows never sent (refused by the node's own checks, which refuse
+ * them again, or left unsent by a stop or the rate limit).
+ *
+ * A run is one execution's run of one node (`getExecutionId()`, the node's name, `$runIndex`), over the
+ * same input items. What it keeps lives in this process's memory only, and goes when n8n will not run
+ * the node again: after a try n8n takes for a success, after the last of Max Tries, at the execution's
+ * end (where n8n lets a node know it), and in any case once a run has not been tried for
+ * `IDLE_MS` (n8n waits 5 s at most between tries), or, the least recently tried first, when more than
+ * `MAX_RUNS` runs wait between tries.
+ */
+
+/** How a row's answer is given again: its output records, or its error as it was before any stop's summary. */
+type Answer =
+	| { records: IDataObject[] }
+	| {
+			error: NodeError;
+			message: string;
+			description: string | null | undefined;
+			context: IDataObject;
+			outcome: Outcome;
+			/** The items that failed with it (one, or a group sent as one request). */
+			failed: number[];
+	  };
+
+/** The most runs kept at once; the least recently tried, between two tries, go first. */
+const MAX_RUNS = 200;
+
+/** A run not tried again for this long is over: n8n waits at most 5 s between tries. */
+const IDLE_MS = 10 * 60_000;
+
+/** One run's answers, by item index, and the try that got each. */
+class EarlierTries {
+	private readonly answers = new Map<number, Answer & { tryNumber: number }>();
+
+	/** The try under way, from 1. */
+	tryNumber = 0;
+
+	running = false;
+
+	lastTriedAt = Date.now();
+
+	constructor(readonly items: INodeExecutionData[]) {}
+
+	/** Whether these are the input items this run began with (n8n hands each try the same items). */
+	sameInput(items: INodeExecutionData[]): boolean {
+		return (
+			items.length === this.items.length && items.every((item, index) => item === this.items[index])
+		);
+	}
+
+	/** The answer an earlier try got for this item, if it got one. */
+	earlier(itemIndex: number): Answer | undefined {
+		const answer = this.answers.get(itemIndex);
+		return answer && answer.tryNumber < this.tryNumber ? answer : undefined;
+	}
+
+	/** Keeps an item's answer; the first a run gets for an item is the one kept. */
+	remember(itemIndex: number, answer: Answer): void {
+		if (!this.answers.has(itemIndex))
+			this.answers.set(itemIndex, { ...answer, tryNumber: this.tryNumber });
+	}
+
+	/** How many items have an answer. */
+	get answered(): number {
+		return this.answers.size;
+	}
+
+	/** The items with an answer, the one each got. */
+	entries(): IterableIterator<[number, Answer]> {
+		return this.answers.entries();
+	}
+}
+
+/** The runs kept, the least recently tried first. */
+const kept = new Map<string, EarlierTries>();
+
+/** The run each try's context belongs to, for its item loop (below). */
+const byContext = new WeakMap<IExecuteFunctions, EarlierTries>();
+
+/** How many runs are kept now: for the tests, which check that nothing stays. */
+export const keptRuns = (): number => kept.size;
+
+/** The run whose answers a try's item loop keeps and gives again, when Retry On Fail is on for a write. */
+const earlierTriesOf = (context: IExecuteFunctions): EarlierTries | undefined =>
+	byContext.get(context);
+
+/** The number of tries n8n makes: n8n-core's `getRetryParams`, 3 unless set, from 2 to 5. */
+const maxTriesOf = (node: INode): number => Math.min(5, Math.max(2, node.maxTries || 3));
+
+/** Whether n8n takes an output for a failed try: its first item's `json.error` is set (n8n-core's `checkFailure`). */
+const failedTry = (output: INodeExecutionData[]): boolean => {
+	const error = output[0]?.json?.error;
+	return error !== undefined && error !== null && error !== false;
+};
+
+/** Drops the runs not tried for IDLE_MS, then the least recently tried while more than MAX_RUNS are kept. */
+function prune(now: number): void {
+	for (const [key, run] of kept) {
+		if (!run.running && now - run.lastTriedAt > IDLE_MS) kept.delete(key);
+	}
+	for (const [key, run] of kept) {
+		if (kept.size <= MAX_RUNS) break;
+		if (!run.running) kept.delete(key);
+	}
+}
+
+const release = (key: string, run: EarlierTries): void => {
+	if (kept.get(key) === run) kept.delete(key);
+};
+
+/**
+ * Runs one try of the node over its input items. A write with Retry On Fail on keeps its rows' answers
+ * for the tries to come, and is given those of the tries before; anything else runs as it is.
+ */
+export async function inTries(
+	context: IExecuteFunctions,
+	items: INodeExecutionData[],
+	writes: boolean,
+	run: () => Promise<INodeExecutionData[]>,
+): Promise<INodeExecutionData[]> {
+	const node = context.getNode();
+	const executionId = context.getExecutionId();
+	if (!writes || node.retryOnFail !== true || !executionId || items.length === 0) {
+		return await run();
+	}
+	const runIndex = Number(context.getWorkflowDataProxy(0).$runIndex);
+	const key = JSON.stringify([executionId, node.name, runIndex]);
+	const now = Date.now();
+	prune(now);
+	let tries = kept.get(key);
+	if (!tries?.sameInput(items) || tries.running) {
+		tries = new EarlierTries(items);
+		const first = tries;
+		context.onExecutionFinish?.(() => release(key, first));
+	}
+	// Last in the map: the most recently tried.
+	kept.delete(key);
+	kept.set(key, tries);
+	prune(now);
+	tries.tryNumber++;
+	tries.running = true;
+	byContext.set(context, tries);
+	if (tries.tryNumber > 1) {
+		// In n8n's log and, in a manual run, the browser's console, as the progress lines are.
+		const line = retriedTry(node.name, tries.tryNumber, maxTriesOf(node), tries.answered);
+		context.logger.info(line, { node: node.name });
+		context.sendMessageToUI(line);
+	}
+	let again = true;
+	try {
+		const output = await run();
+		again = failedTry(output);
+		return output;
+	} finally {
+		tries.running = false;
+		tries.lastTriedAt = Date.now();
+		if (!again || tries.tryNumber >= maxTriesOf(node)) release(key, tries);
+	}
+}
+
+/**
  * One execution's walk over its input items: their outputs, a progress line in n8n's log (and, in a
  * manual run, the browser console) every 30 s of a long run, waits included (Progress, above), and, when
  * an error stops the node, what became of each item. Items are numbered as n8n numbers them, from 0,
@@ -226,6 +401,9 @@ export class ItemLoop {
 
 	private readonly summarized = new WeakSet<Error>();
 
+	/** With Retry On Fail, what the earlier tries of this run got for its rows (EarlierTries, above). */
+	private readonly tries?: EarlierTries;
+
 	/**
 	 * @param what The operation, for progress lines: the node's name and its request
 	 *   ("Create materials (POST /stocks/materials)").
@@ -238,6 +416,7 @@ export class ItemLoop {
 		private readonly writes: boolean,
 	) {
 		this.progress = new Progress(itemCount, (line) => this.log(`${what}: ${line}`));
+		this.tries = writes ? earlierTriesOf(context) : undefined;
 		// The requests of this execution wait in the progress, which reports while they wait.
 		pauseWaitsWith(context, async (ms, reason) => await this.progress.pause(ms, reason));
 	}
@@ -245,11 +424,14 @@ export class ItemLoop {
 	/**
 	 * Runs one step for some items (one item, or a group sent as one request). When it fails, the error
 	 * stops the node, saying what became of every item, or, with Continue On Fail, becomes the output of
-	 * each of those items.
+	 * each of those items. An item an earlier try of Retry On Fail sent is not sent again: its output,
+	 * or its error, is the one that try got.
 	 */
 	async guard(itemIndexes: number[], step: () => Promise<void> | void): Promise<void> {
+		const earlier = itemIndexes.length === 1 ? this.tries?.earlier(itemIndexes[0]) : undefined;
 		try {
-			await step();
+			if (earlier) this.again(itemIndexes[0], earlier);
+			else await step();
 		} catch (error) {
 			const nodeError = asNodeError(this.context.getNode(), error, itemIndexes[0]);
 			// A step within a step (an item of a group) has already said what became of each item.
@@ -257,10 +439,13 @@ export class ItemLoop {
 			const outcome = outcomeOf(nodeError);
 			// The error says what became of its request, whichever part of the node threw it.
 			withOutcome(nodeError, outcome);
-			if (outcome === 'unknown') this.unconfirmed(itemIndexes);
+			if (outcome === 'unknown') for (const itemIndex of itemIndexes) this.unknown.add(itemIndex);
+			this.remember(itemIndexes, nodeError, outcome);
 			if (!this.context.continueOnFail()) {
 				this.summarized.add(nodeError);
-				throw this.stopped(nodeError, itemIndexes, outcome);
+				// An earlier try stopped here: this one stops as it did, every row it answered given again.
+				const failed = earlier && 'failed' in earlier ? this.allAgain(earlier.failed) : itemIndexes;
+				throw this.stopped(nodeError, failed, outcome);
 			}
 			for (const itemIndex of itemIndexes)
 				this.outputs[itemIndex] = [this.errorItem(nodeError, itemIndex, outcome)];
@@ -280,12 +465,65 @@ export class ItemLoop {
 			pairedItem: { item: itemIndex },
 		}));
 		this.done.push(itemIndex);
+		this.tries?.remember(itemIndex, { records });
 		this.progress.finishedItems(++this.finished);
 	}
 
-	/** Counts items as sent without an answer that confirms them: they may have been written. */
-	unconfirmed(itemIndexes: number[]): void {
-		for (const itemIndex of itemIndexes) this.unknown.add(itemIndex);
+	/**
+	 * Counts items as sent without an answer that confirms them, each with its error: they may have been
+	 * written. Their errors are thrown one by one after (a stop throws only the first).
+	 */
+	unconfirmed(errors: Map<number, NodeError>): void {
+		for (const [itemIndex, error] of errors) {
+			this.unknown.add(itemIndex);
+			this.remember([itemIndex], error, outcomeOf(error));
+		}
+	}
+
+	/**
+	 * With Retry On Fail, keeps the error of items the API answered, or may have, as it is before a
+	 * stop adds its summary, for the tries to come.
+	 */
+	private remember(itemIndexes: number[], error: NodeError, outcome: Outcome): void {
+		if (!this.tries || !ANSWERED.has(outcome)) return;
+		const { message, description } = error;
+		const answer: Answer = {
+			error,
+			message,
+			description,
+			context: { ...error.context },
+			outcome,
+			failed: itemIndexes,
+		};
+		for (const itemIndex of itemIndexes) this.tries.remember(itemIndex, answer);
+	}
+
+	/** Gives an item what an earlier try got: its records, or its error thrown as it was then. */
+	private again(itemIndex: number, answer: Answer): void {
+		if ('records' in answer) {
+			this.output(itemIndex, answer.records);
+			return;
+		}
+		const { error } = answer;
+		error.message = answer.message;
+		error.description = answer.description;
+		error.context = { ...answer.context };
+		throw error;
+	}
+
+	/**
+	 * Before a stop that repeats an earlier try's, gives every item that try answered: the stop then
+	 * says what it said. Returns the items that failed with it.
+	 */
+	private allAgain(itemIndexes: number[]): number[] {
+		const failed = new Set(itemIndexes);
+		for (const [itemIndex, answer] of this.tries?.entries() ?? []) {
+			if (this.outputs[itemIndex] || failed.has(itemIndex)) continue;
+			if ('records' in answer) this.output(itemIndex, answer.records);
+			else if (answer.outcome === 'unknown') this.unknown.add(itemIndex);
+			else failed.add(itemIndex);
+		}
+		return [...failed].sort((a, b) => a - b);
 	}
 
 	/** The last progress line of a run long enough to have reported. */

@@ -14,7 +14,7 @@ import { sellOrderLine } from './sellOrderLine';
 import { stockMovement } from './stockMovement';
 import { stockTransaction } from './stockTransaction';
 import { supplier } from './supplier';
-import type { ResourceModule } from './types';
+import type { OperationModule, ResourceModule } from './types';
 import { work } from './work';
 
 /**
@@ -68,6 +68,31 @@ export const resourceSelector: INodeProperties = {
 		...(hint ? { description: hint } : {}),
 	})),
 	default: 'failure',
+};
+
+/**
+ * Shown for every write (POST or PATCH): what n8n's node setting Retry On Fail does with one here
+ * (itemLoop.ts). The write operations' values are no read's value, so they alone show it.
+ */
+export const retryOnFailNotice: INodeProperties = {
+	displayName:
+		'Settings → Retry On Fail: a retry sends no row the API already answered (written, refused, or may have been written); those rows keep the output of the first try.',
+	name: 'retryOnFailNotice',
+	type: 'notice',
+	default: '',
+	displayOptions: {
+		show: {
+			operation: [
+				...new Set(
+					all.flatMap(({ operations }) =>
+						Object.entries<OperationModule>(operations)
+							.filter(([, run]) => run.endpoint.method !== 'GET')
+							.map(([value]) => value),
+					),
+				),
+			].sort(),
+		},
+	},
 };
 
 /** Each resource's label and its operations' labels, by value: the editor's names for the subtitle. */

@@ -3,6 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { refusal } from '../transport/errors';
 import { unsupportedOperation } from '../transport/messages';
 import { unknownFieldsHint } from '../helpers/simplify';
+import { inTries } from './itemLoop';
 import { nameList, runEndpoint } from './perItemSending';
 import { resources } from './resources';
 
@@ -41,9 +42,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if (!operation) {
 		throw refusal(this.getNode(), unsupportedOperation(resource, operationName));
 	}
-	const output = operation.executeAll
-		? await operation.executeAll.call(this, items)
-		: await runEndpoint.call(this, operation, items);
+	// With Retry On Fail, a write's later try sends no row an earlier try got an answer for.
+	const writes = operation.endpoint.method !== 'GET';
+	const output = await inTries(this, items, writes, async () =>
+		operation.executeAll
+			? await operation.executeAll.call(this, items)
+			: await runEndpoint.call(this, operation, items),
+	);
 	hintUnknownFields.call(this, output);
 	return [output];
 }

@@ -294,6 +294,10 @@ export const PROGRESS_WORDS = {
 		`; now waiting ${duration(ms)} ${reason === 'rateLimit' ? "for the API's rate limit" : 'before trying again'}`,
 };
 
+/** The line of a write's later try of Retry On Fail in n8n's log (see actions/itemLoop.ts). */
+export const retriedTry = (node: string, tryNumber: number, maxTries: number, answered: number) =>
+	`${node}: Retry On Fail, try ${tryNumber} of ${maxTries}: ${answered === 1 ? '1 row' : `${answered} rows`} the API answered in an earlier try ${answered === 1 ? 'is' : 'are'} not sent again`;
+
 const CREDENTIAL = '"Maintenance Management API" credential';
 
 /** The credential has no access token. */
