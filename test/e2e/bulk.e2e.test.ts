@@ -63,6 +63,18 @@ const LOCATION_ROWS: IDataObject[] = [
 ];
 const BAD_LOCATIONS = [9, 18, 28, 29];
 
+/**
+ * 20 material rows for the Retry On Fail runs: row 10's code is MAT-3, which the sandbox's seed has
+ * (refused by the API), or row 0 has no name (refused by the node before sending).
+ */
+const RETRY_ROWS = (bad: 'taken code in row 10' | 'no name in row 0'): IDataObject[] =>
+	Array.from({ length: 20 }, (_, index) => ({
+		code: bad === 'taken code in row 10' && index === 10 ? 'MAT-3' : `E2E-TRY-${index}`,
+		name: bad === 'no name in row 0' && index === 0 ? '' : `Retried row ${index}`,
+	}));
+/** Settings → Retry On Fail on, 3 tries, Wait Between Tries 0 (which n8n reads as its default, 1 s). */
+const RETRY_ON_FAIL = { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 };
+
 const ERP_EXAMPLE = exampleWorkflows().find((workflow) => workflow.id === 'devErpMaterials')!;
 /**
  * The rows the ERP example's Code node returns. Two are bad on purpose: an empty name, which the node
@@ -94,6 +106,24 @@ beforeAll(async () => {
 				updateFields: { name: '={{ $json.name }}', orientation: '={{ $json.orientation }}' },
 			}),
 			{ ...ERP_EXAMPLE, ...storedAs(ERP_EXAMPLE.id) },
+			rowsWorkflow(
+				'mmE2eRetryStop',
+				'Retried Create',
+				RETRY_ROWS('taken code in row 10'),
+				MATERIAL_FROM_ROW,
+				'stopWorkflow',
+				RETRY_ON_FAIL,
+			),
+			...(['continueRegularOutput', 'continueErrorOutput'] as const).map((onError) =>
+				rowsWorkflow(
+					`mmE2eRetry-${onError}`,
+					'Retried Create',
+					RETRY_ROWS('no name in row 0'),
+					MATERIAL_FROM_ROW,
+					onError,
+					RETRY_ON_FAIL,
+				),
+			),
 		],
 	);
 });
@@ -176,9 +206,9 @@ const others = (count: number, bad: number[]) =>
 	Array.from({ length: count }, (_, index) => index).filter((index) => !bad.includes(index));
 
 /** Runs a saved workflow over rows, the sandbox's request log cleared first; expects no error of the run. */
-async function runRows(workflowId: string, node: string) {
+async function runRows(workflowId: string, node: string, env: NodeJS.ProcessEnv = {}) {
 	await control('DELETE', '/requests');
-	const run = await n8n.execute(workflowId);
+	const run = await n8n.execute(workflowId, env);
 	expect(run.data.resultData.error).toBeUndefined();
 	return { run, ...outputs(run, node) };
 }
@@ -276,5 +306,103 @@ describe('"Continue (using error output)" in a real n8n', () => {
 			{ code: 'MAT-5', status: 400 },
 			...[5, 6, 7, 2].map((index) => ({ code: ERP_ROWS[index].code, status: 201 })),
 		]);
+	});
+});
+
+/**
+ * n8n's Retry On Fail runs the node again with the same rows when it stops, and when the first item of
+ * its output is an error: the sandbox's request log shows each row sent once over the three tries.
+ */
+describe('Retry On Fail in a real n8n, 3 tries', () => {
+	beforeEach(async () => await control('POST', '/reset'));
+
+	/** The codes of the POSTs in the sandbox's log, with their statuses (-1: the connection dropped). */
+	const postedCodes = async () =>
+		(await posts()).map((request) => ({
+			code: (request.body as { code: string }).code,
+			status: request.status,
+		}));
+	const created = (indexes: number[]) =>
+		indexes.map((index) => ({ code: `E2E-TRY-${index}`, status: 201 }));
+	const range = (from: number, to: number) =>
+		Array.from({ length: to - from }, (_, index) => from + index);
+	/** n8n's log, at the info level: the node says there what each later try did not send again. */
+	const INFO = { N8N_LOG_LEVEL: 'info' };
+	const laterTries = () =>
+		n8n.printed
+			.split('\n')
+			.map((line) => /Retried Create: Retry On Fail, try .*/.exec(line)?.[0])
+			.filter(Boolean);
+	const triesNotSending = (rows: number) =>
+		[2, 3].map(
+			(tryNumber) =>
+				`Retried Create: Retry On Fail, try ${tryNumber} of 3: ${rows === 1 ? '1 row' : `${rows} rows`} the API answered in an earlier try ${rows === 1 ? 'is' : 'are'} not sent again`,
+		);
+
+	it('Stop Workflow, row 10 refused by the API: each row sent once, the error names item 10', async () => {
+		const run = await n8n.execute('mmE2eRetryStop', INFO);
+		expect(run.status).toBe('error');
+		expect(await postedCodes()).toEqual([...created(range(0, 10)), { code: 'MAT-3', status: 400 }]);
+		expect(laterTries()).toEqual(triesNotSending(11));
+		const error = storedError(run);
+		expect(error?.message).toMatch(/^Code "MAT-3" in item 10 already exists/);
+		expect(error?.message).toContain(
+			'Items 0–9 of 20 were written. Items 11–19 were not sent. Run again from item 10.',
+		);
+		expect(error?.context?.idsWritten).toHaveLength(10);
+	});
+
+	it('Stop Workflow, the answer to row 0 lost: not sent again, and the error says it may have been written', async () => {
+		await control('POST', '/faults', { drop: true, method: 'POST', path: '/stocks/materials' });
+		const run = await n8n.execute('mmE2eRetryStop', INFO);
+		expect(run.status).toBe('error');
+		expect(await postedCodes()).toEqual([{ code: 'E2E-TRY-0', status: -1 }]);
+		expect(laterTries()).toEqual(triesNotSending(1));
+		const error = storedError(run);
+		expect(error?.message).toContain('It may have been written: check whether it exists');
+		expect(error?.context?.outcome).toBe('unknown');
+	});
+
+	it('Continue (regular output), row 0 refused before sending: each good row sent once', async () => {
+		const { success } = await runRows('mmE2eRetry-continueRegularOutput', 'Retried Create', INFO);
+		expect(await postedCodes()).toEqual(created(range(1, 20)));
+		expect(laterTries()).toEqual(triesNotSending(19));
+		expect(success).toHaveLength(20);
+		expect(success[0].json).toMatchObject({ outcome: 'refusedBeforeSending' });
+		expect(success.slice(1).map(({ json }) => json.code)).toEqual(
+			range(1, 20).map((index) => `E2E-TRY-${index}`),
+		);
+	});
+
+	it('Continue (using error output), row 0 refused before sending: each good row sent once', async () => {
+		const { success, failed } = await runRows(
+			'mmE2eRetry-continueErrorOutput',
+			'Retried Create',
+			INFO,
+		);
+		expect(await postedCodes()).toEqual(created(range(1, 20)));
+		expect(laterTries()).toEqual(triesNotSending(19));
+		expect(pairedWith(success)).toEqual(range(1, 20));
+		expect(pairedWith(failed)).toEqual([0]);
+		expect((failed[0].json.error as IDataObject).outcome).toBe('refusedBeforeSending');
+	});
+
+	it('Continue (using error output), the answer to row 1 lost too: not sent again, and its row says it may have been written', async () => {
+		await control('POST', '/faults', { drop: true, method: 'POST', path: '/stocks/materials' });
+		const { success, failed } = await runRows(
+			'mmE2eRetry-continueErrorOutput',
+			'Retried Create',
+			INFO,
+		);
+		expect(laterTries()).toEqual(triesNotSending(19));
+		expect(await postedCodes()).toEqual([
+			{ code: 'E2E-TRY-1', status: -1 },
+			...created(range(2, 20)),
+		]);
+		expect(pairedWith(success)).toEqual(range(2, 20));
+		expect(pairedWith(failed)).toEqual([0, 1]);
+		const lost = failed[1].json.error as IDataObject;
+		expect(lost.outcome).toBe('unknown');
+		expect(lost.message).toContain('It may have been written: check whether it exists');
 	});
 });

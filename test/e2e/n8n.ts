@@ -152,8 +152,11 @@ export class N8nInstance {
 				(error, stdout, stderr) => {
 					if (error)
 						reject(
-							new Error(
-								`n8n ${args[0]} failed: ${error.message}\n${stdout.slice(-3000)}\n${stderr.slice(-3000)}`,
+							Object.assign(
+								new Error(
+									`n8n ${args[0]} failed: ${error.message}\n${stdout.slice(-3000)}\n${stderr.slice(-3000)}`,
+								),
+								{ stdout, stderr },
 							),
 						);
 					else resolve({ stdout, stderr });
@@ -204,8 +207,12 @@ export class N8nInstance {
 		const outcome = await this.cli(['execute', `--id=${id}`], {
 			...extraEnv,
 			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
-		}).catch((error: Error) => error);
-		this.printed = outcome instanceof Error ? outcome.message : outcome.stdout + outcome.stderr;
+		}).catch((error: Error & { stdout?: string; stderr?: string }) => error);
+		// All of it, a failed run's too: its message keeps only the end, after n8n's log lines.
+		this.printed =
+			outcome instanceof Error
+				? `${outcome.message}\n${outcome.stdout ?? ''}${outcome.stderr ?? ''}`
+				: outcome.stdout + outcome.stderr;
 		const file = join(this.userFolder, `execution-${id}.json`);
 		await this.storedExecution(id, file);
 		const stored = JSON.parse(readFileSync(file, 'utf8')) as

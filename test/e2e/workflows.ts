@@ -287,7 +287,7 @@ export function bulkWorkflow(
 /**
  * Rows made by a Code node, written by one action node (version 2) with the given On Error setting, by
  * default "Continue (using error output)": written rows leave on its Success output, failed ones on its
- * Error output.
+ * Error output. `settings` are more of the node's settings, such as Retry On Fail's.
  */
 export function rowsWorkflow(
 	id: string,
@@ -295,6 +295,7 @@ export function rowsWorkflow(
 	rows: IDataObject[],
 	parameters: IDataObject,
 	onError = 'continueErrorOutput',
+	settings: IDataObject = {},
 ) {
 	return {
 		...storedAs(id),
@@ -318,6 +319,7 @@ export function rowsWorkflow(
 				parameters,
 				credentials: { maintenanceManagementApi: API_CREDENTIAL },
 				onError,
+				...settings,
 			},
 		],
 		connections: {
