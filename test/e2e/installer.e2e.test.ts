@@ -574,7 +574,10 @@ describe("n8n's community package installer, from a registry on loopback", () =>
 		process.stdout.write(
 			`[installer] ${runCount} runs compared across the update (${SAVED.length} saved, ${FAILING_RUNS.length} failing, ${DELIVERIES.length} deliveries): ${found.length} differences\n`,
 		);
-		const lines = unexplained(found, recordedChanges(SURFACE_DIR, OLDER));
+		// n8n 1.123 and 2.0 keep no declared failure cause: a change of one shows only in the pinned n8n.
+		const lines = unexplained(found, recordedChanges(SURFACE_DIR, OLDER), {
+			unseen: TESTING_PINNED_N8N,
+		});
 		if (lines.length)
 			throw new Error(
 				[

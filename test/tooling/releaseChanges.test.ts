@@ -77,9 +77,13 @@ describe('what the update test reports', () => {
 		]);
 	});
 
-	it('names a recorded change it did not see', () => {
+	it('names a recorded change it did not see, unless told an older n8n may not show it', () => {
 		expect(unexplained([], [recorded])).toEqual([
 			'recorded but not seen: a, stop.failure, was {"cause":"rate-limited"}, now (absent)',
+		]);
+		expect(unexplained([], [recorded], { unseen: false })).toEqual([]);
+		expect(unexplained(found, [recorded], { unseen: false })).toEqual([
+			'b, stop.message, was "x", now "y"',
 		]);
 	});
 
