@@ -470,6 +470,12 @@ describe("n8n's community package installer, from a registry on loopback", () =>
 			const sent = Date.now();
 			const answered = await deliver(delivery);
 			const answer = { status: answered.status, body: (await answered.json()) as unknown };
+			// An ignored event is answered 200 too, so that the service does not send it again.
+			expect({ version, delivery: delivery.name, status: answer.status }).toEqual({
+				version,
+				delivery: delivery.name,
+				status: 200,
+			});
 			let items: unknown[] = [];
 			if (delivery.starts) {
 				let result: (ExecutionResult & { id: number }) | null = null;
