@@ -152,9 +152,11 @@ describe('text from outside the node is never markup in an error', () => {
 });
 
 describe('an ID in a path is checked wherever it comes from', () => {
-	it('typed in By ID, n8n refuses it before the node runs', async () => {
-		await expect(getLocation(LINK)).rejects.toThrow(/Enter a whole-number ID/);
+	it('typed in By ID, the node refuses it, naming the field, as plain text', async () => {
+		const { error } = await getLocation(LINK);
 		expect(api.requests).toHaveLength(0);
+		expect(error?.message).toMatch(/^"Location" must be a whole-number ID, such as 42; it is "/);
+		expectPlain(error, '&lt;a href=https://evil.example/relogin&gt;');
 	});
 
 	it('typed in a plain ID field, it is refused, naming the field', async () => {

@@ -8,12 +8,11 @@ beforeAll(async () => await fixture.start());
 afterAll(async () => await fixture.stop());
 const rl = (value: string) => ({ __rl: true, mode: 'id', value });
 
-describe("n8n's check of a record locator, before anything is sent", () => {
-	it("refuses an ID that is not a whole number, with the mode's message", async () => {
+describe("the node's check of a record locator, before anything is sent", () => {
+	it('refuses an ID that is not a whole number, naming the field', async () => {
 		const before = (await fixture.requests()).length;
-		await expect(
-			fixture.run({ resource: 'location', operation: 'get', id: rl('R3') }),
-		).rejects.toThrow(/node has issues:\n- Enter a whole-number ID/);
+		const { error } = await fixture.run({ resource: 'location', operation: 'get', id: rl('R3') });
+		expect(error?.message).toBe('"Location" must be a whole-number ID, such as 42; it is "R3"');
 		expect(await fixture.requests()).toHaveLength(before);
 	});
 });
