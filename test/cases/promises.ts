@@ -61,6 +61,7 @@ const T = {
 	queue: 'test/queue/queue.test.ts',
 	causesE2e: 'test/e2e/causes.e2e.test.ts',
 	simplify: 'test/nodes/simplify.test.ts',
+	retryOnFail: 'test/nodes/retryOnFail.test.ts',
 };
 const by = (file: string, test: string, row?: string): HeldBy => ({ file, test, row });
 const retryRule = by(
@@ -240,6 +241,21 @@ const REQUESTS: Promised[] = [
 		doc: 'docs/requests.md',
 		says: 'run the same items again after a stop, and the ones written before are refused, never written twice.',
 		heldBy: [by(T.bulk, 'is refused for each item already written, so nothing is written twice')],
+	},
+	{
+		doc: 'docs/requests.md',
+		says: 'With Settings → Retry On Fail on, a later try of a write sends no row the API answered in an earlier try of the same execution: those rows give their output again, and only rows never sent go out',
+		heldBy: [
+			by(T.retryOnFail, 'sends each row once over the three tries, and the error names item 10'),
+			by(
+				T.retryOnFail,
+				'Continue (using error output): each good row is sent once, 19 on Success and row 0 on Error',
+			),
+			by(
+				T.bulkE2e,
+				'Stop Workflow, row 10 refused by the API: each row sent once, the error names item 10',
+			),
+		],
 	},
 	{
 		doc: 'docs/requests.md',
@@ -683,6 +699,80 @@ const BULK_WRITES: Promised[] = [
 				T.bulkE2e,
 				'the ERP example: written rows on Success, the bad rows on Error with their reason, the nameless one fixed and written once',
 			),
+		],
+	},
+	{
+		doc: 'docs/bulk-writes.md',
+		says: 'For a write (every operation that sends POST or PATCH), a later try of the same execution sends no row the API already answered: a written row gives its record again, a refused row its error, and a row whose answer was lost stays `unknown`, "may have been written", without being sent again.',
+		heldBy: [
+			by(T.retryOnFail, 'sends each row once over the three tries, and the error names item 10'),
+			by(
+				T.retryOnFail,
+				'Stop Workflow: the retries send nothing again, and the error says the row may have been written',
+			),
+			by(
+				T.retryOnFail,
+				'Continue (regular output), row 0 refused before sending: the lost row is not sent again and its item says so',
+			),
+			by(
+				T.bulkE2e,
+				'Stop Workflow, the answer to row 0 lost: not sent again, and the error says it may have been written',
+			),
+		],
+	},
+	{
+		doc: 'docs/bulk-writes.md',
+		says: 'Only rows never sent go out again: those the node refused before sending (refused again, as the row has not changed) and those a stop or the rate limit left unsent.',
+		heldBy: [
+			by(
+				T.retryOnFail,
+				'refuses again on each try a row the node refused before sending, and sends no other row again',
+			),
+			by(
+				T.retryOnFail,
+				'Stop Workflow, a row the rate limit left unsent: the retry sends it and the rows after it, once each',
+			),
+		],
+	},
+	{
+		doc: 'docs/bulk-writes.md',
+		says: 'So with row 10 of 20 refused, Stop Workflow and 3 tries send 11 requests, not 13, and the error names item 10, not item 0; with row 0 refused before sending, either Continue mode sends the 19 good rows once each, 19 requests, not 57',
+		heldBy: [
+			by(T.retryOnFail, 'sends each row once over the three tries, and the error names item 10'),
+			by(
+				T.retryOnFail,
+				'Continue (regular output): each good row is sent once, the output is that of one try',
+			),
+			by(
+				T.retryOnFail,
+				'Continue (using error output): each good row is sent once, 19 on Success and row 0 on Error',
+			),
+			by(
+				T.bulkE2e,
+				'Continue (regular output), row 0 refused before sending: each good row sent once',
+			),
+			by(
+				T.bulkE2e,
+				'Continue (using error output), row 0 refused before sending: each good row sent once',
+			),
+		],
+	},
+	{
+		doc: 'docs/bulk-writes.md',
+		says: "Each later try says in n8n's log (and, in a manual run, the browser's console) what it does not send again",
+		heldBy: [
+			by(T.retryOnFail, 'sends each row once over the three tries, and the error names item 10'),
+		],
+	},
+	{
+		doc: 'docs/bulk-writes.md',
+		says: "What the node keeps for this is each answered row's output, in the memory of the n8n process that runs the execution, only while Retry On Fail is on for a write, and only until n8n is done with the node",
+		heldBy: [
+			by(
+				T.retryOnFail,
+				'keeps the answers only while a write with Retry On Fail runs, and releases them when it ends',
+			),
+			by(T.retryOnFail, 'keeps nothing for a read with Retry On Fail'),
 		],
 	},
 ];
