@@ -15,7 +15,8 @@ export interface ExampleWorkflow {
 	}>;
 	connections: Record<string, unknown>;
 	settings: Record<string, unknown>;
-	pinData: Record<string, unknown>;
+	/** A template holds none (scripts/verify/templateRules.ts). */
+	pinData?: Record<string, unknown>;
 }
 
 /** A template of workflows/ as the file holds it: no IDs, credentials by name only. */

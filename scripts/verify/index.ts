@@ -7,7 +7,8 @@
  *   naming README sections that exist, and without a fragment where n8n appends its tracking query;
  * - looks for placeholders (OWNER, the owner's example address, a stand-in address) in every file
  *   of the tarball but package.json, whose own the metadata check reports, and for a secret, a local
- *   address or an instance's ID in the workflow templates;
+ *   address or an instance's ID in the workflow templates, and for what no template may do
+ *   (templateRules.ts: send to another host, run a command, read the environment, …);
  * - lints the unpacked tarball and the source with the configuration of n8n's own scanner
  *   (@n8n/scan-community-package, whose rules and file patterns are reused as they are);
  * - runs `n8n-node lint`;
@@ -34,6 +35,7 @@ import {
 } from './checks';
 import { localAddressProblems, placeholderProblems, textFilesUnder } from './placeholders';
 import { templateProblems } from './templates';
+import { templateHarms } from './templateRules';
 
 const ROOT = join(__dirname, '..', '..');
 const SCANNER = require.resolve('@n8n/scan-community-package/scanner/scanner.mjs', {
@@ -130,6 +132,11 @@ async function main(): Promise<void> {
 		step(
 			'no secret, local address or instance ID in the workflow templates',
 			templates.flatMap(([path, text]) => templateProblems(path, JSON.parse(text))),
+			`${templates.length} templates`,
+		);
+		step(
+			'nothing harmful in the workflow templates (scripts/verify/templateRules.ts)',
+			templates.flatMap(([path, text]) => templateHarms(path, JSON.parse(text))),
 			`${templates.length} templates`,
 		);
 

@@ -12,6 +12,7 @@ import {
 	workflowShapeProblems,
 	type KnownType,
 } from '../../scripts/verify/templates';
+import { templateHarms } from '../../scripts/verify/templateRules';
 
 const ROOT = join(__dirname, '..', '..');
 const { N8N_DIR } = createRequire(__filename)('../../scripts/runtime.js') as { N8N_DIR: string };
@@ -63,6 +64,10 @@ describe('the templates in workflows/', () => {
 
 	it.each(FILES)('%s holds no secret, local address or ID of one instance', (file) => {
 		expect(templateProblems(`workflows/${file}`, read(file))).toEqual([]);
+	});
+
+	it.each(FILES)('%s does nothing a template may not (scripts/verify/templateRules.ts)', (file) => {
+		expect(templateHarms(`workflows/${file}`, read(file))).toEqual([]);
 	});
 
 	it.each(FILES)('%s names its credentials by name only, for the user to pick', (file) => {
