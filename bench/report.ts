@@ -10,6 +10,9 @@ export interface BenchmarkReport {
 	node: string;
 	n8n: string;
 	rounds: string;
+	/** The load average over 1, 5 and 15 minutes when the run started, and when it ended. */
+	loadAtStart: string;
+	loadAtEnd: string;
 	/** Measure, this package, anchor, ratio, target, met or missed. */
 	rows: string[][];
 	notes: string[];

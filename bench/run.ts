@@ -6,7 +6,7 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { format, resolveConfig } from 'prettier';
 
@@ -39,12 +39,21 @@ const ROOT = join(__dirname, '..');
 const execFileAsync = promisify(execFile);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const TRIGGER_WEBHOOK_ID = '7b0e3c1a-9d2f-4e5b-8a6c-1f2e3d4c5b6a';
+/** The header both the trigger and n8n's Webhook node check in the throughput rows, and its secret. */
+const SECRET_HEADER = 'X-Webhook-Secret';
+const BENCH_SECRET = 'bench-secret-5d1e8f3a7c2b9e4f';
 const median = (values: number[]) =>
 	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const round = (value: number, digits = 1) => Number(value.toFixed(digits));
 const rows: string[][] = [];
 const notes: string[] = [];
 const print = (line: string) => process.stdout.write(`${line}\n`);
+
+/** The machine's load average over 1, 5 and 15 minutes: the ratios are taken side by side, the load says how. */
+const loadAverage = () =>
+	loadavg()
+		.map((load) => load.toFixed(2))
+		.join(', ');
 
 function record(
 	what: string,
@@ -329,16 +338,45 @@ async function withPeakRss<T>(
 	}
 }
 
+/** The credentials of the bench workflows: the API's, and the secret of the throughput rows for each node. */
+const benchCredentials = (baseUrl: string, token: string) => [
+	apiCredential(baseUrl, token, { id: 'benchApiCredential', name: 'Bench sandbox' }),
+	{
+		id: 'benchTriggerSecret',
+		name: 'Bench trigger secret',
+		type: 'maintenanceManagementWebhookApi',
+		data: { secret: BENCH_SECRET, username: '' },
+	},
+	{
+		id: 'benchHeaderSecret',
+		name: 'Bench header secret',
+		type: 'httpHeaderAuth',
+		data: { name: SECRET_HEADER, value: BENCH_SECRET },
+	},
+];
+
 function benchWorkflows(baseUrl: string, token: string) {
 	const api = { maintenanceManagementApi: { id: 'benchApiCredential', name: 'Bench sandbox' } };
-	const webhook = (path: string, responseMode: string) => ({
+	const webhook = (path: string, responseMode: string, headerAuth = false) => ({
 		id: `hook-${path}`,
 		name: 'Webhook',
 		type: 'n8n-nodes-base.webhook',
 		typeVersion: 2,
 		position: [0, 0],
 		webhookId: `0000${path}`.padEnd(36, '0'),
-		parameters: { httpMethod: 'POST', path, responseMode, responseData: 'noData', options: {} },
+		parameters: {
+			httpMethod: 'POST',
+			path,
+			responseMode,
+			responseData: 'noData',
+			...(headerAuth ? { authentication: 'headerAuth' } : {}),
+			options: {},
+		},
+		...(headerAuth
+			? {
+					credentials: { httpHeaderAuth: { id: 'benchHeaderSecret', name: 'Bench header secret' } },
+				}
+			: {}),
 	});
 	const flow = (id: string, nodes: Array<{ name: string } & Record<string, unknown>>) => ({
 		id,
@@ -401,12 +439,26 @@ function benchWorkflows(baseUrl: string, token: string) {
 				typeVersion: 2,
 				position: [0, 0],
 				webhookId: TRIGGER_WEBHOOK_ID,
-				parameters: { events: ['*'], authentication: 'none' },
+				parameters: { events: ['*'], authentication: 'header', parameterName: SECRET_HEADER },
+				credentials: {
+					maintenanceManagementWebhookApi: {
+						id: 'benchTriggerSecret',
+						name: 'Bench trigger secret',
+					},
+				},
 			},
 		]),
-		flow('benchWebhookNode', [webhook('bench-webhook', 'onReceived')]),
+		flow('benchWebhookNode', [webhook('bench-webhook', 'onReceived', true)]),
 	];
 }
+
+/** A delivery to a throughput row's node, with the secret in its header unless `secret` says otherwise. */
+const deliver = (url: string, body: string, secret = BENCH_SECRET) =>
+	fetch(url, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json', [SECRET_HEADER]: secret },
+		body,
+	});
 
 async function load(url: string, total: number, concurrency: number): Promise<number> {
 	let sent = 0;
@@ -415,11 +467,7 @@ async function load(url: string, total: number, concurrency: number): Promise<nu
 	const worker = async () => {
 		while (sent < total) {
 			sent++;
-			const response = await fetch(url, {
-				method: 'POST',
-				headers: { 'Content-Type': 'application/json' },
-				body: '{"event":"FAILURE_CREATED","data":{"id":"1"}}',
-			});
+			const response = await deliver(url, '{"event":"FAILURE_CREATED","data":{"id":"1"}}');
 			await response.arrayBuffer();
 			if (response.status !== 200) failed++;
 		}
@@ -438,27 +486,17 @@ async function startN8n(
 	await n8n.setup(extraEnv);
 	const { baseUrl, token } = sandbox.environments.sandbox;
 	const workflows = benchWorkflows(baseUrl, token);
-	await n8n.importFiles(
-		[apiCredential(baseUrl, token, { id: 'benchApiCredential', name: 'Bench sandbox' })],
-		workflows,
-	);
+	await n8n.importFiles(benchCredentials(baseUrl, token), workflows);
 	for (const workflow of workflows) await n8n.cli(['publish:workflow', `--id=${workflow.id}`]);
 	await n8n.start();
-	await n8n.waitFor(
-		async () => (await fetch(n8n.url('/webhook/bench-webhook'), { method: 'POST' })).status === 200,
-		'the bench webhooks',
-	);
-	await n8n.waitFor(
-		async () =>
-			(
-				await fetch(n8n.url(`/webhook/${TRIGGER_WEBHOOK_ID}/webhook`), {
-					method: 'POST',
-					headers: { 'Content-Type': 'application/json' },
-					body: '{}',
-				})
-			).status === 200,
-		'the bench trigger',
-	);
+	for (const path of ['/webhook/bench-webhook', `/webhook/${TRIGGER_WEBHOOK_ID}/webhook`]) {
+		const url = n8n.url(path);
+		await n8n.waitFor(async () => (await deliver(url, '{}')).status === 200, path);
+		// Each node checks the secret: a wrong one starts nothing.
+		const refused = (await deliver(url, '{}', 'not-the-secret')).status;
+		if (refused !== 401 && refused !== 403)
+			throw new Error(`${path} answered ${refused} to a wrong secret`);
+	}
 	return n8n;
 }
 
@@ -517,9 +555,9 @@ async function triggerThroughput(
 		const r1 = median(oursRate);
 		const r2 = median(hookRate);
 		record(
-			`Trigger throughput, ${label}: events/s accepted (200 deliveries, 10 at a time, loopback)`,
-			`${Math.round(r1)} events/s`,
-			`${Math.round(r2)} events/s (Webhook node)`,
+			`Trigger throughput, ${label}: events/s accepted, the secret in a header (200 deliveries, 10 at a time, loopback)`,
+			`${Math.round(r1)} events/s (header protection)`,
+			`${Math.round(r2)} events/s (Webhook node, Header Auth)`,
 			r1 / r2,
 			'≥ 1.00',
 			r1 / r2 >= 1,
@@ -691,6 +729,8 @@ const only = process.argv.slice(2);
 const wanted = (group: string) => only.length === 0 || only.includes(group);
 
 async function main() {
+	const loadAtStart = loadAverage();
+	print(`Load average (1, 5, 15 minutes) at the start: ${loadAtStart}`);
 	print('Starting the sandbox with 100,000 work orders…');
 	const sandbox = await startSandbox({ port: 0, seed: { failures: 100_000 }, quiet: true });
 	try {
@@ -713,6 +753,8 @@ async function main() {
 	} finally {
 		await sandbox.close();
 	}
+	const loadAtEnd = loadAverage();
+	print(`Load average (1, 5, 15 minutes) at the end: ${loadAtEnd}`);
 	if (only.length) return;
 	const n8nVersion = JSON.parse(readFileSync(join(ROOT, 'scripts/n8n/package.json'), 'utf8'))
 		.dependencies.n8n;
@@ -722,6 +764,8 @@ async function main() {
 		node: process.version,
 		n8n: n8nVersion,
 		rounds: String(ROUNDS),
+		loadAtStart,
+		loadAtEnd,
 		rows,
 		notes,
 	});

@@ -8,6 +8,8 @@ const report = {
 	node: 'v20.0.0',
 	n8n: '2.41.1',
 	rounds: '5',
+	loadAtStart: '1.25, 0.98, 0.71',
+	loadAtEnd: '2.50, 1.40, 0.87',
 	rows: [['Package load', '16.7 ms', '479.7 ms', '0.03', 'a few ms', '**missed**']],
 	notes: ['Rate limit scaled from 60 a minute to 20 every 2 s.'],
 };
@@ -16,7 +18,15 @@ describe('the benchmark report (a dry run of its template)', () => {
 	it('fills every placeholder of the template with the figures and keeps its prose', () => {
 		const text = renderBenchmarks(report);
 		expect(text).not.toMatch(/\{\{|\}\}/);
-		for (const value of [report.date, report.machine, report.node, report.n8n, report.rounds])
+		for (const value of [
+			report.date,
+			report.machine,
+			report.node,
+			report.n8n,
+			report.rounds,
+			report.loadAtStart,
+			report.loadAtEnd,
+		])
 			expect(text).toContain(value);
 		expect(text).toContain('| Package load | 16.7 ms | 479.7 ms | 0.03 | a few ms | **missed** |');
 		expect(text).toContain('- Rate limit scaled from 60 a minute to 20 every 2 s.');
