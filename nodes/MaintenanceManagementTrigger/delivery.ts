@@ -3,7 +3,13 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 import { detectEvent } from './detection';
 import { ALL_EVENTS, EVENT_BY_VALUE } from './events';
 import type { IncomingCall, Protection } from './protection';
-import { decodingBudget, headersWithoutSecret, isAuthorized, withoutSecret } from './protection';
+import {
+	decodingBudget,
+	headersWithoutSecret,
+	matchesCredential,
+	presentedBy,
+	withoutSecret,
+} from './protection';
 
 interface WebhookCredentials {
 	secret?: string;
@@ -40,6 +46,14 @@ const isJson = (contentType: unknown): boolean =>
 	typeof contentType === 'string' &&
 	contentType.split(';')[0].trim().toLowerCase() === 'application/json';
 
+/** Answers a call without the right secret: 401, with a Basic auth challenge under Basic auth. */
+function refuse(this: IWebhookFunctions, protection: Protection): undefined {
+	const response = this.getResponseObject();
+	if (protection === 'basicAuth') response.setHeader('WWW-Authenticate', 'Basic realm="Webhook"');
+	response.status(401).json({ message: 'Unauthorized: the webhook secret is missing or wrong' });
+	return undefined;
+}
+
 /** Checks the call's secret; a wrong or missing one is answered 401 here, and gives undefined. */
 async function authorize(
 	this: IWebhookFunctions,
@@ -52,13 +66,11 @@ async function authorize(
 	);
 	let secretName = '';
 	if (protection !== 'basicAuth') secretName = this.getNodeParameter('parameterName', '') as string;
-	if (isAuthorized(protection, call, secretName, credentials)) {
+	const presented = presentedBy(protection, call, secretName);
+	if (presented !== undefined && matchesCredential(presented, credentials)) {
 		return { secretName, secret: String(credentials?.secret ?? '') };
 	}
-	const response = this.getResponseObject();
-	if (protection === 'basicAuth') response.setHeader('WWW-Authenticate', 'Basic realm="Webhook"');
-	response.status(401).json({ message: 'Unauthorized: the webhook secret is missing or wrong' });
-	return undefined;
+	return refuse.call(this, protection);
 }
 
 /** The delivery's JSON object; any other body is answered 415 or 400 here, and gives undefined. */

@@ -33,6 +33,45 @@ export interface IncomingCall {
 	headers: Record<string, unknown>;
 }
 
+/** What a call presents to prove it comes from the service: a secret, and with Basic auth a user name. */
+export interface Presented {
+	secret: string;
+	user?: string;
+}
+
+/**
+ * What the call presents under a protection other than none: the query parameter or header named
+ * `secretName`, or the Basic auth user and password. Undefined when it presents none.
+ */
+export function presentedBy(
+	protection: Exclude<Protection, 'none'>,
+	call: IncomingCall,
+	secretName: string,
+): Presented | undefined {
+	if (protection === 'basicAuth') {
+		const basic = basicCredentials(call.headers.authorization);
+		return basic && { secret: basic.password, user: basic.user };
+	}
+	const value = single(
+		protection === 'query' ? call.query[secretName] : call.headers[secretName.toLowerCase()],
+	);
+	return value === undefined ? undefined : { secret: value };
+}
+
+/** Whether what a call presents matches the credential. */
+export function matchesCredential(
+	presented: Presented,
+	credentials: { secret?: string; username?: string } | undefined,
+): boolean {
+	const secret = String(credentials?.secret ?? '');
+	if (presented.user === undefined) return sameSecret(presented.secret, secret);
+	// Without a user name in the credential, any user name is accepted and only the secret counts.
+	const username = String(credentials?.username ?? '');
+	const userOk = username === '' || sameSecret(presented.user, username);
+	const passwordOk = sameSecret(presented.secret, secret);
+	return userOk && passwordOk;
+}
+
 /** Whether an incoming call carries the right secret for the chosen protection. */
 export function isAuthorized(
 	protection: Protection,
@@ -41,16 +80,8 @@ export function isAuthorized(
 	credentials: { secret?: string; username?: string } | undefined,
 ): boolean {
 	if (protection === 'none') return true;
-	const secret = String(credentials?.secret ?? '');
-	if (protection === 'query') return sameSecret(single(call.query[secretName]), secret);
-	if (protection === 'header')
-		return sameSecret(single(call.headers[secretName.toLowerCase()]), secret);
-	const basic = basicCredentials(call.headers.authorization);
-	// Without a user name in the credential, any user name is accepted and only the secret counts.
-	const username = String(credentials?.username ?? '');
-	const userOk = username === '' ? basic !== undefined : sameSecret(basic?.user, username);
-	const passwordOk = sameSecret(basic?.password, secret);
-	return userOk && passwordOk;
+	const presented = presentedBy(protection, call, secretName);
+	return presented !== undefined && matchesCredential(presented, credentials);
 }
 
 /** Header names that carry credentials whatever their value: never output. */
