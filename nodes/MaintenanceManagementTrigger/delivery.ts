@@ -61,13 +61,15 @@ async function authorize(
 	call: IncomingCall,
 ): Promise<Access | undefined> {
 	if (protection === 'none') return { secretName: '', secret: '' };
+	let secretName = '';
+	if (protection !== 'basicAuth') secretName = this.getNodeParameter('parameterName', '') as string;
+	// A call that presents no secret is refused whatever the credential holds: without reading it.
+	const presented = presentedBy(protection, call, secretName);
+	if (presented === undefined) return refuse.call(this, protection);
 	const credentials = await this.getCredentials<WebhookCredentials>(
 		'maintenanceManagementWebhookApi',
 	);
-	let secretName = '';
-	if (protection !== 'basicAuth') secretName = this.getNodeParameter('parameterName', '') as string;
-	const presented = presentedBy(protection, call, secretName);
-	if (presented !== undefined && matchesCredential(presented, credentials)) {
+	if (matchesCredential(presented, credentials)) {
 		return { secretName, secret: String(credentials?.secret ?? '') };
 	}
 	return refuse.call(this, protection);

@@ -105,6 +105,20 @@ describe.each(modes)('protection %s', (authentication, right, wrongs) => {
 	it('a missing credential is an error that is not swallowed', async () => {
 		await expect(deliver({ authentication }, { body, ...right })).rejects.toThrow(/credentials/);
 	});
+
+	it('refuses a call that presents no secret without reading the credential', async () => {
+		const run = await deliver({ authentication, credentials }, { body });
+		expectRefused(run);
+		expect(run.credentialReads).toBe(0);
+		// Nor does a missing credential change that answer: a stranger learns nothing of the setup.
+		expectRefused(await deliver({ authentication }, { body }));
+	});
+
+	it('reads the credential for a call that presents a wrong secret', async () => {
+		const run = await deliver({ authentication, credentials }, { body, ...wrongs[0] });
+		expectRefused(run);
+		expect(run.credentialReads).toBe(1);
+	});
 });
 
 describe('protection details', () => {
