@@ -73,11 +73,11 @@ function locatorsWorkflow() {
 }
 
 /**
- * One process per core that keeps it busy until it is killed, or until its parent is gone (it checks
- * between runs of its loop): the test's own process ending, however, ends them.
+ * One process per core that keeps it busy until it is killed, or until this process, whose pid it is
+ * given, is no longer its parent (it checks between runs of its loop): however the test ends, they end.
  */
 const BUSY_LOOP =
-	'const parent = process.ppid; for (;;) { for (let i = 0; i < 1e7; i++); if (process.ppid !== parent) process.exit(0); }';
+	'const parent = Number(process.argv[1]); for (;;) { for (let i = 0; i < 1e7; i++); if (process.ppid !== parent) process.exit(0); }';
 const burners: ChildProcess[] = [];
 const stopBurners = async () =>
 	await Promise.all(
@@ -100,7 +100,9 @@ beforeAll(async () => {
 	const { baseUrl, token } = api.sandbox.environments.sandbox;
 	await n8n.importFiles(credentials(baseUrl, token), [locatorsWorkflow()]);
 	for (let core = 0; core < availableParallelism(); core++)
-		burners.push(spawn(process.execPath, ['-e', BUSY_LOOP], { stdio: 'ignore' }));
+		burners.push(
+			spawn(process.execPath, ['-e', BUSY_LOOP, String(process.pid)], { stdio: 'ignore' }),
+		);
 	run = await n8n.execute(WORKFLOW_ID);
 	busyThroughout = burners.map((burner) => burner.exitCode === null && burner.signalCode === null);
 	await stopBurners();
