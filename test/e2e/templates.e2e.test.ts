@@ -16,6 +16,7 @@ import type { Template } from '../../scripts/examples';
 import {
 	inTurn,
 	itemsOf,
+	N8N_NODE_MODULES,
 	N8nInstance,
 	outputOf,
 	PACKAGE_NAME,
@@ -38,7 +39,9 @@ import { ACTION_NODE, TRIGGER_NODE, WEBHOOK_SECRET } from './workflows';
  * templates, published, start from the sandbox's events.
  *
  * In the compatibility matrix, n8n 1.123.81 and 2.0.0 take the same calls (the installer's, from-url
- * with a project, the workflow's activation) and run every template.
+ * with a project, the workflow's activation) and run every template; n8n 1.123 does not refuse a
+ * request outside the credential's Allowed HTTP Request Domains (REFUSES_OTHER_HOSTS), so that test
+ * alone is skipped there.
  */
 jest.setTimeout(600_000);
 
@@ -49,6 +52,20 @@ const VERSION = (
 const FILES = readdirSync(join(ROOT, 'workflows')).sort();
 /** The name the templates give the API credential: the one the user has is picked by it. */
 const API_CREDENTIAL_NAME = 'Maintenance Management account';
+/** The template of an endpoint the node does not cover, and its HTTP Request node. */
+const OWN_CALL = 'call-an-endpoint-the-node-does-not-cover.json';
+const OWN_CALL_NODE = 'Read One Work Order';
+/**
+ * Whether the n8n under test refuses a first request outside the credential's Allowed HTTP Request
+ * Domains. n8n 2.0 checks it in the HTTP Request node and 2.41 before any request; n8n 1.123's HTTP
+ * Request node hands the list to the request, but n8n-core 1.122 checks it only when following a
+ * redirect (its `httpRequest` helper checks the first URL too, the HTTP Request node does not use it).
+ */
+const REFUSES_OTHER_HOSTS = !(
+	JSON.parse(readFileSync(join(N8N_NODE_MODULES, 'n8n', 'package.json'), 'utf8')) as {
+		version: string;
+	}
+).version.startsWith('1.');
 
 /** A workflow as n8n saved it: its ID, version and nodes. */
 type SavedWorkflow = {
@@ -91,6 +108,8 @@ describe('the templates, imported from the package installed through Community N
 	const credentials: Record<string, { id: string; name: string }> = {};
 	/** Each template as saved: by file, its ID, version and nodes. */
 	const saved: Record<string, SavedWorkflow> = {};
+	/** A server of another host, on loopback: what it received, whether with the credential's token. */
+	let elsewhere: { server: Server; url: string; received: Array<{ path: string; token: boolean }> };
 
 	beforeAll(async () => {
 		packDir = mkdtempSync(join(tmpdir(), 'mm-pack-'));
@@ -113,6 +132,7 @@ describe('the templates, imported from the package installed through Community N
 			() => registry.stop(),
 			() => api.close(),
 			() => cdn?.server.close(),
+			() => elsewhere?.server.close(),
 			() => packDir && rmSync(packDir, { recursive: true, force: true }),
 		);
 	});
@@ -252,6 +272,132 @@ describe('the templates, imported from the package installed through Community N
 		expect(outputOf(result, 'Check By Hand')).toEqual([
 			expect.objectContaining({ code: 'MAT-5', outcome: 'refusedByApi' }),
 		]);
+	});
+
+	/**
+	 * Sets the API credential's Allowed HTTP Request Domains as the user does in its panel: `domains`
+	 * (a host name list) restricts it, undefined allows all.
+	 */
+	const allowDomains = async (domains?: string) => {
+		const { baseUrl, token } = api.sandbox.environments.sandbox;
+		const { id, name } = credentials.maintenanceManagementApi;
+		const updated = await n8n.requestAsOwner('PATCH', `/rest/credentials/${id}`, {
+			name,
+			type: 'maintenanceManagementApi',
+			data: {
+				accessToken: token,
+				environment: 'sandbox',
+				sandboxBaseUrl: baseUrl,
+				allowedHttpRequestDomains: domains === undefined ? 'all' : 'domains',
+				allowedDomains: domains ?? '',
+			},
+		});
+		expectStatus(updated, 200, 'setting Allowed HTTP Request Domains');
+	};
+
+	/** Saves the template with its HTTP Request node's URL set to `url`, as the user edits it, and runs it. */
+	const runOwnCallAt = async (url: string): Promise<ExecutionResult> => {
+		const { id } = saved[OWN_CALL];
+		const read = await n8n.requestAsOwner('GET', `/rest/workflows/${id}`);
+		expectStatus(read, 200, `reading ${OWN_CALL}`);
+		const workflow = dataOf<{
+			versionId: string;
+			name: string;
+			nodes: Array<{ name: string; parameters: Record<string, unknown> }>;
+			connections: unknown;
+		}>(read);
+		const edited = await n8n.requestAsOwner('PATCH', `/rest/workflows/${id}`, {
+			versionId: workflow.versionId,
+			name: workflow.name,
+			nodes: workflow.nodes.map((node) =>
+				node.name === OWN_CALL_NODE ? { ...node, parameters: { ...node.parameters, url } } : node,
+			),
+			connections: workflow.connections,
+		});
+		expectStatus(edited, 200, `saving ${OWN_CALL} with its URL edited`);
+		return await n8n.execute(id);
+	};
+
+	/** The run's status, and the error the HTTP Request node stopped with, as n8n stored it. */
+	const ownCallError = (result: ExecutionResult) => {
+		const error = result.data.resultData.runData[OWN_CALL_NODE]?.[0]?.error as
+			{ message: string; httpCode?: string | null } | undefined;
+		return { status: result.status, message: error?.message, httpCode: error?.httpCode };
+	};
+
+	describe('an endpoint the node does not cover, with the credential in the HTTP Request node', () => {
+		beforeAll(async () => {
+			// Another host: `localhost`, not the sandbox's 127.0.0.1. Allowed HTTP Request Domains
+			// compares the host name alone, so another port of 127.0.0.1 would be allowed too.
+			const { token } = api.sandbox.environments.sandbox;
+			const received: Array<{ path: string; token: boolean }> = [];
+			const server = createServer((request, response) => {
+				// Whether it came with the token, never the token: a failing test shows this record.
+				received.push({
+					path: request.url ?? '',
+					token: request.headers.authorization === `Bearer ${token}`,
+				});
+				response.writeHead(200, { 'Content-Type': 'application/json' }).end('{"data":{}}');
+			});
+			await new Promise<void>((resolve) => server.listen(0, 'localhost', resolve));
+			elsewhere = {
+				server,
+				url: `http://localhost:${(server.address() as AddressInfo).port}`,
+				received,
+			};
+		});
+
+		it('sends the token to the service’s host the URL names, with the domains allowed set to it', async () => {
+			const { baseUrl } = api.sandbox.environments.sandbox;
+			await allowDomains(new URL(baseUrl).hostname);
+			await api.control('DELETE', '/requests');
+			// The user puts their base URL in front of the path; the sandbox implements the
+			// specification alone, which has no read of one work order, so it answers 404, and a 404,
+			// not a 401, says the token came and was accepted.
+			const result = await runOwnCallAt(`${baseUrl}/failures/1`);
+			const calls = (await api.requests()).map(({ method, path, status, headers }) => ({
+				method,
+				path,
+				status,
+				authorization: headers.authorization,
+			}));
+			expect(calls).toEqual([
+				{ method: 'GET', path: '/failures/1', status: 404, authorization: 'Bearer ***' },
+			]);
+			expect(ownCallError(result)).toEqual({
+				status: 'error',
+				message: 'The resource you are requesting could not be found',
+				httpCode: '404',
+			});
+			expect(elsewhere.received).toEqual([]);
+		});
+
+		it('sends the token to any host while the credential allows all domains', async () => {
+			await allowDomains(undefined);
+			const result = await runOwnCallAt(`${elsewhere.url}/v3/failures/1`);
+			expect(result.status).toBe('success');
+			expect(elsewhere.received).toEqual([{ path: '/v3/failures/1', token: true }]);
+			elsewhere.received.length = 0;
+		});
+
+		(REFUSES_OTHER_HOSTS ? it : it.skip)(
+			'refuses to send it to another host once the domains allowed are the service’s',
+			async () => {
+				const { baseUrl } = api.sandbox.environments.sandbox;
+				await allowDomains(new URL(baseUrl).hostname);
+				await api.control('DELETE', '/requests');
+				const result = await runOwnCallAt(`${elsewhere.url}/v3/failures/1`);
+				expect(ownCallError(result)).toMatchObject({
+					status: 'error',
+					// n8n 2.0 names the credential type and the whole URL, 2.41 the host alone.
+					message: expect.stringMatching(
+						/^Domain not allowed: This credential .*restricted from accessing (http:\/\/)?localhost:/,
+					),
+				});
+				expect(elsewhere.received).toEqual([]);
+				expect(await api.requests()).toEqual([]);
+			},
+		);
 	});
 
 	/** Publishes a saved trigger template and registers its Production URL for `events` in the sandbox. */
