@@ -62,6 +62,18 @@ export class MaintenanceManagementTrigger implements INodeType {
 		description:
 			'Start a workflow on Maintenance Management events, such as a work order reported, approved or declined; act on work orders, planned jobs and stock',
 		defaults: { name: 'Maintenance Management Trigger' },
+		// Read by n8n's AI workflow builders alone, as the action node's.
+		builderHint: {
+			searchHint:
+				"Runs only once the workflow is published and its Production URL (…/webhook/ID/webhook, not the Test URL) is registered in the service's webhook settings with the secret.",
+			relatedNodes: [
+				{
+					nodeType: 'n8n-nodes-maintenance-management.maintenanceManagement',
+					relationHint:
+						'Reads the records an event names, such as the open work orders of its location',
+				},
+			],
+		},
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		// Redacted by n8n in stored executions, beyond the headers the node already leaves out.
@@ -126,6 +138,10 @@ export class MaintenanceManagementTrigger implements INodeType {
 				default: [ALL_EVENTS],
 				description:
 					'The events that start the workflow. Others are answered 200 and ignored, so the service does not retry them. A delivery whose event cannot be detected starts the workflow only with All Events.',
+				builderHint: {
+					propertyHint:
+						"Event names such as FAILURE_CREATED or FAILURE_APPROVED; '*' (All Events) also starts on a delivery whose event cannot be detected. Each item names its event in event.",
+				},
 			},
 			{
 				displayName: 'Protection',
@@ -156,6 +172,10 @@ export class MaintenanceManagementTrigger implements INodeType {
 				default: 'query',
 				description:
 					'How incoming calls prove they come from the service. The secret lives in a credential, never in the workflow. A wrong or missing secret is answered 401 and starts nothing.',
+				builderHint: {
+					propertyHint:
+						'Keep query (the default), header or basicAuth, with a maintenanceManagementWebhookApi credential holding the secret, never in a parameter; none lets anyone with the URL start the workflow.',
+				},
 			},
 			{
 				displayName: 'Query Parameter Name',
@@ -164,6 +184,10 @@ export class MaintenanceManagementTrigger implements INodeType {
 				default: 'token',
 				displayOptions: { show: { authentication: ['query'] } },
 				description: 'Register the URL in the service as …/webhook?token=YOUR_SECRET',
+				builderHint: {
+					propertyHint:
+						"The query parameter the secret comes in: the service calls the Production URL plus ?token=SECRET, SECRET being the credential's. Leave it token unless the service names another.",
+				},
 			},
 			{
 				displayName: 'Header Name',

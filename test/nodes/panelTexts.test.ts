@@ -14,13 +14,15 @@ interface Described {
 	displayName?: string;
 	description?: string;
 	hint?: string;
+	builderHint?: { propertyHint?: string };
 	options?: unknown[];
 	values?: unknown[];
 }
 
 /**
  * Every description, hint and notice of a list of properties, nested options and values included,
- * as "where: text", the text as the panel shows it (HTML tags left out).
+ * as "where: text", the text as the panel shows it (HTML tags left out); and every builder hint, which
+ * n8n's AI workflow builders read beside them, as "where (builder hint): text".
  */
 const texts = (where: string, list: unknown[] = []): string[] =>
 	(list as Described[]).flatMap((property) => {
@@ -32,6 +34,9 @@ const texts = (where: string, list: unknown[] = []): string[] =>
 		].filter((text): text is string => typeof text === 'string');
 		return [
 			...own.map((text) => `${at}: ${text.replace(/<[^>]+>/g, '')}`),
+			...(property.builderHint?.propertyHint
+				? [`${at} (builder hint): ${property.builderHint.propertyHint}`]
+				: []),
 			...texts(at, property.options),
 			...texts(at, property.values),
 		];
@@ -43,10 +48,20 @@ describe('the texts of the panels', () => {
 		...texts('trigger', new MaintenanceManagementTrigger().description.properties),
 		...texts('API credential', new MaintenanceManagementApi().properties),
 		...texts('webhook credential', new MaintenanceManagementWebhookApi().properties),
+		// What n8n's AI workflow builders read of each node itself.
+		...[new MaintenanceManagement(), new MaintenanceManagementTrigger()].flatMap(
+			({ description: { name, builderHint } }) => [
+				`${name} (builder hint): ${builderHint?.searchHint ?? ''}`,
+				...(builderHint?.relatedNodes ?? []).map(
+					(related) => `${name} (builder hint) ${related.nodeType}: ${related.relationHint}`,
+				),
+			],
+		),
 	];
 
-	it(`keeps every description, hint and notice of both nodes and both credentials to ${MAX_LENGTH} characters`, () => {
+	it(`keeps every description, hint, notice and builder hint of both nodes and both credentials to ${MAX_LENGTH} characters`, () => {
 		expect(all.length).toBeGreaterThan(300);
+		expect(all.filter((text) => text.includes('(builder hint): ')).length).toBeGreaterThan(15);
 		const long = all.filter((text) => text.slice(text.indexOf(': ') + 2).length > MAX_LENGTH);
 		expect(long).toEqual([]);
 	});

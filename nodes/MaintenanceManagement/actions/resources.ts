@@ -62,10 +62,11 @@ export const resourceSelector: INodeProperties = {
 	name: 'resource',
 	type: 'options',
 	noDataExpression: true,
-	options: all.map(({ displayName, hint, value }) => ({
+	options: all.map(({ displayName, hint, builderHint, value }) => ({
 		name: displayName,
 		value,
 		...(hint ? { description: hint } : {}),
+		...(builderHint ? { builderHint: { propertyHint: builderHint } } : {}),
 	})),
 	default: 'failure',
 };

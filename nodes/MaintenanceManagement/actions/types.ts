@@ -81,6 +81,8 @@ export interface ResourceModule<R extends string = string, O extends string = st
 	displayName: string;
 	/** The hint under that label: the API's own name where it differs. */
 	hint?: string;
+	/** What n8n's AI workflow builders read about the resource beside its option (not shown in the panel). */
+	builderHint?: string;
 	/** The operation selector plus every operation's properties. */
 	description: INodeProperties[];
 	operations: Record<O, OperationModule>;

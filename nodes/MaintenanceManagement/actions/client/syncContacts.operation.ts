@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { idList, lazy } from '../../helpers/schemas';
+import { pathIdHint } from '../shared/properties';
 import { sendOperation } from '../shared/registry';
 
 const properties: INodeProperties[] = [
@@ -14,6 +15,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. 7',
 		description:
 			"ID of the client whose contacts to set: a building's client_id in Location → Get Many, or the list of clients in the service",
+		builderHint: pathIdHint,
 	},
 	{
 		displayName: 'Contact IDs',

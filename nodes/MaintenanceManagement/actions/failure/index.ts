@@ -4,7 +4,12 @@ import { getAllOpen } from './getAllOpen.operation';
 
 export const failure = defineResource(
 	'failure',
-	{ displayName: 'Work Order', hint: 'The API calls a work order a failure' },
+	{
+		displayName: 'Work Order',
+		hint: 'The API calls a work order a failure',
+		builderHint:
+			'Read only: Get Many and Get Many Open list work orders; no operation creates, updates, approves or closes one. The trigger starts a workflow on those events.',
+	},
 	[
 		{
 			name: 'Get Many',

@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { lazy } from '../../helpers/schemas';
 import { updateFields } from '../shared/fields';
-import { expandedProperty } from '../shared/properties';
+import { expandedProperty, pathIdHint } from '../shared/properties';
 import { sendOperation } from '../shared/registry';
 import { materialShape, optionalMaterialFields, requiredMaterialFields } from './fields';
 
@@ -17,6 +17,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. 15',
 		description:
 			'ID of the material to update: material_id in the output of Material → Create, or the list of materials in the service',
+		builderHint: pathIdHint,
 	},
 	{
 		displayName:

@@ -9,6 +9,7 @@ import {
 	lineReferenceFields,
 	wholeNumber,
 } from '../shared/fields';
+import { pathIdHint } from '../shared/properties';
 import { sendOperation } from '../shared/registry';
 import { checkLineType, LINE_TYPES, lineTypeProperty } from '../shared/lineRules';
 
@@ -22,6 +23,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. 8',
 		description:
 			'ID of the quote that gets the line, from the list of quotes in the service (the API lists no quotes)',
+		builderHint: pathIdHint,
 	},
 	lineTypeProperty(
 		'What the line quotes. The API does not list the values it accepts for a new quote line; these are the types its quote lines carry.',

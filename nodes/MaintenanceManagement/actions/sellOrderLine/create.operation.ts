@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { id, lazy, lineDescription, number, numericString, oneOf } from '../../helpers/schemas';
 import { additionalFields, lineDescriptionProperty, lineReferenceFields } from '../shared/fields';
-import { expandedProperty } from '../shared/properties';
+import { expandedProperty, pathIdHint } from '../shared/properties';
 import { sendOperation } from '../shared/registry';
 import { checkLineType, LINE_TYPES, lineTypeProperty } from '../shared/lineRules';
 
@@ -17,6 +17,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. 31',
 		description:
 			'ID of the sell order (sale) that gets the line, from the list of sales in the service (the API lists no sell orders)',
+		builderHint: pathIdHint,
 	},
 	lineTypeProperty('What the line sells'),
 	{

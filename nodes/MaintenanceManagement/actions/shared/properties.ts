@@ -1,10 +1,18 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions, IParameterBuilderHint } from 'n8n-workflow';
 
 import { byText } from '../../../shared/options';
 
 /*
  * The property catalogue: the node's properties that many operations share, as the editor shows them.
+ * A `builderHint` is read by n8n's AI workflow builders alone (the type definitions n8n generates from
+ * the description); the panel does not show it and no workflow saves it.
  */
+
+/** For the AI workflow builders: a field of the request's path takes the record's ID, never its code. */
+export const pathIdHint: IParameterBuilderHint = {
+	propertyHint:
+		"The record's whole-number ID, such as 15, from an earlier node's output (its id, or a field such as client_id); never its code or name, which the node refuses before sending",
+};
 
 /** Return All and Limit, as every list operation has them. */
 export const listProperties: INodeProperties[] = [
@@ -14,6 +22,10 @@ export const listProperties: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description: 'Whether to return all results or only up to a given limit',
+		builderHint: {
+			propertyHint:
+				'true reads every page by itself, so no loop or pagination node is needed; false returns at most Limit (50 by default)',
+		},
 	},
 	{
 		displayName: 'Limit',
@@ -42,6 +54,10 @@ export const simplifyProperty: INodeProperties = {
 	default: true,
 	description:
 		'Whether to return one flat item per record (ID, type and attributes side by side, expanded relations resolved) instead of the raw API shape',
+	builderHint: {
+		propertyHint:
+			"true: one flat item per record, its fields beside id and type ($json.status); false: the API's shape, the fields under attributes ($json.attributes.status)",
+	},
 	displayOptions: { show: VERSION_1 },
 };
 
@@ -74,6 +90,10 @@ export const outputProperties: INodeProperties[] = [
 			},
 		],
 		default: 'simplified',
+		builderHint: {
+			propertyHint:
+				"simplified (the default): flat items with the key fields ($json.status); raw: the API's shape, the fields under attributes ($json.attributes.status); selected: the id and the Fields named",
+		},
 		displayOptions: { show: FROM_VERSION_2 },
 	},
 	{
@@ -222,6 +242,10 @@ export const recordLocator = (
 	type: 'resourceLocator',
 	default: { mode: 'list', value: '' },
 	required: true,
+	builderHint: {
+		propertyHint:
+			"Mode id with the record's whole-number ID, such as 42, from an earlier node's output (its id, or a field such as supplier_id); never its code or name, which the node refuses before sending",
+	},
 	modes: [
 		{
 			displayName: 'From List',

@@ -159,12 +159,14 @@ const selectorOption = ({ name, value, description, action, run }: OperationEntr
  */
 export function defineResource<const R extends string, const O extends string>(
 	resource: R,
-	label: string | { displayName: string; hint: string },
+	label: string | { displayName: string; hint: string; builderHint?: string },
 	operations: Array<OperationEntry<O>>,
 	defaultOperation: O = operations[0].value,
 ): ResourceModule<R, O> {
-	const { displayName, hint } =
-		typeof label === 'string' ? { displayName: label, hint: undefined } : label;
+	const { displayName, hint, builderHint } =
+		typeof label === 'string'
+			? { displayName: label, hint: undefined, builderHint: undefined }
+			: label;
 	const selector: INodeProperties = {
 		displayName: 'Operation',
 		name: 'operation',
@@ -180,6 +182,7 @@ export function defineResource<const R extends string, const O extends string>(
 		value: resource,
 		displayName: deprecated ? `${displayName} (Deprecated)` : displayName,
 		...(hint ? { hint } : {}),
+		...(builderHint ? { builderHint } : {}),
 		description: [
 			selector,
 			...modules.flatMap(([value, run]) => forOperation(resource, value, run.description)),

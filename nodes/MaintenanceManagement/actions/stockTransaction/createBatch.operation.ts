@@ -13,6 +13,7 @@ import { id, integer, lazy, oneOf } from '../../helpers/schemas';
 import { toItems } from '../../helpers/simplify';
 import { recordsOf } from '../../transport';
 import { additionalFields, wholeNumber } from '../shared/fields';
+import { pathIdHint } from '../shared/properties';
 import { sendOperation } from '../shared/registry';
 import type { Grouping, ItemPart } from '../groupedSending';
 import { sendGrouped } from '../groupedSending';
@@ -33,6 +34,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. 2',
 		description: warehouseIdDescription('The ID of the warehouse whose stock changes'),
+		builderHint: pathIdHint,
 	},
 	{
 		displayName: 'Action',

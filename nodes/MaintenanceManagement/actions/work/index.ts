@@ -3,7 +3,12 @@ import { create } from './create.operation';
 
 export const work = defineResource(
 	'work',
-	{ displayName: 'Planned Job', hint: 'The API calls a planned job a work' },
+	{
+		displayName: 'Planned Job',
+		hint: 'The API calls a planned job a work',
+		builderHint:
+			'A planned job is scheduled or preventive work, not a work order: Create plans a job and reports no work order.',
+	},
 	[
 		{
 			name: 'Create',
