@@ -285,6 +285,13 @@ describe('a write whose answer is lost', () => {
 			const { error } = await transfers({ status: 201, body: { data: {}, ...envelope } });
 			expect(error?.context).toMatchObject({ outcome: 'unknown' });
 			expect((error as { failure?: unknown }).failure).toBeUndefined();
+			// Its description says to check, not to wait for the rate limit or to fix the token.
+			expect(error?.description).toMatch(
+				new RegExp(
+					`^The API answered ${httpCode}: "Refused."\\.\\nThe status \\(201\\) says the POST was done; the body says it failed \\(${httpCode}\\)\\. Check whether the change was applied before sending it again\\.<br><br>Item 0 of 3 was written\\.`,
+				),
+			);
+			expect(error?.description).not.toMatch(/rate limit|token works/);
 		},
 	);
 

@@ -41,7 +41,7 @@ export function pathWithinApi(link: string, baseUrl: string): string | undefined
 	return `/${path.slice(prefix.length)}${target.search}`;
 }
 
-/** What a record's ID in a path is: a whole number, written in digits. The By ID fields check it too. */
+/** What a record's ID in a path is: a whole number, written in digits; the node checks every ID against it before sending. */
 export const RECORD_ID = /^\d{1,20}$/;
 
 /**

@@ -279,6 +279,9 @@ export function apiError(
 		const devMessage =
 			error.dev_message === undefined ? [] : [`dev_message ${quote(error.dev_message)}`];
 		detail = [...formatProperties(error.properties), ...devMessage].join('\n');
+	} else if (contradicted && context.method !== 'GET') {
+		// A write the status says was done: no advice for the error the body names (a wait, a token).
+		detail = `The status (${answered}) says the ${context.method} was done; the body says it failed (${statusCode}). Check whether the change was applied before sending it again.`;
 	} else if (Object.hasOwn(STATUS_HINTS, statusCode)) {
 		detail = STATUS_HINTS[statusCode](context);
 	} else if (isServerError(statusCode)) {
