@@ -56,7 +56,7 @@ export const simplifyProperty: INodeProperties = {
 		'Whether to return one flat item per record (ID, type and attributes side by side, expanded relations resolved) instead of the raw API shape',
 	builderHint: {
 		propertyHint:
-			"true: one flat item per record, its fields beside id and type ($json.status); false: the API's shape, the fields under attributes ($json.attributes.status)",
+			'Node version 1 only (version 2 has Output). true: one flat item per record, fields beside id and type ($json.status); false: fields under attributes ($json.attributes.status)',
 	},
 	displayOptions: { show: VERSION_1 },
 };
