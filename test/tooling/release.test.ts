@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { releaseChangelog, unreleasedNotes } from '../../scripts/changelog';
+import { wordCount } from '../../scripts/docsCheck';
+import { recordedSurfaces } from '../../scripts/recordSurface';
 
 const URL = 'https://github.com/acme/n8n-nodes-maintenance-management';
 
@@ -82,5 +84,19 @@ Intro.
 		const released = releaseChangelog(changelog, '9.9.9', '2026-11-23', URL);
 		expect(released).toContain(`## [Unreleased]\n\n## [9.9.9] - 2026-11-23\n\n${notes}\n`);
 		expect(unreleasedNotes(released)).toBe('');
+	});
+
+	it('says what each recorded release holds in at most 600 words, and what changed since the newest under Unreleased', () => {
+		const changelog = readFileSync(join(__dirname, '..', '..', 'CHANGELOG.md'), 'utf8');
+		const sections = changelog.split(/^## /m).slice(1);
+		const versions = recordedSurfaces().map(({ version }) => version);
+		expect(versions.length).toBeGreaterThan(0);
+		for (const version of versions) {
+			const section = sections.find((text) => text.startsWith(`[${version}]`));
+			expect([version, section !== undefined]).toEqual([version, true]);
+			expect([version, wordCount(section ?? '') <= 600]).toEqual([version, true]);
+		}
+		// An update from the newest record shows the user its changes, the recorded ones among them.
+		expect(unreleasedNotes(changelog)).toMatch(/### (Added|Changed|Fixed)/);
 	});
 });
