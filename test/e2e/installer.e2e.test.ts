@@ -39,6 +39,7 @@ import {
 	WEBHOOK_ID,
 	WEBHOOK_SECRET,
 	marksIn,
+	rowsWorkflow,
 	triggerWorkflow,
 } from './workflows';
 
@@ -297,35 +298,18 @@ describe("n8n's community package installer, from a registry on loopback", () =>
 		}
 		expect(FAILING_RUNS.flatMap(({ parameters }) => unknownToRelease(parameters))).toEqual([]);
 		for (const { name, parameters, rows, onError } of FAILING_RUNS) {
+			// The bulk suite's workflow of rows, with this instance's credential.
+			const { nodes, connections } = rowsWorkflow('failing', 'Action', rows, parameters, onError);
 			const saved = await n8n.requestAsOwner('POST', '/rest/workflows', {
 				name: `failing: ${name}`,
 				active: false,
 				settings: { executionOrder: 'v1' },
-				connections: {
-					Start: { main: [[{ node: 'Rows', type: 'main', index: 0 }]] },
-					Rows: { main: [[{ node: 'Action', type: 'main', index: 0 }]] },
-				},
-				nodes: [
-					START,
-					{
-						id: 'rows',
-						name: 'Rows',
-						type: 'n8n-nodes-base.code',
-						typeVersion: 2,
-						position: [200, 0],
-						parameters: { jsCode: `return ${JSON.stringify(rows)}.map((json) => ({ json }));` },
-					},
-					{
-						id: 'action',
-						name: 'Action',
-						type: ACTION_NODE,
-						typeVersion: 2,
-						position: [400, 0],
-						parameters,
-						credentials: { maintenanceManagementApi: api_ },
-						onError,
-					},
-				],
+				connections,
+				nodes: nodes.map((node) =>
+					node.type === ACTION_NODE
+						? { ...node, credentials: { maintenanceManagementApi: api_ } }
+						: node,
+				),
 			});
 			expectStatus(saved, 200, `saving the workflow ${name}`);
 			workflowIds[`failing: ${name}`] = dataOf<{ id: string }>(saved).id;
