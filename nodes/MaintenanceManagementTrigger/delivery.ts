@@ -1,5 +1,6 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
+import { matchingCredential } from './credential';
 import { detectEvent } from './detection';
 import { ALL_EVENTS, EVENT_BY_VALUE } from './events';
 import type { IncomingCall, Protection } from './protection';
@@ -10,11 +11,6 @@ import {
 	presentedBy,
 	withoutSecret,
 } from './protection';
-
-interface WebhookCredentials {
-	secret?: string;
-	username?: string;
-}
 
 interface TriggerOptions {
 	eventPath?: string;
@@ -66,12 +62,10 @@ async function authorize(
 	// A call that presents no secret is refused whatever the credential holds: without reading it.
 	const presented = presentedBy(protection, call, secretName);
 	if (presented === undefined) return refuse.call(this, protection);
-	const credentials = await this.getCredentials<WebhookCredentials>(
-		'maintenanceManagementWebhookApi',
+	const credentials = await matchingCredential.call(this, (read) =>
+		matchesCredential(presented, read),
 	);
-	if (matchesCredential(presented, credentials)) {
-		return { secretName, secret: String(credentials?.secret ?? '') };
-	}
+	if (credentials) return { secretName, secret: String(credentials.secret ?? '') };
 	return refuse.call(this, protection);
 }
 

@@ -39,6 +39,11 @@ export interface TriggerSettings {
 	options?: { eventPath?: string; includeHeaders?: boolean };
 	/** The decrypted webhook credential; without it, getCredentials fails as n8n's does. */
 	credentials?: { secret: string; username?: string };
+	/**
+	 * The credential's ID on the node. The trigger keeps a read of its credential for a few seconds (by
+	 * workflow, node and this ID), so each delivery gets an ID of its own unless one is given here.
+	 */
+	credentialId?: string;
 }
 
 /** What the node sent by itself through the response object (401, 400). */
@@ -77,13 +82,19 @@ function rawParameters(settings: TriggerSettings): INodeParameters {
 	return raw;
 }
 
-const triggerEngine = (settings: TriggerSettings, staticData?: IDataObject) =>
-	createEngine({
+let credentialIds = 0;
+
+function triggerEngine(settings: TriggerSettings, staticData?: IDataObject) {
+	const engine = createEngine({
 		nodeType,
 		parameters: rawParameters(settings),
 		credentials: settings.credentials ? { [CREDENTIAL_TYPE]: { ...settings.credentials } } : {},
 		staticData,
 	});
+	const credential = engine.node.credentials?.[CREDENTIAL_TYPE];
+	if (credential) credential.id = settings.credentialId ?? `webhook-credential-${++credentialIds}`;
+	return engine;
+}
 
 /** The node's parameters as n8n holds them: the given ones plus the description's defaults. */
 export const nodeParameters = (settings: TriggerSettings): INodeParameters =>
