@@ -110,6 +110,8 @@ export interface DecodingBudget {
 	left: number;
 	/** The parts of the secret to look for, built once per delivery on its first check. */
 	parts?: SecretParts;
+	/** How long a part of the secret is at least (`leastPartLength`), worked out once per delivery. */
+	least?: { secret: string; length: number };
 }
 
 /**
@@ -271,9 +273,13 @@ function leadOf(length: number): number {
  * separators the check ignores count for nothing: a secret holding many gives parts as long as one
  * holding none.
  */
+/** The squeezed secret, and the same with its `+` read as a space: the forms its parts come from. */
+const formsOf = (secret: string) =>
+	new Set([squeezed(secret), squeezed(secret.replaceAll('+', ' '))]);
+
 function partsOf(secret: string): SecretParts {
 	const parts = new Set<string>();
-	for (const form of new Set([squeezed(secret), squeezed(secret.replaceAll('+', ' '))])) {
+	for (const form of formsOf(secret)) {
 		const chars = [...form];
 		const length = Math.min(LEAKED_PART, chars.length);
 		for (let start = 0; start + length <= chars.length; start++)
@@ -295,6 +301,19 @@ function partsOf(secret: string): SecretParts {
 function partsFor(secret: string, budget: DecodingBudget): SecretParts {
 	if (budget.parts?.secret !== secret) budget.parts = partsOf(secret);
 	return budget.parts;
+}
+
+/**
+ * A length, in UTF-16 units, that no part of the secret is shorter than, known without building the
+ * parts: each part is `LEAKED_PART` characters of a form (`formsOf`), or the whole form when it is
+ * shorter, and each character is at least one unit. So it is at most the parts' `shortest`.
+ */
+function leastPartLength(secret: string, budget: DecodingBudget): number {
+	if (budget.least?.secret !== secret) {
+		const lengths = [...formsOf(secret)].map((form) => [...form].length);
+		budget.least = { secret, length: Math.min(LEAKED_PART, ...lengths) };
+	}
+	return budget.least.length;
 }
 
 /**
@@ -322,6 +341,15 @@ function holdsPart(read: string, { byStart, hashes, shortest, lead }: SecretPart
  * UTF-16), JSON-, JavaScript- or HTML-escaped, in any letter case, or up to four of these in layers;
  * each also with white space, `:`, `,` or `;` between its characters, bytes or groups (`SEPARATOR`).
  * The readings share the delivery's `budget`: a value it does not reach counts as carrying the secret.
+ *
+ * A value shorter than every part of the secret holds none, in any of these forms, and costs no work:
+ * not even the parts are built. No decoding lengthens a text, in UTF-16 units: a percent, hex or
+ * quoted-printable byte takes two or three characters and a Base64 one four thirds of a character, and
+ * UTF-8 bytes give at most one unit each (a four-byte character two units, a byte that is no UTF-8 one
+ * U+FFFD); `+` gives a space; a backslash escape (two characters or more) or an HTML reference (three or more) gives
+ * one or two units; the UTF-16 reading drops characters. So every reading of a value is at most as
+ * long as the value, every encoding of a part at least as long as the part, and a reading shorter than
+ * the shortest part is never searched: the value gives the same answer, false, as when it was read.
  */
 export function carriesSecret(
 	value: unknown,
@@ -330,10 +358,12 @@ export function carriesSecret(
 ): boolean {
 	if (secret === '' || value === undefined || value === null) return false;
 	if (Array.isArray(value)) return value.some((element) => carriesSecret(element, secret, budget));
+	const text = typeof value === 'string' ? value : JSON.stringify(value);
+	if (text.length < LEAKED_PART && text.length < leastPartLength(secret, budget)) return false;
 	const parts = partsFor(secret, budget);
 	if (parts.byStart.size === 0) return false;
 	const { shortest, legible } = parts;
-	let layer = new Set([typeof value === 'string' ? value : JSON.stringify(value)]);
+	let layer = new Set([text]);
 	const seen = new Set<string>();
 	for (let depth = 0; depth <= DECODING_DEPTH && layer.size > 0; depth++) {
 		const next = new Set<string>();

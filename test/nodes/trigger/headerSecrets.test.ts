@@ -490,6 +490,65 @@ describe('carriesSecret', () => {
 		expect(carriesSecret('abcdefghijklmno', spaced)).toBe(false);
 	});
 
+	/** One part of the secret, 16 characters in a row, in each encoding the check undoes. */
+	const part = SECRET.slice(3, 19);
+	const partForms: Array<[string, string]> = [
+		['as is', part],
+		[
+			'percent-encoded',
+			[...Buffer.from(part)].map((byte) => `%${hex(String.fromCharCode(byte))}`).join(''),
+		],
+		['form-encoded', encodeURIComponent(part).replace(/%20/g, '+')],
+		['quoted-printable', part.replace(/[+/=]/g, (c) => `=${hex(c).toUpperCase()}`)],
+		['JSON-escaped', part.replace(/\//g, '\\/')],
+		[
+			'as \\u escapes',
+			[...part].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
+		],
+		['as HTML references', [...part].map((c) => `&#${c.charCodeAt(0)};`).join('')],
+		['in hex', hex(part)],
+		['in Base64', base64(part)],
+		['in Base64 of UTF-16', Buffer.from(part, 'utf16le').toString('base64')],
+		['in the Base64 of its percent-encoding', base64(encodeURIComponent(part))],
+	];
+
+	it.each(partForms)(
+		'finds a part of the secret %s, in a form at least as long as the part',
+		(_label, value) => {
+			expect(carriesSecret(value, SECRET)).toBe(true);
+			expect(value.length).toBeGreaterThanOrEqual(part.length);
+		},
+	);
+
+	it('does no work for a value shorter than every part of the secret, not even building the parts', () => {
+		const budget = decodingBudget();
+		for (const value of [
+			SECRET.slice(0, 15),
+			'FAILURE_CREATED',
+			'x-request-id',
+			{ a: 1 },
+			['svc', 'erp'],
+		])
+			expect(carriesSecret(value, SECRET, budget)).toBe(false);
+		expect(budget.left).toBe(DECODING_BUDGET);
+		expect(budget.parts).toBeUndefined();
+		// A value of 16 characters or more is read.
+		expect(carriesSecret(`${SECRET.slice(0, 16)}`, SECRET, budget)).toBe(true);
+		expect(budget.parts).toBeDefined();
+	});
+
+	it('reads a value as long as a secret shorter than 16 characters, without its separators', () => {
+		const short = 'a+b c';
+		const budget = decodingBudget();
+		expect(carriesSecret('ab', short, budget)).toBe(false);
+		expect(budget.parts).toBeUndefined();
+		// Its forms are `a+bc` and, with `+` as a space, `abc`: a value of 3 characters can hold it.
+		expect(carriesSecret('ABC', short, budget)).toBe(true);
+		expect(carriesSecret('xa+bcx', short, budget)).toBe(true);
+		expect(carriesSecret('tok', 'tok', decodingBudget())).toBe(true);
+		expect(carriesSecret('to', 'tok', decodingBudget())).toBe(false);
+	});
+
 	it('looks inside repeated headers (arrays) and finds nothing without a secret', () => {
 		expect(carriesSecret(['a=1', `b=${encoded}`], SECRET)).toBe(true);
 		expect(carriesSecret(SECRET, '')).toBe(false);
