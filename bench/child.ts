@@ -1,6 +1,7 @@
 /**
  * One measured run, in a process of its own so its peak memory is its own. Prints one JSON line.
- *   tsx bench/child.ts node|raw <baseUrl> <token>      Return All of the work orders
+ *   tsx bench/child.ts node|raw <baseUrl> <token> [simplified|raw]   Return All of the work orders:
+ *     the node (version 1, Simplify on; version 2 with the Output given), or the plain fetch loop
  *   tsx bench/child.ts locations|locationsRaw <baseUrl> <token> <count>   PATCH /locations
  */
 import type { MaintenanceManagement as ActionNode } from '../nodes/MaintenanceManagement/MaintenanceManagement.node';
@@ -45,10 +46,17 @@ async function main(): Promise<void> {
 	const started = performance.now();
 	let records = 0;
 	if (mode === 'node') {
+		// Version 2 with the Output the fourth argument gives; version 1 (Simplify on) without it.
 		const { output, error } = await runNode({
 			node: new MaintenanceManagement(),
 			credentials,
-			parameters: { resource: 'failure', operation: 'getAll', returnAll: true },
+			parameters: {
+				resource: 'failure',
+				operation: 'getAll',
+				returnAll: true,
+				...(countText ? { output: countText } : {}),
+			},
+			typeVersion: countText ? 2 : 1,
 		});
 		if (error) throw error;
 		records = output.length;
