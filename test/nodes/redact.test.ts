@@ -141,6 +141,57 @@ describe('the token split by every separator JSON writes', () => {
 	});
 });
 
+/**
+ * The quick look reads the JSON text an answer was parsed from, when given, rather than the answer
+ * written out again: what it redacts must be the same, whatever the text holds.
+ */
+describe('an answer redacted with the text it was parsed from', () => {
+	const part = TOKEN.slice(3, 19);
+	const [left, right] = [part.slice(0, 8), part.slice(8)];
+	const escapedToken = [...TOKEN]
+		.map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+		.join('');
+	const texts: Array<[string, string]> = [
+		['without the token', '{"data":[{"id":"1","attributes":{"name":"tok_5f3c9a7e"}}]}'],
+		['holding it as is', `{"data":{"echo":"Bearer ${TOKEN}"}}`],
+		['holding it as \\u escapes only', `{"data":{"echo":"${escapedToken}"}}`],
+		[
+			'holding it with its slash escaped',
+			`{"data":{"echo":${JSON.stringify(TOKEN).replace('/', '\\/')}}}`,
+		],
+		[
+			'written over lines, with spaces',
+			`{\n  "data": [\n    "Bearer ${TOKEN.slice(0, 9)}",\n    "${TOKEN.slice(9)}"\n  ]\n}`,
+		],
+		// Parsing puts a field named by a number first: the part's halves are side by side only then.
+		...['', ' ', '\\n'].map(
+			(key) =>
+				[
+					`holding a part split over two fields that parsing puts in a row, across the key ${JSON.stringify(key)}`,
+					`{"data":{"${key}":"${right}","1":"${left}"}}`,
+				] as [string, string],
+		),
+		[
+			'holding a part split over two fields a __proto__ key parts',
+			`{"data":{"a":"${left}","__proto__":{},"":"${right}"}}`,
+		],
+	];
+
+	it.each(texts)('as without it, %s', (_label, text) => {
+		const redaction = redactionFor(TOKEN);
+		expect(redaction.answer(JSON.parse(text), text)).toEqual(redaction.answer(JSON.parse(text)));
+	});
+
+	it.each(texts.slice(1))('shows no form of the token, %s', (_label, text) => {
+		const result = redactionFor(TOKEN).answer(JSON.parse(text) as { data: unknown }, text);
+		const strings = JSON.stringify(result);
+		expect(shows(strings)).toBe(false);
+		expect(strings).not.toContain(left);
+		expect(strings).not.toContain(right);
+		expect(strings).toContain('***');
+	});
+});
+
 describe('a __proto__ key in an answer', () => {
 	const parsed = () =>
 		JSON.parse('{"error":{"__proto__":{"polluted":"yes"},"items":[{"__proto__":{"x":1}}]}}') as {

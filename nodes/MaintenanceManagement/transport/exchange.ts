@@ -14,7 +14,26 @@ import type {
 export interface FullResponse {
 	statusCode: number;
 	headers: IDataObject;
+	/** The body parsed as JSON, or its text when it is no JSON. */
 	body: unknown;
+	/**
+	 * The body's text as it came, when it was one: what the redaction's quick look reads instead of
+	 * writing the parsed body out again. Never output, and dropped with the answer.
+	 */
+	text?: string;
+}
+
+/**
+ * The body as n8n's request helper parses it by default (axios's own parsing): a text that is JSON
+ * becomes its value, any other text stays as it is.
+ */
+function parsed(text: string): unknown {
+	if (!text) return text;
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		return text;
+	}
 }
 
 /** A header of an answer, by its name as given or in lower case. */
@@ -79,14 +98,17 @@ export async function exchange(
 		headers: request.headers,
 		body: request.body,
 		json: true,
+		// The text, parsed here: the redaction's quick look reads it rather than a copy written anew.
+		encoding: 'text',
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		disableFollowRedirect: true,
 		// Also the longest wait for a byte, which n8n would otherwise set to its own default.
 		timeout: request.timeoutMs,
 	};
+	let response: FullResponse;
 	try {
-		return (await context.helpers.httpRequestWithAuthentication.call(
+		response = (await context.helpers.httpRequestWithAuthentication.call(
 			context,
 			credentialType,
 			endingAt(options, deadline),
@@ -94,6 +116,10 @@ export async function exchange(
 	} catch (error) {
 		return new NoAnswer(error, deadline.aborted);
 	}
+	const { statusCode, headers, body } = response;
+	return typeof body === 'string'
+		? { statusCode, headers, body: parsed(body), text: body }
+		: { statusCode, headers, body };
 }
 
 export const MAX_REDIRECTS = 5;

@@ -84,7 +84,7 @@ function envelopeOf(
 	const given = shapeOf(response.body);
 	if (request.answers && given !== request.answers)
 		throw failures.wrongShape(given, request.answers);
-	return connection.redaction.answer(response.body);
+	return connection.redaction.answer(response.body, response.text);
 }
 
 /** One request on its way: where it goes, what it has waited, how its failures are worded. */

@@ -107,9 +107,11 @@ export interface Redaction {
 	text(value: string): string;
 	/**
 	 * Tidies parsed JSON (see `tidy`) and redacts every string in it, keys included: in place, without
-	 * recursion, so an answer of any depth is walked safely.
+	 * recursion, so an answer of any depth is walked safely. `text`, the JSON text the value was parsed
+	 * from, spares writing it out again for the quick look, where it shows what that would (see
+	 * `readsAsWritten`).
 	 */
-	answer<T>(value: T): T;
+	answer<T>(value: T, text?: string): T;
 }
 
 type Span = [start: number, end: number];
@@ -148,30 +150,87 @@ function replaced(text: string, spans: Span[]): string {
 }
 
 /**
+ * Whether a key may be nothing but breaks, as JSON writes it: empty, or not led by a printable ASCII
+ * character other than `\`. Only across such a key does the quick look join two fields in a row.
+ */
+const mayBeBreaks = (key: string): boolean => {
+	const code = key.charCodeAt(0);
+	return !(code > 0x20 && code < 0x7f && code !== 0x5c);
+};
+
+/**
  * Makes parsed JSON safe to walk, in place and without recursion: every object or list nested deeper
  * than `MAX_DEPTH` becomes `CUT`, and every key an own field: a `__proto__` key is removed (copied by
  * assignment, it would set an object's prototype instead of a field), and an object whose prototype
- * was set that way gets a plain one back. One walk does both, answers being large.
+ * was set that way gets a plain one back. One walk does both, answers being large; it reads each
+ * object's keys with `for…in` and each list by index, which copy nothing.
+ *
+ * Returns whether the value is still as parsed, with no key that may be nothing but breaks: then the
+ * text it was parsed from joins the same strings across their seams as the value written out again
+ * would (see `readsAsWritten`).
  */
-function tidy(value: unknown): void {
-	const pending: Array<[Container, number]> = [];
-	if (typeof value === 'object' && value !== null) pending.push([value as Container, 0]);
-	for (let next = pending.pop(); next; next = pending.pop()) {
-		const [container, depth] = next;
+function tidy(value: unknown): boolean {
+	let asParsed = true;
+	const pending: Pending = { containers: [], depths: [] };
+	if (typeof value === 'object' && value !== null) queue(pending, value as Container, 0);
+	// `for…in` reads an object's own keys, and any a polluted prototype lends it.
+	const lent = [Object.prototype, Array.prototype].some((shared) => Object.keys(shared).length);
+	for (let container = pending.containers.pop(); container; container = pending.containers.pop()) {
+		const depth = (pending.depths.pop() as number) + 1;
+		const list = Array.isArray(container);
 		const prototype: unknown = Object.getPrototypeOf(container);
-		if (prototype !== Object.prototype && prototype !== Array.prototype && prototype !== null)
-			Object.setPrototypeOf(
-				container,
-				Array.isArray(container) ? Array.prototype : Object.prototype,
-			);
-		if (Object.hasOwn(container, '__proto__')) delete container['__proto__'];
-		for (const key of Object.keys(container)) {
-			const child = container[key];
-			if (typeof child !== 'object' || child === null) continue;
-			if (depth + 1 > MAX_DEPTH) container[key] = CUT;
-			else pending.push([child as Container, depth + 1]);
+		if (prototype !== Object.prototype && prototype !== Array.prototype && prototype !== null) {
+			Object.setPrototypeOf(container, list ? Array.prototype : Object.prototype);
+			asParsed = false;
+		}
+		if (list) {
+			const { length } = container as unknown as unknown[];
+			for (let index = 0; index < length; index++)
+				asParsed = visit(pending, container, index, depth) && asParsed;
+			continue;
+		}
+		if (Object.hasOwn(container, '__proto__')) {
+			delete container['__proto__'];
+			asParsed = false;
+		}
+		for (const key in container) {
+			if (lent && !Object.hasOwn(container, key)) continue;
+			if (asParsed && mayBeBreaks(key)) asParsed = false;
+			asParsed = visit(pending, container, key, depth) && asParsed;
 		}
 	}
+	return asParsed;
+}
+
+/** The containers `tidy` has still to walk, and the depth of each. */
+interface Pending {
+	containers: Container[];
+	depths: number[];
+}
+
+const queue = (pending: Pending, container: Container, depth: number): void => {
+	pending.containers.push(container);
+	pending.depths.push(depth);
+};
+
+/**
+ * Queues a container's child that is an object or a list, at `depth`, or puts `CUT` in its place when
+ * that is deeper than `MAX_DEPTH`. Returns whether the container is left as it was.
+ */
+function visit(
+	pending: Pending,
+	container: Container,
+	key: string | number,
+	depth: number,
+): boolean {
+	const child = container[key];
+	if (typeof child !== 'object' || child === null) return true;
+	if (depth <= MAX_DEPTH) {
+		queue(pending, child as Container, depth);
+		return true;
+	}
+	container[key] = CUT;
+	return false;
 }
 
 /** Renames the keys of an object that hold the secret, keeping the order of its fields. */
@@ -209,6 +268,16 @@ function quickPattern(secret: string, forms: string[][]): RegExp {
 	const seamOrBreak = String.raw`(?:${BREAK_CHAR}|"\s*[,:]\s*")*`;
 	return new RegExp([...blocks, ...starts].map((form) => form.join(seamOrBreak)).join('|'), 'i');
 }
+
+/**
+ * Whether the quick look may read the JSON text an answer was parsed from, as it would the answer
+ * written out again (`JSON.stringify`), once `tidy` found it as parsed. The text shows every string as
+ * that would, escapes aside (`\/`, which the forms allow), when it holds no `\u` escape; and it joins
+ * the same strings across their seams: two elements of a list are side by side in both, and two fields
+ * of an object in a row are joined only across a key of nothing but breaks, which `tidy` looks for
+ * (parsing may move a field: those named by a number come first).
+ */
+const readsAsWritten = (text: string): boolean => !text.includes('\\u');
 
 /** Tidies an answer, and redacts nothing: the redaction of an empty secret. */
 const TIDY_ONLY: Redaction = {
@@ -290,12 +359,13 @@ class SecretRedaction implements Redaction {
 		if (!Array.isArray(container)) renameKeys(container, this.text);
 	}
 
-	readonly answer = <T>(value: T): T => {
+	readonly answer = <T>(value: T, text?: string): T => {
 		if (typeof value === 'string') return this.text(value) as T;
 		if (typeof value !== 'object' || value === null) return value;
-		tidy(value);
+		const asParsed = tidy(value);
 		// Most answers hold no form of the secret: one quick look at the whole answer tells.
-		if (!this.quick.test(JSON.stringify(value))) return value;
+		const written = text !== undefined && asParsed && readsAsWritten(text) ? text : undefined;
+		if (!this.quick.test(written ?? JSON.stringify(value))) return value;
 		const pending: Container[] = [value as Container];
 		for (let container = pending.pop(); container; container = pending.pop()) {
 			this.redactStrings(container);
