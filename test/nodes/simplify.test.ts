@@ -126,6 +126,57 @@ describe('Simplify', () => {
 	});
 });
 
+describe('Simplified and Selected Fields, each field read from the record', () => {
+	it('a record without key fields keeps each of its many fields once, those it is known by first', () => {
+		const attributes = Object.fromEntries(
+			Array.from({ length: 24 }, (_, index) => [`field_${index}`, `value ${index}`]),
+		);
+		const supplier: ApiResource = {
+			id: '3',
+			type: 'supplier',
+			attributes: { ...attributes, name: 'ACME', supplier_id: 3, empty: '' },
+			meta: { name: 'from meta', note: 'kept' },
+		};
+		const [item] = toItems([supplier], undefined, { mode: 'simplified' });
+		expect(Object.keys(item)).toEqual(['id', 'name', ...Object.keys(attributes), 'note']);
+		expect(item.name).toBe('ACME');
+		expect(item.field_23).toBe('value 23');
+		expect(Object.getPrototypeOf(item)).toBe(Object.prototype);
+	});
+
+	it('a relation or meta entry named like a key field is kept once, the relation over the attribute', () => {
+		const order: ApiResource = {
+			id: '9',
+			type: 'failure',
+			attributes: { code: 'WO-9', status: 'OPEN', priority: 4 },
+			relationships: { status: { data: { type: 'status', id: '2' } } },
+			meta: { code: 'from meta', custom_fields: { line: 'A' } },
+		};
+		expect(toItems([order], undefined, { mode: 'simplified' })).toEqual([
+			{
+				id: '9',
+				code: 'WO-9',
+				status: { id: '2', record_type: 'status' },
+				priority: 4,
+				priority_label: '4 of 4, highest',
+				custom_fields: { line: 'A' },
+			},
+		]);
+	});
+
+	it.each([
+		['after', { attribute_id: 'own', id: 'renamed' }, 'renamed'],
+		['before', { id: 'renamed', attribute_id: 'own' }, 'own'],
+	])(
+		'an attribute named id %s one named attribute_id: the later one is attribute_id',
+		(_label, attributes, expected) => {
+			const record: ApiResource = { id: '1', type: 'material', attributes };
+			const [item] = toItems([record], undefined, { mode: 'selected', fields: ['attribute_id'] });
+			expect(item).toEqual({ id: '1', attribute_id: expected });
+		},
+	);
+});
+
 describe('attributes named like the members of every object', () => {
 	const NAMES = ['constructor', 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf'];
 	const supplier: ApiResource = {

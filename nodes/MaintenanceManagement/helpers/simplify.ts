@@ -28,11 +28,14 @@ export function simplifyResource(
 	included: IncludedIndex,
 	depth = 0,
 ): IDataObject {
-	const item: IDataObject = { id: resource.id, type: resource.type };
+	const item = new Map<string, unknown>([
+		['id', resource.id],
+		['type', resource.type],
+	]);
 	const attributes = resource.attributes ?? {};
 	for (const name in attributes) {
 		if (INTERNAL_ATTRIBUTES.includes(name)) continue;
-		item[name === 'id' || name === 'type' ? `attribute_${name}` : name] = attributes[name];
+		item.set(name === 'id' || name === 'type' ? `attribute_${name}` : name, attributes[name]);
 	}
 	const relationships = resource.relationships;
 	if (relationships) {
@@ -45,19 +48,22 @@ export function simplifyResource(
 					? simplifyResource(found, included, depth + 1)
 					: { id: ref.id, type: ref.type };
 			};
-			item[name] = Array.isArray(related)
-				? related.map(resolve)
-				: related
-					? resolve(related)
-					: null;
+			item.set(
+				name,
+				Array.isArray(related) ? related.map(resolve) : related ? resolve(related) : null,
+			);
 		}
 	}
 	// The record's meta (custom_fields, cost_centers) beside its attributes, where no attribute has the name.
 	if (resource.meta)
 		for (const [name, value] of Object.entries(resource.meta))
-			if (!Object.hasOwn(item, name)) item[name] = value;
-	return item;
+			if (!item.has(name)) item.set(name, value);
+	return asItem(item);
 }
+
+/** An item of the fields in order, made at once: it has them all, and stays compact (see `itemOf`). */
+const asItem = (fields: Map<string, unknown>): IDataObject =>
+	Object.fromEntries(fields) as IDataObject;
 
 /**
  * Output Raw (Simplify off in version 1): the resource as received, plus the included resources its
@@ -209,19 +215,54 @@ export const isEmpty = (value: unknown): boolean =>
 		? value.length === 0
 		: typeof value === 'object' && Object.values(value as object).every(isEmpty));
 
+/**
+ * A record's fields by their own names (see `fieldsOf`), each read when asked for: the Simplified and
+ * Selected Fields outputs name the few they keep, so a record's other fields are never copied.
+ */
+interface Fields {
+	has(name: string): boolean;
+	/** The field's value; undefined when the record has no such field. */
+	get(name: string): unknown;
+}
+
 /** Fields the API keeps for its own use: search index, UUIDs, the tenant, operator IDs beside their names. */
-const isInternal = (name: string, record: IDataObject, resource: ApiResource): boolean =>
+const isInternal = (name: string, value: unknown, fields: Fields, resource: ApiResource): boolean =>
 	INTERNAL_ATTRIBUTES.includes(name) ||
 	name === 'uuid' ||
 	name.endsWith('_uuid') ||
 	name === 'entity_id' ||
-	(name.endsWith('_by_id') && Object.hasOwn(record, name.slice(0, -3))) ||
-	(ownEntry(ID_ATTRIBUTE, resource.type) === name && String(record[name]) === resource.id);
+	(name.endsWith('_by_id') && fields.has(name.slice(0, -3))) ||
+	(ownEntry(ID_ATTRIBUTE, resource.type) === name && String(value) === resource.id);
+
+/** A failure's `priority_label`, when its priority is on the spec's scale. */
+function priorityLabel(resource: ApiResource): string | undefined {
+	const priority = resource.type === 'failure' ? resource.attributes?.priority : undefined;
+	return typeof priority === 'number' && PRIORITY_LABELS[priority]
+		? PRIORITY_LABELS[priority]
+		: undefined;
+}
+
+/** A relation resolved from `included`: the record at one level of nesting, a reference deeper. */
+function resolved(
+	relation: { data: ResourceRef | ResourceRef[] | null } | null | undefined,
+	included: IncludedIndex,
+	depth: number,
+): IDataObject | IDataObject[] | null {
+	const resolve = (ref: ResourceRef): IDataObject => {
+		const found = included.get(keyOf(ref));
+		return found && depth === 0
+			? compactResource(found, included, depth + 1)
+			: { id: ref.id, record_type: ref.type };
+	};
+	const related = relation?.data;
+	return Array.isArray(related) ? related.map(resolve) : related ? resolve(related) : null;
+}
 
 /**
  * Every field of a record by its own name: `record_type`, the attributes, each expanded relation
- * (resolved from `included` with `nested`), and the meta entries. A record's own `type` attribute
- * stays `type`. An attribute named `id` becomes `attribute_id`, as the record's ID keeps `id`.
+ * (resolved from `included`), and the meta entries. A record's own `type` attribute stays `type`.
+ * An attribute named `id` becomes `attribute_id`, as the record's ID keeps `id`. Later ones take a
+ * name from earlier ones (a relation from an attribute), but for the meta, which fills only names left.
  */
 function fieldsOf(
 	resource: ApiResource,
@@ -231,25 +272,69 @@ function fieldsOf(
 	const fields = new Map<string, unknown>([['record_type', resource.type]]);
 	for (const [name, value] of Object.entries(resource.attributes ?? {}))
 		fields.set(name === 'id' ? 'attribute_id' : name, value);
-	const priority = resource.type === 'failure' ? resource.attributes?.priority : undefined;
-	if (typeof priority === 'number' && PRIORITY_LABELS[priority])
-		fields.set('priority_label', PRIORITY_LABELS[priority]);
-	for (const [name, relation] of Object.entries(resource.relationships ?? {})) {
-		const resolve = (ref: ResourceRef): IDataObject => {
-			const found = included.get(keyOf(ref));
-			return found && depth === 0
-				? compactResource(found, included, depth + 1)
-				: { id: ref.id, record_type: ref.type };
-		};
-		const related = relation?.data;
-		fields.set(
-			name,
-			Array.isArray(related) ? related.map(resolve) : related ? resolve(related) : null,
-		);
-	}
+	const label = priorityLabel(resource);
+	if (label !== undefined) fields.set('priority_label', label);
+	for (const [name, relation] of Object.entries(resource.relationships ?? {}))
+		fields.set(name, resolved(relation, included, depth));
 	for (const [name, value] of Object.entries(resource.meta ?? {}))
 		if (!fields.has(name)) fields.set(name, value);
 	return fields;
+}
+
+/**
+ * Whether a field is among those `Object.entries` gives of a value: its own enumerable ones. Every own
+ * field of an object from JSON is enumerable; a list's or a text's length is not.
+ */
+const hasEntry = (value: unknown, name: string): boolean =>
+	typeof value === 'object' && value !== null && !Array.isArray(value)
+		? Object.hasOwn(value, name)
+		: value !== undefined &&
+			value !== null &&
+			Object.prototype.propertyIsEnumerable.call(value, name);
+
+/** Which attribute holds a field, as `fieldsOf` names them; undefined when none does. */
+function attributeFor(attributes: unknown, name: string): string | undefined {
+	if (name !== 'attribute_id')
+		return name !== 'id' && hasEntry(attributes, name) ? name : undefined;
+	// Both an attribute `id` and one named `attribute_id`: the later one holds the name.
+	const id = hasEntry(attributes, 'id');
+	if (!hasEntry(attributes, name)) return id ? 'id' : undefined;
+	if (!id) return name;
+	const names = Object.keys(attributes as object);
+	return names.indexOf('id') > names.indexOf(name) ? 'id' : name;
+}
+
+/** The fields of `fieldsOf`, each read from the record when asked for, in the same order of precedence. */
+class RecordFields implements Fields {
+	constructor(
+		private readonly resource: ApiResource,
+		private readonly included: IncludedIndex,
+		private readonly depth: number,
+	) {}
+
+	has(name: string): boolean {
+		const { attributes, relationships, meta } = this.resource;
+		return (
+			hasEntry(relationships, name) ||
+			(name === 'priority_label' && priorityLabel(this.resource) !== undefined) ||
+			attributeFor(attributes, name) !== undefined ||
+			name === 'record_type' ||
+			hasEntry(meta, name)
+		);
+	}
+
+	get(name: string): unknown {
+		const { resource } = this;
+		const { attributes, relationships, meta } = resource;
+		if (hasEntry(relationships, name))
+			return resolved(relationships?.[name], this.included, this.depth);
+		const label = name === 'priority_label' ? priorityLabel(resource) : undefined;
+		if (label !== undefined) return label;
+		const held = attributeFor(attributes, name);
+		if (held !== undefined) return attributes?.[held];
+		if (name === 'record_type') return resource.type;
+		return hasEntry(meta, name) ? meta?.[name] : undefined;
+	}
 }
 
 /**
@@ -273,25 +358,61 @@ const identifyingFirst = (names: string[]): string[] => [
 /**
  * The Simplified output of a record: its ID, then its key fields (for a resource without a key list,
  * all fields but the internal ones, those a person knows it by first), then its expanded relations
- * and meta entries, leaving out every empty value.
+ * and meta entries, leaving out every empty value. A record with a key list has only the fields it
+ * keeps read; one without has them all gathered once.
  */
 export function compactResource(
 	resource: ApiResource,
 	included: IncludedIndex,
 	depth = 0,
 ): IDataObject {
-	const fields = fieldsOf(resource, included, depth);
-	const record = Object.fromEntries(fields) as IDataObject;
 	const keys = ownEntry(KEY_FIELDS, resource.type);
-	const names = keys
-		? [...keys, ...Object.keys(resource.relationships ?? {}), ...Object.keys(resource.meta ?? {})]
-		: identifyingFirst([...fields.keys()].filter((name) => name !== 'record_type'));
-	const item: IDataObject = { id: resource.id };
-	for (const name of names) {
-		const value = fields.get(name);
-		if (!isEmpty(value) && !isInternal(name, record, resource) && !Object.hasOwn(item, name))
-			item[name] = value as IDataObject[keyof IDataObject];
+	const kept: Kept = { names: ['id'], values: [resource.id] };
+	if (!keys) {
+		const fields = fieldsOf(resource, included, depth);
+		// Each name once, and never `id`, which the record's ID holds.
+		for (const name of identifyingFirst([...fields.keys()]))
+			if (name !== 'record_type' && name !== 'id') keep(kept, fields, name, resource);
+		return itemOf(kept);
 	}
+	const fields = new RecordFields(resource, included, depth);
+	// The key fields are each named once, `id` not among them; a relation or meta entry may repeat one.
+	for (const name of keys) keep(kept, fields, name, resource);
+	for (const extra of [resource.relationships, resource.meta])
+		for (const name of Object.keys(extra ?? {}))
+			if (!kept.names.includes(name)) keep(kept, fields, name, resource);
+	return itemOf(kept);
+}
+
+/** The fields an output keeps, in order, each name once. */
+interface Kept {
+	names: string[];
+	values: unknown[];
+}
+
+/** Adds a field to those a Simplified output keeps, unless it is empty or internal. */
+function keep(kept: Kept, fields: Fields, name: string, resource: ApiResource): void {
+	const value = fields.get(name);
+	if (isEmpty(value) || isInternal(name, value, fields, resource)) return;
+	kept.names.push(name);
+	kept.values.push(value);
+}
+
+/** The most fields an item is given one by one: V8 keeps an object given a few more as compact. */
+const ONE_BY_ONE = 16;
+
+/**
+ * The item of the fields kept. An object given its fields one by one turns into a dictionary past a
+ * score of them (V8), which takes about three times the memory; made at once (`Object.fromEntries`), it
+ * stays compact, but that costs more for the few fields most items have. (A `__proto__` field is made
+ * at once too, as an own field, where given one by one it would set the prototype.)
+ */
+function itemOf({ names, values }: Kept): IDataObject {
+	if (names.length > ONE_BY_ONE || names.includes('__proto__'))
+		return Object.fromEntries(names.map((name, index) => [name, values[index]])) as IDataObject;
+	const item: IDataObject = {};
+	for (let index = 0; index < names.length; index++)
+		item[names[index]] = values[index] as IDataObject[keyof IDataObject];
 	return item;
 }
 
@@ -301,7 +422,7 @@ export function selectedResource(
 	included: IncludedIndex,
 	names: string[],
 ): IDataObject {
-	const fields = fieldsOf(resource, included, 0);
+	const fields = new RecordFields(resource, included, 0);
 	const item: IDataObject = { id: resource.id };
 	for (const name of names)
 		if (fields.has(name)) item[name] = fields.get(name) as IDataObject[keyof IDataObject];
