@@ -98,7 +98,7 @@ const child = async (args: string[]) => {
 			maxBuffer: 16 * 1024 * 1024,
 		},
 	);
-	return JSON.parse(stdout) as { ms: number; records: number; maxRssMb: number };
+	return JSON.parse(stdout) as { ms: number; cpuMs: number; records: number; maxRssMb: number };
 };
 
 function packageLoad() {
@@ -242,19 +242,14 @@ async function returnAllInProcess(sandbox: RunningSandbox) {
 	}
 	if ([...runs.values()].flat().some((r) => r.records !== 100_000))
 		throw new Error('A Return All run did not read 100,000 records');
-	const of = (name: string, key: 'ms' | 'maxRssMb') =>
+	const of = (name: string, key: 'ms' | 'cpuMs' | 'maxRssMb') =>
 		median((runs.get(name) ?? []).map((r) => r[key]));
 	for (const name of Object.keys(outputs)) {
 		const what = `Return All, 100,000 work orders, Output ${name}: node execute path vs plain fetch loop (limit 2000)`;
 		const time = of(name, 'ms') / of('loop', 'ms');
-		record(
-			`${what}, time`,
-			`${round(of(name, 'ms'))} ms`,
-			`${round(of('loop', 'ms'))} ms`,
-			time,
-			'≤ 1.30',
-			time <= 1.3,
-		);
+		// The CPU time beside it: on a shared machine the times move with the other jobs, the CPU less.
+		const timed = (run: string) => `${round(of(run, 'ms'))} ms (CPU ${round(of(run, 'cpuMs'))} ms)`;
+		record(`${what}, time`, timed(name), timed('loop'), time, '≤ 1.30', time <= 1.3);
 		const memory = of(name, 'maxRssMb') / of('loop', 'maxRssMb');
 		record(
 			`${what}, peak RSS`,
