@@ -66,6 +66,13 @@ const timesEach = (codes: unknown[]) =>
 		return counts;
 	}, {});
 
+/** The POSTs that arrived: `count` of them, each row's code once. */
+const expectEachSentOnce = async (count: number) => {
+	const sent = await posted();
+	expect(sent).toHaveLength(count);
+	expect(Object.values(timesEach(sent.map(({ code }) => code)))).toEqual(Array(count).fill(1));
+};
+
 describe('Retry On Fail, On Error: Stop Workflow, row 10 of 20 refused by the API', () => {
 	it('sends each row once over the three tries, and the error names item 10', async () => {
 		const { error, output } = await createMaterials(materialRows(10), { retry: THREE_TRIES });
@@ -129,9 +136,7 @@ describe('Retry On Fail with row 0 refused before sending, which n8n takes for a
 		});
 		expect(error).toBeUndefined();
 		expect(tries).toHaveBeenCalledTimes(3);
-		const sent = await posted();
-		expect(sent).toHaveLength(19);
-		expect(Object.values(timesEach(sent.map(({ code }) => code)))).toEqual(Array(19).fill(1));
+		await expectEachSentOnce(19);
 		expect(output).toHaveLength(20);
 		expect(output[0].json).toMatchObject({ outcome: 'refusedBeforeSending' });
 		expect(output[0].json.error).toMatch(/^Invalid input in item 0: "name" \(Name\)/);
@@ -151,9 +156,7 @@ describe('Retry On Fail with row 0 refused before sending, which n8n takes for a
 		});
 		expect(error).toBeUndefined();
 		expect(tries).toHaveBeenCalledTimes(3);
-		const sent = await posted();
-		expect(sent).toHaveLength(19);
-		expect(Object.values(timesEach(sent.map(({ code }) => code)))).toEqual(Array(19).fill(1));
+		await expectEachSentOnce(19);
 		expect(output.map(({ json }) => json.code)).toEqual(
 			Array.from({ length: 19 }, (_, index) => codeOf(index + 1)),
 		);
