@@ -98,7 +98,10 @@ const child = async (args: string[]) => {
 			maxBuffer: 16 * 1024 * 1024,
 		},
 	);
-	return JSON.parse(stdout) as { ms: number; cpuMs: number; records: number; maxRssMb: number };
+	// n8n-core may log a line of its own first (on a machine without ~/.n8n, that it made an
+	// encryption key): the measurement is the last line.
+	const last = stdout.trimEnd().split('\n').pop() ?? '';
+	return JSON.parse(last) as { ms: number; cpuMs: number; records: number; maxRssMb: number };
 };
 
 function packageLoad() {
