@@ -129,6 +129,15 @@ describe('the sandbox console explains its deliveries', () => {
 			webhooks: Array<{ url: string }>;
 		};
 		expect(webhooks.map(({ url }) => url)).toContain(pasted);
+		// The tables show the URL with its query values masked: the secret is never on screen.
+		listening = true;
+		await page.selectOption('#fire-event', 'FAILURE_UPDATED');
+		await consoleOutcome(page, () => page.click('#fire'));
+		const maskedUrl = `${pasted.split('?')[0]}?token=***`;
+		await page.locator('#hooks tr', { hasText: maskedUrl }).waitFor();
+		await page.locator('#deliveries tr', { hasText: maskedUrl }).first().waitFor();
+		for (const table of ['#hooks', '#deliveries'])
+			expect(await page.locator(table).textContent()).not.toContain('pasted-secret-0123456789');
 		// The field's secret, when given, is the one registered.
 		await page.fill('#hook-secret', 'typed-secret-0123456789');
 		await page.fill('#hook-url', pasted.replace('/webhook/', '/webhook-typed/'));
