@@ -98,6 +98,10 @@ const REQUESTS: Promised[] = [
 				T.transport,
 				"waits for the limit's reset before sending when the API said none is left, so no 429 comes",
 			),
+			by(
+				T.transport,
+				"waits for the limit's reset before sending when the API said none is left, so no 429 comes",
+			),
 		],
 	},
 	{
@@ -200,12 +204,7 @@ const REQUESTS: Promised[] = [
 		check: 'totalWaitAcrossPages',
 	},
 	{
-		doc: 'docs/requests.md',
-		says: 'When an error stops a run of several items, its message says what became of each item and where to resume, counting items from 0 as n8n does',
-		heldBy: [by(T.bulk, 'says which items were written, with their IDs, and where to resume')],
-	},
-	{
-		doc: 'docs/requests.md',
+		doc: 'docs/bulk-writes.md',
 		says: "its description lists the IDs written (the first 200, as ranges), and the error's context in the stored execution keeps them all (`idsWritten`, `itemsDone`).",
 		heldBy: [
 			by(
@@ -216,7 +215,7 @@ const REQUESTS: Promised[] = [
 		check: 'idsFirst200AllInContext',
 	},
 	{
-		doc: 'docs/requests.md',
+		doc: 'docs/bulk-writes.md',
 		says: 'With either Continue mode every item gets an output: its record or its error, and with Continue (using error output) the failed ones go to the Error branch.',
 		heldBy: [
 			by(
@@ -230,46 +229,11 @@ const REQUESTS: Promised[] = [
 		],
 	},
 	{
-		doc: 'docs/requests.md',
+		doc: 'docs/bulk-writes.md',
 		says: "A value the API keeps unique (a material's, material type's or supplier's `code`) that it refuses as already used is named with its row, and the message says a record most likely has it already (refused for another reason, such as its length, it gets the API's own words)",
 		heldBy: [
 			by(T.outcomes, 'says the code already exists only when the API says it is taken'),
 			by(T.outcomes, 'a code refused otherwise (%s) gets the API\'s words, not "already exists"'),
-		],
-	},
-	{
-		doc: 'docs/requests.md',
-		says: 'run the same items again after a stop, and the ones written before are refused, never written twice.',
-		heldBy: [by(T.bulk, 'is refused for each item already written, so nothing is written twice')],
-	},
-	{
-		doc: 'docs/requests.md',
-		says: 'With Settings → Retry On Fail on, a later try of a write sends no row the API answered in an earlier try of the same execution: those rows give their output again, and only rows never sent go out',
-		heldBy: [
-			by(T.retryOnFail, 'sends each row once over the three tries, and the error names item 10'),
-			by(
-				T.retryOnFail,
-				'Continue (using error output): each good row is sent once, 19 on Success and row 0 on Error',
-			),
-			by(
-				T.bulkE2e,
-				'Stop Workflow, row 10 refused by the API: each row sent once, the error names item 10',
-			),
-		],
-	},
-	{
-		doc: 'docs/requests.md',
-		says: "A run longer than 30 s reports its progress every 30 s, waits for the rate limit included, in n8n's log and, in a manual run, the browser's console",
-		heldBy: [
-			by(
-				T.bulk,
-				"reports done, left and the time to go every 30 s, in n8n's log and the editor's console",
-			),
-			by(
-				T.progress,
-				'comes at least every 30 s, waits included, each estimate within 20% of the time left',
-			),
-			by(T.bulkE2e, "reaches n8n's log every 30 s, also while the run waits for the rate limit"),
 		],
 	},
 	{
@@ -507,16 +471,6 @@ const REQUESTS: Promised[] = [
 const BULK_WRITES: Promised[] = [
 	{
 		doc: 'docs/bulk-writes.md',
-		says: 'when none is left and the answer says when it resets, it waits for the reset before sending, rather than after a refusal.',
-		heldBy: [
-			by(
-				T.transport,
-				"waits for the limit's reset before sending when the API said none is left, so no 429 comes",
-			),
-		],
-	},
-	{
-		doc: 'docs/bulk-writes.md',
 		says: 'With the default Request Options a long run simply takes its time; nothing has to be raised',
 		heldBy: [
 			by(
@@ -556,6 +510,15 @@ const BULK_WRITES: Promised[] = [
 				'reports inside one long wait for the rate limit, counting down what is left of it',
 			),
 			by(T.bulk, 'stays silent on a run shorter than 30 s'),
+			by(
+				T.bulk,
+				"reports done, left and the time to go every 30 s, in n8n's log and the editor's console",
+			),
+			by(
+				T.progress,
+				'comes at least every 30 s, waits included, each estimate within 20% of the time left',
+			),
+			by(T.bulkE2e, "reaches n8n's log every 30 s, also while the run waits for the rate limit"),
 		],
 	},
 	{
@@ -663,6 +626,7 @@ const BULK_WRITES: Promised[] = [
 				T.outcomes,
 				'after %s, the stop says the row may have been written, and to check it before sending it again',
 			),
+			by(T.bulk, 'says which items were written, with their IDs, and where to resume'),
 		],
 	},
 	{
@@ -689,7 +653,10 @@ const BULK_WRITES: Promised[] = [
 	{
 		doc: 'docs/bulk-writes.md',
 		says: 'a row written before is refused (`Code "ERP-0001" in item 0 already exists, most likely …`), never written twice.',
-		heldBy: [by(T.bulk, 'is refused for each item already written, so nothing is written twice')],
+		heldBy: [
+			by(T.bulk, 'is refused for each item already written, so nothing is written twice'),
+			by(T.bulk, 'is refused for each item already written, so nothing is written twice'),
+		],
 	},
 	{
 		doc: 'docs/bulk-writes.md',
@@ -717,6 +684,15 @@ const BULK_WRITES: Promised[] = [
 			by(
 				T.bulkE2e,
 				'Stop Workflow, the answer to row 0 lost: not sent again, and the error says it may have been written',
+			),
+			by(T.retryOnFail, 'sends each row once over the three tries, and the error names item 10'),
+			by(
+				T.retryOnFail,
+				'Continue (using error output): each good row is sent once, 19 on Success and row 0 on Error',
+			),
+			by(
+				T.bulkE2e,
+				'Stop Workflow, row 10 refused by the API: each row sent once, the error names item 10',
 			),
 		],
 	},
