@@ -36,12 +36,6 @@ const swc = [
 	'@swc/jest',
 	{ jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } },
 ];
-/**
- * Packages that mockttp (the queue suite's registry stand-in) requires and that are published as ES
- * modules only: jest cannot require those without Node's --experimental-vm-modules, so it transpiles them.
- */
-const ESM_ONLY = '(get-port|milliparsec)';
-
 const suite = (name, testTimeout, extra = {}) => ({
 	displayName: name,
 	testEnvironment: 'node',
@@ -73,9 +67,6 @@ module.exports = {
 		suite('tooling', 120_000, { ...inProcess, testPathIgnorePatterns: DEV_TOOL_TESTS }),
 		suite('devtools', 120_000, { ...inProcess, testMatch: DEV_TOOL_TESTS }),
 		suite('e2e', 600_000),
-		suite('queue', 600_000, {
-			transform: { '^.+\\.ts$': swc, [`/node_modules/${ESM_ONLY}/.+\\.js$`]: swc },
-			transformIgnorePatterns: [`/node_modules/(?!${ESM_ONLY}/)`],
-		}),
+		suite('queue', 600_000),
 	],
 };
