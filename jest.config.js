@@ -47,9 +47,16 @@ const suite = (name, testTimeout, extra = {}) => ({
 	setupFilesAfterEnv: ['<rootDir>/test/setup/timeout.ts'],
 	...extra,
 });
+/**
+ * The schemas import `zod/v3`, which zod 3.25 (n8n's copy, the root export zod 3) and zod 4 both ship.
+ * With TEST_ZOD=4 (`npm run test:zod4`) the suites get zod 4's copy of it instead (docs/compatibility.md).
+ */
+const zod4 =
+	process.env.TEST_ZOD === '4' ? { '^zod/v3$': '<rootDir>/node_modules/zod-v4/v3/index.cjs' } : {};
 const inProcess = {
 	testEnvironment: '<rootDir>/test/setup/environment.js',
 	moduleNameMapper: {
+		...zod4,
 		'^n8n-workflow$': '<rootDir>/test/setup/n8n/workflow.js',
 		'^n8n-core$': '<rootDir>/test/setup/n8n/core.js',
 		'^@n8n/di$': '<rootDir>/test/setup/n8n/di.js',
