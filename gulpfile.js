@@ -1,5 +1,6 @@
 const { mkdirSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { dirname, join } = require('node:path');
+// esbuild as tsx brings it (its one dependency, ~0.28): the build loads tsx below in any case.
 const { build, context } = require('esbuild');
 const { dest, parallel, series, src, task } = require('gulp');
 const tsx = require('tsx/cjs/api');

@@ -36,12 +36,6 @@ const swc = [
 	'@swc/jest',
 	{ jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } },
 ];
-/**
- * Packages that mockttp (the queue suite's registry stand-in) requires and that are published as ES
- * modules only: jest cannot require those without Node's --experimental-vm-modules, so it transpiles them.
- */
-const ESM_ONLY = '(get-port|milliparsec)';
-
 const suite = (name, testTimeout, extra = {}) => ({
 	displayName: name,
 	testEnvironment: 'node',
@@ -53,9 +47,16 @@ const suite = (name, testTimeout, extra = {}) => ({
 	setupFilesAfterEnv: ['<rootDir>/test/setup/timeout.ts'],
 	...extra,
 });
+/**
+ * The schemas import `zod/v3`, which zod 3.25 (n8n's copy, the root export zod 3) and zod 4 both ship.
+ * With TEST_ZOD=4 (`npm run test:zod4`) the suites get zod 4's copy of it instead (docs/compatibility.md).
+ */
+const zod4 =
+	process.env.TEST_ZOD === '4' ? { '^zod/v3$': '<rootDir>/node_modules/zod-v4/v3/index.cjs' } : {};
 const inProcess = {
 	testEnvironment: '<rootDir>/test/setup/environment.js',
 	moduleNameMapper: {
+		...zod4,
 		'^n8n-workflow$': '<rootDir>/test/setup/n8n/workflow.js',
 		'^n8n-core$': '<rootDir>/test/setup/n8n/core.js',
 		'^@n8n/di$': '<rootDir>/test/setup/n8n/di.js',
@@ -73,9 +74,6 @@ module.exports = {
 		suite('tooling', 120_000, { ...inProcess, testPathIgnorePatterns: DEV_TOOL_TESTS }),
 		suite('devtools', 120_000, { ...inProcess, testMatch: DEV_TOOL_TESTS }),
 		suite('e2e', 600_000),
-		suite('queue', 600_000, {
-			transform: { '^.+\\.ts$': swc, [`/node_modules/${ESM_ONLY}/.+\\.js$`]: swc },
-			transformIgnorePatterns: [`/node_modules/(?!${ESM_ONLY}/)`],
-		}),
+		suite('queue', 600_000),
 	],
 };

@@ -39,6 +39,7 @@ const {
 const { DEV_CREDENTIALS, exampleWorkflows } = require('./examples');
 const { plainLogLine, plainText } = require('./plainText');
 const { showProgress } = require('./progress');
+const { freePort, tryPort } = require('./ports');
 const { ensureRuntime, ROOT, N8N_DIR } = require('./runtime');
 
 const USER_FOLDER = process.env.DEV_USER_FOLDER ?? join(ROOT, '.dev');
@@ -73,13 +74,12 @@ const READY_TIMEOUT_MS = 180_000;
  * usual one when it is free, else any free port.
  */
 async function portFor(variable, usual) {
-	const { default: getPort } = await import('get-port');
 	const asked = process.env[variable];
-	if (asked === undefined || asked === '') return await getPort({ port: usual, host: '127.0.0.1' });
+	if (asked === undefined || asked === '') return (await tryPort(usual)) ?? (await freePort());
 	const port = Number(asked);
 	if (!Number.isInteger(port) || port < 1 || port > 65535)
 		throw new Error(`${variable}=${asked} is not a port number`);
-	if ((await getPort({ port, host: '127.0.0.1' })) !== port)
+	if ((await tryPort(port)) !== port)
 		throw new Error(`Port ${port} (${variable}) is in use: free it or choose another`);
 	return port;
 }

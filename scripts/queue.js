@@ -14,10 +14,10 @@ const {
 	readFileSync,
 	rmSync,
 } = require('node:fs');
+const { connect } = require('node:net');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
-
-const waitOn = require('wait-on');
+const { setTimeout: sleep } = require('node:timers/promises');
 
 const { freePort } = require('./ports');
 const { ensureRuntime, ROOT, runJestProject } = require('./runtime');
@@ -54,13 +54,24 @@ function ensurePackages() {
 	);
 }
 
-/** Resolves once something accepts connections on the port (wait-on's tcp: check). */
+/** Whether something accepts a connection on the loopback port now. */
+const accepts = (port) =>
+	new Promise((resolve) => {
+		const socket = connect({ port, host: '127.0.0.1' });
+		socket.once('connect', () => {
+			socket.destroy();
+			resolve(true);
+		});
+		socket.once('error', () => resolve(false));
+	});
+
+/** Resolves once something accepts connections on the port, tried every 100 ms for 30 seconds. */
 async function waitForPort(port, what) {
-	await waitOn({ resources: [`tcp:127.0.0.1:${port}`], interval: 100, timeout: 30_000 }).catch(
-		() => {
-			throw new Error(`${what} did not start on port ${port}`);
-		},
-	);
+	const deadline = Date.now() + 30_000;
+	while (!(await accepts(port))) {
+		if (Date.now() > deadline) throw new Error(`${what} did not start on port ${port}`);
+		await sleep(100);
+	}
 }
 
 /** PostgreSQL refuses to run as root, so as root its programs run as the postgres user the package made. */

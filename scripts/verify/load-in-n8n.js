@@ -35,7 +35,7 @@ async function main() {
 		sourcePath,
 	}));
 	const modules = {};
-	for (const request of ['n8n-workflow', 'zod'])
+	for (const request of ['n8n-workflow', 'zod', 'zod/v3'])
 		modules[request] = require.resolve(request, { paths: [packageDir] });
 	// Every file loaded so far comes from n8n's folder or from the package itself.
 	const foreign = Object.keys(require.cache).filter(

@@ -1,4 +1,4 @@
-import type { ZodTypeAny } from 'zod';
+import type { ZodTypeAny } from 'zod/v3';
 
 import { resources } from '../../nodes/MaintenanceManagement/actions/resources';
 import type { Endpoint, OperationModule } from '../../nodes/MaintenanceManagement/actions/types';

@@ -1,5 +1,5 @@
 import type { INode } from 'n8n-workflow';
-import { z, type ZodTypeAny } from 'zod';
+import { z, type ZodTypeAny } from 'zod/v3';
 
 import {
 	filterField,

@@ -1,5 +1,5 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { z, type ZodTypeAny } from 'zod';
+import { z, type ZodTypeAny } from 'zod/v3';
 
 import { resources } from '../../nodes/MaintenanceManagement/actions/resources';
 import { operationCases } from '../cases/operations';

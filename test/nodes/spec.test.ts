@@ -1,5 +1,5 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import type { ZodTypeAny } from 'zod';
+import type { ZodTypeAny } from 'zod/v3';
 
 import { resources } from '../../nodes/MaintenanceManagement/actions/resources';
 import type { OperationModule } from '../../nodes/MaintenanceManagement/actions/types';

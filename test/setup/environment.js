@@ -1,3 +1,4 @@
+// jest's own node environment (`testEnvironment: 'node'`), which comes with jest.
 const { TestEnvironment } = require('jest-environment-node');
 
 const ordinary = Function.prototype[Symbol.hasInstance];

@@ -3,7 +3,7 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 import { MaintenanceManagementApi } from '../../credentials/MaintenanceManagementApi.credentials';
 import { resources } from '../../nodes/MaintenanceManagement/actions/resources';

@@ -25,8 +25,8 @@ beforeAll(() => {
 		join(folder, 'package.json'),
 		JSON.stringify({ name: 'stub', scripts: { ...stubs, test: scripts.test } }),
 	);
-	// The runner the test script names, from this repository's dev dependencies.
-	symlinkSync(join(ROOT, 'node_modules'), join(folder, 'node_modules'));
+	// The runner the test script names, from this repository's scripts.
+	symlinkSync(join(ROOT, 'scripts'), join(folder, 'scripts'));
 });
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 

@@ -60,13 +60,14 @@ describe('GitHub Actions workflows', () => {
 		);
 	});
 
-	it('CI runs .ci/run, which runs the test command, the queue suite and verify', () => {
+	it('CI runs .ci/run, which runs the test command, the zod 4 run, the queue suite and verify', () => {
 		const run = readFileSync(join(ROOT, '.ci', 'run'), 'utf8');
 		expect(run).toMatch(/^npm install && npm test$/m);
 		// The build in npm test writes the README's Operations table; CI fails when that changed it.
 		expect(run.indexOf('git diff --exit-code -- README.md')).toBeGreaterThan(
 			run.indexOf('npm install && npm test'),
 		);
+		expect(run).toMatch(/^npm run test:zod4$/m);
 		expect(run).toMatch(/^npm run test:queue$/m);
 		expect(run).toMatch(/^npm run verify$/m);
 	});

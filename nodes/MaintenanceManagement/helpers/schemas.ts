@@ -5,7 +5,7 @@
  */
 
 import type { INode } from 'n8n-workflow';
-import { z, type ZodIssue, type ZodTypeAny } from 'zod';
+import { z, type ZodIssue, type ZodTypeAny } from 'zod/v3';
 
 import { refusal } from '../transport/errors';
 import { invalidInput, plainText } from '../transport/messages';

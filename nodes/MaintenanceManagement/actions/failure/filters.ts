@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 import { choices } from '../../../shared/options';
 import { id } from '../../helpers/schemas';

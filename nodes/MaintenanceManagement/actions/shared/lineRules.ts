@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import type { z } from 'zod';
+import type { z } from 'zod/v3';
 
 import { choices } from '../../../shared/options';
 

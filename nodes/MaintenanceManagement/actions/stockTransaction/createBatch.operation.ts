@@ -4,7 +4,7 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 import { choices } from '../../../shared/options';
 import { refusal } from '../../transport/errors';

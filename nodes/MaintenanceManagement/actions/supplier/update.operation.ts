@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 import { boolean, idList, lazy, text, toNumber } from '../../helpers/schemas';
 import {
