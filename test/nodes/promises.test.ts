@@ -7,7 +7,7 @@ import { sleep } from 'n8n-workflow';
 import * as ts from 'typescript';
 
 import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { requestOptions } from '../../nodes/MaintenanceManagement/actions/shared/properties';
+import { requestOptions } from '../../nodes/shared/properties';
 import type { Outcome } from '../../nodes/MaintenanceManagement/transport/errors';
 import {
 	DEFAULT_POLICY,

@@ -26,7 +26,7 @@ import {
 } from '../transport/messages';
 import type { WaitReason } from '../transport';
 import { asNodeError, pauseWaitsWith } from '../transport';
-import type { OperationModule } from './types';
+import type { OperationModule } from '../../shared/types';
 
 type NodeError = NodeApiError | NodeOperationError;
 

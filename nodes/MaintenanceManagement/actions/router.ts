@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { refusal } from '../transport/errors';
 import { unsupportedOperation } from '../transport/messages';
-import { unknownFieldsHint } from '../helpers/simplify';
+import { unknownFieldsHint } from '../../shared/simplify';
 import { inTries } from './itemLoop';
 import { nameList, runEndpoint } from './perItemSending';
 import { resources } from './resources';

@@ -4,15 +4,15 @@ import { z } from 'zod';
 import { choices } from '../../../shared/options';
 import { refusal } from '../../transport/errors';
 import { locationUpdatedTwice } from '../../transport/messages';
-import { id, lazy, number, oneOf, text } from '../../helpers/schemas';
-import { toItems } from '../../helpers/simplify';
+import { id, lazy, number, oneOf, text } from '../../../shared/schemas';
+import { toItems } from '../../../shared/simplify';
 import { recordsOf } from '../../transport';
-import { updateFields, NOTHING_TO_CHANGE } from '../shared/fields';
-import { recordLocator } from '../shared/properties';
-import { sendOperation } from '../shared/registry';
+import { updateFields, NOTHING_TO_CHANGE } from '../../../shared/fields';
+import { recordLocator } from '../../../shared/properties';
+import { sendOperation } from '../../../shared/registry';
 import type { Grouping } from '../groupedSending';
 import { sendGrouped } from '../groupedSending';
-import type { OperationModule } from '../types';
+import type { OperationModule } from '../../../shared/types';
 
 /** The spec's limit of locations per PATCH /locations request. */
 export const LOCATIONS_PER_REQUEST = 50;

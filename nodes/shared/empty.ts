@@ -1,7 +1,7 @@
 import type { INode, NodeOperationError } from 'n8n-workflow';
 
-import { refusal } from '../transport/errors';
-import { emptyValue, plainText } from '../transport/messages';
+import { refusal } from '../MaintenanceManagement/transport/errors';
+import { emptyValue, plainText } from '../MaintenanceManagement/transport/messages';
 
 /*
  * A filter, query parameter or path ID that a user added and that resolves to nothing is an error,
