@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 import { resources } from '../../nodes/MaintenanceManagement/actions/resources';
 import { ENDPOINTS } from '../../nodes/shared/endpoints.generated';
-import { testAnswer, unusableBaseUrl } from '../../nodes/MaintenanceManagement/transport/messages';
+import { testAnswer, unusableBaseUrl } from '../../nodes/shared/errors/messages';
 import type { LoggedRequest } from '../../sandbox';
 import { ScriptedServer } from '../helpers/scriptedServer';
 import { expectCaseRan } from './assertions';

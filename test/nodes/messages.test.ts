@@ -2,8 +2,8 @@ import type { INode } from 'n8n-workflow';
 import { z, type ZodTypeAny } from 'zod';
 
 import { filterField, pathIdField, queryParameterField } from '../../nodes/shared/empty';
-import * as words from '../../nodes/MaintenanceManagement/transport/messages';
-import { refusal } from '../../nodes/MaintenanceManagement/transport/errors';
+import * as words from '../../nodes/shared/errors/messages';
+import { refusal } from '../../nodes/shared/errors/nodeError';
 import * as schemas from '../../nodes/shared/schemas';
 import { validate } from '../../nodes/shared/schemas';
 import { create as createLegacyMaterial } from '../../nodes/MaintenanceManagement/actions/legacyMaterial/create.operation';

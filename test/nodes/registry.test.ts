@@ -3,7 +3,7 @@ import { resources } from '../../nodes/MaintenanceManagement/actions/resources';
 import { sendOperation } from '../../nodes/shared/registry';
 import type { OperationPair } from '../cases/operations';
 import { SandboxFixture } from './helpers/sandbox';
-import { unsupportedOperation } from '../../nodes/MaintenanceManagement/transport/messages';
+import { unsupportedOperation } from '../../nodes/shared/errors/messages';
 
 const fixture = new SandboxFixture();
 beforeAll(async () => await fixture.start());

@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
-import { refusal, withOutcome } from '../transport/errors';
-import { notConfirmed as notConfirmedWords } from '../transport/messages';
+import { refusal } from '../../shared/errors/nodeError';
+import { withOutcome } from '../../shared/errors/outcome';
+import { notConfirmed as notConfirmedWords } from '../../shared/errors/messages';
 import type { OutputChoice } from '../../shared/simplify';
 import type { ApiEnvelope, ApiRequest } from '../transport';
 import { apiRequest, buildPath, getConnection } from '../transport';

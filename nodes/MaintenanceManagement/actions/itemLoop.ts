@@ -14,16 +14,16 @@ import type {
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { outcomeOf, withOutcome } from '../transport/errors';
-import type { Outcome, RecordOutcome } from '../transport/errors';
+import { outcomeOf, withOutcome } from '../../shared/errors/outcome';
+import type { Outcome, RecordOutcome } from '../../shared/errors/outcome';
 import {
 	duration,
-	LINE_BREAK,
 	PROGRESS_WORDS,
 	retriedTry,
 	stopSummary,
 	withSummary,
-} from '../transport/messages';
+} from '../../shared/errors/messages';
+import { LINE_BREAK } from '../../shared/errors/text';
 import type { WaitReason } from '../transport';
 import { asNodeError, pauseWaitsWith } from '../transport';
 import type { OperationModule } from '../../shared/types';

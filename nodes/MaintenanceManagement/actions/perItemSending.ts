@@ -7,8 +7,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { ownFault, refusal, sentAndUnknown } from '../transport/errors';
-import { API_TEXT, itemNumber, noSelectedFields, plainText } from '../transport/messages';
+import { ownFault, refusal } from '../../shared/errors/nodeError';
+import { sentAndUnknown } from '../../shared/errors/outcome';
+import { API_TEXT, itemNumber, plainText } from '../../shared/errors/text';
+import { noSelectedFields } from '../../shared/errors/messages';
 import type { OutputChoice } from '../../shared/simplify';
 import { toItems } from '../../shared/simplify';
 import type { ApiEnvelope, ApiRequest, ApiResource, RequestPolicy } from '../transport';

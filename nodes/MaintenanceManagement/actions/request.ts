@@ -14,8 +14,8 @@ import {
 	pathIdField,
 	queryParameterField,
 } from '../../shared/empty';
-import { refusal } from '../transport/errors';
-import { fieldsAndJson, invalidJson, unusablePathId } from '../transport/messages';
+import { refusal } from '../../shared/errors/nodeError';
+import { fieldsAndJson, invalidJson, unusablePathId } from '../../shared/errors/messages';
 import { validate } from '../../shared/schemas';
 import type { AnswerShape, ApiRequest } from '../transport';
 import { buildPath, pathValueProblem } from '../transport';

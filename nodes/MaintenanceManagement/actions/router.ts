@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { refusal } from '../transport/errors';
-import { unsupportedOperation } from '../transport/messages';
+import { refusal } from '../../shared/errors/nodeError';
+import { unsupportedOperation } from '../../shared/errors/messages';
 import { unknownFieldsHint } from '../../shared/simplify';
 import { inTries } from './itemLoop';
 import { nameList, runEndpoint } from './perItemSending';

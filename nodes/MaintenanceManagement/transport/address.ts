@@ -4,7 +4,7 @@
  * IDs, URL-encoded, or nothing is sent.
  */
 
-import { QUOTE_LIMITS, quoted } from './messages';
+import { QUOTE_LIMITS, quoted } from '../../shared/errors/text';
 
 /** Percent-encoded bytes: upper-case hex, and the unreserved characters (RFC 3986) decoded. */
 const samePercentEncoding = (path: string): string =>

@@ -9,8 +9,8 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { normalBaseUrl } from './address';
-import { CONFIGURATION_INVALID, CREDENTIAL_INVALID } from './causes';
-import { tokenMissing, tokenNotOneText, unusableBaseUrl } from './messages';
+import { CONFIGURATION_INVALID, CREDENTIAL_INVALID } from '../../shared/errors/causes';
+import { tokenMissing, tokenNotOneText, unusableBaseUrl } from '../../shared/errors/messages';
 import type { Redaction } from './redact';
 import { redactionFor } from './redact';
 import type { ExecutionWaits } from './retry';

@@ -1,11 +1,11 @@
 /**
  * The API as the node calls it: one request (`apiRequest`) and a paged list (`apiRequestAllItems`),
- * with the credential (connection.ts), the envelope (envelope.ts) and the errors of failures
- * (failures.ts, errors.ts), over the kernel of one exchange and its redirects (exchange.ts), waits
- * and retries (retry.ts) and paging (paging.ts). Each word names one kind of thing, in one file: an
- * error is the node's NodeApiError or NodeOperationError (errors.ts); a failure is the transport's
- * own, a request without a usable answer (failures.ts); a cause classifies what happened on the wire,
- * a network fault among it (causes.ts); a message is the node's words (messages.ts).
+ * with the credential (connection.ts) and the envelope (envelope.ts), over the kernel of one exchange
+ * and its redirects (exchange.ts), waits and retries (retry.ts) and paging (paging.ts). The errors,
+ * their causes and their words are in nodes/shared/errors/: an error is the node's NodeApiError or
+ * NodeOperationError (apiError.ts, nodeError.ts, outcome.ts); a failure is the transport's own, a
+ * request without a usable answer (failures.ts); a cause classifies what happened on the wire, a
+ * network fault among it (causes.ts); a message is the node's words (messages.ts, text.ts).
  */
 
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
@@ -17,7 +17,7 @@ import type { AnswerShape, ApiEnvelope, ApiResource } from './envelope';
 import { isEnvelope, isErrorEnvelope, recordsOf, shapeOf } from './envelope';
 import type { Answer, FullResponse, RefusedRedirect, Target } from './exchange';
 import { exchange, NoAnswer, followingRedirects } from './exchange';
-import { pagingFailure, RequestFailures } from './failures';
+import { pagingFailure, RequestFailures } from '../../shared/errors/failures';
 import type { NextPage, Page, PageOptions, PagingRefusal } from './paging';
 import { pagingFor, readPages } from './paging';
 import {
@@ -36,9 +36,9 @@ import type { RequestPolicy } from './retry';
 export { CREDENTIAL_TYPE, getConnection, readCredential } from './connection';
 export type { AnswerShape, ApiEnvelope, ApiResource, ResourceRef } from './envelope';
 export { isEnvelope, recordsOf, shapeOf } from './envelope';
-export { asNodeError } from './errors';
-export { isConnectionFault, neverConnected } from './causes';
-export { testAnswer } from './messages';
+export { asNodeError } from '../../shared/errors/nodeError';
+export { isConnectionFault, neverConnected } from '../../shared/errors/causes';
+export { testAnswer } from '../../shared/errors/messages';
 export type { PageOptions } from './paging';
 export { buildPath, pathValueProblem, RECORD_ID } from './address';
 export type { RateBudget } from './retry';

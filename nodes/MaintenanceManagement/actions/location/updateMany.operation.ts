@@ -2,8 +2,8 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { choices } from '../../../shared/options';
-import { refusal } from '../../transport/errors';
-import { locationUpdatedTwice } from '../../transport/messages';
+import { refusal } from '../../../shared/errors/nodeError';
+import { locationUpdatedTwice } from '../../../shared/errors/messages';
 import { id, lazy, number, oneOf, text } from '../../../shared/schemas';
 import { toItems } from '../../../shared/simplify';
 import { recordsOf } from '../../transport';

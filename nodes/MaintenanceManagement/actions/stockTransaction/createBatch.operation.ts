@@ -7,8 +7,9 @@ import type {
 import { z } from 'zod';
 
 import { choices } from '../../../shared/options';
-import { refusal } from '../../transport/errors';
-import { cannotJoinBatch, itemNumber } from '../../transport/messages';
+import { refusal } from '../../../shared/errors/nodeError';
+import { cannotJoinBatch } from '../../../shared/errors/messages';
+import { itemNumber } from '../../../shared/errors/text';
 import { id, integer, lazy, oneOf } from '../../../shared/schemas';
 import { toItems } from '../../../shared/simplify';
 import { recordsOf } from '../../transport';
