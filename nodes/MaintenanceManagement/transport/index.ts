@@ -40,7 +40,7 @@ export { asNodeError } from '../../shared/errors/nodeError';
 export { isConnectionFault, neverConnected } from '../../shared/errors/causes';
 export { testAnswer } from '../../shared/errors/messages';
 export type { PageOptions } from './paging';
-export { buildPath, pathValueProblem, RECORD_ID } from './address';
+export { buildPath, pathValueProblem, RECORD_ID } from './connection';
 export type { RateBudget } from './retry';
 export { budgetOf, pacingWaitMs, rateLimitWaitMs } from './retry';
 export type { Pause, RequestPolicy, WaitReason } from './retry';
