@@ -19,7 +19,7 @@ import { fieldsAndJson, invalidJson, unusablePathId } from '../../shared/errors/
 import { validate } from '../../shared/schemas';
 import type { AnswerShape, ApiRequest } from '../transport';
 import { buildPath, pathValueProblem } from '../transport';
-import { isPlainObject } from '../transport/envelope';
+import { isPlainObject } from '../../shared/plainObject';
 import type { Endpoint, OperationModule } from '../../shared/types';
 
 /** Maps each parameter name of an operation (nested ones included) to its display name. */

@@ -5,6 +5,8 @@
 
 import type { IDataObject } from 'n8n-workflow';
 
+import { isPlainObject } from '../../shared/plainObject';
+
 /** A resource object of the spec's envelope. */
 export interface ApiResource {
 	id: string;
@@ -26,10 +28,6 @@ export interface ApiEnvelope {
 	meta?: IDataObject;
 	links?: Record<string, string | undefined>;
 }
-
-/** An object that is neither null nor an array: a resource of an answer, or a value the node reads. */
-export const isPlainObject = (value: unknown): value is IDataObject =>
-	typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const isResource = (value: unknown): value is ApiResource => isPlainObject(value);
 
