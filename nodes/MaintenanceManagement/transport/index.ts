@@ -78,12 +78,12 @@ function envelopeOf(
 	response: FullResponse,
 	request: ApiRequest,
 	connection: Connection,
-	failures: RequestFailures,
+	failures: () => RequestFailures,
 ): ApiEnvelope {
-	if (!isEnvelope(response.body)) throw failures.notEnvelope(response);
+	if (!isEnvelope(response.body)) throw failures().notEnvelope(response);
 	const given = shapeOf(response.body);
 	if (request.answers && given !== request.answers)
-		throw failures.wrongShape(given, request.answers);
+		throw failures().wrongShape(given, request.answers);
 	return connection.redaction.answer(response.body, response.text);
 }
 
@@ -94,7 +94,8 @@ interface Call {
 	connection: Connection;
 	target: Target;
 	waits: Waits;
-	failures: RequestFailures;
+	/** Its failures' wording, built when it first fails: a request that succeeds needs none. */
+	failures: () => RequestFailures;
 	/** Whether an exchange has begun: from then on the request may have left. */
 	sent: boolean;
 }
@@ -105,7 +106,7 @@ async function sendPaced(this: Context, call: Call): Promise<Answer> {
 	// The API said no request is left until a known time: wait for it before sending, not after a 429.
 	const pause = pacingWaitMs(connection.budget);
 	const paused = pause > 0 ? await waits.waitWithin(pause, 'rateLimit') : 'waited';
-	if (paused !== 'waited') throw failures.budgetSpent(pause, paused);
+	if (paused !== 'waited') throw failures().budgetSpent(pause, paused);
 	call.sent = true;
 	const answer = await exchange(this, CREDENTIAL_TYPE, {
 		method: request.method,
@@ -141,19 +142,21 @@ export async function apiRequest(
 		redirects: 0,
 	};
 	const waits = new Waits(policy, connection, pauseOf(this));
-	const failures = new RequestFailures(
-		this.getNode(),
-		connection,
-		method,
-		target,
-		policy,
-		itemIndex,
-	);
+	let wording: RequestFailures | undefined;
+	const failures = () =>
+		(wording ??= new RequestFailures(
+			this.getNode(),
+			connection,
+			method,
+			target,
+			policy,
+			itemIndex,
+		));
 	const call: Call = { request, policy, connection, target, waits, failures, sent: false };
 	try {
 		return await sendRetrying.call(this, call);
 	} catch (error) {
-		throw failures.unforeseen(error, call.sent);
+		throw failures().unforeseen(error, call.sent);
 	}
 }
 
@@ -162,7 +165,7 @@ async function sendRetrying(this: Context, call: Call): Promise<ApiEnvelope> {
 	const { request, policy, connection, target, waits, failures } = call;
 	const { method } = request;
 	const send = async () => await sendPaced.call(this, call);
-	const refuse = (redirect: RefusedRedirect) => failures.redirect(redirect);
+	const refuse = (redirect: RefusedRedirect) => failures().redirect(redirect);
 	for (let attempt = 1; ; attempt++) {
 		const answer = await followingRedirects(target, connection.origin, method, send, refuse);
 		const retries = attempt < policy.maxAttempts;
@@ -170,7 +173,7 @@ async function sendRetrying(this: Context, call: Call): Promise<ApiEnvelope> {
 			const canRetry = retries && retriesFault(answer, method);
 			if (canRetry && (await waits.waitWithin(backoffMs(policy, attempt), 'retry')) === 'waited')
 				continue;
-			throw failures.noAnswer(answer, attempt);
+			throw failures().noAnswer(answer, attempt);
 		}
 		const { statusCode } = answer;
 		// A success in the API's error envelope is the API's error (see `apiError`), not a record.
@@ -181,9 +184,9 @@ async function sendRetrying(this: Context, call: Call): Promise<ApiEnvelope> {
 			const wait = statusWaitMs(policy, attempt, statusCode, answer.headers);
 			const waited = await waits.waitWithin(wait, statusCode === 429 ? 'rateLimit' : 'retry');
 			if (waited === 'waited') continue;
-			refusedWait = failures.refusedWait(wait, waited);
+			refusedWait = failures().refusedWait(wait, waited);
 		}
-		throw failures.apiAnswer(answer, attempt, waits.waitedMs, refusedWait);
+		throw failures().apiAnswer(answer, attempt, waits.waitedMs, refusedWait);
 	}
 }
 
