@@ -295,6 +295,13 @@ const kept = new Map<string, EarlierTries>();
 /** The run each try's context belongs to, for its item loop (below). */
 const byContext = new WeakMap<IExecuteFunctions, EarlierTries>();
 
+/**
+ * Whether a try's rows are kept for the tries to come: a write, with Retry On Fail on. Anything else
+ * runs as it is, without the keeping below.
+ */
+export const keepsTries = (context: IExecuteFunctions, writes: boolean): boolean =>
+	writes && context.getNode().retryOnFail === true;
+
 /** How many runs are kept now: for the tests, which check that nothing stays. */
 export const keptRuns = (): number => kept.size;
 
@@ -416,7 +423,7 @@ export class ItemLoop {
 		private readonly writes: boolean,
 	) {
 		this.progress = new Progress(itemCount, (line) => this.log(`${what}: ${line}`));
-		this.tries = writes ? earlierTriesOf(context) : undefined;
+		this.tries = keepsTries(context, writes) ? earlierTriesOf(context) : undefined;
 		// The requests of this execution wait in the progress, which reports while they wait.
 		pauseWaitsWith(context, async (ms, reason) => await this.progress.pause(ms, reason));
 	}
