@@ -1,11 +1,12 @@
 /**
  * The API as the node calls it: one request (`apiRequest`) and a paged list (`apiRequestAllItems`),
- * with the credential (connection.ts) and the envelope (envelope.ts), over the kernel of one exchange
- * and its redirects (exchange.ts), waits and retries (retry.ts) and paging (paging.ts). The errors,
- * their causes and their words are in nodes/shared/errors/: an error is the node's NodeApiError or
- * NodeOperationError (apiError.ts, nodeError.ts, outcome.ts); a failure is the transport's own, a
- * request without a usable answer (failures.ts); a cause classifies what happened on the wire, a
- * network fault among it (causes.ts); a message is the node's words (messages.ts, text.ts).
+ * with the credential (connection.ts), over the kernel of one exchange, its answer and the API's
+ * envelope, and its redirects (exchange.ts), waits and retries (retry.ts) and paging (paging.ts).
+ * The errors, their causes and their words are in nodes/shared/errors/: an error is the node's
+ * NodeApiError or NodeOperationError (apiError.ts, nodeError.ts, outcome.ts); a failure is the
+ * transport's own, a request without a usable answer (failures.ts); a cause classifies what happened
+ * on the wire, a network fault among it (causes.ts); a message is the node's words (messages.ts,
+ * text.ts).
  */
 
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
@@ -13,10 +14,24 @@ import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 import { name as packageName, version } from '../../../package.json';
 import type { Connection, Context } from './connection';
 import { CREDENTIAL_TYPE, getConnection } from './connection';
-import type { AnswerShape, ApiEnvelope, ApiResource } from './envelope';
-import { isEnvelope, isErrorEnvelope, recordsOf, shapeOf } from './envelope';
-import type { Answer, FullResponse, RefusedRedirect, Target } from './exchange';
-import { exchange, NoAnswer, followingRedirects } from './exchange';
+import type {
+	Answer,
+	AnswerShape,
+	ApiEnvelope,
+	ApiResource,
+	FullResponse,
+	RefusedRedirect,
+	Target,
+} from './exchange';
+import {
+	exchange,
+	followingRedirects,
+	isEnvelope,
+	isErrorEnvelope,
+	NoAnswer,
+	recordsOf,
+	shapeOf,
+} from './exchange';
 import { pagingFailure, RequestFailures } from '../../shared/errors/failures';
 import type { NextPage, Page, PageOptions, PagingRefusal } from './paging';
 import { pagingFor, readPages } from './paging';
@@ -34,8 +49,8 @@ import {
 import type { RequestPolicy } from './retry';
 
 export { CREDENTIAL_TYPE, getConnection, readCredential } from './connection';
-export type { AnswerShape, ApiEnvelope, ApiResource, ResourceRef } from './envelope';
-export { isEnvelope, recordsOf, shapeOf } from './envelope';
+export type { AnswerShape, ApiEnvelope, ApiResource, ResourceRef } from './exchange';
+export { isEnvelope, recordsOf, shapeOf } from './exchange';
 export { asNodeError } from '../../shared/errors/nodeError';
 export { isConnectionFault, neverConnected } from '../../shared/errors/causes';
 export { testAnswer } from '../../shared/errors/messages';

@@ -8,8 +8,8 @@ import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { causeOfAnswer } from './causes';
-import type { ApiErrorBody } from '../../MaintenanceManagement/transport/envelope';
-import { isErrorEnvelope, readErrorBody } from '../../MaintenanceManagement/transport/envelope';
+import type { ApiErrorBody } from '../../MaintenanceManagement/transport/exchange';
+import { isErrorEnvelope, readErrorBody } from '../../MaintenanceManagement/transport/exchange';
 import { outcomeOfStatus, withOutcome } from './outcome';
 import {
 	API_TEXT,
