@@ -31,7 +31,7 @@ import {
 	headersWithoutSecret,
 	withoutSecret,
 } from '../nodes/MaintenanceManagementTrigger/protection';
-import { toItems } from '../nodes/MaintenanceManagement/helpers/simplify';
+import { toItems } from '../nodes/shared/simplify';
 import type { ApiEnvelope } from '../nodes/MaintenanceManagement/transport';
 import { renderBenchmarks } from './report';
 

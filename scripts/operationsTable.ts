@@ -15,7 +15,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { resources } from '../nodes/MaintenanceManagement/actions/resources';
 import { EVENTS } from '../nodes/MaintenanceManagementTrigger/events';
 import { SPEC_EVENTS } from '../nodes/MaintenanceManagementTrigger/events.generated';
-import type { ResourceModule } from '../nodes/MaintenanceManagement/actions/types';
+import type { ResourceModule } from '../nodes/shared/types';
 import { simplifiedFields, Spec } from './outputSchemas';
 
 export const README_PATH = join(__dirname, '..', 'README.md');
@@ -30,7 +30,7 @@ export const END = '<!-- End of the operations table. -->';
 /** The markers of docs/output.md's table. */
 export const OUTPUT_MARKERS = {
 	start:
-		"<!-- Simplified fields: written by `npm run build` from helpers/simplify.ts's shaping of each operation's answer in spec/openapi.yaml; edit those, not this table. -->",
+		"<!-- Simplified fields: written by `npm run build` from nodes/shared/simplify.ts's shaping of each operation's answer in spec/openapi.yaml; edit those, not this table. -->",
 	end: '<!-- End of the Simplified fields. -->',
 };
 

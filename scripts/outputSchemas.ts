@@ -7,7 +7,7 @@
  *
  * Nothing is written twice: each operation's answer comes from spec/openapi.yaml (the schema of its
  * `data`, every attribute of every record type it may hold), and the fields, their names and their
- * order come from running the node's own Simplified shaping (helpers/simplify.ts) on a record of each
+ * order come from running the node's own Simplified shaping (nodes/shared/simplify.ts) on a record of each
  * type with every attribute, relation and meta entry set. Each field's description names the field
  * of the Raw output it comes from.
  */
@@ -18,9 +18,9 @@ import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-wor
 import { parse } from 'yaml';
 
 import { resources } from '../nodes/MaintenanceManagement/actions/resources';
-import { CURRENT_VERSION } from '../nodes/MaintenanceManagement/actions/shared/properties';
-import type { OperationModule } from '../nodes/MaintenanceManagement/actions/types';
-import { toItems } from '../nodes/MaintenanceManagement/helpers/simplify';
+import { CURRENT_VERSION } from '../nodes/shared/properties';
+import type { OperationModule } from '../nodes/shared/types';
+import { toItems } from '../nodes/shared/simplify';
 import type { ApiResource } from '../nodes/MaintenanceManagement/transport';
 
 type Json = Record<string, unknown>;

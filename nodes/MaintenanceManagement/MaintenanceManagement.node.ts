@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { CURRENT_VERSION, requestOptions, VERSIONS } from './actions/shared/properties';
+import { CURRENT_VERSION, requestOptions, VERSIONS } from '../shared/properties';
 import { resourceSelector, resources, retryOnFailNotice, subtitle } from './actions/resources';
 import { router } from './actions/router';
 import { testApiCredential } from './methods/credentialTest';

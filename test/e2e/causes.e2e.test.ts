@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 import type { INode } from 'n8n-workflow';
 
-import { apiError as apiErrorOfPinned } from '../../nodes/MaintenanceManagement/transport/errors';
+import { apiError as apiErrorOfPinned } from '../../nodes/shared/errors/apiError';
 import { apiError } from '../helpers/scriptedServer';
 import { CausesFixture } from '../nodes/helpers/causes';
 import type { RunResult } from '../nodes/helpers/harness';
@@ -115,7 +115,7 @@ const errorOf = async (run: Promise<RunResult>) => (await run).error;
 			NodeApiError = jest.requireActual<{ NodeApiError: typeof Error }>(workflowOfN8n).NodeApiError;
 			jest.doMock('n8n-workflow', () => jest.requireActual(workflowOfN8n));
 			ofThisN8n = jest.requireActual<{ apiError: typeof apiErrorOfPinned }>(
-				'../../nodes/MaintenanceManagement/transport/errors',
+				'../../nodes/shared/errors/apiError',
 			);
 		});
 		const inode = { name: 'Maintenance Management' } as INode;

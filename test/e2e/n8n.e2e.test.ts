@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { resources } from '../../nodes/MaintenanceManagement/actions/resources';
-import { ENDPOINTS } from '../../nodes/MaintenanceManagement/actions/shared/endpoints.generated';
-import { testAnswer, unusableBaseUrl } from '../../nodes/MaintenanceManagement/transport/messages';
+import { ENDPOINTS } from '../../nodes/shared/endpoints.generated';
+import { testAnswer, unusableBaseUrl } from '../../nodes/shared/errors/messages';
 import type { LoggedRequest } from '../../sandbox';
 import { ScriptedServer } from '../helpers/scriptedServer';
 import { expectCaseRan } from './assertions';

@@ -1,4 +1,4 @@
-import { API_TEXT } from '../../nodes/MaintenanceManagement/transport/messages';
+import { API_TEXT } from '../../nodes/shared/errors/text';
 import { apiError } from './scriptedServer';
 
 /** A JSON string literal, escapes included. */

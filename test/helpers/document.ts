@@ -1,7 +1,7 @@
 import type { ZodTypeAny } from 'zod/v3';
 
 import { resources } from '../../nodes/MaintenanceManagement/actions/resources';
-import type { Endpoint, OperationModule } from '../../nodes/MaintenanceManagement/actions/types';
+import type { Endpoint, OperationModule } from '../../nodes/shared/types';
 import { Contract } from '../../sandbox/contract';
 
 /** spec/openapi.yaml as the tests of the node read it, beside each of the node's operations. */

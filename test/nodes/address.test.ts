@@ -1,4 +1,7 @@
-import { normalBaseUrl, pathWithinApi } from '../../nodes/MaintenanceManagement/transport/address';
+import {
+	normalBaseUrl,
+	pathWithinApi,
+} from '../../nodes/MaintenanceManagement/transport/connection';
 
 describe('normalBaseUrl', () => {
 	it.each([

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { ItemLoop } from '../../nodes/MaintenanceManagement/actions/itemLoop';
-import { ranges } from '../../nodes/MaintenanceManagement/transport/messages';
+import { ranges } from '../../nodes/shared/errors/messages';
 import { ResourceFixture } from './helpers/resource';
 import { inSimulatedTime, type Timers } from './helpers/simulatedTime';
 

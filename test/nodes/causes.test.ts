@@ -5,7 +5,7 @@ import { ACTIONABLE_CAUSES, sleep, TIMED_CAUSES } from 'n8n-workflow';
 
 import type { Connection } from '../../nodes/MaintenanceManagement/transport/connection';
 import { NoAnswer } from '../../nodes/MaintenanceManagement/transport/exchange';
-import { RequestFailures } from '../../nodes/MaintenanceManagement/transport/failures';
+import { RequestFailures } from '../../nodes/shared/errors/failures';
 import { redactionFor } from '../../nodes/MaintenanceManagement/transport/redact';
 import { DEFAULT_POLICY } from '../../nodes/MaintenanceManagement/transport/retry';
 import { apiError, type Reply } from '../helpers/scriptedServer';

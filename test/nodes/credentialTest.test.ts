@@ -17,7 +17,7 @@ import {
 	tokenMissing,
 	tokenNotOneText,
 	unusableBaseUrl,
-} from '../../nodes/MaintenanceManagement/transport/messages';
+} from '../../nodes/shared/errors/messages';
 import { ScriptedServer } from '../helpers/scriptedServer';
 
 /**

@@ -8,10 +8,7 @@ import {
 } from '../../nodes/MaintenanceManagement/transport';
 import { expr, runNode, type Credentials } from './helpers/harness';
 import { apiError, collectionPage, ScriptedServer, type Reply } from '../helpers/scriptedServer';
-import {
-	notConfirmed,
-	tokenNotOneText,
-} from '../../nodes/MaintenanceManagement/transport/messages';
+import { notConfirmed, tokenNotOneText } from '../../nodes/shared/errors/messages';
 
 /**
  * The transport against servers that misbehave, through n8n-core's real request path: redirects,

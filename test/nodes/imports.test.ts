@@ -94,34 +94,28 @@ describe('imports', () => {
 
 const NODE = 'nodes/MaintenanceManagement';
 
-/** The resource folder `actions/<resource>/` a path is in (not `actions/shared/`), if any. */
-const resourceOf = (path: string): string | undefined => {
-	const match = path.match(new RegExp(`^${NODE}/actions/([^/]+)/`));
-	return match && match[1] !== 'shared' ? match[1] : undefined;
-};
+/** The resource folder `actions/<resource>/` a path is in, if any. */
+const resourceOf = (path: string): string | undefined =>
+	path.match(new RegExp(`^${NODE}/actions/([^/]+)/`))?.[1];
 
 const under = (path: string, ...folders: string[]) =>
 	folders.some((folder) => path.startsWith(`${folder}/`));
 
 /**
- * The layers, the lower first: the transport, the helpers, the shared action parts, the resources'
+ * The layers, the lower first: the transport, the shared code (nodes/shared/), the resources'
  * operations. Each rule names what a file may not import; a violation reads `rule: from -> to`.
  */
 const RULES: Array<{ rule: string; breaks: (from: string, to: string) => boolean }> = [
 	{
-		rule: 'transport/ imports nothing from helpers/, actions/ or methods/',
+		rule: 'transport/ imports nothing from actions/ or methods/',
 		breaks: (from, to) =>
-			under(from, `${NODE}/transport`) &&
-			under(to, `${NODE}/helpers`, `${NODE}/actions`, `${NODE}/methods`),
+			under(from, `${NODE}/transport`) && under(to, `${NODE}/actions`, `${NODE}/methods`),
 	},
 	{
-		rule: 'helpers/ imports nothing from actions/ or methods/',
+		rule: 'nodes/shared/ imports nothing from actions/, methods/ or a node',
 		breaks: (from, to) =>
-			under(from, `${NODE}/helpers`) && under(to, `${NODE}/actions`, `${NODE}/methods`),
-	},
-	{
-		rule: 'actions/shared/ imports nothing from a resource folder',
-		breaks: (from, to) => under(from, `${NODE}/actions/shared`) && resourceOf(to) !== undefined,
+			under(from, 'nodes/shared') &&
+			(under(to, `${NODE}/actions`, `${NODE}/methods`) || /\.node\.ts$/.test(to)),
 	},
 	{
 		rule: 'a resource folder imports no other resource folder',

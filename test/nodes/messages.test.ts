@@ -1,18 +1,14 @@
 import type { INode } from 'n8n-workflow';
 import { z, type ZodTypeAny } from 'zod/v3';
 
-import {
-	filterField,
-	pathIdField,
-	queryParameterField,
-} from '../../nodes/MaintenanceManagement/helpers/empty';
-import * as words from '../../nodes/MaintenanceManagement/transport/messages';
-import { refusal } from '../../nodes/MaintenanceManagement/transport/errors';
-import * as schemas from '../../nodes/MaintenanceManagement/helpers/schemas';
-import { validate } from '../../nodes/MaintenanceManagement/helpers/schemas';
+import { filterField, pathIdField, queryParameterField } from '../../nodes/shared/empty';
+import * as words from '../../nodes/shared/errors/messages';
+import { refusal } from '../../nodes/shared/errors/nodeError';
+import * as schemas from '../../nodes/shared/schemas';
+import { validate } from '../../nodes/shared/schemas';
 import { create as createLegacyMaterial } from '../../nodes/MaintenanceManagement/actions/legacyMaterial/create.operation';
-import { nullableText } from '../../nodes/MaintenanceManagement/actions/shared/fields';
-import { checkLineType } from '../../nodes/MaintenanceManagement/actions/shared/lineRules';
+import { nullableText } from '../../nodes/shared/fields';
+import { checkLineType } from '../../nodes/shared/lineRules';
 import { workSchema } from '../../nodes/MaintenanceManagement/actions/work/schema';
 import { dateValue, oneOfList } from '../../nodes/MaintenanceManagement/actions/failure/filters';
 

@@ -4,7 +4,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import type { Outcome } from '../../nodes/MaintenanceManagement/transport/errors';
+import type { Outcome } from '../../nodes/shared/errors/outcome';
 import { followingRedirects } from '../../nodes/MaintenanceManagement/transport/exchange';
 import {
 	apiError,

@@ -4,8 +4,8 @@ import type { IDataObject, IExecuteFunctions, INode, NodeOperationError } from '
 
 import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { afterAnswer } from '../../nodes/MaintenanceManagement/actions/perItemSending';
-import { apiError as apiErrorOf } from '../../nodes/MaintenanceManagement/transport/errors';
-import { notConfirmed } from '../../nodes/MaintenanceManagement/transport/messages';
+import { apiError as apiErrorOf } from '../../nodes/shared/errors/apiError';
+import { notConfirmed } from '../../nodes/shared/errors/messages';
 import { redactionFor } from '../../nodes/MaintenanceManagement/transport/redact';
 import { keepsContract } from '../helpers/contract';
 import { MATERIAL_FROM_ROW, STOCK_FROM_ROW, TRANSFER_FROM_ROW } from '../helpers/rows';

@@ -4,7 +4,7 @@ import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/Mainten
 import { CYCLIC_JOB } from '../cases/operations';
 import { expr } from './helpers/harness';
 import { SandboxFixture, type RunAgainst } from './helpers/sandbox';
-import { noSelectedFields } from '../../nodes/MaintenanceManagement/transport/messages';
+import { noSelectedFields } from '../../nodes/shared/errors/messages';
 
 /**
  * Version 2 of the action node: the Output choice (Simplified by default, Raw, Selected Fields), run

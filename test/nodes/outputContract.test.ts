@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { resources } from '../../nodes/MaintenanceManagement/actions/resources';
-import { CURRENT_VERSION } from '../../nodes/MaintenanceManagement/actions/shared/properties';
-import type { ResourceModule } from '../../nodes/MaintenanceManagement/actions/types';
-import { isEmpty } from '../../nodes/MaintenanceManagement/helpers/simplify';
+import { CURRENT_VERSION } from '../../nodes/shared/properties';
+import type { ResourceModule } from '../../nodes/shared/types';
+import { isEmpty } from '../../nodes/shared/simplify';
 import {
 	OUTPUT_MARKERS,
 	OUTPUT_PATH,

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { resources } from '../../nodes/MaintenanceManagement/actions/resources';
-import { CURRENT_VERSION } from '../../nodes/MaintenanceManagement/actions/shared/properties';
+import { CURRENT_VERSION } from '../../nodes/shared/properties';
 import {
 	operationSchema,
 	schemaFolder,

@@ -7,8 +7,8 @@ import { sleep } from 'n8n-workflow';
 import * as ts from 'typescript';
 
 import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { requestOptions } from '../../nodes/MaintenanceManagement/actions/shared/properties';
-import type { Outcome } from '../../nodes/MaintenanceManagement/transport/errors';
+import { requestOptions } from '../../nodes/shared/properties';
+import type { Outcome } from '../../nodes/shared/errors/outcome';
 import {
 	DEFAULT_POLICY,
 	LONGEST_WAIT_MS,

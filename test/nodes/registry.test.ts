@@ -1,9 +1,9 @@
 import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/MaintenanceManagement.node';
 import { resources } from '../../nodes/MaintenanceManagement/actions/resources';
-import { sendOperation } from '../../nodes/MaintenanceManagement/actions/shared/registry';
+import { sendOperation } from '../../nodes/shared/registry';
 import type { OperationPair } from '../cases/operations';
 import { SandboxFixture } from './helpers/sandbox';
-import { unsupportedOperation } from '../../nodes/MaintenanceManagement/transport/messages';
+import { unsupportedOperation } from '../../nodes/shared/errors/messages';
 
 const fixture = new SandboxFixture();
 beforeAll(async () => await fixture.start());

@@ -1,12 +1,7 @@
-import type { OutputChoice } from '../../nodes/MaintenanceManagement/helpers/simplify';
-import {
-	indexIncluded,
-	rawResource,
-	simplifyResource,
-	toItems,
-} from '../../nodes/MaintenanceManagement/helpers/simplify';
+import type { OutputChoice } from '../../nodes/shared/simplify';
+import { indexIncluded, rawResource, simplifyResource, toItems } from '../../nodes/shared/simplify';
 import type { ApiResource } from '../../nodes/MaintenanceManagement/transport';
-import { addressedRecord } from '../../nodes/MaintenanceManagement/transport/errors';
+import { addressedRecord } from '../../nodes/shared/errors/apiError';
 
 const failure: ApiResource = {
 	id: '7',

@@ -2,8 +2,8 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import type { ZodTypeAny } from 'zod/v3';
 
 import { resources } from '../../nodes/MaintenanceManagement/actions/resources';
-import type { OperationModule } from '../../nodes/MaintenanceManagement/actions/types';
-import { issuePath } from '../../nodes/MaintenanceManagement/helpers/schemas';
+import type { OperationModule } from '../../nodes/shared/types';
+import { issuePath } from '../../nodes/shared/schemas';
 import {
 	contract,
 	deref,

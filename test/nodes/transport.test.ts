@@ -6,10 +6,7 @@ import { rateLimitWaitMs } from '../../nodes/MaintenanceManagement/transport';
 import { expr, runNode, type Credentials } from './helpers/harness';
 import { onlyLabelsBetween, partsOf } from '../helpers/apiText';
 import { collectionPage, ScriptedServer } from '../helpers/scriptedServer';
-import {
-	tokenMissing,
-	unusableBaseUrl,
-} from '../../nodes/MaintenanceManagement/transport/messages';
+import { tokenMissing, unusableBaseUrl } from '../../nodes/shared/errors/messages';
 
 jest.mock('n8n-workflow', () => ({
 	...jest.requireActual('n8n-workflow'),

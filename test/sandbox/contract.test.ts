@@ -7,7 +7,7 @@ import { ROUTES } from '../../sandbox/api';
 import { Contract, enumValues, SPEC_PATH } from '../../sandbox/contract';
 import { MAX_BODY_BYTES } from '../../sandbox/http';
 import { resources } from '../../nodes/MaintenanceManagement/actions/resources';
-import type { OperationModule } from '../../nodes/MaintenanceManagement/actions/types';
+import type { OperationModule } from '../../nodes/shared/types';
 import { operationCases } from '../cases/operations';
 
 const contract = Contract.load();

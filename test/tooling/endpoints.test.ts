@@ -1,4 +1,4 @@
-import { ENDPOINTS } from '../../nodes/MaintenanceManagement/actions/shared/endpoints.generated';
+import { ENDPOINTS } from '../../nodes/shared/endpoints.generated';
 import {
 	ENDPOINTS_PATH,
 	HEADER,
@@ -8,7 +8,7 @@ import {
 } from '../../scripts/endpoints';
 import { itIsGenerated, staleEntries } from '../helpers/generated';
 
-describe('the endpoint table (actions/shared/endpoints.generated.ts)', () => {
+describe('the endpoint table (nodes/shared/endpoints.generated.ts)', () => {
 	const { facts } = itIsGenerated({
 		entry: 'operation',
 		written: ENDPOINTS,

@@ -7,7 +7,7 @@ import { z } from 'zod/v3';
 
 import { MaintenanceManagementApi } from '../../credentials/MaintenanceManagementApi.credentials';
 import { resources } from '../../nodes/MaintenanceManagement/actions/resources';
-import { lazy } from '../../nodes/MaintenanceManagement/helpers/schemas';
+import { lazy } from '../../nodes/shared/schemas';
 import { n8nFiles } from '../../scripts/verify/checks';
 
 const root = join(__dirname, '..', '..');

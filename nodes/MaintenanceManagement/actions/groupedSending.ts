@@ -1,15 +1,16 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
-import { refusal, withOutcome } from '../transport/errors';
-import { notConfirmed as notConfirmedWords } from '../transport/messages';
-import type { OutputChoice } from '../helpers/simplify';
+import { refusal } from '../../shared/errors/nodeError';
+import { withOutcome } from '../../shared/errors/outcome';
+import { notConfirmed as notConfirmedWords } from '../../shared/errors/messages';
+import type { OutputChoice } from '../../shared/simplify';
 import type { ApiEnvelope, ApiRequest } from '../transport';
 import { apiRequest, buildPath, getConnection } from '../transport';
 import type { ItemLoop } from './itemLoop';
 import { itemLoopFor } from './itemLoop';
 import { afterAnswer, readOutput, readRequestPolicy } from './perItemSending';
 import { answerShape, readBody, readPathValues } from './request';
-import type { HttpMethod, OperationModule } from './types';
+import type { HttpMethod, OperationModule } from '../../shared/types';
 
 /** An item's share of a grouped request: its path values and its validated body. */
 export interface ItemPart {

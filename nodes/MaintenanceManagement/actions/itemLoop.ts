@@ -14,19 +14,19 @@ import type {
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { outcomeOf, withOutcome } from '../transport/errors';
-import type { Outcome, RecordOutcome } from '../transport/errors';
+import { outcomeOf, withOutcome } from '../../shared/errors/outcome';
+import type { Outcome, RecordOutcome } from '../../shared/errors/outcome';
 import {
 	duration,
-	LINE_BREAK,
 	PROGRESS_WORDS,
 	retriedTry,
 	stopSummary,
 	withSummary,
-} from '../transport/messages';
+} from '../../shared/errors/messages';
+import { LINE_BREAK } from '../../shared/errors/text';
 import type { WaitReason } from '../transport';
 import { asNodeError, pauseWaitsWith } from '../transport';
-import type { OperationModule } from './types';
+import type { OperationModule } from '../../shared/types';
 
 type NodeError = NodeApiError | NodeOperationError;
 
@@ -295,6 +295,13 @@ const kept = new Map<string, EarlierTries>();
 /** The run each try's context belongs to, for its item loop (below). */
 const byContext = new WeakMap<IExecuteFunctions, EarlierTries>();
 
+/**
+ * Whether a try's rows are kept for the tries to come: a write, with Retry On Fail on. Anything else
+ * runs as it is, without the keeping below.
+ */
+export const keepsTries = (context: IExecuteFunctions, writes: boolean): boolean =>
+	writes && context.getNode().retryOnFail === true;
+
 /** How many runs are kept now: for the tests, which check that nothing stays. */
 export const keptRuns = (): number => kept.size;
 
@@ -416,7 +423,7 @@ export class ItemLoop {
 		private readonly writes: boolean,
 	) {
 		this.progress = new Progress(itemCount, (line) => this.log(`${what}: ${line}`));
-		this.tries = writes ? earlierTriesOf(context) : undefined;
+		this.tries = keepsTries(context, writes) ? earlierTriesOf(context) : undefined;
 		// The requests of this execution wait in the progress, which reports while they wait.
 		pauseWaitsWith(context, async (ms, reason) => await this.progress.pause(ms, reason));
 	}

@@ -7,10 +7,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { ownFault, refusal, sentAndUnknown } from '../transport/errors';
-import { API_TEXT, itemNumber, noSelectedFields, plainText } from '../transport/messages';
-import type { OutputChoice } from '../helpers/simplify';
-import { toItems } from '../helpers/simplify';
+import { ownFault, refusal } from '../../shared/errors/nodeError';
+import { sentAndUnknown } from '../../shared/errors/outcome';
+import { API_TEXT, itemNumber, plainText } from '../../shared/errors/text';
+import { noSelectedFields } from '../../shared/errors/messages';
+import type { OutputChoice } from '../../shared/simplify';
+import { toItems } from '../../shared/simplify';
 import type { ApiEnvelope, ApiRequest, ApiResource, RequestPolicy } from '../transport';
 import {
 	apiRequest,
@@ -23,7 +25,7 @@ import {
 import type { Redaction } from '../transport/redact';
 import { itemLoopFor } from './itemLoop';
 import { buildRequest, namesOf } from './request';
-import type { OperationModule } from './types';
+import type { OperationModule } from '../../shared/types';
 
 /** A Request Options number: its default when unset or not finite, kept within its bounds. */
 const bounded = (value: unknown, fallback: number, min: number, max: number): number => {

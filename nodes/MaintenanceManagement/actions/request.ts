@@ -13,14 +13,14 @@ import {
 	isEmptyValue,
 	pathIdField,
 	queryParameterField,
-} from '../helpers/empty';
-import { refusal } from '../transport/errors';
-import { fieldsAndJson, invalidJson, unusablePathId } from '../transport/messages';
-import { validate } from '../helpers/schemas';
+} from '../../shared/empty';
+import { refusal } from '../../shared/errors/nodeError';
+import { fieldsAndJson, invalidJson, unusablePathId } from '../../shared/errors/messages';
+import { validate } from '../../shared/schemas';
 import type { AnswerShape, ApiRequest } from '../transport';
 import { buildPath, pathValueProblem } from '../transport';
-import { isPlainObject } from '../transport/envelope';
-import type { Endpoint, OperationModule } from './types';
+import { isPlainObject } from '../../shared/plainObject';
+import type { Endpoint, OperationModule } from '../../shared/types';
 
 /** Maps each parameter name of an operation (nested ones included) to its display name. */
 export function displayNames(properties: INodeProperties[]): Map<string, string> {

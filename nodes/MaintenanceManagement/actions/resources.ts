@@ -14,7 +14,7 @@ import { sellOrderLine } from './sellOrderLine';
 import { stockMovement } from './stockMovement';
 import { stockTransaction } from './stockTransaction';
 import { supplier } from './supplier';
-import type { OperationModule, ResourceModule } from './types';
+import type { OperationModule, ResourceModule } from '../../shared/types';
 import { work } from './work';
 
 /**

@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { refusal } from '../transport/errors';
-import { unsupportedOperation } from '../transport/messages';
-import { unknownFieldsHint } from '../helpers/simplify';
-import { inTries } from './itemLoop';
+import { refusal } from '../../shared/errors/nodeError';
+import { unsupportedOperation } from '../../shared/errors/messages';
+import { unknownFieldsHint } from '../../shared/simplify';
+import { inTries, keepsTries } from './itemLoop';
 import { nameList, runEndpoint } from './perItemSending';
 import { resources } from './resources';
 
@@ -44,11 +44,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	}
 	// With Retry On Fail, a write's later try sends no row an earlier try got an answer for.
 	const writes = operation.endpoint.method !== 'GET';
-	const output = await inTries(this, items, writes, async () =>
+	const run = async () =>
 		operation.executeAll
 			? await operation.executeAll.call(this, items)
-			: await runEndpoint.call(this, operation, items),
-	);
+			: await runEndpoint.call(this, operation, items);
+	const output = keepsTries(this, writes) ? await inTries(this, items, writes, run) : await run();
 	hintUnknownFields.call(this, output);
 	return [output];
 }

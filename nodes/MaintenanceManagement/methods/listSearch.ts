@@ -1,6 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { ENDPOINTS, type OperationId, type QueryName } from '../actions/shared/endpoints.generated';
+import { ENDPOINTS, type OperationId, type QueryName } from '../../shared/endpoints.generated';
 import { apiRequest } from '../transport';
 
 const PAGE_SIZE = 100;

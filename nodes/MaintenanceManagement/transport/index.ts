@@ -1,11 +1,12 @@
 /**
  * The API as the node calls it: one request (`apiRequest`) and a paged list (`apiRequestAllItems`),
- * with the credential (connection.ts), the envelope (envelope.ts) and the errors of failures
- * (failures.ts, errors.ts), over the kernel of one exchange and its redirects (exchange.ts), waits
- * and retries (retry.ts) and paging (paging.ts). Each word names one kind of thing, in one file: an
- * error is the node's NodeApiError or NodeOperationError (errors.ts); a failure is the transport's
- * own, a request without a usable answer (failures.ts); a cause classifies what happened on the wire,
- * a network fault among it (causes.ts); a message is the node's words (messages.ts).
+ * with the credential (connection.ts), over the kernel of one exchange, its answer and the API's
+ * envelope, and its redirects (exchange.ts), waits and retries (retry.ts) and paging (paging.ts).
+ * The errors, their causes and their words are in nodes/shared/errors/: an error is the node's
+ * NodeApiError or NodeOperationError (apiError.ts, nodeError.ts, outcome.ts); a failure is the
+ * transport's own, a request without a usable answer (failures.ts); a cause classifies what happened
+ * on the wire, a network fault among it (causes.ts); a message is the node's words (messages.ts,
+ * text.ts).
  */
 
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
@@ -13,11 +14,25 @@ import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 import { name as packageName, version } from '../../../package.json';
 import type { Connection, Context } from './connection';
 import { CREDENTIAL_TYPE, getConnection } from './connection';
-import type { AnswerShape, ApiEnvelope, ApiResource } from './envelope';
-import { isEnvelope, isErrorEnvelope, recordsOf, shapeOf } from './envelope';
-import type { Answer, FullResponse, RefusedRedirect, Target } from './exchange';
-import { exchange, NoAnswer, followingRedirects } from './exchange';
-import { pagingFailure, RequestFailures } from './failures';
+import type {
+	Answer,
+	AnswerShape,
+	ApiEnvelope,
+	ApiResource,
+	FullResponse,
+	RefusedRedirect,
+	Target,
+} from './exchange';
+import {
+	exchange,
+	followingRedirects,
+	isEnvelope,
+	isErrorEnvelope,
+	NoAnswer,
+	recordsOf,
+	shapeOf,
+} from './exchange';
+import { pagingFailure, RequestFailures } from '../../shared/errors/failures';
 import type { NextPage, Page, PageOptions, PagingRefusal } from './paging';
 import { pagingFor, readPages } from './paging';
 import {
@@ -34,13 +49,13 @@ import {
 import type { RequestPolicy } from './retry';
 
 export { CREDENTIAL_TYPE, getConnection, readCredential } from './connection';
-export type { AnswerShape, ApiEnvelope, ApiResource, ResourceRef } from './envelope';
-export { isEnvelope, recordsOf, shapeOf } from './envelope';
-export { asNodeError } from './errors';
-export { isConnectionFault, neverConnected } from './causes';
-export { testAnswer } from './messages';
+export type { AnswerShape, ApiEnvelope, ApiResource, ResourceRef } from './exchange';
+export { isEnvelope, recordsOf, shapeOf } from './exchange';
+export { asNodeError } from '../../shared/errors/nodeError';
+export { isConnectionFault, neverConnected } from '../../shared/errors/causes';
+export { testAnswer } from '../../shared/errors/messages';
 export type { PageOptions } from './paging';
-export { buildPath, pathValueProblem, RECORD_ID } from './address';
+export { buildPath, pathValueProblem, RECORD_ID } from './connection';
 export type { RateBudget } from './retry';
 export { budgetOf, pacingWaitMs, rateLimitWaitMs } from './retry';
 export type { Pause, RequestPolicy, WaitReason } from './retry';
@@ -78,12 +93,12 @@ function envelopeOf(
 	response: FullResponse,
 	request: ApiRequest,
 	connection: Connection,
-	failures: RequestFailures,
+	failures: () => RequestFailures,
 ): ApiEnvelope {
-	if (!isEnvelope(response.body)) throw failures.notEnvelope(response);
+	if (!isEnvelope(response.body)) throw failures().notEnvelope(response);
 	const given = shapeOf(response.body);
 	if (request.answers && given !== request.answers)
-		throw failures.wrongShape(given, request.answers);
+		throw failures().wrongShape(given, request.answers);
 	return connection.redaction.answer(response.body, response.text);
 }
 
@@ -94,7 +109,8 @@ interface Call {
 	connection: Connection;
 	target: Target;
 	waits: Waits;
-	failures: RequestFailures;
+	/** Its failures' wording, built when it first fails: a request that succeeds needs none. */
+	failures: () => RequestFailures;
 	/** Whether an exchange has begun: from then on the request may have left. */
 	sent: boolean;
 }
@@ -105,7 +121,7 @@ async function sendPaced(this: Context, call: Call): Promise<Answer> {
 	// The API said no request is left until a known time: wait for it before sending, not after a 429.
 	const pause = pacingWaitMs(connection.budget);
 	const paused = pause > 0 ? await waits.waitWithin(pause, 'rateLimit') : 'waited';
-	if (paused !== 'waited') throw failures.budgetSpent(pause, paused);
+	if (paused !== 'waited') throw failures().budgetSpent(pause, paused);
 	call.sent = true;
 	const answer = await exchange(this, CREDENTIAL_TYPE, {
 		method: request.method,
@@ -141,19 +157,21 @@ export async function apiRequest(
 		redirects: 0,
 	};
 	const waits = new Waits(policy, connection, pauseOf(this));
-	const failures = new RequestFailures(
-		this.getNode(),
-		connection,
-		method,
-		target,
-		policy,
-		itemIndex,
-	);
+	let wording: RequestFailures | undefined;
+	const failures = () =>
+		(wording ??= new RequestFailures(
+			this.getNode(),
+			connection,
+			method,
+			target,
+			policy,
+			itemIndex,
+		));
 	const call: Call = { request, policy, connection, target, waits, failures, sent: false };
 	try {
 		return await sendRetrying.call(this, call);
 	} catch (error) {
-		throw failures.unforeseen(error, call.sent);
+		throw failures().unforeseen(error, call.sent);
 	}
 }
 
@@ -162,7 +180,7 @@ async function sendRetrying(this: Context, call: Call): Promise<ApiEnvelope> {
 	const { request, policy, connection, target, waits, failures } = call;
 	const { method } = request;
 	const send = async () => await sendPaced.call(this, call);
-	const refuse = (redirect: RefusedRedirect) => failures.redirect(redirect);
+	const refuse = (redirect: RefusedRedirect) => failures().redirect(redirect);
 	for (let attempt = 1; ; attempt++) {
 		const answer = await followingRedirects(target, connection.origin, method, send, refuse);
 		const retries = attempt < policy.maxAttempts;
@@ -170,7 +188,7 @@ async function sendRetrying(this: Context, call: Call): Promise<ApiEnvelope> {
 			const canRetry = retries && retriesFault(answer, method);
 			if (canRetry && (await waits.waitWithin(backoffMs(policy, attempt), 'retry')) === 'waited')
 				continue;
-			throw failures.noAnswer(answer, attempt);
+			throw failures().noAnswer(answer, attempt);
 		}
 		const { statusCode } = answer;
 		// A success in the API's error envelope is the API's error (see `apiError`), not a record.
@@ -181,9 +199,9 @@ async function sendRetrying(this: Context, call: Call): Promise<ApiEnvelope> {
 			const wait = statusWaitMs(policy, attempt, statusCode, answer.headers);
 			const waited = await waits.waitWithin(wait, statusCode === 429 ? 'rateLimit' : 'retry');
 			if (waited === 'waited') continue;
-			refusedWait = failures.refusedWait(wait, waited);
+			refusedWait = failures().refusedWait(wait, waited);
 		}
-		throw failures.apiAnswer(answer, attempt, waits.waitedMs, refusedWait);
+		throw failures().apiAnswer(answer, attempt, waits.waitedMs, refusedWait);
 	}
 }
 

@@ -1,6 +1,6 @@
 /** Paging through a collection, with the guards that stop it. */
 
-import { pathWithinApi } from './address';
+import { pathWithinApi } from './connection';
 
 export interface PageOptions {
 	returnAll: boolean;

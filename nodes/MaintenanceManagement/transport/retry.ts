@@ -6,7 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 import type { NoAnswer } from './exchange';
-import { isConnectionFault } from './causes';
+import { isConnectionFault } from '../../shared/errors/causes';
 import { ssrfBlockOf } from './ssrf';
 import { header } from './exchange';
 

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { cannotJoinBatch } from '../../../nodes/MaintenanceManagement/transport/messages';
+import { cannotJoinBatch } from '../../../nodes/shared/errors/messages';
 import { STOCK_FROM_ROW } from '../../helpers/rows';
 import { runNode } from '../helpers/harness';
 import { SandboxFixture } from '../helpers/sandbox';

@@ -3,7 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { namesOf } from '../../../nodes/MaintenanceManagement/actions/request';
 import { pathSlots } from '../../../nodes/MaintenanceManagement/actions/request';
 import { resources } from '../../../nodes/MaintenanceManagement/actions/resources';
-import { emptyValue } from '../../../nodes/MaintenanceManagement/transport/messages';
+import { emptyValue } from '../../../nodes/shared/errors/messages';
 import { operationCases } from '../../cases/operations';
 import { firstQuery } from '../../helpers/sent';
 import { SandboxFixture } from '../helpers/sandbox';

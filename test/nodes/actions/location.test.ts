@@ -5,10 +5,7 @@ import { keepsContract } from '../../helpers/contract';
 import { firstPageQuery } from '../../helpers/paging';
 import { fromInput, runNode, type Credentials } from '../helpers/harness';
 import { apiError, ScriptedServer } from '../../helpers/scriptedServer';
-import {
-	locationUpdatedTwice,
-	notConfirmed,
-} from '../../../nodes/MaintenanceManagement/transport/messages';
+import { locationUpdatedTwice, notConfirmed } from '../../../nodes/shared/errors/messages';
 
 const TOKEN = 'loc_token_8d7e6f5a4b3c';
 const server = new ScriptedServer({ contract: true });

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { expr } from '../helpers/harness';
 import { expectItems, ResourceFixture } from '../helpers/resource';
-import { cannotJoinBatch } from '../../../nodes/MaintenanceManagement/transport/messages';
+import { cannotJoinBatch } from '../../../nodes/shared/errors/messages';
 
 const fixture = new ResourceFixture('stockTransaction');
 

@@ -1,3 +1,3 @@
-import { listOperation } from '../shared/registry';
+import { listOperation } from '../../../shared/registry';
 
 export const getAll = listOperation('getBuyOrders');

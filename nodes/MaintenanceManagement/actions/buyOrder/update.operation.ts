@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod/v3';
 
 import { choices } from '../../../shared/options';
-import { id, lazy, oneOf } from '../../helpers/schemas';
+import { id, lazy, oneOf } from '../../../shared/schemas';
 import {
 	clearableText,
 	idField,
@@ -10,9 +10,9 @@ import {
 	toNull,
 	updateFields,
 	NOTHING_TO_CHANGE,
-} from '../shared/fields';
-import { recordLocator } from '../shared/properties';
-import { sendOperation } from '../shared/registry';
+} from '../../../shared/fields';
+import { recordLocator } from '../../../shared/properties';
+import { sendOperation } from '../../../shared/registry';
 
 const RELATED_TO_TYPES = choices({
 	FAILURE: 'Work Order (Failure)',

@@ -1,4 +1,4 @@
-import { defineResource } from '../shared/registry';
+import { defineResource } from '../../../shared/registry';
 import { syncContacts } from './syncContacts.operation';
 
 export const client = defineResource('client', 'Client', [

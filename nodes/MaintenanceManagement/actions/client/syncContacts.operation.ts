@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod/v3';
 
-import { idList, lazy } from '../../helpers/schemas';
-import { pathIdHint } from '../shared/properties';
-import { sendOperation } from '../shared/registry';
+import { idList, lazy } from '../../../shared/schemas';
+import { pathIdHint } from '../../../shared/properties';
+import { sendOperation } from '../../../shared/registry';
 
 const properties: INodeProperties[] = [
 	{

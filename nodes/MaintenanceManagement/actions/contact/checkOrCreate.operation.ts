@@ -2,9 +2,9 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod/v3';
 
 import { choices } from '../../../shared/options';
-import { boolean, idList, lazy, oneOf } from '../../helpers/schemas';
-import { additionalFields, booleanField } from '../shared/fields';
-import { sendOperation } from '../shared/registry';
+import { boolean, idList, lazy, oneOf } from '../../../shared/schemas';
+import { additionalFields, booleanField } from '../../../shared/fields';
+import { sendOperation } from '../../../shared/registry';
 
 const REPORT_STATES = choices({ all: 'All', completed: 'Completed', confirmed: 'Confirmed' });
 const WORK_ORDER_TYPES = choices({ all: 'All', assigned: 'Assigned' });

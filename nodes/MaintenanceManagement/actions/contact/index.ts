@@ -1,4 +1,4 @@
-import { defineResource } from '../shared/registry';
+import { defineResource } from '../../../shared/registry';
 import { checkOrCreate } from './checkOrCreate.operation';
 
 export const contact = defineResource(

@@ -1,9 +1,9 @@
 import { z } from 'zod/v3';
 
 import { choices } from '../../../shared/options';
-import { id } from '../../helpers/schemas';
-import { idField } from '../shared/fields';
-import type { QueryFilter } from '../types';
+import { id } from '../../../shared/schemas';
+import { idField } from '../../../shared/fields';
+import type { QueryFilter } from '../../../shared/types';
 
 /** The relations a work order list can include (`expanded`). */
 export const FAILURE_RELATIONS = ['assignees', 'eventsPlanned'];

@@ -1,7 +1,7 @@
 import type { INodePropertyOptions } from 'n8n-workflow';
 
-import { listOperation } from '../shared/registry';
-import type { OperationModule, QueryFilter } from '../types';
+import { listOperation } from '../../../shared/registry';
+import type { OperationModule, QueryFilter } from '../../../shared/types';
 import {
 	dateValue,
 	FAILURE_RELATIONS,

@@ -1,6 +1,6 @@
-import { oneOf } from '../../helpers/schemas';
-import { listOperation } from '../shared/registry';
-import type { OperationModule, QueryFilter } from '../types';
+import { oneOf } from '../../../shared/schemas';
+import { listOperation } from '../../../shared/registry';
+import type { OperationModule, QueryFilter } from '../../../shared/types';
 import { FAILURE_RELATIONS, FAILURE_STATUSES, idFilter, locationFilter } from './filters';
 
 /** A date filter in the service's own syntax, sent as written. */

@@ -2,9 +2,9 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod/v3';
 
 import { choices } from '../../../shared/options';
-import { id, lazy, number, oneOf, text } from '../../helpers/schemas';
-import { additionalFields, idField, nameAndCode } from '../shared/fields';
-import { sendOperation } from '../shared/registry';
+import { id, lazy, number, oneOf, text } from '../../../shared/schemas';
+import { additionalFields, idField, nameAndCode } from '../../../shared/fields';
+import { sendOperation } from '../../../shared/registry';
 
 const MATERIAL_KINDS = choices({
 	FOLDER: { name: 'Folder', description: 'A folder: the parent of other materials' },

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { recordLocator } from '../shared/properties';
-import { sendOperation } from '../shared/registry';
+import { recordLocator } from '../../../shared/properties';
+import { sendOperation } from '../../../shared/registry';
 import { withAssetsCount } from './getAll.operation';
 
 const properties: INodeProperties[] = [

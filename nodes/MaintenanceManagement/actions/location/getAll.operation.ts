@@ -1,5 +1,5 @@
-import { booleanField } from '../shared/fields';
-import { listOperation } from '../shared/registry';
+import { booleanField } from '../../../shared/fields';
+import { listOperation } from '../../../shared/registry';
 
 /** Asks the API for each location's assets_count (Get and Get Many). */
 export const withAssetsCount = booleanField(

@@ -1,4 +1,4 @@
-import { defineResource } from '../shared/registry';
+import { defineResource } from '../../../shared/registry';
 import { get } from './get.operation';
 import { getAll } from './getAll.operation';
 import { updateMany } from './updateMany.operation';

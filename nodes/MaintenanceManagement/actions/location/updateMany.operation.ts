@@ -2,17 +2,17 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod/v3';
 
 import { choices } from '../../../shared/options';
-import { refusal } from '../../transport/errors';
-import { locationUpdatedTwice } from '../../transport/messages';
-import { id, lazy, number, oneOf, text } from '../../helpers/schemas';
-import { toItems } from '../../helpers/simplify';
+import { refusal } from '../../../shared/errors/nodeError';
+import { locationUpdatedTwice } from '../../../shared/errors/messages';
+import { id, lazy, number, oneOf, text } from '../../../shared/schemas';
+import { toItems } from '../../../shared/simplify';
 import { recordsOf } from '../../transport';
-import { updateFields, NOTHING_TO_CHANGE } from '../shared/fields';
-import { recordLocator } from '../shared/properties';
-import { sendOperation } from '../shared/registry';
+import { updateFields, NOTHING_TO_CHANGE } from '../../../shared/fields';
+import { recordLocator } from '../../../shared/properties';
+import { sendOperation } from '../../../shared/registry';
 import type { Grouping } from '../groupedSending';
 import { sendGrouped } from '../groupedSending';
-import type { OperationModule } from '../types';
+import type { OperationModule } from '../../../shared/types';
 
 /** The spec's limit of locations per PATCH /locations request. */
 export const LOCATIONS_PER_REQUEST = 50;

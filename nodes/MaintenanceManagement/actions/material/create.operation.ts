@@ -2,9 +2,9 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod/v3';
 
 import { byText } from '../../../shared/options';
-import { lazy, number } from '../../helpers/schemas';
-import { additionalFields } from '../shared/fields';
-import { sendOperation } from '../shared/registry';
+import { lazy, number } from '../../../shared/schemas';
+import { additionalFields } from '../../../shared/fields';
+import { sendOperation } from '../../../shared/registry';
 import { materialShape, optionalMaterialFields, requiredMaterialFields } from './fields';
 
 const saleFields: INodeProperties[] = [

@@ -2,8 +2,8 @@ import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod/v3';
 
 import { choices } from '../../../shared/options';
-import { id, oneOf, text } from '../../helpers/schemas';
-import { nullableText, nameAndCode } from '../shared/fields';
+import { id, oneOf, text } from '../../../shared/schemas';
+import { nullableText, nameAndCode } from '../../../shared/fields';
 
 export const CONSUMPTION_TYPES = choices({
 	INHERIT: 'Inherit',

@@ -1,10 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod/v3';
 
-import { lazy } from '../../helpers/schemas';
-import { updateFields } from '../shared/fields';
-import { expandedProperty, pathIdHint } from '../shared/properties';
-import { sendOperation } from '../shared/registry';
+import { lazy } from '../../../shared/schemas';
+import { updateFields } from '../../../shared/fields';
+import { expandedProperty, pathIdHint } from '../../../shared/properties';
+import { sendOperation } from '../../../shared/registry';
 import { materialShape, optionalMaterialFields, requiredMaterialFields } from './fields';
 
 const properties: INodeProperties[] = [

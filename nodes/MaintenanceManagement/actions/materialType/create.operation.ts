@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod/v3';
 
-import { lazy, text } from '../../helpers/schemas';
-import { additionalFields } from '../shared/fields';
-import { sendOperation } from '../shared/registry';
+import { lazy, text } from '../../../shared/schemas';
+import { additionalFields } from '../../../shared/fields';
+import { sendOperation } from '../../../shared/registry';
 
 const properties: INodeProperties[] = [
 	{

@@ -1,4 +1,4 @@
-import { defineResource } from '../shared/registry';
+import { defineResource } from '../../../shared/registry';
 import { create } from './create.operation';
 
 export const materialType = defineResource('materialType', 'Material Type', [

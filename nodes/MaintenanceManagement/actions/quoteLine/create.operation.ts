@@ -1,17 +1,17 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod/v3';
 
-import { id, integer, lazy, lineDescription, oneOf } from '../../helpers/schemas';
+import { id, integer, lazy, lineDescription, oneOf } from '../../../shared/schemas';
 import {
 	additionalFields,
 	idField,
 	lineDescriptionProperty,
 	lineReferenceFields,
 	wholeNumber,
-} from '../shared/fields';
-import { pathIdHint } from '../shared/properties';
-import { sendOperation } from '../shared/registry';
-import { checkLineType, LINE_TYPES, lineTypeProperty } from '../shared/lineRules';
+} from '../../../shared/fields';
+import { pathIdHint } from '../../../shared/properties';
+import { sendOperation } from '../../../shared/registry';
+import { checkLineType, LINE_TYPES, lineTypeProperty } from '../../../shared/lineRules';
 
 const properties: INodeProperties[] = [
 	{

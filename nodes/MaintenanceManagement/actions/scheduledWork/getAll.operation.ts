@@ -1,4 +1,4 @@
-import { listOperation } from '../shared/registry';
+import { listOperation } from '../../../shared/registry';
 
 export const getAll = listOperation('getScheduledWorks', {
 	expanded: [

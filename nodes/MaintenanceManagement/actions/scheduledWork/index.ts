@@ -1,4 +1,4 @@
-import { defineResource } from '../shared/registry';
+import { defineResource } from '../../../shared/registry';
 import { getAll } from './getAll.operation';
 
 export const scheduledWork = defineResource(

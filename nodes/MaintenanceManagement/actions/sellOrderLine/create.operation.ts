@@ -1,11 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod/v3';
 
-import { id, lazy, lineDescription, number, numericString, oneOf } from '../../helpers/schemas';
-import { additionalFields, lineDescriptionProperty, lineReferenceFields } from '../shared/fields';
-import { expandedProperty, pathIdHint } from '../shared/properties';
-import { sendOperation } from '../shared/registry';
-import { checkLineType, LINE_TYPES, lineTypeProperty } from '../shared/lineRules';
+import { id, lazy, lineDescription, number, numericString, oneOf } from '../../../shared/schemas';
+import {
+	additionalFields,
+	lineDescriptionProperty,
+	lineReferenceFields,
+} from '../../../shared/fields';
+import { expandedProperty, pathIdHint } from '../../../shared/properties';
+import { sendOperation } from '../../../shared/registry';
+import { checkLineType, LINE_TYPES, lineTypeProperty } from '../../../shared/lineRules';
 
 const properties: INodeProperties[] = [
 	{

@@ -1,4 +1,4 @@
-import { listOperation } from '../shared/registry';
+import { listOperation } from '../../../shared/registry';
 
 /**
  * GET /stock-movements is deprecated in v3 and still served. The spec names no list endpoint that

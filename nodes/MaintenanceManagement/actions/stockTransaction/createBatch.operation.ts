@@ -7,14 +7,15 @@ import type {
 import { z } from 'zod/v3';
 
 import { choices } from '../../../shared/options';
-import { refusal } from '../../transport/errors';
-import { cannotJoinBatch, itemNumber } from '../../transport/messages';
-import { id, integer, lazy, oneOf } from '../../helpers/schemas';
-import { toItems } from '../../helpers/simplify';
+import { refusal } from '../../../shared/errors/nodeError';
+import { cannotJoinBatch } from '../../../shared/errors/messages';
+import { itemNumber } from '../../../shared/errors/text';
+import { id, integer, lazy, oneOf } from '../../../shared/schemas';
+import { toItems } from '../../../shared/simplify';
 import { recordsOf } from '../../transport';
-import { additionalFields, wholeNumber } from '../shared/fields';
-import { pathIdHint } from '../shared/properties';
-import { sendOperation } from '../shared/registry';
+import { additionalFields, wholeNumber } from '../../../shared/fields';
+import { pathIdHint } from '../../../shared/properties';
+import { sendOperation } from '../../../shared/registry';
 import type { Grouping, ItemPart } from '../groupedSending';
 import { sendGrouped } from '../groupedSending';
 import { runEndpoint } from '../perItemSending';

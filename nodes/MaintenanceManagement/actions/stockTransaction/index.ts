@@ -1,4 +1,4 @@
-import { defineResource } from '../shared/registry';
+import { defineResource } from '../../../shared/registry';
 import { createBatch } from './createBatch.operation';
 import { transfer } from './transfer.operation';
 

@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod/v3';
 
-import { id, integer, lazy } from '../../helpers/schemas';
-import { additionalFields } from '../shared/fields';
-import { sendOperation } from '../shared/registry';
+import { id, integer, lazy } from '../../../shared/schemas';
+import { additionalFields } from '../../../shared/fields';
+import { sendOperation } from '../../../shared/registry';
 import { materialIdProperty, warehouseIdDescription } from './fields';
 
 const properties: INodeProperties[] = [

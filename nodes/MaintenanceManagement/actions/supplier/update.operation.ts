@@ -1,16 +1,16 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod/v3';
 
-import { boolean, idList, lazy, text, toNumber } from '../../helpers/schemas';
+import { boolean, idList, lazy, text, toNumber } from '../../../shared/schemas';
 import {
 	clearableText,
 	nullableText,
 	toNull,
 	updateFields,
 	NOTHING_TO_CHANGE,
-} from '../shared/fields';
-import { recordLocator } from '../shared/properties';
-import { sendOperation } from '../shared/registry';
+} from '../../../shared/fields';
+import { recordLocator } from '../../../shared/properties';
+import { sendOperation } from '../../../shared/registry';
 
 const coordinateField = (displayName: string, name: string, limit: number): INodeProperties => ({
 	displayName,

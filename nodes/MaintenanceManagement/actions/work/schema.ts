@@ -11,7 +11,7 @@ import {
 	number,
 	oneOf,
 	text,
-} from '../../helpers/schemas';
+} from '../../../shared/schemas';
 
 export const WORK_TYPES = choices({
 	CYCLIC: {

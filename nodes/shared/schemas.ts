@@ -7,8 +7,9 @@
 import type { INode } from 'n8n-workflow';
 import { z, type ZodIssue, type ZodTypeAny } from 'zod/v3';
 
-import { refusal } from '../transport/errors';
-import { invalidInput, plainText } from '../transport/messages';
+import { refusal } from './errors/nodeError';
+import { invalidInput } from './errors/messages';
+import { plainText } from './errors/text';
 
 /**
  * A schema built the first time it is used, then kept: loading the node builds no schema, so n8n's

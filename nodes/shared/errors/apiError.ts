@@ -1,74 +1,25 @@
 /**
- * The node's errors (NodeApiError, NodeOperationError): what became of an item's request (`Outcome`),
- * said on its error; a refusal in the catalogue's words (`refusal`); an API error answer as a
- * NodeApiError worded by its status (`apiError`); any other error wrapped as the node's. The errors
- * of the transport's own failures are built in failures.ts; the node's other words are in messages.ts.
+ * An API error answer as a NodeApiError worded by its status (`apiError`), with the API's own words
+ * quoted. What became of the request is outcome.ts's; the node's own errors are nodeError.ts's, those
+ * of the transport's own failures failures.ts's; the node's other words are in messages.ts.
  */
 
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import { causeOfAnswer } from './causes';
-import type { ApiErrorBody } from './envelope';
-import { isErrorEnvelope, readErrorBody } from './envelope';
+import type { ApiErrorBody } from '../../MaintenanceManagement/transport/exchange';
+import { isErrorEnvelope, readErrorBody } from '../../MaintenanceManagement/transport/exchange';
+import { outcomeOfStatus, withOutcome } from './outcome';
 import {
 	API_TEXT,
 	closedSentence,
 	pathInMessage,
-	plainText,
 	QUOTE_LIMITS,
 	quoted,
 	wholeSeconds,
 	withWriteAdvice,
-} from './messages';
-import type { Words } from './messages';
-import type { Redaction } from './redact';
-
-/**
- * What became of an item's request, said on its error: written is the record output; the others are
- * the ways an item fails. "unknown" is a write whose answer was lost: it may have been written.
- */
-export type Outcome = 'written' | 'refusedByApi' | 'refusedBeforeSending' | 'notSent' | 'unknown';
-
-/**
- * What an output record says of its request, on the one record that carries `outcome`: a record n8n
- * would otherwise take for an error item. A write's record was written; a read's was read, which is
- * no way an item fails and so no `Outcome` of a failure.
- */
-export type RecordOutcome = 'written' | 'read';
-
-type NodeError = NodeApiError | NodeOperationError;
-
-/** Records on an error what became of its request, unless a closer look has already said so. */
-export function withOutcome<E extends NodeError>(error: E, outcome: Outcome): E {
-	error.context.outcome ??= outcome;
-	return error;
-}
-
-/** What became of a failed item's request: an error nothing marked was thrown before sending. */
-export const outcomeOf = (error: NodeError): Outcome =>
-	(error.context.outcome as Outcome | undefined) ?? 'refusedBeforeSending';
-
-/**
- * An error thrown once its request may have left: its outcome is unknown, unless a closer look has
- * already said otherwise, and a write's message says that it may have been written.
- */
-export function sentAndUnknown<E extends NodeError>(error: E, method: string): E {
-	if (error.context.outcome === undefined) error.message = withWriteAdvice(error.message, method);
-	return withOutcome(error, 'unknown');
-}
-
-/**
- * What an answer that is no success says of its request: a 429 was refused unprocessed, so nothing
- * was done; any other 4xx is the API's refusal; anything else (a 5xx, a redirect, a status outside
- * HTTP's classes) leaves it unknown: a write may have been applied before the service failed.
- */
-export const outcomeOfStatus = (statusCode: number): Outcome =>
-	statusCode === 429
-		? 'notSent'
-		: statusCode >= 400 && statusCode < 500
-			? 'refusedByApi'
-			: 'unknown';
+} from './text';
 
 /** The most fields of a 400 a message lists; the description lists them all. */
 const LISTED_FIELDS = 10;
@@ -320,51 +271,4 @@ export function apiError(
 		nodeError,
 		contradicted && context.method !== 'GET' ? 'unknown' : outcomeOfStatus(statusCode),
 	);
-}
-
-/** Passes the node's own errors through unchanged and wraps anything else, keeping the item index. */
-export function asNodeError(node: INode, error: unknown, itemIndex?: number): NodeError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(node, error instanceof Error ? error : String(error), {
-		itemIndex,
-	});
-}
-
-/**
- * A fault of the node's own (an error of none of the node's types) as a node error whose message
- * first says what the node was doing, `doing`, and whose text holds no token; the node's own errors
- * pass unchanged.
- */
-export function ownFault(
-	node: INode,
-	error: unknown,
-	fault: { itemIndex?: number; redaction: Redaction; doing: string; description?: string },
-): NodeError {
-	const nodeError = asNodeError(node, error, fault.itemIndex);
-	if (nodeError === error) return nodeError;
-	nodeError.message = fault.redaction.text(`${fault.doing}: ${plainText(nodeError.message)}`);
-	if (fault.description !== undefined) nodeError.description = fault.description;
-	return nodeError;
-}
-
-type ErrorOptions = Omit<
-	NonNullable<ConstructorParameters<typeof NodeOperationError>[2]>,
-	'message' | 'description'
-> & {
-	/** The parameters or request fields at fault, as paths (`filters.status`, `lines[0].quantity`). */
-	fields?: string[];
-};
-
-/**
- * The node's error with these words. `options` say the item, the fields at fault (kept in the
- * error's context, for whoever reads the error rather than its words) and what else n8n records.
- */
-export function refusal(
-	node: INode,
-	{ message, description }: Words,
-	{ fields, ...options }: ErrorOptions = {},
-): NodeOperationError {
-	const error = new NodeOperationError(node, message, { ...options, description });
-	if (fields) error.context.fields = fields;
-	return error;
 }

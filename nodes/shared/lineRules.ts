@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import type { z } from 'zod/v3';
 
-import { choices } from '../../../shared/options';
+import { choices } from './options';
 
 /** The line types of sell order lines and quote lines. */
 export const LINE_TYPES = choices({

@@ -1,7 +1,8 @@
 import type { INode, NodeOperationError } from 'n8n-workflow';
 
-import { refusal } from '../transport/errors';
-import { emptyValue, plainText } from '../transport/messages';
+import { refusal } from './errors/nodeError';
+import { emptyValue } from './errors/messages';
+import { plainText } from './errors/text';
 
 /*
  * A filter, query parameter or path ID that a user added and that resolves to nothing is an error,

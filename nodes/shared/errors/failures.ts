@@ -2,7 +2,7 @@
  * A request's failures, built as the node's errors: those of the transport itself (a rate limit spent
  * before sending, no answer, a redirect not followed, an answer not in the API's envelope or of another
  * shape, paging stopped), each worded with the request's method, its path and the connection's
- * address; an API error answer goes to `apiError` (errors.ts).
+ * address; an API error answer goes to `apiError` (apiError.ts).
  */
 
 import type { Failure, IHttpRequestMethods, INode, JsonObject } from 'n8n-workflow';
@@ -14,9 +14,11 @@ import {
 	isConnectionFault,
 	neverConnected,
 } from './causes';
-import type { Connection } from './connection';
-import { apiError, ownFault, sentAndUnknown, withOutcome } from './errors';
-import type { Outcome } from './errors';
+import type { Connection } from '../../MaintenanceManagement/transport/connection';
+import { apiError } from './apiError';
+import { ownFault } from './nodeError';
+import { sentAndUnknown, withOutcome } from './outcome';
+import type { Outcome } from './outcome';
 import {
 	pathInMessage,
 	plainText,
@@ -25,14 +27,19 @@ import {
 	waitText,
 	wholeSeconds,
 	withWriteAdvice,
-} from './messages';
-import type { FullResponse, NoAnswer, RefusedRedirect, Target } from './exchange';
-import { header, MAX_REDIRECTS } from './exchange';
-import type { PagingRefusal } from './paging';
-import type { Redaction } from './redact';
-import type { RequestPolicy, WaitLimit } from './retry';
-import { rateLimitWaitMs } from './retry';
-import { ssrfBlockOf, ssrfMessage } from './ssrf';
+} from './text';
+import type {
+	FullResponse,
+	NoAnswer,
+	RefusedRedirect,
+	Target,
+} from '../../MaintenanceManagement/transport/exchange';
+import { header, MAX_REDIRECTS } from '../../MaintenanceManagement/transport/exchange';
+import type { PagingRefusal } from '../../MaintenanceManagement/transport/paging';
+import type { Redaction } from '../../MaintenanceManagement/transport/redact';
+import type { RequestPolicy, WaitLimit } from '../../MaintenanceManagement/transport/retry';
+import { rateLimitWaitMs } from '../../MaintenanceManagement/transport/retry';
+import { ssrfBlockOf, ssrfMessage } from '../../MaintenanceManagement/transport/ssrf';
 
 /**
  * An error of the transport itself (not an API answer), with the token removed from its text and

@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyOptions, IParameterBuilderHint } from 'n8n-workflow';
 
-import { byText } from '../../../shared/options';
+import { byText } from './options';
 
 /*
  * The property catalogue: the node's properties that many operations share, as the editor shows them.

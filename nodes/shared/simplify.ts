@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ApiResource, ResourceRef } from '../transport';
-import { QUOTE_LIMITS, quoted } from '../transport/messages';
+import type { ApiResource, ResourceRef } from '../MaintenanceManagement/transport';
+import { QUOTE_LIMITS, quoted } from './errors/text';
 
 export type IncludedIndex = Map<string, ApiResource>;
 

@@ -7,11 +7,11 @@ import type {
 	OperationModule,
 	QueryFilter,
 	ResourceModule,
-} from '../types';
+} from './types';
 import { ENDPOINTS, type OperationId, type QueryName } from './endpoints.generated';
 import { expandedProperty, listOptions, listProperties, outputProperties } from './properties';
-import { byText } from '../../../shared/options';
-import { lazy } from '../../helpers/schemas';
+import { byText } from './options';
+import { lazy } from './schemas';
 
 /*
  * The registry factories: an operation from its endpoint and properties, and a resource from its
