@@ -30,7 +30,7 @@ import {
 	decodingBudget,
 	headersWithoutSecret,
 	withoutSecret,
-} from '../nodes/MaintenanceManagementTrigger/protection';
+} from '../nodes/MaintenanceManagementTrigger/secretFilter';
 import { toItems } from '../nodes/shared/simplify';
 import type { ApiEnvelope } from '../nodes/MaintenanceManagement/transport';
 import { renderBenchmarks } from './report';

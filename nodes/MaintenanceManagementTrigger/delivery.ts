@@ -4,13 +4,8 @@ import { matchingCredential } from './credential';
 import { detectEvent } from './detection';
 import { ALL_EVENTS, EVENT_BY_VALUE } from './events';
 import type { IncomingCall, Protection } from './protection';
-import {
-	decodingBudget,
-	headersWithoutSecret,
-	matchesCredential,
-	presentedBy,
-	withoutSecret,
-} from './protection';
+import { matchesCredential, presentedBy } from './protection';
+import { decodingBudget, headersWithoutSecret, withoutSecret } from './secretFilter';
 
 interface TriggerOptions {
 	eventPath?: string;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * Deliveries' fields for the trigger's secret check (nodes/MaintenanceManagementTrigger/protection.ts):
+ * Deliveries' fields for the trigger's secret check (nodes/MaintenanceManagementTrigger/secretFilter.ts):
  * headers built to multiply its decodings, a thousand short query parameters, and an ordinary
  * delivery's headers. The tests count the check's work on them, the benchmarks time it.
  */

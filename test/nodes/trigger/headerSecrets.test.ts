@@ -7,7 +7,7 @@ import {
 	headersWithoutSecret,
 	TEXT_COST,
 	withoutSecret,
-} from '../../../nodes/MaintenanceManagementTrigger/protection';
+} from '../../../nodes/MaintenanceManagementTrigger/secretFilter';
 import {
 	longSecret,
 	multiplyingHeaders,
