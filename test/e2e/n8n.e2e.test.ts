@@ -84,11 +84,12 @@ describe('the action node in a real n8n', () => {
 			join(n8n.packageDir, 'dist/nodes/MaintenanceManagement/MaintenanceManagement.node.js'),
 			'utf8',
 		);
-		expect(built).toMatch(/require\("zod"\)/);
+		expect(built).toMatch(/require\("zod\/v3"\)/);
+		expect(built).not.toMatch(/require\("zod"\)/);
 		expect(built).not.toMatch(/class ZodError/);
-		expect(resolveFrom(n8n.packageDir, 'zod')).toBeNull();
+		expect(resolveFrom(n8n.packageDir, 'zod/v3')).toBeNull();
 		// …but n8n's own module folder can, and n8n hands its folders to the packages it loads.
-		expect(resolveFrom(join(N8N_NODE_MODULES, 'n8n'), 'zod')).toContain(
+		expect(resolveFrom(join(N8N_NODE_MODULES, 'n8n'), 'zod/v3')).toContain(
 			`${join(N8N_NODE_MODULES, 'zod')}/`,
 		);
 		// Planned Job Create validates its body with zod before sending: it ran and was sent.
