@@ -244,7 +244,7 @@ function simplifiedOutput(
 	const answer = spec.answer(method, path);
 	const answerProperties = spec.properties(answer);
 	const records = spec.records(answerProperties.data);
-	// The meta beside one record (its custom_fields, cost centers) is output with it (actions/perItemSending.ts).
+	// The meta beside one record (its custom_fields, cost centers) is output with it (executor/perItem.ts).
 	const answerMeta = answers === 'record' ? spec.properties(answerProperties.meta) : {};
 	delete answerMeta.pagination;
 	const properties: Record<string, OutputSchema> = {};

@@ -8,8 +8,8 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { CURRENT_VERSION, requestOptions, VERSIONS } from '../shared/properties';
 import { resourceSelector, resources, retryOnFailNotice, subtitle } from './actions/resources';
-import { router } from './actions/router';
-import { testApiCredential } from './methods/credentialTest';
+import { router } from './executor';
+import { testApiCredential } from './methods/credentialCheck';
 import { searchBuyOrders, searchLocations, searchSuppliers } from './methods/listSearch';
 
 export class MaintenanceManagement implements INodeType {

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { ItemLoop } from '../../nodes/MaintenanceManagement/actions/itemLoop';
+import { ItemLoop } from '../../nodes/MaintenanceManagement/executor/itemLoop';
 import { ranges } from '../../nodes/shared/errors/messages';
 import { ResourceFixture } from './helpers/resource';
 import { inSimulatedTime, type Timers } from './helpers/simulatedTime';

@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import type { IDataObject, IExecuteFunctions, INode, NodeOperationError } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { afterAnswer } from '../../nodes/MaintenanceManagement/actions/perItemSending';
+import { afterAnswer } from '../../nodes/MaintenanceManagement/executor/perItem';
 import { apiError as apiErrorOf } from '../../nodes/shared/errors/apiError';
 import { notConfirmed } from '../../nodes/shared/errors/messages';
 import { redactionFor } from '../../nodes/MaintenanceManagement/transport/redact';

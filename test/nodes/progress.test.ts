@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { Progress } from '../../nodes/MaintenanceManagement/actions/itemLoop';
+import { Progress } from '../../nodes/MaintenanceManagement/executor/progress';
 import { MATERIAL_FROM_ROW } from '../helpers/rows';
 import { ResourceFixture } from './helpers/resource';
 import { inSimulatedTime, type Timers } from './helpers/simulatedTime';

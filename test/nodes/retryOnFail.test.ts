@@ -2,7 +2,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { keptRuns } from '../../nodes/MaintenanceManagement/actions/itemLoop';
+import { keptRuns } from '../../nodes/MaintenanceManagement/executor/retryOnFail';
 import { resources } from '../../nodes/MaintenanceManagement/actions/resources';
 import { MATERIAL_FROM_ROW } from '../helpers/rows';
 import { apiError, ScriptedServer, type Handler } from '../helpers/scriptedServer';

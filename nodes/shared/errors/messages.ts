@@ -208,7 +208,7 @@ export function duration(ms: number): string {
 	return seconds ? `${minutes} min ${seconds} s` : `${minutes} min`;
 }
 
-/** The words of a long run's progress lines (see actions/itemLoop.ts). */
+/** The words of a long run's progress lines (see executor/itemLoop.ts). */
 export const PROGRESS_WORDS = {
 	done: (finished: number, count: number, left: number) =>
 		`${finished} of ${count} items done, ${left} left`,
@@ -218,7 +218,7 @@ export const PROGRESS_WORDS = {
 		`; now waiting ${duration(ms)} ${reason === 'rateLimit' ? "for the API's rate limit" : 'before trying again'}`,
 };
 
-/** The line of a write's later try of Retry On Fail in n8n's log (see actions/itemLoop.ts). */
+/** The line of a write's later try of Retry On Fail in n8n's log (see executor/itemLoop.ts). */
 export const retriedTry = (node: string, tryNumber: number, maxTries: number, answered: number) =>
 	`${node}: Retry On Fail, try ${tryNumber} of ${maxTries}: ${answered === 1 ? '1 row' : `${answered} rows`} the API answered in an earlier try ${answered === 1 ? 'is' : 'are'} not sent again`;
 

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { namesOf } from '../../../nodes/MaintenanceManagement/actions/request';
-import { pathSlots } from '../../../nodes/MaintenanceManagement/actions/request';
+import { namesOf } from '../../../nodes/MaintenanceManagement/executor/request';
+import { pathSlots } from '../../../nodes/MaintenanceManagement/executor/request';
 import { resources } from '../../../nodes/MaintenanceManagement/actions/resources';
 import { emptyValue } from '../../../nodes/shared/errors/messages';
 import { operationCases } from '../../cases/operations';

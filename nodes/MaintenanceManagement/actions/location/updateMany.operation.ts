@@ -10,8 +10,8 @@ import { recordsOf } from '../../transport';
 import { updateFields, NOTHING_TO_CHANGE } from '../../../shared/fields';
 import { recordLocator } from '../../../shared/properties';
 import { sendOperation } from '../../../shared/registry';
-import type { Grouping } from '../groupedSending';
-import { sendGrouped } from '../groupedSending';
+import type { Grouping } from '../../executor/grouped';
+import { sendGrouped } from '../../executor/grouped';
 import type { OperationModule } from '../../../shared/types';
 
 /** The spec's limit of locations per PATCH /locations request. */

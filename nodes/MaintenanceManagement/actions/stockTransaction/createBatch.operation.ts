@@ -16,9 +16,9 @@ import { recordsOf } from '../../transport';
 import { additionalFields, wholeNumber } from '../../../shared/fields';
 import { pathIdHint } from '../../../shared/properties';
 import { sendOperation } from '../../../shared/registry';
-import type { Grouping, ItemPart } from '../groupedSending';
-import { sendGrouped } from '../groupedSending';
-import { runEndpoint } from '../perItemSending';
+import type { Grouping, ItemPart } from '../../executor/grouped';
+import { sendGrouped } from '../../executor/grouped';
+import { runEndpoint } from '../../executor/perItem';
 import { materialIdProperty, warehouseIdDescription } from './fields';
 
 const STOCK_ACTIONS = choices({

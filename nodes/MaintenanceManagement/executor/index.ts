@@ -3,9 +3,9 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { refusal } from '../../shared/errors/nodeError';
 import { unsupportedOperation } from '../../shared/errors/messages';
 import { unknownFieldsHint } from '../../shared/simplify';
-import { inTries, keepsTries } from './itemLoop';
-import { nameList, runEndpoint } from './perItemSending';
-import { resources } from './resources';
+import { inTries, keepsTries } from './retryOnFail';
+import { nameList, runEndpoint } from './perItem';
+import { resources } from '../actions/resources';
 
 /**
  * With Output set to Selected Fields, a hint in the output panel names each field that none of the

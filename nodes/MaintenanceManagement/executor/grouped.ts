@@ -8,7 +8,7 @@ import type { ApiEnvelope, ApiRequest } from '../transport';
 import { apiRequest, buildPath, getConnection } from '../transport';
 import type { ItemLoop } from './itemLoop';
 import { itemLoopFor } from './itemLoop';
-import { afterAnswer, readOutput, readRequestPolicy } from './perItemSending';
+import { afterAnswer, readOutput, readRequestPolicy } from './perItem';
 import { answerShape, readBody, readPathValues } from './request';
 import type { HttpMethod, OperationModule } from '../../shared/types';
 
