@@ -62,6 +62,6 @@ export class MaintenanceManagement implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
+		return await router(this);
 	}
 }

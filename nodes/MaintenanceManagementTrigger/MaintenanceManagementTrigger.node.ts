@@ -266,6 +266,6 @@ export class MaintenanceManagementTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		return await receiveDelivery.call(this);
+		return await receiveDelivery(this);
 	}
 }

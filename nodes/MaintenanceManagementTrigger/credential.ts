@@ -54,15 +54,15 @@ function read(context: IWebhookFunctions, key: string | undefined): Promise<Webh
  * reads it then. Deliveries that arrive together share one read.
  */
 export async function matchingCredential(
-	this: IWebhookFunctions,
+	context: IWebhookFunctions,
 	matches: (credentials: WebhookCredentials) => boolean,
 ): Promise<WebhookCredentials | undefined> {
-	const key = keyOf(this);
+	const key = keyOf(context);
 	const entry = key === undefined ? undefined : kept.get(key);
 	if (entry && performance.now() - entry.readAt < CREDENTIAL_KEPT_MS) {
 		const credentials = await entry.credentials.catch(() => undefined);
 		if (credentials && matches(credentials)) return credentials;
 	}
-	const credentials = await read(this, key);
+	const credentials = await read(context, key);
 	return matches(credentials) ? credentials : undefined;
 }

@@ -38,8 +38,8 @@ const isJson = (contentType: unknown): boolean =>
 	contentType.split(';')[0].trim().toLowerCase() === 'application/json';
 
 /** Answers a call without the right secret: 401, with a Basic auth challenge under Basic auth. */
-function refuse(this: IWebhookFunctions, protection: Protection): undefined {
-	const response = this.getResponseObject();
+function refuse(context: IWebhookFunctions, protection: Protection): undefined {
+	const response = context.getResponseObject();
 	if (protection === 'basicAuth') response.setHeader('WWW-Authenticate', 'Basic realm="Webhook"');
 	response.status(401).json({ message: 'Unauthorized: the webhook secret is missing or wrong' });
 	return undefined;
@@ -47,39 +47,40 @@ function refuse(this: IWebhookFunctions, protection: Protection): undefined {
 
 /** Checks the call's secret; a wrong or missing one is answered 401 here, and gives undefined. */
 async function authorize(
-	this: IWebhookFunctions,
+	context: IWebhookFunctions,
 	protection: Protection,
 	call: IncomingCall,
 ): Promise<Access | undefined> {
 	if (protection === 'none') return { secretName: '', secret: '' };
 	let secretName = '';
-	if (protection !== 'basicAuth') secretName = this.getNodeParameter('parameterName', '') as string;
+	if (protection !== 'basicAuth')
+		secretName = context.getNodeParameter('parameterName', '') as string;
 	// A call that presents no secret is refused whatever the credential holds: without reading it.
 	const presented = presentedBy(protection, call, secretName);
-	if (presented === undefined) return refuse.call(this, protection);
-	const credentials = await matchingCredential.call(this, (read) =>
+	if (presented === undefined) return refuse(context, protection);
+	const credentials = await matchingCredential(context, (read) =>
 		matchesCredential(presented, read),
 	);
 	if (credentials) return { secretName, secret: String(credentials.secret ?? '') };
-	return refuse.call(this, protection);
+	return refuse(context, protection);
 }
 
 /** The delivery's JSON object; any other body is answered 415 or 400 here, and gives undefined. */
-function readPayload(this: IWebhookFunctions, headers: IDataObject): IDataObject | undefined {
-	// The service sends JSON. n8n parses a form, text or XML body too before this runs, so a web page
+function readPayload(context: IWebhookFunctions, headers: IDataObject): IDataObject | undefined {
+	// The service sends JSON. n8n parses a form, text or XML body too before context runs, so a web page
 	// could send one with no preflight: any other type is refused, whatever it holds.
 	if (!isJson(headers['content-type'])) {
-		this.getResponseObject().status(415).json({
+		context.getResponseObject().status(415).json({
 			message:
 				'Unsupported Media Type: send the event as JSON, with Content-Type: application/json',
 		});
 		return undefined;
 	}
-	// n8n answers malformed JSON with 422 before this runs; anything else that is not an object
+	// n8n answers malformed JSON with 422 before context runs; anything else that is not an object
 	// (an array, a number) is refused here.
-	const body = this.getBodyData() as unknown;
+	const body = context.getBodyData() as unknown;
 	if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-		this.getResponseObject().status(400).json({ message: 'The body must be a JSON object' });
+		context.getResponseObject().status(400).json({ message: 'The body must be a JSON object' });
 		return undefined;
 	}
 	return body as IDataObject;
@@ -141,22 +142,22 @@ function startedItem(
 }
 
 /** Answers one webhook delivery: checks its secret and body, then starts the workflow or ignores it. */
-export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const request = this.getRequestObject();
+export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const request = context.getRequestObject();
 	const headers = request.headers as IDataObject;
 	const query = (request.query ?? {}) as IDataObject;
-	const protection = this.getNodeParameter('authentication', 'query') as Protection;
+	const protection = context.getNodeParameter('authentication', 'query') as Protection;
 
 	// The secret is checked before anything else is read, so a stranger learns nothing.
-	const access = await authorize.call(this, protection, { query, headers });
+	const access = await authorize(context, protection, { query, headers });
 	if (!access) return { noWebhookResponse: true };
-	const payload = readPayload.call(this, headers);
+	const payload = readPayload(context, headers);
 	if (!payload) return { noWebhookResponse: true };
 
-	const options = this.getNodeParameter('options', {}) as TriggerOptions;
+	const options = context.getNodeParameter('options', {}) as TriggerOptions;
 	const eventPath = options.eventPath?.trim();
 	const event = detectEvent(payload, query, headers, eventPath || undefined) ?? null;
-	const events = this.getNodeParameter('events', []) as string[];
+	const events = context.getNodeParameter('events', []) as string[];
 	if (!events.includes(ALL_EVENTS) && (event === null || !events.includes(event))) {
 		return ignored(event);
 	}

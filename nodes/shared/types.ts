@@ -57,7 +57,7 @@ export interface OperationModule {
 	endpoint: Endpoint;
 	/** For operations that group input items into shared requests (bulk updates, combined batches). */
 	executeAll?: (
-		this: IExecuteFunctions,
+		context: IExecuteFunctions,
 		items: INodeExecutionData[],
 	) => Promise<INodeExecutionData[]>;
 }

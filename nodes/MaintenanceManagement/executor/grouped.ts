@@ -24,7 +24,7 @@ export interface Grouping {
 	/** The most items in one request; all items share one request when absent. */
 	size?: number;
 	/** Throws when the item cannot share a request with the items gathered before it. */
-	check?: (this: IExecuteFunctions, part: ItemPart, gathered: ItemPart[]) => void;
+	check?: (context: IExecuteFunctions, part: ItemPart, gathered: ItemPart[]) => void;
 	/** The body of one group's request. */
 	body: (group: ItemPart[]) => IDataObject;
 	/**
@@ -40,7 +40,7 @@ export interface Grouping {
 
 /** Reads and checks every item before anything is sent; an item that fails is left out of the groups. */
 async function gatherParts(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
 	operation: OperationModule,
 	grouping: Grouping,
 	loop: ItemLoop,
@@ -50,10 +50,10 @@ async function gatherParts(
 		await loop.guard([itemIndex], () => {
 			const part: ItemPart = {
 				itemIndex,
-				pathValues: readPathValues.call(this, operation, itemIndex),
-				body: readBody.call(this, operation, itemIndex),
+				pathValues: readPathValues(context, operation, itemIndex),
+				body: readBody(context, operation, itemIndex),
 			};
-			grouping.check?.call(this, part, gathered);
+			grouping.check?.(context, part, gathered);
 			gathered.push(part);
 		});
 	}
@@ -66,7 +66,7 @@ const notConfirmed = (node: INode, method: HttpMethod, itemIndex: number) =>
 
 /** Sends one group as one request, and outputs each item's record or fails the unconfirmed ones. */
 async function sendGroup(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
 	operation: OperationModule,
 	grouping: Grouping,
 	group: ItemPart[],
@@ -80,11 +80,11 @@ async function sendGroup(
 		body: grouping.body(group),
 		answers: answerShape(endpoint),
 	};
-	const output = readOutput.call(this, first);
-	const policy = readRequestPolicy.call(this, first);
-	const envelope = await apiRequest.call(this, request, policy, first);
-	const { redaction } = await getConnection.call(this, first);
-	const records = afterAnswer(this, first, request.method, redaction, () =>
+	const output = readOutput(context, first);
+	const policy = readRequestPolicy(context, first);
+	const envelope = await apiRequest(context, request, policy, first);
+	const { redaction } = await getConnection(context, first);
+	const records = afterAnswer(context, first, request.method, redaction, () =>
 		grouping.share(group, envelope, output),
 	);
 	// Every item the answer confirms is written, whichever item it leaves out.
@@ -92,7 +92,7 @@ async function sendGroup(
 	for (const [index, { itemIndex }] of group.entries()) {
 		const record = records[index];
 		if (record) loop.output(itemIndex, [record]);
-		else unconfirmed.set(itemIndex, notConfirmed(this.getNode(), endpoint.method, itemIndex));
+		else unconfirmed.set(itemIndex, notConfirmed(context.getNode(), endpoint.method, itemIndex));
 	}
 	loop.unconfirmed(unconfirmed);
 	for (const [itemIndex, error] of unconfirmed) {
@@ -108,19 +108,19 @@ async function sendGroup(
  * Each item gets one output item, paired with it.
  */
 export async function sendGrouped(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
 	operation: OperationModule,
 	itemCount: number,
 	grouping: Grouping,
 ): Promise<INodeExecutionData[]> {
-	const loop = itemLoopFor(this, operation, itemCount);
-	const parts = await gatherParts.call(this, operation, grouping, loop);
+	const loop = itemLoopFor(context, operation, itemCount);
+	const parts = await gatherParts(context, operation, grouping, loop);
 	const size = grouping.size ?? Math.max(parts.length, 1);
 	for (let start = 0; start < parts.length; start += size) {
 		const group = parts.slice(start, start + size);
 		await loop.guard(
 			group.map((part) => part.itemIndex),
-			async () => await sendGroup.call(this, operation, grouping, group, loop),
+			async () => await sendGroup(context, operation, grouping, group, loop),
 		);
 	}
 	loop.finish();

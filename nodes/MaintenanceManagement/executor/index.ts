@@ -12,8 +12,8 @@ import { resources } from '../actions/resources';
  * records output has (a misspelt name, or one of another resource), rather than output IDs alone
  * without a word. Output and Fields are read for the item of the first record: they resolved for it.
  */
-function hintUnknownFields(this: IExecuteFunctions, output: INodeExecutionData[]): void {
-	if (this.getNode().typeVersion < 2) return;
+function hintUnknownFields(context: IExecuteFunctions, output: INodeExecutionData[]): void {
+	if (context.getNode().typeVersion < 2) return;
 	const records = output.filter(({ json }) => !Object.hasOwn(json, 'error'));
 	if (!records.length) return;
 	const { pairedItem } = records[0];
@@ -21,8 +21,8 @@ function hintUnknownFields(this: IExecuteFunctions, output: INodeExecutionData[]
 		typeof pairedItem === 'object' && !Array.isArray(pairedItem) ? pairedItem.item : 0;
 	let names: string[];
 	try {
-		if (this.getNodeParameter('output', itemIndex, 'simplified') !== 'selected') return;
-		names = nameList(this.getNodeParameter('fields', itemIndex, ''));
+		if (context.getNodeParameter('output', itemIndex, 'simplified') !== 'selected') return;
+		names = nameList(context.getNodeParameter('fields', itemIndex, ''));
 	} catch {
 		// A hint is never worth failing the run for: an item whose Output or Fields failed says so.
 		return;
@@ -30,25 +30,27 @@ function hintUnknownFields(this: IExecuteFunctions, output: INodeExecutionData[]
 	const missing = names.filter((name) => !records.some(({ json }) => Object.hasOwn(json, name)));
 	if (!missing.length) return;
 	const message = unknownFieldsHint(names, missing);
-	this.addExecutionHints({ message, type: 'warning', location: 'outputPane' });
+	context.addExecutionHints({ message, type: 'warning', location: 'outputPane' });
 }
 
 /** Dispatches on the selected resource and operation. */
-export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const items = this.getInputData();
-	const resource = this.getNodeParameter('resource', 0) as string;
-	const operationName = this.getNodeParameter('operation', 0) as string;
+export async function router(context: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = context.getInputData();
+	const resource = context.getNodeParameter('resource', 0) as string;
+	const operationName = context.getNodeParameter('operation', 0) as string;
 	const operation = resources[resource]?.operations[operationName];
 	if (!operation) {
-		throw refusal(this.getNode(), unsupportedOperation(resource, operationName));
+		throw refusal(context.getNode(), unsupportedOperation(resource, operationName));
 	}
 	// With Retry On Fail, a write's later try sends no row an earlier try got an answer for.
 	const writes = operation.endpoint.method !== 'GET';
 	const run = async () =>
 		operation.executeAll
-			? await operation.executeAll.call(this, items)
-			: await runEndpoint.call(this, operation, items);
-	const output = keepsTries(this, writes) ? await inTries(this, items, writes, run) : await run();
-	hintUnknownFields.call(this, output);
+			? await operation.executeAll(context, items)
+			: await runEndpoint(context, operation, items);
+	const output = keepsTries(context, writes)
+		? await inTries(context, items, writes, run)
+		: await run();
+	hintUnknownFields(context, output);
 	return [output];
 }

@@ -38,8 +38,8 @@ const boundedMs = (seconds: unknown, fallbackMs: number, maxSeconds: number): nu
 	bounded(seconds, fallbackMs / 1000, 0, maxSeconds) * 1000;
 
 /** Item i's request policy: the retry, timeout and paging limits of the "Request Options" collection. */
-export function readRequestPolicy(this: IExecuteFunctions, itemIndex: number): RequestPolicy {
-	const options = this.getNodeParameter('requestOptions', itemIndex, {}) as IDataObject;
+export function readRequestPolicy(context: IExecuteFunctions, itemIndex: number): RequestPolicy {
+	const options = context.getNodeParameter('requestOptions', itemIndex, {}) as IDataObject;
 	return {
 		...DEFAULT_POLICY,
 		maxAttempts: Math.floor(
@@ -74,16 +74,16 @@ export const nameList = (value: unknown): string[] => [
 ];
 
 /** How item i's records are output: Simplify in version 1 of the node, the Output choice from version 2. */
-export function readOutput(this: IExecuteFunctions, itemIndex: number): OutputChoice {
-	if (this.getNode().typeVersion < 2) {
-		return { mode: this.getNodeParameter('simplify', itemIndex, true) ? 'legacy' : 'raw' };
+export function readOutput(context: IExecuteFunctions, itemIndex: number): OutputChoice {
+	if (context.getNode().typeVersion < 2) {
+		return { mode: context.getNodeParameter('simplify', itemIndex, true) ? 'legacy' : 'raw' };
 	}
-	const mode = this.getNodeParameter('output', itemIndex, 'simplified') as string;
+	const mode = context.getNodeParameter('output', itemIndex, 'simplified') as string;
 	if (mode === 'raw') return { mode };
 	if (mode !== 'selected') return { mode: 'simplified' };
-	const fields = nameList(this.getNodeParameter('fields', itemIndex, ''));
+	const fields = nameList(context.getNodeParameter('fields', itemIndex, ''));
 	if (fields.length === 0) {
-		throw refusal(this.getNode(), noSelectedFields(), { itemIndex, fields: ['fields'] });
+		throw refusal(context.getNode(), noSelectedFields(), { itemIndex, fields: ['fields'] });
 	}
 	return { mode, fields };
 }
@@ -165,24 +165,26 @@ export function withTakenValue(
 
 /** Runs one item through an endpoint and returns its output records. */
 export async function executeEndpoint(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
 	operation: OperationModule,
 	itemIndex: number,
 ): Promise<IDataObject[]> {
-	const request = buildRequest.call(this, operation, itemIndex);
-	const policy = readRequestPolicy.call(this, itemIndex);
-	const output = readOutput.call(this, itemIndex);
-	const { redaction } = await getConnection.call(this, itemIndex);
+	const request = buildRequest(context, operation, itemIndex);
+	const policy = readRequestPolicy(context, itemIndex);
+	const output = readOutput(context, itemIndex);
+	const { redaction } = await getConnection(context, itemIndex);
 	if (operation.endpoint.answers === 'page') {
-		const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-		const limit = returnAll ? undefined : (this.getNodeParameter('limit', itemIndex, 50) as number);
+		const returnAll = context.getNodeParameter('returnAll', itemIndex, false) as boolean;
+		const limit = returnAll
+			? undefined
+			: (context.getNodeParameter('limit', itemIndex, 50) as number);
 		// Each page is read once it has arrived: a fault there comes after sending.
 		const toRecords = (data: ApiResource[], included?: ApiResource[]) =>
-			afterAnswer(this, itemIndex, request.method, redaction, () =>
+			afterAnswer(context, itemIndex, request.method, redaction, () =>
 				toItems(data, included, output),
 			);
-		return await apiRequestAllItems.call(
-			this,
+		return await apiRequestAllItems(
+			context,
 			request,
 			{ returnAll, limit },
 			toRecords,
@@ -192,11 +194,11 @@ export async function executeEndpoint(
 	}
 	let envelope: ApiEnvelope;
 	try {
-		envelope = await apiRequest.call(this, request, policy, itemIndex);
+		envelope = await apiRequest(context, request, policy, itemIndex);
 	} catch (error) {
 		throw withTakenValue(operation, request, itemIndex, error);
 	}
-	return afterAnswer(this, itemIndex, request.method, redaction, () =>
+	return afterAnswer(context, itemIndex, request.method, redaction, () =>
 		toItems(recordsWithMeta(envelope), envelope.included, output),
 	);
 }
@@ -206,14 +208,14 @@ export async function executeEndpoint(
  * out, paired with it; with "Continue On Fail" a failed item gets its error as output and the others go on.
  */
 export async function runEndpoint(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
 	operation: OperationModule,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const loop = itemLoopFor(this, operation, items.length);
+	const loop = itemLoopFor(context, operation, items.length);
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		await loop.guard([itemIndex], async () => {
-			loop.output(itemIndex, await executeEndpoint.call(this, operation, itemIndex));
+			loop.output(itemIndex, await executeEndpoint(context, operation, itemIndex));
 		});
 	}
 	loop.finish();

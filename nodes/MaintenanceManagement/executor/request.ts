@@ -130,7 +130,7 @@ const queryValue = (value: unknown): string | number | boolean =>
 
 /** Reads and validates the body of item i. Throws before anything is sent when the input is invalid. */
 export function readBody(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
 	operation: OperationModule,
 	itemIndex: number,
 ): IDataObject {
@@ -138,14 +138,14 @@ export function readBody(
 	if (!spec) return {};
 	const raw: IDataObject = {};
 	for (const name of spec.fields ?? []) {
-		raw[name] = this.getNodeParameter(name, itemIndex, undefined, {
+		raw[name] = context.getNodeParameter(name, itemIndex, undefined, {
 			extractValue: true,
 		}) as IDataObject;
 	}
 	for (const collection of spec.collections ?? []) {
-		Object.assign(raw, this.getNodeParameter(collection, itemIndex, {}) as IDataObject);
+		Object.assign(raw, context.getNodeParameter(collection, itemIndex, {}) as IDataObject);
 	}
-	const node = this.getNode();
+	const node = context.getNode();
 	return validate<IDataObject>(
 		spec.schema(),
 		normalize(raw, node, itemIndex),
@@ -164,16 +164,16 @@ export const pathSlots = (endpoint: Endpoint): Array<[slot: string, parameter: s
 
 /** The path parameters of item i, slot by slot. Throws before anything is sent when one is missing. */
 export function readPathValues(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
 	operation: OperationModule,
 	itemIndex: number,
 ): Record<string, string> {
 	const { endpoint } = operation;
 	const names = namesOf(operation);
-	const node = this.getNode();
+	const node = context.getNode();
 	const pathValues: Record<string, string> = {};
 	for (const [slot, parameter] of pathSlots(endpoint)) {
-		const value = this.getNodeParameter(parameter, itemIndex, '', { extractValue: true });
+		const value = context.getNodeParameter(parameter, itemIndex, '', { extractValue: true });
 		const name = names.get(parameter) ?? parameter;
 		if (isEmptyValue(value)) {
 			const raw = node.parameters[parameter];
@@ -193,15 +193,15 @@ export function readPathValues(
  * collection is there because the user added it: empty, it is an error, not left out.
  */
 function addFilters(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
 	operation: OperationModule,
 	itemIndex: number,
 	qs: IDataObject,
 ): void {
-	const node = this.getNode();
+	const node = context.getNode();
 	const names = namesOf(operation);
 	for (const collection of operation.endpoint.queryCollections ?? []) {
-		const values = this.getNodeParameter(collection, itemIndex, {}) as IDataObject;
+		const values = context.getNodeParameter(collection, itemIndex, {}) as IDataObject;
 		const raw = (node.parameters[collection] ?? {}) as IDataObject;
 		for (const [name, value] of Object.entries(values)) {
 			if (isEmptyValue(value)) {
@@ -220,10 +220,10 @@ function addFilters(
 }
 
 /** Adds item i's entries of the free "Query Parameters" option to `qs`; an empty one is an error. */
-function addQueryParameters(this: IExecuteFunctions, itemIndex: number, qs: IDataObject): void {
+function addQueryParameters(context: IExecuteFunctions, itemIndex: number, qs: IDataObject): void {
 	type Entry = { name?: unknown; value?: unknown };
-	const node = this.getNode();
-	const extra = this.getNodeParameter(
+	const node = context.getNode();
+	const extra = context.getNodeParameter(
 		'options.queryParameters.parameters',
 		itemIndex,
 		[],
@@ -246,40 +246,40 @@ function addQueryParameters(this: IExecuteFunctions, itemIndex: number, qs: IDat
 
 /** The query of item i: its query fields and filters, validated, then the Query Parameters option. */
 function readQuery(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
 	operation: OperationModule,
 	itemIndex: number,
 ): IDataObject {
 	const { endpoint } = operation;
 	let qs: IDataObject = {};
 	for (const name of endpoint.query ?? []) {
-		const value = this.getNodeParameter(name, itemIndex, undefined) as unknown;
+		const value = context.getNodeParameter(name, itemIndex, undefined) as unknown;
 		if (!isEmptyValue(value)) qs[name] = queryValue(value);
 	}
-	addFilters.call(this, operation, itemIndex, qs);
+	addFilters(context, operation, itemIndex, qs);
 	if (endpoint.querySchema) {
-		const node = this.getNode();
+		const node = context.getNode();
 		qs = validate<IDataObject>(endpoint.querySchema(), qs, node, itemIndex, namesOf(operation));
 	}
-	addQueryParameters.call(this, itemIndex, qs);
+	addQueryParameters(context, itemIndex, qs);
 	return qs;
 }
 
 /** Builds the request of item i: path, query and validated body. */
 export function buildRequest(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
 	operation: OperationModule,
 	itemIndex: number,
 ): ApiRequest {
 	const { endpoint } = operation;
-	const pathValues = readPathValues.call(this, operation, itemIndex);
-	const qs = readQuery.call(this, operation, itemIndex);
+	const pathValues = readPathValues(context, operation, itemIndex);
+	const qs = readQuery(context, operation, itemIndex);
 	const request: ApiRequest = {
 		method: endpoint.method,
 		path: buildPath(endpoint.path, pathValues),
 		qs,
 		answers: answerShape(endpoint),
 	};
-	if (endpoint.body) request.body = readBody.call(this, operation, itemIndex);
+	if (endpoint.body) request.body = readBody(context, operation, itemIndex);
 	return request;
 }

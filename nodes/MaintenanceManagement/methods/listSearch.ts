@@ -25,7 +25,7 @@ const searchCollection = <const Id extends OperationId>(
 		const qs: IDataObject = { page, limit: PAGE_SIZE };
 		if (filter) qs[search] = filter;
 		const { path } = ENDPOINTS[operationId];
-		const envelope = await apiRequest.call(this, { method: 'GET', path, qs });
+		const envelope = await apiRequest(this, { method: 'GET', path, qs });
 		const data = Array.isArray(envelope.data) ? envelope.data : [];
 		return {
 			results: data.map((resource) => ({

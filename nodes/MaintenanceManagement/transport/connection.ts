@@ -92,14 +92,14 @@ export function readCredential(
 }
 
 /** Reads the credential once per execution: the environment decides the base URL. */
-export async function getConnection(this: Context, itemIndex?: number): Promise<Connection> {
-	const cached = connections.get(this);
+export async function getConnection(context: Context, itemIndex?: number): Promise<Connection> {
+	const cached = connections.get(context);
 	if (cached) return await cached;
 	const pending = (async () => {
-		const reading = readCredential(await this.getCredentials(CREDENTIAL_TYPE, itemIndex));
+		const reading = readCredential(await context.getCredentials(CREDENTIAL_TYPE, itemIndex));
 		if ('failure' in reading) {
 			const { message, description, failure } = reading;
-			throw new NodeOperationError(this.getNode(), message, { description, itemIndex, failure });
+			throw new NodeOperationError(context.getNode(), message, { description, itemIndex, failure });
 		}
 		const { environment, baseUrl, token } = reading;
 		return {
@@ -112,9 +112,9 @@ export async function getConnection(this: Context, itemIndex?: number): Promise<
 			budget: {},
 		};
 	})();
-	connections.set(this, pending);
+	connections.set(context, pending);
 	// A failed read is not kept, so a corrected credential is read again next time.
-	pending.catch(() => connections.delete(this));
+	pending.catch(() => connections.delete(context));
 	return await pending;
 }
 

@@ -116,14 +116,14 @@ interface Call {
 }
 
 /** Sends to the call's target once the API's rate limit allows, and keeps the budget it answers. */
-async function sendPaced(this: Context, call: Call): Promise<Answer> {
+async function sendPaced(context: Context, call: Call): Promise<Answer> {
 	const { request, connection, target, waits, failures } = call;
 	// The API said no request is left until a known time: wait for it before sending, not after a 429.
 	const pause = pacingWaitMs(connection.budget);
 	const paused = pause > 0 ? await waits.waitWithin(pause, 'rateLimit') : 'waited';
 	if (paused !== 'waited') throw failures().budgetSpent(pause, paused);
 	call.sent = true;
-	const answer = await exchange(this, CREDENTIAL_TYPE, {
+	const answer = await exchange(context, CREDENTIAL_TYPE, {
 		method: request.method,
 		url: target.url,
 		qs: target.qs,
@@ -144,23 +144,23 @@ async function sendPaced(this: Context, call: Call): Promise<Answer> {
  * the waits of one request are bounded by Max Wait per Request, those of the execution by Max Total Wait.
  */
 export async function apiRequest(
-	this: Context,
+	context: Context,
 	request: ApiRequest,
 	policy: RequestPolicy = DEFAULT_POLICY,
 	itemIndex?: number,
 ): Promise<ApiEnvelope> {
-	const connection = await getConnection.call(this, itemIndex);
+	const connection = await getConnection(context, itemIndex);
 	const { method } = request;
 	const target: Target = {
 		url: `${connection.baseUrl}${request.path}`,
 		qs: request.qs,
 		redirects: 0,
 	};
-	const waits = new Waits(policy, connection, pauseOf(this));
+	const waits = new Waits(policy, connection, pauseOf(context));
 	let wording: RequestFailures | undefined;
 	const failures = () =>
 		(wording ??= new RequestFailures(
-			this.getNode(),
+			context.getNode(),
 			connection,
 			method,
 			target,
@@ -169,17 +169,17 @@ export async function apiRequest(
 		));
 	const call: Call = { request, policy, connection, target, waits, failures, sent: false };
 	try {
-		return await sendRetrying.call(this, call);
+		return await sendRetrying(context, call);
 	} catch (error) {
 		throw failures().unforeseen(error, call.sent);
 	}
 }
 
 /** Sends the call's request, following its redirects and retrying it as `apiRequest` says. */
-async function sendRetrying(this: Context, call: Call): Promise<ApiEnvelope> {
+async function sendRetrying(context: Context, call: Call): Promise<ApiEnvelope> {
 	const { request, policy, connection, target, waits, failures } = call;
 	const { method } = request;
-	const send = async () => await sendPaced.call(this, call);
+	const send = async () => await sendPaced(context, call);
 	const refuse = (redirect: RefusedRedirect) => failures().redirect(redirect);
 	for (let attempt = 1; ; attempt++) {
 		const answer = await followingRedirects(target, connection.origin, method, send, refuse);
@@ -212,14 +212,14 @@ async function sendRetrying(this: Context, call: Call): Promise<ApiEnvelope> {
  * as it arrives (`toRecords`, with that page's `included`).
  */
 export async function apiRequestAllItems(
-	this: Context,
+	context: Context,
 	request: ApiRequest,
 	pages: PageOptions,
 	toRecords: (data: ApiResource[], included: ApiResource[] | undefined) => IDataObject[],
 	policy: RequestPolicy = DEFAULT_POLICY,
 	itemIndex?: number,
 ): Promise<IDataObject[]> {
-	const connection = await getConnection.call(this, itemIndex);
+	const connection = await getConnection(context, itemIndex);
 	const { baseUrl } = connection;
 	const paging = { ...pagingFor(pages, MAX_PAGE_SIZE), maxPages: policy.maxPages, baseUrl };
 	const listRequest: ApiRequest = { ...request, answers: 'a list of records' };
@@ -228,7 +228,7 @@ export async function apiRequestAllItems(
 			'path' in next
 				? { method: request.method, path: next.path, answers: listRequest.answers }
 				: { ...listRequest, qs: { ...request.qs, page: next.number, limit: paging.pageSize } };
-		const envelope = await apiRequest.call(this, pageRequest, policy, itemIndex);
+		const envelope = await apiRequest(context, pageRequest, policy, itemIndex);
 		return {
 			records: recordsOf(envelope),
 			output: (records) => toRecords(records, envelope.included),
@@ -237,6 +237,6 @@ export async function apiRequestAllItems(
 		};
 	};
 	const refuse = (refusal: PagingRefusal) =>
-		pagingFailure(this.getNode(), connection, itemIndex, policy.maxPages, refusal);
+		pagingFailure(context.getNode(), connection, itemIndex, policy.maxPages, refusal);
 	return await readPages(paging, readPage, refuse);
 }

@@ -109,11 +109,11 @@ const grouping: Grouping = {
 	 * One location once per run: the API gives back one record per location, so a second change of
 	 * the same location would be reported with the other's values and one change silently lost.
 	 */
-	check(part, gathered) {
+	check(context, part, gathered) {
 		const earlier = gathered.find((other) => String(other.body.id) === String(part.body.id));
 		if (!earlier) return;
 		throw refusal(
-			this.getNode(),
+			context.getNode(),
 			locationUpdatedTwice(part.itemIndex, String(part.body.id), earlier.itemIndex),
 			{ itemIndex: part.itemIndex, fields: ['id'] },
 		);
@@ -134,7 +134,7 @@ export const updateMany: OperationModule = sendOperation(
 		answers: 'list',
 		body: { fields: ['id'], collections: ['updateFields'], schema: locationSchema },
 	},
-	async function (items) {
-		return await sendGrouped.call(this, updateMany, items.length, grouping);
+	async function (context, items) {
+		return await sendGrouped(context, updateMany, items.length, grouping);
 	},
 );

@@ -181,10 +181,10 @@ const transactionsOf = (part: ItemPart): IDataObject[] => part.body.transactions
  * transactions as the answer gives them back.
  */
 const combined: Grouping = {
-	check(part, gathered) {
+	check(context, part, gathered) {
 		const mismatch = gathered.length ? joinProblem(gathered, part) : '';
 		if (mismatch) {
-			throw refusal(this.getNode(), cannotJoinBatch(part.itemIndex, mismatch), {
+			throw refusal(context.getNode(), cannotJoinBatch(part.itemIndex, mismatch), {
 				itemIndex: part.itemIndex,
 			});
 		}
@@ -232,12 +232,12 @@ const combined: Grouping = {
  * input item gets one output item: the batch plus the transactions it contributed.
  */
 async function executeAll(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const options = this.getNodeParameter('batchOptions', 0, {}) as IDataObject;
-	if (!options.combineItems) return await runEndpoint.call(this, createBatch, items);
-	return await sendGrouped.call(this, createBatch, items.length, combined);
+	const options = context.getNodeParameter('batchOptions', 0, {}) as IDataObject;
+	if (!options.combineItems) return await runEndpoint(context, createBatch, items);
+	return await sendGrouped(context, createBatch, items.length, combined);
 }
 
 export const createBatch = sendOperation(
