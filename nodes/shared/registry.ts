@@ -71,13 +71,9 @@ export function listOperation<const Id extends OperationId>(
 		filters?: Array<QueryFilter<QueryName<Id>>>;
 		/** The relation names `expanded` offers. */
 		expanded?: 'expanded' extends QueryName<Id> ? string[] : never;
-		notice?: INodeProperties;
 	} = {},
 ): OperationModule {
-	const properties: INodeProperties[] = [
-		...(extra.notice ? [extra.notice] : []),
-		...listProperties,
-	];
+	const properties: INodeProperties[] = [...listProperties];
 	if (extra.filters) {
 		properties.push({
 			displayName: 'Filters',
@@ -151,7 +147,7 @@ const selectorOption = ({ name, value, description, action, run }: OperationEntr
 
 /**
  * A resource, defined once: its Resource option, and its operations with their selector options, in
- * the order their properties appear. Each operation whose answer holds records gets the Output choice. The selector lists them by name and defaults to the first. Each
+ * the order their properties appear. Each operation whose answer holds records gets the Output choice. The selector lists them by name and defaults to the first given. Each
  * operation's properties are shown for this resource and that operation only: the names are written
  * here and nowhere else, and their types (see resources.ts) make a wrong pair a compile error.
  * "(Deprecated)" is added from the document: to each operation it deprecates, and to the resource
@@ -161,12 +157,12 @@ export function defineResource<const R extends string, const O extends string>(
 	resource: R,
 	label: string | { displayName: string; hint: string; builderHint?: string },
 	operations: Array<OperationEntry<O>>,
-	defaultOperation: O = operations[0].value,
 ): ResourceModule<R, O> {
 	const { displayName, hint, builderHint } =
 		typeof label === 'string'
 			? { displayName: label, hint: undefined, builderHint: undefined }
 			: label;
+	const [{ value: first }] = operations;
 	const selector: INodeProperties = {
 		displayName: 'Operation',
 		name: 'operation',
@@ -174,7 +170,7 @@ export function defineResource<const R extends string, const O extends string>(
 		noDataExpression: true,
 		displayOptions: { show: { resource: [resource] } },
 		options: operations.map(selectorOption).sort(byText('name')),
-		default: defaultOperation,
+		default: first,
 	};
 	const modules = operations.map(({ value, run }) => [value, withOutputChoice(run)] as const);
 	const deprecated = operations.every(({ run }) => isDeprecated(run.endpoint));

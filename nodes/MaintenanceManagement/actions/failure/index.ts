@@ -12,14 +12,6 @@ export const failure = defineResource(
 	},
 	[
 		{
-			name: 'Get Many',
-			value: 'getAll',
-			description:
-				'List work orders, filtered by status (such as waiting for approval), priority or location',
-			action: 'Get many work orders',
-			run: getAll,
-		},
-		{
 			name: 'Get Many Open',
 			value: 'getAllOpen',
 			description:
@@ -27,6 +19,13 @@ export const failure = defineResource(
 			action: 'Get many open work orders',
 			run: getAllOpen,
 		},
+		{
+			name: 'Get Many',
+			value: 'getAll',
+			description:
+				'List work orders, filtered by status (such as waiting for approval), priority or location',
+			action: 'Get many work orders',
+			run: getAll,
+		},
 	],
-	'getAllOpen',
 );
