@@ -246,7 +246,14 @@ export class N8nInstance {
 			if (existsSync(database)) {
 				const db = new DatabaseSync(database, { readOnly: true });
 				const row = db.prepare('SELECT e.id, e.status, d.data FROM execution_entity e JOIN execution_data d ON d.executionId = e.id WHERE e.workflowId = ? ORDER BY e.id DESC LIMIT 1').get(workflowId);
-				if (row) result = { id: row.id, status: row.status, data: require(flattedPath).parse(row.data) };
+				if (row) {
+					const data = require(flattedPath).parse(row.data);
+					// n8n 1.123 writes an ended execution's status before its data: until the data says
+					// how the run ended, the execution is still being stored.
+					const stored = data?.resultData?.lastNodeExecuted !== undefined || data?.resultData?.error !== undefined;
+					const ended = row.status === 'success' || row.status === 'error';
+					result = { id: row.id, status: ended && !stored ? 'running' : row.status, data };
+				}
 				db.close();
 			}
 			writeFileSync(file, JSON.stringify(result));`;
