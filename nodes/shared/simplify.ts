@@ -1,7 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiResource, ResourceRef } from '../MaintenanceManagement/transport';
-import { QUOTE_LIMITS, quoted } from './errors/text';
 
 export type IncludedIndex = Map<string, ApiResource>;
 
@@ -427,17 +426,6 @@ export function selectedResource(
 	for (const name of names)
 		if (fields.has(name)) item[name] = fields.get(name) as IDataObject[keyof IDataObject];
 	return item;
-}
-
-/**
- * The output panel's hint for names in Fields that no record output has. n8n's editor shows a hint as
- * HTML, and the names may come from item data: each is quoted as plain text, never markup.
- */
-export function unknownFieldsHint(names: string[], missing: string[]): string {
-	const list = missing.map((name) => quoted(name, QUOTE_LIMITS.name)).join(', ');
-	return missing.length === names.length
-		? `None of the fields named in Fields (${list}) is in these records, so each item holds only its ID. Use the API's field names, as Output: Raw shows them under attributes.`
-		: `No record has ${list}, named in Fields: check the spelling against the API's field names, as Output: Raw shows them under attributes.`;
 }
 
 const asChoice = (output: boolean | OutputChoice): OutputChoice =>

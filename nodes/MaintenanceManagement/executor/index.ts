@@ -1,8 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { refusal } from '../../shared/errors/nodeError';
-import { unsupportedOperation } from '../../shared/errors/messages';
-import { unknownFieldsHint } from '../../shared/simplify';
+import { unknownFieldsHint, unsupportedOperation } from '../../shared/errors/messages';
 import { inTries, keepsTries } from './retryOnFail';
 import { nameList, runEndpoint } from './perItem';
 import { resources } from '../actions/resources';

@@ -1,10 +1,10 @@
 /**
  * The message catalogue: the node's own words, each builder named for what it says, giving an error's
  * message and description or a line: what it refuses before sending, a credential it cannot use, the
- * credential Test's verdicts, a stopped run's summary and a long run's progress lines. How a message
- * quotes what comes from outside is in text.ts; the words of an API error answer, by status, are in
- * apiError.ts, those of the transport's own failures in failures.ts; test/nodes/messages.test.ts
- * reads these.
+ * credential Test's verdicts, a stopped run's summary, a long run's progress lines and the output
+ * panel's hints. How a message quotes what comes from outside is in text.ts; the words of an API
+ * error answer, by status, are in apiError.ts, those of the transport's own failures in failures.ts;
+ * test/nodes/messages.test.ts reads these.
  */
 
 import type { WaitReason } from '../../MaintenanceManagement/transport/retry';
@@ -14,6 +14,8 @@ import {
 	itemNumber,
 	LINE_BREAK,
 	plainText,
+	QUOTE_LIMITS,
+	quoted,
 	withWriteAdvice,
 } from './text';
 
@@ -265,3 +267,14 @@ export const testAnswer = {
 	noAnswer: (reason: string) =>
 		`No answer from the base URL (${reason}). Check the host and port, and that this n8n can reach them.`,
 };
+
+/**
+ * The output panel's hint for names in Fields that no record output has. n8n's editor shows a hint as
+ * HTML, and the names may come from item data: each is quoted as plain text, never markup.
+ */
+export function unknownFieldsHint(names: string[], missing: string[]): string {
+	const list = missing.map((name) => quoted(name, QUOTE_LIMITS.name)).join(', ');
+	return missing.length === names.length
+		? `None of the fields named in Fields (${list}) is in these records, so each item holds only its ID. Use the API's field names, as Output: Raw shows them under attributes.`
+		: `No record has ${list}, named in Fields: check the spelling against the API's field names, as Output: Raw shows them under attributes.`;
+}
