@@ -9,7 +9,7 @@ import { validate } from '../../nodes/shared/schemas';
 import { create as createLegacyMaterial } from '../../nodes/MaintenanceManagement/actions/legacyMaterial/create.operation';
 import { nullableText } from '../../nodes/shared/fields';
 import { checkLineType } from '../../nodes/shared/lineRules';
-import { workSchema } from '../../nodes/MaintenanceManagement/actions/work/schema';
+import { workSchema } from '../../nodes/MaintenanceManagement/actions/work/workSchema';
 import { dateValue, oneOfList } from '../../nodes/MaintenanceManagement/actions/failure/filters';
 
 const NODE: INode = {

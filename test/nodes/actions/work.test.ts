@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { MaintenanceManagement } from '../../../nodes/MaintenanceManagement/MaintenanceManagement.node';
-import { workSchema } from '../../../nodes/MaintenanceManagement/actions/work/schema';
+import { workSchema } from '../../../nodes/MaintenanceManagement/actions/work/workSchema';
 import { CYCLIC_JOB as CYCLIC, CYCLIC_JOB_SENT } from '../../cases/operations';
 import { sentField } from '../../helpers/sent';
 import { expectEachPaired, ResourceFixture } from '../helpers/resource';

@@ -5,7 +5,7 @@ import { byText } from '../../../shared/options';
 import { lazy, number } from '../../../shared/schemas';
 import { additionalFields } from '../../../shared/fields';
 import { sendOperation } from '../../../shared/registry';
-import { materialShape, optionalMaterialFields, requiredMaterialFields } from './fields';
+import { materialShape, optionalMaterialFields, requiredMaterialFields } from './materialFields';
 
 const saleFields: INodeProperties[] = [
 	{

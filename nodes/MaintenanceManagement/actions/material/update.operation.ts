@@ -5,7 +5,7 @@ import { lazy } from '../../../shared/schemas';
 import { updateFields } from '../../../shared/fields';
 import { expandedProperty, pathIdHint } from '../../../shared/properties';
 import { sendOperation } from '../../../shared/registry';
-import { materialShape, optionalMaterialFields, requiredMaterialFields } from './fields';
+import { materialShape, optionalMaterialFields, requiredMaterialFields } from './materialFields';
 
 const properties: INodeProperties[] = [
 	{

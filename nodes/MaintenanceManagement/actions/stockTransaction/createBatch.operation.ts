@@ -19,7 +19,7 @@ import { sendOperation } from '../../../shared/registry';
 import type { Grouping, ItemPart } from '../../executor/grouped';
 import { sendGrouped } from '../../executor/grouped';
 import { runEndpoint } from '../../executor/perItem';
-import { materialIdProperty, warehouseIdDescription } from './fields';
+import { materialIdProperty, warehouseIdDescription } from './transactionFields';
 
 const STOCK_ACTIONS = choices({
 	WAREHOUSE_ADD: 'Add to Warehouse',

@@ -4,7 +4,7 @@ import { z } from 'zod/v3';
 import { id, integer, lazy } from '../../../shared/schemas';
 import { additionalFields } from '../../../shared/fields';
 import { sendOperation } from '../../../shared/registry';
-import { materialIdProperty, warehouseIdDescription } from './fields';
+import { materialIdProperty, warehouseIdDescription } from './transactionFields';
 
 const properties: INodeProperties[] = [
 	{

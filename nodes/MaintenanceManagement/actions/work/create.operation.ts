@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { additionalFields, booleanField, idField, wholeNumber } from '../../../shared/fields';
 import { sendOperation } from '../../../shared/registry';
-import { FREQUENCIES, NOTIFICATION_TRIGGERS, WORK_TYPES, workSchema } from './schema';
+import { FREQUENCIES, NOTIFICATION_TRIGGERS, WORK_TYPES, workSchema } from './workSchema';
 
 const ids = (displayName: string, name: string, description: string): INodeProperties => ({
 	displayName,
