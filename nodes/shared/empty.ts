@@ -9,13 +9,6 @@ import { plainText } from './errors/text';
  * never left out: a filter left out would widen the query to every record.
  */
 
-/** A value that carries nothing: undefined, null, blank text or an empty list. */
-export const isEmptyValue = (value: unknown): boolean =>
-	value === undefined ||
-	value === null ||
-	(typeof value === 'string' && value.trim() === '') ||
-	(Array.isArray(value) && value.length === 0);
-
 const describe = (value: unknown): string => {
 	if (value === undefined) return 'nothing (undefined)';
 	if (value === null) return 'null';

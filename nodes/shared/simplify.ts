@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiResource, ResourceRef } from '../MaintenanceManagement/transport';
+import { isEmpty } from './values';
 
 export type IncludedIndex = Map<string, ApiResource>;
 
@@ -204,15 +205,6 @@ const ID_ATTRIBUTE: Readonly<Record<string, string>> = {
 	'stock-transaction-batch': 'stock_transaction_batch_id',
 	'stock-transactions-batch': 'stock_transaction_batch_id',
 };
-
-/** Null, empty text, an empty list, or an object with nothing but such values. */
-export const isEmpty = (value: unknown): boolean =>
-	value === null ||
-	value === undefined ||
-	value === '' ||
-	(Array.isArray(value)
-		? value.length === 0
-		: typeof value === 'object' && Object.values(value as object).every(isEmpty));
 
 /**
  * A record's fields by their own names (see `fieldsOf`), each read when asked for: the Simplified and

@@ -5,7 +5,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { resources } from '../../nodes/MaintenanceManagement/actions/resources';
 import { CURRENT_VERSION } from '../../nodes/shared/properties';
 import type { ResourceModule } from '../../nodes/shared/types';
-import { isEmpty } from '../../nodes/shared/simplify';
+import { isEmpty } from '../../nodes/shared/values';
 import {
 	OUTPUT_MARKERS,
 	OUTPUT_PATH,

@@ -10,7 +10,6 @@ import {
 	emptyValueError,
 	filledByModel,
 	filterField,
-	isEmptyValue,
 	pathIdField,
 	queryParameterField,
 } from '../../shared/empty';
@@ -19,7 +18,7 @@ import { fieldsAndJson, invalidJson, unusablePathId } from '../../shared/errors/
 import { validate } from '../../shared/schemas';
 import type { AnswerShape, ApiRequest } from '../transport';
 import { buildPath, pathValueProblem } from '../transport';
-import { isPlainObject } from '../../shared/plainObject';
+import { isEmptyValue, isPlainObject } from '../../shared/values';
 import type { Endpoint, OperationModule } from '../../shared/types';
 
 /** Maps each parameter name of an operation (nested ones included) to its display name. */

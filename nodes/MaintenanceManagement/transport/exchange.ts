@@ -12,7 +12,7 @@ import type {
 	ILoadOptionsFunctions,
 } from 'n8n-workflow';
 
-import { isPlainObject } from '../../shared/plainObject';
+import { isPlainObject } from '../../shared/values';
 
 export interface FullResponse {
 	statusCode: number;
