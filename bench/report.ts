@@ -13,7 +13,7 @@ export interface BenchmarkReport {
 	/** The load average over 1, 5 and 15 minutes when the run started, and when it ended. */
 	loadAtStart: string;
 	loadAtEnd: string;
-	/** Measure, this package, anchor, ratio, target, met or missed. */
+	/** Measure, this package, anchor, ratio, target, and met, missed or recorded (no goal). */
 	rows: string[][];
 	notes: string[];
 }
