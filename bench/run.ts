@@ -64,10 +64,11 @@ function record(
 	/** Undefined for a row measured without a goal. */
 	met: boolean | undefined,
 ) {
-	const verdict = met === undefined ? 'recorded' : met ? 'met' : '**missed**';
-	rows.push([what, ours, anchor, ratio.toFixed(2), target, verdict]);
+	const [written, printed] =
+		met === undefined ? ['recorded', 'recorded'] : met ? ['met', 'met'] : ['**missed**', 'MISSED'];
+	rows.push([what, ours, anchor, ratio.toFixed(2), target, written]);
 	print(
-		`${what}: ours ${ours} | anchor ${anchor} | ratio ${ratio.toFixed(2)} (target ${target}) ${verdict.replaceAll('*', '').toUpperCase()}`,
+		`${what}: ours ${ours} | anchor ${anchor} | ratio ${ratio.toFixed(2)} (target ${target}) ${printed}`,
 	);
 }
 
