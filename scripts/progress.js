@@ -129,6 +129,11 @@ function descendants(table, root, self) {
 	return found;
 }
 
+/** node's options whose value is code to run rather than a script's path. */
+const EVAL = new Set(['-e', '--eval', '-p', '--print']);
+/** A name as a terminal shows it: control characters (any process may set its arguments) left out. */
+const printable = (text) => text.replace(/\p{Cc}/gu, '');
+
 const COMPILERS = new Set(['cc1', 'cc1plus', 'cc', 'c++', 'gcc', 'g++', 'clang', 'clang++']);
 /** A source file's name: not an option such as cc1's `-dumpbase-ext .c`. */
 const SOURCE = /^[^.-].*\.(c|cc|cpp|cxx)$/;
@@ -141,10 +146,13 @@ const SOURCE = /^[^.-].*\.(c|cc|cpp|cxx)$/;
  */
 const program = ({ argv }) => {
 	const name = basename((argv[0] ?? '').split(' ')[0]);
-	const script = argv.slice(1).find((arg) => !arg.startsWith('-'));
-	if (name !== 'node' || !script) return name;
+	const options = argv.slice(1);
+	const script = options.find((arg) => !arg.startsWith('-'));
+	// A script given inline (`node -e <code>`) is code, not a name: it is said as node's.
+	const inline = options.some((arg) => EVAL.has(arg));
+	if (name !== 'node' || !script || inline) return printable(name);
 	const inPackage = /.*\/node_modules\/((@[^/]+\/)?[^/.][^/]*)\//.exec(script);
-	return inPackage ? inPackage[1] : basename(script).replace(/(-cli)?\.js$/, '');
+	return printable(inPackage ? inPackage[1] : basename(script).replace(/(-cli)?\.js$/, ''));
 };
 
 /**

@@ -128,6 +128,25 @@ describe('the install progress', () => {
 		expect(report()).toContain('; writing a, b, c and 1 more;');
 	});
 
+	it('names an inline script as node, not by its code, and prints no control character of a name', () => {
+		const { state, report } = fake();
+		state.procs = table({
+			pid: 13,
+			ppid: 12,
+			start: 300,
+			argv: ['node', '--disable-warning=X', '-e', "const a = 1;\n\tread('x')", '/x/db.sqlite'],
+		});
+		state.clock = 9_000;
+		expect(report()).toBe('[runtime]   npm install: running node; 9 s so far');
+		state.procs = table({
+			pid: 13,
+			ppid: 12,
+			start: 300,
+			argv: ['node', '/x/bin/a\u001b]0;x\u0007.js'],
+		});
+		expect(report()).toBe('[runtime]   npm install: running a]0;x; 9 s so far');
+	});
+
 	it('during a build, says which source file the compiler compiles, and ignores the parent’s older processes', () => {
 		const { state, report } = fake();
 		state.procs = table(
