@@ -18,7 +18,7 @@ import { fieldsAndJson, invalidJson, unusablePathId } from '../../shared/errors/
 import { validate } from '../../shared/schemas';
 import type { AnswerShape, ApiRequest } from '../transport';
 import { buildPath, pathValueProblem } from '../transport';
-import { isEmptyValue, isPlainObject } from '../../shared/values';
+import { isEmpty, isEmptyValue, isPlainObject } from '../../shared/values';
 import type { Endpoint, OperationModule } from '../../shared/types';
 
 /** Maps each parameter name of an operation (nested ones included) to its display name. */
@@ -55,13 +55,6 @@ export function namesOf(operation: OperationModule): Map<string, string> {
 }
 
 const JSON_SUFFIX = '_json';
-
-/** A value left unset in the UI: nothing, blank text, or an empty collection. */
-const isEmpty = (value: unknown): boolean =>
-	value === undefined ||
-	value === '' ||
-	(Array.isArray(value) && value.length === 0) ||
-	(isPlainObject(value) && Object.values(value).every(isEmpty));
 
 /**
  * Turns UI values into the API's shape:
